@@ -1,0 +1,224 @@
+//! Configuration: the cost model, solver and mode choices, verifier limits and default launch
+//! geometry. `config/default.yaml` documents every key; `--config FILE` replaces it. Unknown keys
+//! and ill-typed values are errors that name the key and the file.
+
+use serde::Deserialize;
+use std::path::Path;
+
+/// The built-in defaults, identical to `config/default.yaml`.
+pub const DEFAULT_YAML: &str = include_str!("../config/default.yaml");
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub cost: CostConfig,
+    pub synthesis: SynthesisConfig,
+    pub verifier: VerifierConfig,
+    pub launch: LaunchConfig,
+}
+
+/// `C(ℓ) = loop_factor^|loops(ℓ)| × cond_factor^|conds(ℓ)|` (AutoSync Sec. III-C).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostConfig {
+    pub loop_factor: f64,
+    pub cond_factor: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The oracle's witnesses and the up-front uniformity analysis become exact constraints.
+    #[default]
+    Informed,
+    /// The oracle as a black box returning race locations only, as in the AutoSync paper.
+    Paper,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// rustsat + minisat, solution-improving search.
+    #[default]
+    Minisat,
+    /// z3's Optimize (νZ), the paper's solver.
+    Z3,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SynthesisConfig {
+    pub mode: Mode,
+    pub solver: Solver,
+    pub reoptimize: bool,
+    pub max_iterations: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifierConfig {
+    /// Per-query SMT timeout; a query that times out is reported as a possible race.
+    pub smt_timeout_ms: u32,
+    /// Report write-write races of equal values as errors rather than benign warnings.
+    pub strict: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchConfig {
+    pub block_dim: Option<Vec<u32>>,
+    pub grid_dim: Option<Vec<u32>>,
+    pub warp_sync: Option<u32>,
+}
+
+/// A configuration file that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{file}: {message}")]
+    Invalid { file: String, message: String },
+    #[error("{file}: cannot read: {source}")]
+    Io { file: String, source: std::io::Error },
+}
+
+impl Config {
+    /// The built-in defaults.
+    pub fn default_config() -> Config {
+        // The embedded file is checked by a unit test, so this cannot fail in a released binary;
+        // still, fall back to hard-coded values rather than panic.
+        Config::from_yaml(DEFAULT_YAML, "config/default.yaml").unwrap_or(Config {
+            cost: CostConfig { loop_factor: 100.0, cond_factor: 0.5 },
+            synthesis: SynthesisConfig {
+                mode: Mode::Informed,
+                solver: Solver::Minisat,
+                reoptimize: false,
+                max_iterations: 1000,
+            },
+            verifier: VerifierConfig { smt_timeout_ms: 10_000, strict: false },
+            launch: LaunchConfig { block_dim: None, grid_dim: None, warp_sync: None },
+        })
+    }
+
+    /// Parses and validates YAML; `file` names the source in messages.
+    pub fn from_yaml(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid { file: file.to_string(), message };
+        let c: Config = serde_yaml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        if !(c.cost.loop_factor >= 1.0 && c.cost.loop_factor <= 1e6) {
+            return Err(invalid(format!(
+                "cost.loop_factor: must be between 1 and 1e6, got {}",
+                c.cost.loop_factor
+            )));
+        }
+        if !(c.cost.cond_factor > 0.0 && c.cost.cond_factor <= 1.0) {
+            return Err(invalid(format!("cost.cond_factor: must be in (0, 1], got {}", c.cost.cond_factor)));
+        }
+        for (key, v) in [("launch.block_dim", &c.launch.block_dim), ("launch.grid_dim", &c.launch.grid_dim)] {
+            if let Some(d) = v {
+                if d.is_empty() || d.len() > 3 || d.contains(&0) {
+                    return Err(invalid(format!("{key}: expected 1 to 3 positive numbers, got {d:?}")));
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
+        Config::from_yaml(&text, &file)
+    }
+
+    /// The cost model as exact rationals.
+    pub fn cost_model(&self) -> CostModel {
+        CostModel {
+            loop_factor: Ratio::from_f64(self.cost.loop_factor),
+            cond_factor: Ratio::from_f64(self.cost.cond_factor),
+        }
+    }
+}
+
+/// A non-negative rational `num / den`, reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ratio {
+    pub num: u128,
+    pub den: u128,
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Ratio {
+    pub fn new(num: u128, den: u128) -> Ratio {
+        let g = gcd(num, den.max(1));
+        Ratio { num: num / g, den: den.max(1) / g }
+    }
+    /// The exact value of a decimal number as written (0.5 → 1/2, 100 → 100/1), to 6 decimals.
+    pub fn from_f64(v: f64) -> Ratio {
+        let scaled = (v * 1e6).round().max(0.0) as u128;
+        Ratio::new(scaled, 1_000_000)
+    }
+    pub fn mul(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num.saturating_mul(o.num), self.den.saturating_mul(o.den))
+    }
+    pub fn pow(self, n: usize) -> Ratio {
+        (0..n).fold(Ratio::new(1, 1), |acc, _| acc.mul(self))
+    }
+    pub fn as_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}", self.as_f64())
+        }
+    }
+}
+
+/// The barrier cost model of AutoSync Sec. III-C with exact arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CostModel {
+    pub loop_factor: Ratio,
+    pub cond_factor: Ratio,
+}
+
+impl Default for CostModel {
+    fn default() -> CostModel {
+        CostModel { loop_factor: Ratio::new(100, 1), cond_factor: Ratio::new(1, 2) }
+    }
+}
+
+impl CostModel {
+    /// `LC^loops × IC^conds`.
+    pub fn cost(&self, loops: usize, conds: usize) -> Ratio {
+        self.loop_factor.pow(loops).mul(self.cond_factor.pow(conds))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_default_parses() {
+        let c = Config::from_yaml(DEFAULT_YAML, "default.yaml").map_err(|e| e.to_string());
+        assert_eq!(c.map(|c| c.cost.loop_factor), Ok(100.0));
+    }
+
+    #[test]
+    fn costs_are_exact() {
+        let m = CostModel::default();
+        assert_eq!(m.cost(0, 0), Ratio::new(1, 1));
+        assert_eq!(m.cost(1, 0), Ratio::new(100, 1));
+        assert_eq!(m.cost(2, 1), Ratio::new(5000, 1));
+        assert_eq!(m.cost(0, 3), Ratio::new(1, 8));
+    }
+}

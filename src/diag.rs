@@ -1,0 +1,110 @@
+//! Diagnostics: every user-facing error or finding carries a file, a byte span, a message and
+//! notes, and renders like rustc/clang (file:line:col, the source line, carets).
+
+use crate::kpl::ast::Span;
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// A message about a place in a source file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The primary location and the text shown under the carets.
+    pub span: Option<Span>,
+    pub label: String,
+    /// Further locations with their own short text.
+    pub secondary: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: Some(span),
+            label: String::new(),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+    pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message, span) }
+    }
+    /// A diagnostic with no source location.
+    pub fn bare(severity: Severity, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity, span: None, ..Diagnostic::error(message, Span::default()) }
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+    pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, text.into()));
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Renders the diagnostic against the source text, rustc style, without colour.
+    pub fn render(&self, file_name: &str, source: &str) -> String {
+        let file = SimpleFile::new(file_name, source);
+        let severity = match self.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+            Severity::Note => CsSeverity::Note,
+        };
+        let clamp = |s: Span| {
+            let end = s.end.min(source.len());
+            let start = s.start.min(end);
+            start..end
+        };
+        let mut labels = Vec::new();
+        if let Some(span) = self.span {
+            labels.push(CsLabel::primary((), clamp(span)).with_message(self.label.clone()));
+        }
+        for (span, text) in &self.secondary {
+            labels.push(CsLabel::secondary((), clamp(*span)).with_message(text.clone()));
+        }
+        let d = CsDiagnostic::new(severity)
+            .with_message(self.message.clone())
+            .with_labels(labels)
+            .with_notes(self.notes.clone());
+        let config = term::Config::default();
+        term::emit_into_string(&config, &file, &d)
+            .unwrap_or_else(|_| format!("{file_name}: {}", self.message))
+    }
+
+    /// `file:line:col` of the primary span (1-based), for one-line output.
+    pub fn location(&self, file_name: &str, source: &str) -> String {
+        match self.span {
+            Some(span) => {
+                let (line, col) = line_col(source, span.start);
+                format!("{file_name}:{line}:{col}")
+            }
+            None => file_name.to_string(),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let before = source.get(..offset).unwrap_or(source);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = before.get(line_start..).map(|s| s.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}

@@ -1,0 +1,616 @@
+//! The KPL abstract syntax tree.
+//!
+//! Invariants every `Kernel` keeps (the parser and the CUDA front end establish them, every pass
+//! preserves them):
+//! - every statement, every block start node and the kernel's `main` block carry a [`Label`] that
+//!   is unique within the kernel; [`Label::MAIN`] is the top-level block;
+//! - inserting statements (barriers) never changes the label of an existing statement;
+//! - expressions are thread-local: memory is touched only by `Read`, `Write` and `Atomic`
+//!   statements, each of which performs exactly one access;
+//! - every variable used is a kernel parameter or declared by a `Local` statement that precedes it
+//!   in program text (the parser checks this).
+
+use std::fmt;
+
+/// A statement label: a dense, kernel-unique id. Display names (paper-style `3`, `2:4`, `2:4s`) live
+/// in [`Kernel::label_names`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
+
+impl Label {
+    /// The top-level block of every kernel.
+    pub const MAIN: Label = Label(0);
+}
+
+/// A byte range in the source file plus its 1-based line and column, for diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// A dimension selector for the builtin 3-D vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+impl Dim {
+    pub const ALL: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+    pub fn index(self) -> usize {
+        match self {
+            Dim::X => 0,
+            Dim::Y => 1,
+            Dim::Z => 2,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        }
+    }
+}
+
+/// The launch builtins. `Tid` is the only thread-dependent one; all others are uniform within a
+/// block (`Bid` differs between blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Builtin {
+    Tid(Dim),
+    Bid(Dim),
+    BlockDim(Dim),
+    GridDim(Dim),
+}
+
+/// Unary operators on 32-bit values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// Two's complement negation.
+    Neg,
+    /// Logical not: 1 if the operand is 0, else 0.
+    Not,
+    /// Bitwise complement.
+    BitNot,
+}
+
+/// Binary operators on 32-bit values. Comparisons and logical operators yield 0 or 1. Operators
+/// whose meaning depends on signedness come in a signed (default) and an unsigned form; the
+/// front ends choose by C's conversion rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    UDiv,
+    URem,
+    Shl,
+    /// Arithmetic shift right.
+    Shr,
+    /// Logical shift right.
+    UShr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// Logical and (no short circuit: expressions have no effects).
+    And,
+    /// Logical or.
+    Or,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    ULt,
+    ULe,
+    UGt,
+    UGe,
+    Min,
+    Max,
+}
+
+impl BinOp {
+    /// The spelling of an infix operator, or `None` for operators written as intrinsic calls.
+    pub fn infix(self) -> Option<&'static str> {
+        use BinOp::*;
+        Some(match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            And => "&&",
+            Or => "||",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            _ => return None,
+        })
+    }
+
+    /// The intrinsic function name for operators written as calls (`ult(a, b)`).
+    pub fn intrinsic(self) -> Option<&'static str> {
+        use BinOp::*;
+        Some(match self {
+            UDiv => "udiv",
+            URem => "urem",
+            UShr => "ushr",
+            ULt => "ult",
+            ULe => "ule",
+            UGt => "ugt",
+            UGe => "uge",
+            Min => "min",
+            Max => "max",
+            _ => return None,
+        })
+    }
+
+    pub fn from_intrinsic(name: &str) -> Option<BinOp> {
+        use BinOp::*;
+        [UDiv, URem, UShr, ULt, ULe, UGt, UGe, Min, Max].into_iter().find(|op| op.intrinsic() == Some(name))
+    }
+
+    /// Binding strength for infix printing and parsing (higher binds tighter).
+    pub fn precedence(self) -> u8 {
+        use BinOp::*;
+        match self {
+            Or => 1,
+            And => 2,
+            BitOr => 3,
+            BitXor => 4,
+            BitAnd => 5,
+            Eq | Ne => 6,
+            Lt | Le | Gt | Ge => 7,
+            Shl | Shr => 8,
+            Add | Sub => 9,
+            Mul | Div | Rem => 10,
+            _ => 11,
+        }
+    }
+}
+
+/// A thread-local, effect-free expression over 32-bit integers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// A constant, stored as its 32-bit pattern.
+    Const(u32),
+    Var(String),
+    Builtin(Builtin),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b` (both branches are effect free, so this is a plain select).
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// An opaque, deterministic, pure function (float arithmetic and the like): equal arguments
+    /// give equal results, nothing else is known.
+    Call(String, Vec<Expr>),
+}
+
+impl Expr {
+    pub fn int(v: i64) -> Expr {
+        Expr::Const(v as u32)
+    }
+    pub fn var(name: &str) -> Expr {
+        Expr::Var(name.to_string())
+    }
+    pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+    pub fn tid(d: Dim) -> Expr {
+        Expr::Builtin(Builtin::Tid(d))
+    }
+
+    /// Calls `f` on every variable name the expression mentions.
+    pub fn for_each_var(&self, f: &mut impl FnMut(&str)) {
+        match self {
+            Expr::Const(_) | Expr::Builtin(_) => {}
+            Expr::Var(v) => f(v),
+            Expr::Unary(_, a) => a.for_each_var(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Expr::Select(c, a, b) => {
+                c.for_each_var(f);
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
+        }
+    }
+
+    /// Whether the expression mentions `tid` directly.
+    pub fn mentions_tid(&self) -> bool {
+        match self {
+            Expr::Builtin(Builtin::Tid(_)) => true,
+            Expr::Const(_) | Expr::Var(_) | Expr::Builtin(_) => false,
+            Expr::Unary(_, a) => a.mentions_tid(),
+            Expr::Binary(_, a, b) => a.mentions_tid() || b.mentions_tid(),
+            Expr::Select(c, a, b) => c.mentions_tid() || a.mentions_tid() || b.mentions_tid(),
+            Expr::Call(_, args) => args.iter().any(Expr::mentions_tid),
+        }
+    }
+}
+
+/// Where an array lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// One copy per block.
+    Shared,
+    /// One copy per grid.
+    Global,
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Space::Shared => "shared",
+            Space::Global => "global",
+        })
+    }
+}
+
+/// A named array. `dims[0]` may be unknown (`global A[]`); the others are known so that
+/// multi-dimensional indices linearize row-major (`A[i][j]` is element `i * dims[1] + j`).
+/// A shared scalar is an array with one dimension of size 1 accessed at index 0.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayDecl {
+    pub name: String,
+    pub space: Space,
+    pub dims: Vec<Option<u32>>,
+    pub span: Span,
+}
+
+/// Atomic read-modify-write operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Inc,
+    Dec,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 10] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Exch,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Exch => "exch",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<AtomicOp> {
+        AtomicOp::ALL.into_iter().find(|op| op.name() == s)
+    }
+}
+
+/// A block of statements. `label` is the label of the enclosing compound statement (or
+/// [`Label::MAIN`]); `start` is the block's start node `ℓs`: a barrier "after `start`" opens the
+/// block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    pub label: Label,
+    pub start: Label,
+    pub stmts: Vec<Stmt>,
+    /// The source of the whole block, braces included.
+    pub span: Span,
+}
+
+/// A labelled statement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stmt {
+    pub label: Label,
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StmtKind {
+    /// Declares a thread-local variable, optionally initialized.
+    Local {
+        name: String,
+        init: Option<Expr>,
+    },
+    Assign {
+        name: String,
+        value: Expr,
+    },
+    /// `dst := rd array[index]`.
+    Read {
+        dst: String,
+        array: String,
+        index: Vec<Expr>,
+    },
+    /// `wr array[index] := value`.
+    Write {
+        array: String,
+        index: Vec<Expr>,
+        value: Expr,
+    },
+    /// `[dst :=] atomic op array[index], value`; `dst` receives the old value.
+    Atomic {
+        dst: Option<String>,
+        op: AtomicOp,
+        array: String,
+        index: Vec<Expr>,
+        value: Expr,
+    },
+    Barrier,
+    /// `if (cond) then else els`. The then block's label is this statement's label; the else
+    /// block has a label of its own and, under predicated execution, runs after the then block
+    /// (so in the label tree it is a sibling that follows this statement).
+    If {
+        cond: Expr,
+        then: Block,
+        els: Option<Block>,
+    },
+    /// `while (cond) body`; `body.label` is this statement's label.
+    While {
+        cond: Expr,
+        body: Block,
+    },
+}
+
+impl Stmt {
+    /// The memory access this statement performs, if any: (array, index, is_write, is_atomic).
+    pub fn access(&self) -> Option<(&str, &[Expr], bool, bool)> {
+        match &self.kind {
+            StmtKind::Read { array, index, .. } => Some((array, index, false, false)),
+            StmtKind::Write { array, index, .. } => Some((array, index, true, false)),
+            StmtKind::Atomic { array, index, .. } => Some((array, index, true, true)),
+            _ => None,
+        }
+    }
+}
+
+/// Launch geometry: concrete sizes where known, `None` for symbolic.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Geometry {
+    pub block_dim: Option<[u32; 3]>,
+    pub grid_dim: Option<[u32; 3]>,
+    /// `Some(32)`: legacy lock-step warps (GPUVerify's `--warp-sync`).
+    pub warp_sync: Option<u32>,
+}
+
+impl Geometry {
+    /// Fields of `over` that are set replace those of `self`.
+    pub fn overridden_by(&self, over: &Geometry) -> Geometry {
+        Geometry {
+            block_dim: over.block_dim.or(self.block_dim),
+            grid_dim: over.grid_dim.or(self.grid_dim),
+            warp_sync: over.warp_sync.or(self.warp_sync),
+        }
+    }
+}
+
+/// How a label's display name was chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LabelName {
+    pub name: String,
+    /// Written by the user as `@name` (printed back), or derived from line numbers.
+    pub explicit: bool,
+}
+
+/// Where a barrier placed after a label goes in the user's source text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// Insert a new line `\n{indent}<barrier>` at byte `offset` (the end of the line that ends the
+    /// statement, or just after the `{` that opens the block).
+    Line { offset: usize, indent: String },
+    /// The statement is the braceless body of a compound statement: wrap the byte range
+    /// `body_start..body_end` in braces (`{` before, `\n{outer_indent}}` after) and put the barrier
+    /// on its own line after the body, indented by `indent`.
+    Braced { body_start: usize, body_end: usize, indent: String, outer_indent: String },
+    /// No barrier can go here in the source; the reason says why (shown by `autosync tree`).
+    Not(String),
+}
+
+impl Place {
+    pub fn is_placeable(&self) -> bool {
+        !matches!(self, Place::Not(_))
+    }
+}
+
+/// A KPL kernel: the unit every pass consumes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: String,
+    /// Uniform scalar parameters.
+    pub params: Vec<String>,
+    pub arrays: Vec<ArrayDecl>,
+    pub body: Block,
+    /// Geometry from the file's header comment (the command line may override it).
+    pub geometry: Geometry,
+    /// Display names, indexed by `Label.0`.
+    pub label_names: Vec<LabelName>,
+    /// Where a barrier after each label goes in the source, indexed by `Label.0`. Labels without
+    /// an entry (barriers inserted by synthesis) are not placeable.
+    pub places: Vec<Place>,
+}
+
+impl Kernel {
+    pub fn array(&self, name: &str) -> Option<&ArrayDecl> {
+        self.arrays.iter().find(|a| a.name == name)
+    }
+
+    /// The display name of a label (`main`, `3`, `2:4`, `2:4s`, ...).
+    pub fn label_name(&self, l: Label) -> &str {
+        self.label_names.get(l.0 as usize).map(|n| n.name.as_str()).unwrap_or("?")
+    }
+
+    /// Number of labels (ids are `0..label_count()`).
+    pub fn label_count(&self) -> u32 {
+        self.label_names.len() as u32
+    }
+
+    /// Allocates a fresh label with the given display name and placement.
+    pub fn fresh_label(&mut self, name: String, place: Place) -> Label {
+        let l = Label(self.label_names.len() as u32);
+        self.label_names.push(LabelName { name, explicit: false });
+        self.places.push(place);
+        l
+    }
+
+    /// Where a barrier after `l` goes in the source.
+    pub fn place(&self, l: Label) -> &Place {
+        const NONE: &Place = &Place::Not(String::new());
+        self.places.get(l.0 as usize).unwrap_or(NONE)
+    }
+
+    /// Finds a label by display name.
+    pub fn label_by_name(&self, name: &str) -> Option<Label> {
+        self.label_names.iter().position(|n| n.name == name).map(|i| Label(i as u32))
+    }
+
+    /// Visits every statement in program text order (pre-order), with its enclosing blocks.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Stmt)) {
+        fn go<'a>(b: &'a Block, f: &mut impl FnMut(&'a Stmt)) {
+            for s in &b.stmts {
+                f(s);
+                match &s.kind {
+                    StmtKind::If { then, els, .. } => {
+                        go(then, f);
+                        if let Some(e) = els {
+                            go(e, f);
+                        }
+                    }
+                    StmtKind::While { body, .. } => go(body, f),
+                    _ => {}
+                }
+            }
+        }
+        go(&self.body, f)
+    }
+
+    /// Finds the statement with label `l`.
+    pub fn stmt(&self, l: Label) -> Option<&Stmt> {
+        let mut found = None;
+        self.walk(&mut |s| {
+            if s.label == l {
+                found = Some(s);
+            }
+        });
+        found
+    }
+
+    /// Inserts a barrier statement as the right sibling of `after` (or as the first statement of
+    /// the block whose start node is `after`). Returns the new barrier's label, or `None` if no
+    /// statement or block start has that label. Existing labels are unchanged.
+    pub fn insert_barrier_after(&mut self, after: Label) -> Option<Label> {
+        let name = format!("b{}", self.label_name(after));
+        let fresh = Label(self.label_names.len() as u32);
+        fn go(b: &mut Block, after: Label, fresh: Label) -> bool {
+            let barrier = Stmt { label: fresh, kind: StmtKind::Barrier, span: Span::default() };
+            if b.start == after {
+                b.stmts.insert(0, barrier);
+                return true;
+            }
+            for i in 0..b.stmts.len() {
+                if b.stmts[i].label == after {
+                    b.stmts.insert(i + 1, barrier);
+                    return true;
+                }
+                let done = match &mut b.stmts[i].kind {
+                    StmtKind::If { then, els, .. } => {
+                        if els.as_ref().is_some_and(|e| e.label == after) {
+                            // After the else block: after the whole if statement.
+                            b.stmts.insert(i + 1, barrier);
+                            return true;
+                        }
+                        go(then, after, fresh) || els.as_mut().is_some_and(|e| go(e, after, fresh))
+                    }
+                    StmtKind::While { body, .. } => go(body, after, fresh),
+                    _ => false,
+                };
+                if done {
+                    return true;
+                }
+            }
+            false
+        }
+        if go(&mut self.body, after, fresh) {
+            self.label_names.push(LabelName { name, explicit: false });
+            self.places.push(Place::Not("a barrier inserted by synthesis".into()));
+            Some(fresh)
+        } else {
+            None
+        }
+    }
+
+    /// Removes every barrier statement whose label is in `labels`.
+    pub fn remove_barriers(&mut self, labels: &[Label]) {
+        fn go(b: &mut Block, labels: &[Label]) {
+            b.stmts.retain(|s| !(matches!(s.kind, StmtKind::Barrier) && labels.contains(&s.label)));
+            for s in &mut b.stmts {
+                match &mut s.kind {
+                    StmtKind::If { then, els, .. } => {
+                        go(then, labels);
+                        if let Some(e) = els {
+                            go(e, labels);
+                        }
+                    }
+                    StmtKind::While { body, .. } => go(body, labels),
+                    _ => {}
+                }
+            }
+        }
+        go(&mut self.body, labels)
+    }
+
+    /// Labels of all barrier statements, in program text order.
+    pub fn barriers(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        self.walk(&mut |s| {
+            if matches!(s.kind, StmtKind::Barrier) {
+                out.push(s.label)
+            }
+        });
+        out
+    }
+}
