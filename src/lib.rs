@@ -4,7 +4,9 @@
 //! `kpl`/`cuda` (front ends) → `verify` (oracle) → `maxsat` → `synth` → `patch`.
 
 pub mod config;
+pub mod cuda;
 pub mod diag;
 pub mod kpl;
 pub mod maxsat;
 pub mod interp;
+pub mod verify;

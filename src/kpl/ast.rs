@@ -14,7 +14,8 @@ use std::fmt;
 
 /// A statement label: a dense, kernel-unique id. Display names (paper-style `3`, `2:4`, `2:4s`) live
 /// in [`Kernel::label_names`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(transparent)]
 pub struct Label(pub u32);
 
 impl Label {

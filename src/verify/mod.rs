@@ -1,0 +1,653 @@
+//! The verifier oracle: which statement pairs may race and which barriers may diverge.
+//!
+//! [`Z3Oracle`] is the embedded, z3-backed implementation of [`Oracle`]. For every pair of
+//! accesses to one array (at least one a write, not both atomic) and every [`Case`] of how their
+//! dynamic instances can meet, it asks z3 whether two distinct threads of a block can perform
+//! them at the same element; a case counts only when no barrier of the kernel separates it
+//! (a syntactic check over the label tree, exact under SDV). Global arrays are also checked for
+//! threads of different blocks (grid scope: no barrier helps).
+//!
+//! Soundness: every race of a feasible SDV trace is reported (the symbolic execution
+//! over-approximates, see `symbolic`); an SMT `unknown` or timeout is reported as a possible race
+//! or divergence, never dropped. SMT answers depend only on the kernel without its barriers, so
+//! they are cached across checks of the same kernel with different barrier placements: the
+//! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
+
+pub mod cases;
+pub mod symbolic;
+pub mod uniform;
+
+pub use cases::{Case, Relation};
+
+use crate::kpl::{Geometry, Kernel, Label, LabelTree, Space, StmtKind};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use symbolic::{Launch, SymExec, ThreadIds, ThreadTrace, W};
+use uniform::Uniformity;
+use z3::ast::{Bool, BV};
+use z3::{Params, SatResult, Solver};
+
+/// The kind of a memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// Which threads race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Two threads of one block: barriers can fix it.
+    Block,
+    /// Threads of different blocks on global memory: no barrier can fix it.
+    Grid,
+}
+
+/// One thread of a witness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ThreadWitness {
+    pub tid: [u64; 3],
+    pub bid: [u64; 3],
+    /// Iteration number (from 0) of each enclosing loop, outermost first.
+    pub iterations: Vec<(Label, u64)>,
+}
+
+/// A concrete instance of a race: the threads performing the first and the second access.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Witness {
+    pub threads: [ThreadWitness; 2],
+    /// The linearized element index both access.
+    pub index: u64,
+    /// Block dimensions in the model (the launch geometry, or one the solver chose).
+    pub block_dim: [u64; 3],
+}
+
+/// A case of a race that no barrier of the kernel separates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RaceCase {
+    pub case: Case,
+    /// `None` when the case is only possible (`undecided` says why).
+    pub witness: Option<Witness>,
+    /// Why the solver could not decide (timeout, unknown), if it could not.
+    pub undecided: Option<String>,
+    /// Both accesses are plain writes that provably write the same value (GPUVerify's benign
+    /// write-write race).
+    pub benign: bool,
+}
+
+/// A pair of statements that may race: `first ≼ second` in program order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Race {
+    pub first: Label,
+    pub second: Label,
+    pub array: String,
+    pub kinds: [AccessKind; 2],
+    pub scope: Scope,
+    /// The unseparated cases, each with its witness (at least one).
+    pub cases: Vec<RaceCase>,
+}
+
+impl Race {
+    /// Every case is a benign write-write race.
+    pub fn is_benign(&self) -> bool {
+        self.cases.iter().all(|c| c.benign)
+    }
+    /// Some case is only possible (the solver could not decide it).
+    pub fn is_possible(&self) -> bool {
+        self.cases.iter().any(|c| c.undecided.is_some())
+    }
+}
+
+/// A barrier that threads of a block may reach with different predicates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Divergence {
+    pub barrier: Label,
+    /// The innermost enclosing block whose guard depends on the thread.
+    pub block: Label,
+    /// Two threads that disagree (the first is enabled), with the iterations of enclosing loops.
+    pub threads: Option<[ThreadWitness; 2]>,
+    pub undecided: Option<String>,
+}
+
+/// The oracle's answer for one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Races that matter (benign write-write races are here only under `strict`).
+    pub races: Vec<Race>,
+    pub divergences: Vec<Divergence>,
+    /// Benign write-write races, reported as warnings.
+    pub benign: Vec<Race>,
+    /// How many SMT queries could not be decided (each is reported as a possible race or
+    /// divergence above).
+    pub undecided: usize,
+}
+
+impl Verdict {
+    /// No race and no divergence.
+    pub fn is_clean(&self) -> bool {
+        self.races.is_empty() && self.divergences.is_empty()
+    }
+}
+
+/// Counters of an oracle's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OracleStats {
+    /// Calls of `check`.
+    pub checks: u64,
+    pub smt_queries: u64,
+    /// Case answers served from the cache.
+    pub cache_hits: u64,
+}
+
+/// A verifier: reports races and divergent barriers of a kernel, soundly.
+pub trait Oracle {
+    fn check(&mut self, kernel: &Kernel) -> Verdict;
+    /// Blocks (if, else, while) whose threads may disagree on entering them, confirmed by the
+    /// solver (a barrier anywhere inside them diverges).
+    fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
+    fn stats(&self) -> OracleStats;
+}
+
+/// Options of the embedded oracle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OracleOptions {
+    /// The launch geometry to verify for (fields left `None` are symbolic).
+    pub geometry: Geometry,
+    /// Per-query timeout in milliseconds (0: none).
+    pub timeout_ms: u32,
+    /// Benign write-write races count as races.
+    pub strict: bool,
+}
+
+/// The embedded z3 oracle. Not `Send`: z3 terms live in the creating thread's context.
+pub struct Z3Oracle {
+    opts: OracleOptions,
+    analyses: HashMap<u64, Analysis>,
+    stats: OracleStats,
+}
+
+#[derive(Clone, Debug)]
+enum Outcome {
+    None,
+    Race { witness: Witness, benign: bool },
+    Unknown(String),
+}
+
+/// The solver state for one barrier-free kernel and one set of reads assumed uniform.
+struct Analysis {
+    kernel: Kernel,
+    uniformity: Uniformity,
+    launch: Launch,
+    block: Mode,
+    grid: Option<Mode>,
+    case_results: HashMap<Case, Outcome>,
+    pair_possible: HashMap<(Label, Label), bool>,
+    grid_results: HashMap<(Label, Label), Outcome>,
+    block_divergence: HashMap<Label, Outcome>,
+}
+
+/// Two threads, their traces and a solver holding the launch and thread facts.
+struct Mode {
+    ids: [ThreadIds; 2],
+    traces: [ThreadTrace; 2],
+    solver: Solver,
+}
+
+impl Z3Oracle {
+    pub fn new(opts: OracleOptions) -> Z3Oracle {
+        Z3Oracle { opts, analyses: HashMap::new(), stats: OracleStats::default() }
+    }
+
+    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed).hash(&mut h);
+        h.finish()
+    }
+
+    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
+        let key = Self::analysis_key(stripped, assumed);
+        if !self.analyses.contains_key(&key) {
+            let uniformity = Uniformity::analyze(stripped, assumed);
+            let launch = Launch::new(&self.opts.geometry);
+            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms);
+            self.analyses.insert(
+                key,
+                Analysis {
+                    kernel: stripped.clone(),
+                    uniformity,
+                    launch,
+                    block,
+                    grid: None,
+                    case_results: HashMap::new(),
+                    pair_possible: HashMap::new(),
+                    grid_results: HashMap::new(),
+                    block_divergence: HashMap::new(),
+                },
+            );
+        }
+        key
+    }
+
+    /// The reads whose values the oracle may treat as uniform: those with a uniform address in
+    /// uniform blocks (a fixed point, since uniform reads make more addresses uniform).
+    fn uniform_read_candidates(k: &Kernel, within: Option<&BTreeSet<Label>>) -> BTreeSet<Label> {
+        let mut assumed: BTreeSet<Label> = BTreeSet::new();
+        loop {
+            let mut next = Uniformity::analyze(k, &assumed).uniform_read_candidates;
+            if let Some(w) = within {
+                next = next.intersection(w).copied().collect();
+            }
+            if next == assumed {
+                return assumed;
+            }
+            assumed = next;
+        }
+    }
+}
+
+fn make_mode(
+    k: &Kernel,
+    u: &Uniformity,
+    assumed: &BTreeSet<Label>,
+    launch: &Launch,
+    grid: bool,
+    timeout_ms: u32,
+) -> Mode {
+    let mut facts: Vec<Bool> = launch.facts.clone();
+    let id1 = ThreadIds::new(1, None, launch, &mut facts);
+    let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
+    let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
+    if grid {
+        facts.push(same(&id1.bid, &id2.bid).not());
+    } else {
+        facts.push(same(&id1.tid, &id2.tid).not());
+    }
+    let params: HashMap<String, BV> =
+        k.params.iter().map(|p| (p.clone(), BV::new_const(format!("param_{p}"), W))).collect();
+    let t1 = SymExec::run(k, u, assumed, 1, &id1, launch, &params, !grid);
+    let t2 = SymExec::run(k, u, assumed, 2, &id2, launch, &params, !grid);
+    let solver = Solver::new();
+    if timeout_ms > 0 {
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        solver.set_params(&p);
+    }
+    for f in &facts {
+        solver.assert(f);
+    }
+    Mode { ids: [id1, id2], traces: [t1, t2], solver }
+}
+
+/// Runs one query in `mode` under extra assertions; on SAT extracts a witness.
+fn query(
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    accesses: Option<(Label, Label)>,
+    loops: [&[(Label, BV)]; 2],
+    stats: &mut OracleStats,
+) -> Outcome {
+    stats.smt_queries += 1;
+    mode.solver.push();
+    for e in extra {
+        mode.solver.assert(e);
+    }
+    let result = mode.solver.check();
+    let out = match result {
+        SatResult::Unsat => Outcome::None,
+        SatResult::Unknown => {
+            Outcome::Unknown(mode.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string()))
+        }
+        SatResult::Sat => match mode.solver.get_model() {
+            None => Outcome::Unknown("no model".to_string()),
+            Some(m) => {
+                let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
+                let thread = |i: usize| ThreadWitness {
+                    tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
+                    bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
+                    iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
+                };
+                let index = accesses
+                    .and_then(|(a, _)| mode.traces[0].accesses.get(&a))
+                    .map(|s| val(&s.index))
+                    .unwrap_or(0);
+                Outcome::Race {
+                    witness: Witness {
+                        threads: [thread(0), thread(1)],
+                        index,
+                        block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+                    },
+                    benign: false,
+                }
+            }
+        },
+    };
+    mode.solver.pop(1);
+    out
+}
+
+/// The accesses of a kernel in program order: (label, array, kind, space).
+fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Space)> {
+    let mut out = Vec::new();
+    k.walk(&mut |s| {
+        let kind = match &s.kind {
+            StmtKind::Read { .. } => AccessKind::Read,
+            StmtKind::Write { .. } => AccessKind::Write,
+            StmtKind::Atomic { .. } => AccessKind::Atomic,
+            _ => return,
+        };
+        if let Some((array, ..)) = s.access() {
+            let space = k.array(array).map(|a| a.space).unwrap_or(Space::Global);
+            out.push((s.label, array.to_string(), kind, space));
+        }
+    });
+    out.sort_by_key(|(l, ..)| tree.order(*l));
+    out
+}
+
+fn conflicting(a: AccessKind, b: AccessKind) -> bool {
+    match (a, b) {
+        (AccessKind::Read, AccessKind::Read) => false,
+        (AccessKind::Atomic, AccessKind::Atomic) => false,
+        _ => true,
+    }
+}
+
+fn strip_barriers(k: &Kernel) -> Kernel {
+    let mut s = k.clone();
+    let all = s.barriers();
+    s.remove_barriers(&all);
+    s
+}
+
+impl Analysis {
+    /// The relation constraints of a case for thread 1 doing `a` and thread 2 doing `b`.
+    fn relation(&self, case: &Case, a: Label, b: Label, shared: &[Label]) -> Vec<Bool> {
+        let t1 = self.block.traces[0].accesses.get(&a);
+        let t2 = self.block.traces[1].accesses.get(&b);
+        let (Some(t1), Some(t2)) = (t1, t2) else { return vec![Bool::from_bool(false)] };
+        let kv = |acc: &symbolic::AccessSym, l: Label| acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone());
+        let mut out = Vec::new();
+        let upto = match case.relation {
+            Relation::SameIteration => shared.len(),
+            Relation::Carried { shared_loop, .. } => shared.iter().position(|l| *l == shared_loop).unwrap_or(0),
+        };
+        for l in &shared[..upto] {
+            if let (Some(x), Some(y)) = (kv(t1, *l), kv(t2, *l)) {
+                out.push(x.eq(&y));
+            }
+        }
+        if let Relation::Carried { shared_loop, gap2 } = case.relation {
+            if let (Some(x), Some(y)) = (kv(t1, shared_loop), kv(t2, shared_loop)) {
+                // Thread 1 performs `a`; the case says whether `a`'s instance comes first.
+                let (early, late) = if case.first == a { (x, y) } else { (y, x) };
+                out.push(early.bvult(&late));
+                if gap2 {
+                    out.push(late.bvsub(&early).bvuge(BV::from_u64(2, W)));
+                } else {
+                    out.push(early.bvadd(BV::from_u64(1, W)).eq(&late));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Oracle for Z3Oracle {
+    fn check(&mut self, kernel: &Kernel) -> Verdict {
+        self.stats.checks += 1;
+        let stripped = strip_barriers(kernel);
+        let tree = LabelTree::new(kernel);
+        let barriers = kernel.barriers();
+        let mut assumed = Self::uniform_read_candidates(&stripped, None);
+        loop {
+            let key = self.analysis(&stripped, &assumed);
+            let verdict = self.evaluate(key, &tree, &barriers, kernel);
+            let involved: BTreeSet<Label> = verdict
+                .races
+                .iter()
+                .chain(verdict.benign.iter())
+                .flat_map(|r| [r.first, r.second])
+                .filter(|l| assumed.contains(l))
+                .collect();
+            if involved.is_empty() {
+                return verdict;
+            }
+            // A racing read may see different values in different threads: stop assuming it
+            // uniform, and re-check everything that depended on it.
+            let remaining: BTreeSet<Label> = assumed.difference(&involved).copied().collect();
+            assumed = Self::uniform_read_candidates(&stripped, Some(&remaining));
+        }
+    }
+
+    fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
+        let stripped = strip_barriers(kernel);
+        let assumed = Self::uniform_read_candidates(&stripped, None);
+        let key = self.analysis(&stripped, &assumed);
+        let candidates: Vec<Label> = self.analyses[&key].uniformity.varying_blocks.iter().copied().collect();
+        candidates.into_iter().filter(|b| !matches!(self.block_divergence(key, *b), Outcome::None)).collect()
+    }
+
+    fn stats(&self) -> OracleStats {
+        self.stats
+    }
+}
+
+impl Z3Oracle {
+    fn block_divergence(&mut self, key: u64, block: Label) -> Outcome {
+        let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
+        if let Some(o) = an.block_divergence.get(&block) {
+            self.stats.cache_hits += 1;
+            return o.clone();
+        }
+        let out = match (an.block.traces[0].blocks.get(&block), an.block.traces[1].blocks.get(&block)) {
+            (Some(b1), Some(b2)) => {
+                let mut extra = vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
+                for ((_, k1), (_, k2)) in b1.loops.iter().zip(b2.loops.iter()) {
+                    extra.push(k1.eq(k2));
+                }
+                query(&an.block, &an.launch, &extra, None, [&b1.loops, &b2.loops], &mut self.stats)
+            }
+            _ => Outcome::None,
+        };
+        an.block_divergence.insert(block, out.clone());
+        out
+    }
+
+    fn evaluate(&mut self, key: u64, tree: &LabelTree, barriers: &[Label], kernel: &Kernel) -> Verdict {
+        let mut verdict = Verdict::default();
+        let (acc, grid_possible) = {
+            let an = &self.analyses[&key];
+            let acc = accesses(&an.kernel, tree);
+            let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
+            (acc, grid_possible)
+        };
+        for i in 0..acc.len() {
+            for j in i..acc.len() {
+                let (a, ref arr_a, ka, space) = acc[i];
+                let (b, ref arr_b, kb, _) = acc[j];
+                if arr_a != arr_b || !conflicting(ka, kb) {
+                    continue;
+                }
+                let mut cases_found = Vec::new();
+                for case in cases::cases_of_pair(tree, a, b) {
+                    if case.is_separated_by(tree, barriers) {
+                        continue;
+                    }
+                    // gap ≥ 2 needs asking only when gap 1 is impossible.
+                    if let Relation::Carried { gap2: true, shared_loop } = case.relation {
+                        let g1 = Case { relation: Relation::Carried { shared_loop, gap2: false }, ..case };
+                        if cases_found.iter().any(|c: &RaceCase| c.case == g1) {
+                            continue;
+                        }
+                    }
+                    match self.case_outcome(key, tree, a, b, &case, ka, kb) {
+                        Outcome::None => {}
+                        Outcome::Race { witness, benign } => {
+                            cases_found.push(RaceCase { case, witness: Some(witness), undecided: None, benign })
+                        }
+                        Outcome::Unknown(why) => {
+                            verdict.undecided += 1;
+                            cases_found.push(RaceCase { case, witness: None, undecided: Some(why), benign: false })
+                        }
+                    }
+                }
+                if !cases_found.is_empty() {
+                    let race = Race {
+                        first: a,
+                        second: b,
+                        array: arr_a.clone(),
+                        kinds: [ka, kb],
+                        scope: Scope::Block,
+                        cases: cases_found,
+                    };
+                    if race.is_benign() && !self.opts.strict {
+                        verdict.benign.push(race);
+                    } else {
+                        verdict.races.push(race);
+                    }
+                }
+                if space == Space::Global && grid_possible {
+                    match self.grid_outcome(key, a, b) {
+                        Outcome::None => {}
+                        Outcome::Race { witness, .. } => verdict.races.push(Race {
+                            first: a,
+                            second: b,
+                            array: arr_a.clone(),
+                            kinds: [ka, kb],
+                            scope: Scope::Grid,
+                            cases: vec![RaceCase {
+                                case: Case { first: a, second: b, relation: Relation::SameIteration },
+                                witness: Some(witness),
+                                undecided: None,
+                                benign: false,
+                            }],
+                        }),
+                        Outcome::Unknown(why) => {
+                            verdict.undecided += 1;
+                            verdict.races.push(Race {
+                                first: a,
+                                second: b,
+                                array: arr_a.clone(),
+                                kinds: [ka, kb],
+                                scope: Scope::Grid,
+                                cases: vec![RaceCase {
+                                    case: Case { first: a, second: b, relation: Relation::SameIteration },
+                                    witness: None,
+                                    undecided: Some(why),
+                                    benign: false,
+                                }],
+                            })
+                        }
+                    }
+                }
+            }
+        }
+        // Divergence of the kernel's barriers.
+        let varying = self.analyses[&key].uniformity.varying_blocks.clone();
+        let guards = self.analyses[&key].uniformity.varying_guards.clone();
+        for b in kernel.barriers() {
+            let Some(parent) = tree.parent(b) else { continue };
+            if !varying.contains(&parent) {
+                continue;
+            }
+            let culprit = tree.blks(b).iter().rev().copied().find(|x| guards.contains(x)).unwrap_or(parent);
+            match self.block_divergence(key, parent) {
+                Outcome::None => {}
+                Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
+                    barrier: b,
+                    block: culprit,
+                    threads: Some(witness.threads),
+                    undecided: None,
+                }),
+                Outcome::Unknown(why) => {
+                    verdict.undecided += 1;
+                    verdict.divergences.push(Divergence { barrier: b, block: culprit, threads: None, undecided: Some(why) })
+                }
+            }
+        }
+        verdict
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn case_outcome(
+        &mut self,
+        key: u64,
+        tree: &LabelTree,
+        a: Label,
+        b: Label,
+        case: &Case,
+        ka: AccessKind,
+        kb: AccessKind,
+    ) -> Outcome {
+        let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
+        if let Some(o) = an.case_results.get(case) {
+            self.stats.cache_hits += 1;
+            return o.clone();
+        }
+        let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
+        else {
+            return Outcome::None;
+        };
+        let meet = vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()];
+        // Cheap filter: if the two accesses can never meet at all, no case can.
+        let possible = match an.pair_possible.get(&(a, b)) {
+            Some(p) => *p,
+            None => {
+                let p = !matches!(query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats), Outcome::None);
+                an.pair_possible.insert((a, b), p);
+                p
+            }
+        };
+        let out = if !possible {
+            Outcome::None
+        } else {
+            let shared = tree.shared_loops(a, b);
+            let mut extra = meet.clone();
+            extra.extend(an.relation(case, a, b, &shared));
+            let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
+            match query(&an.block, &an.launch, &extra, Some((a, b)), loops, &mut self.stats) {
+                Outcome::Race { witness, .. } => {
+                    let benign = match (ka, kb, &s1.value, &s2.value) {
+                        (AccessKind::Write, AccessKind::Write, Some(v1), Some(v2)) => {
+                            let mut differ = extra.clone();
+                            differ.push(v1.eq(v2).not());
+                            matches!(query(&an.block, &an.launch, &differ, None, loops, &mut self.stats), Outcome::None)
+                        }
+                        _ => false,
+                    };
+                    Outcome::Race { witness, benign }
+                }
+                other => other,
+            }
+        };
+        an.case_results.insert(*case, out.clone());
+        out
+    }
+
+    fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
+        let timeout = self.opts.timeout_ms;
+        let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
+        if let Some(o) = an.grid_results.get(&(a, b)) {
+            self.stats.cache_hits += 1;
+            return o.clone();
+        }
+        if an.grid.is_none() {
+            let assumed = BTreeSet::new();
+            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout));
+        }
+        let Some(grid) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
+        let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
+            return Outcome::None;
+        };
+        let extra =
+            vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()];
+        let out = query(grid, &an.launch, &extra, Some((a, b)), [&s1.loops, &s2.loops], &mut self.stats);
+        an.grid_results.insert((a, b), out.clone());
+        out
+    }
+}

@@ -1,0 +1,530 @@
+//! Symbolic execution of one thread of a block under SDV semantics, producing z3 terms.
+//!
+//! One walk over the kernel per thread computes, for every memory access and every block, the
+//! condition under which the thread is enabled there and (for accesses) the linearized address,
+//! as functions of the thread's ids, the launch geometry, the parameters, values read from memory
+//! and one iteration variable `k` per enclosing loop (the iteration number, counted from 0).
+//!
+//! Abstractions (all over-approximations; docs/semantics.md):
+//! - predicated execution: an `if` merges the branches' assignments with `ite` on its guard;
+//! - a loop's body is entered at a symbolic iteration `k`; a variable the body assigns is either
+//!   an induction variable with a closed form in `k` (`x += e`, `x -= e`, `x *= 2^c`, `x <<= c`,
+//!   `x >>= c`, `x /= 2^c` with `e`, `c` loop-invariant) or unconstrained ("havocked"); the
+//!   guard must hold at iteration `k` (not necessarily at earlier ones);
+//! - after a loop every variable it assigned is unconstrained;
+//! - values read from memory are unconstrained, except reads the caller declares uniform: those
+//!   yield one value per dynamic instance, shared by the two threads;
+//! - a uniform variable the analysis havocs is an uninterpreted function of the iteration vector,
+//!   shared by the two threads, so equal iterations give equal values.
+
+use crate::kpl::{Block, BinOp, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::verify::uniform::Uniformity;
+use std::collections::{BTreeSet, HashMap};
+use z3::ast::{Ast, Bool, BV};
+use z3::{FuncDecl, Sort};
+
+/// Width of every KPL value.
+pub const W: u32 = 32;
+
+/// Launch geometry terms shared by both threads.
+pub struct Launch {
+    pub block_dim: [BV; 3],
+    pub grid_dim: [BV; 3],
+    /// Facts about the geometry (ranges, or the concrete sizes).
+    pub facts: Vec<Bool>,
+}
+
+impl Launch {
+    pub fn new(g: &crate::kpl::Geometry) -> Launch {
+        let mut facts = Vec::new();
+        let mut dims = |name: &str, given: Option<[u32; 3]>, max_total: Option<u64>| -> [BV; 3] {
+            let v: [BV; 3] = std::array::from_fn(|i| BV::new_const(format!("{name}{i}"), W));
+            match given {
+                Some(d) => {
+                    for i in 0..3 {
+                        facts.push(v[i].eq(BV::from_u64(d[i] as u64, W)));
+                    }
+                }
+                None => {
+                    for item in &v {
+                        facts.push(item.bvuge(BV::from_u64(1, W)));
+                        facts.push(item.bvule(BV::from_u64(max_total.unwrap_or(65535), W)));
+                    }
+                    if let Some(t) = max_total {
+                        // x*y*z <= 1024 without overflow: each factor is at most 1024.
+                        let prod = v[0].bvmul(&v[1]).bvmul(&v[2]);
+                        facts.push(prod.bvule(BV::from_u64(t, W)));
+                    }
+                }
+            }
+            v
+        };
+        let block_dim = dims("bdim", g.block_dim, Some(1024));
+        let grid_dim = dims("gdim", g.grid_dim, None);
+        Launch { block_dim, grid_dim, facts }
+    }
+}
+
+/// One thread's identity.
+pub struct ThreadIds {
+    pub tid: [BV; 3],
+    pub bid: [BV; 3],
+}
+
+impl ThreadIds {
+    /// Fresh ids for thread `theta`; `range` holds `tid < bdim`, `bid < gdim`.
+    pub fn new(theta: u8, shared_bid: Option<&[BV; 3]>, launch: &Launch, range: &mut Vec<Bool>) -> ThreadIds {
+        let tid: [BV; 3] = std::array::from_fn(|i| BV::new_const(format!("tid{theta}_{i}"), W));
+        let bid: [BV; 3] = match shared_bid {
+            Some(b) => b.clone(),
+            None => std::array::from_fn(|i| BV::new_const(format!("bid{theta}_{i}"), W)),
+        };
+        for i in 0..3 {
+            range.push(tid[i].bvult(&launch.block_dim[i]));
+            range.push(bid[i].bvult(&launch.grid_dim[i]));
+        }
+        ThreadIds { tid, bid }
+    }
+}
+
+/// What one thread does at one memory access, at symbolic iterations of its loops.
+#[derive(Clone)]
+pub struct AccessSym {
+    /// The thread executes the access (its predicate holds).
+    pub enabled: Bool,
+    /// The linearized element index.
+    pub index: BV,
+    /// The value written (plain writes only).
+    pub value: Option<BV>,
+    /// Enclosing loops (outermost first) and this thread's iteration variables for them.
+    pub loops: Vec<(Label, BV)>,
+    /// Assumptions on this thread's iterations (loop counters do not wrap around).
+    pub assume: Bool,
+}
+
+/// One thread's predicate on entry to a block.
+#[derive(Clone)]
+pub struct BlockSym {
+    pub enabled: Bool,
+    pub loops: Vec<(Label, BV)>,
+    pub assume: Bool,
+}
+
+/// Everything one walk computes.
+#[derive(Default)]
+pub struct ThreadTrace {
+    pub accesses: HashMap<Label, AccessSym>,
+    pub blocks: HashMap<Label, BlockSym>,
+}
+
+/// Walks the kernel for one thread.
+pub struct SymExec<'a> {
+    kernel: &'a Kernel,
+    uniformity: &'a Uniformity,
+    uniform_reads: &'a BTreeSet<Label>,
+    theta: u8,
+    ids: &'a ThreadIds,
+    launch: &'a Launch,
+    /// Block scope: uniform values are shared with the other thread; grid scope: not (the
+    /// other thread is in another block).
+    share_uniform: bool,
+    env: HashMap<String, BV>,
+    loops: Vec<(Label, BV)>,
+    /// Assumptions of the enclosing loops' closed forms.
+    assume: Vec<Bool>,
+    trace: ThreadTrace,
+}
+
+impl<'a> SymExec<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        kernel: &'a Kernel,
+        uniformity: &'a Uniformity,
+        uniform_reads: &'a BTreeSet<Label>,
+        theta: u8,
+        ids: &'a ThreadIds,
+        launch: &'a Launch,
+        params: &'a HashMap<String, BV>,
+        share_uniform: bool,
+    ) -> ThreadTrace {
+        let mut s = SymExec {
+            kernel,
+            uniformity,
+            uniform_reads,
+            theta,
+            ids,
+            launch,
+            share_uniform,
+            env: params.clone(),
+            loops: Vec::new(),
+            assume: Vec::new(),
+            trace: ThreadTrace::default(),
+        };
+        let t = Bool::from_bool(true);
+        s.block(&kernel.body, &t);
+        s.trace
+    }
+
+    fn tag(&self, base: String) -> String {
+        if self.share_uniform {
+            base
+        } else {
+            format!("{base}@{}", self.theta)
+        }
+    }
+
+    fn assumption(&self) -> Bool {
+        let refs: Vec<&Bool> = self.assume.iter().collect();
+        Bool::and(&refs)
+    }
+
+    fn kvars(&self) -> Vec<BV> {
+        self.loops.iter().map(|(_, k)| k.clone()).collect()
+    }
+
+    /// A value that is the same in both threads at equal iterations of the enclosing loops.
+    fn uniform_value(&self, name: String) -> BV {
+        let name = self.tag(name);
+        let args = self.kvars();
+        if args.is_empty() {
+            return BV::new_const(name, W);
+        }
+        let sort = Sort::bitvector(W);
+        let domain: Vec<&Sort> = args.iter().map(|_| &sort).collect();
+        let f = FuncDecl::new(name.clone(), &domain, &sort);
+        let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+        f.apply(&refs).as_bv().unwrap_or_else(|| BV::new_const(name, W))
+    }
+
+    /// A value private to this thread.
+    fn private_value(&self, name: String) -> BV {
+        BV::new_const(format!("{name}#{}", self.theta), W)
+    }
+
+    fn block(&mut self, b: &Block, enabled: &Bool) {
+        let assume = self.assumption();
+        self.trace.blocks.insert(b.label, BlockSym { enabled: enabled.clone(), loops: self.loops.clone(), assume });
+        for s in &b.stmts {
+            let l = s.label;
+            match &s.kind {
+                StmtKind::Local { name, init } => {
+                    let v = match init {
+                        Some(e) => self.eval(e),
+                        None => self.private_value(format!("undef_{}_{}", l.0, name)),
+                    };
+                    self.env.insert(name.clone(), v);
+                }
+                StmtKind::Assign { name, value } => {
+                    let v = self.eval(value);
+                    self.env.insert(name.clone(), v);
+                }
+                StmtKind::Read { dst, array, index } => {
+                    self.access(l, array, index, None, enabled);
+                    let v = if self.uniform_reads.contains(&l) {
+                        self.uniform_value(format!("rd_{}", l.0))
+                    } else {
+                        self.private_value(format!("rd_{}", l.0))
+                    };
+                    self.env.insert(dst.clone(), v);
+                }
+                StmtKind::Write { array, index, value } => {
+                    let v = self.eval(value);
+                    self.access(l, array, index, Some(v), enabled);
+                }
+                StmtKind::Atomic { dst, array, index, .. } => {
+                    self.access(l, array, index, None, enabled);
+                    if let Some(d) = dst {
+                        let v = self.private_value(format!("atomic_{}", l.0));
+                        self.env.insert(d.clone(), v);
+                    }
+                }
+                StmtKind::Barrier => {}
+                StmtKind::If { cond, then, els } => {
+                    let c = self.eval_bool(cond);
+                    let before = self.env.clone();
+                    self.block(then, &Bool::and(&[enabled, &c]));
+                    let after_then = std::mem::replace(&mut self.env, before.clone());
+                    self.env = merge(&c, after_then, before);
+                    if let Some(e) = els {
+                        let nc = c.not();
+                        let before = self.env.clone();
+                        self.block(e, &Bool::and(&[enabled, &nc]));
+                        let after_else = std::mem::replace(&mut self.env, before.clone());
+                        self.env = merge(&nc, after_else, before);
+                    }
+                }
+                StmtKind::While { cond, body } => self.while_loop(l, cond, body, enabled),
+            }
+        }
+    }
+
+    fn while_loop(&mut self, l: Label, cond: &Expr, body: &Block, enabled: &Bool) {
+        let assigned = assigned_vars(body);
+        let k = BV::new_const(format!("k{}_{}", self.theta, l.0), W);
+        let entry = self.env.clone();
+        // Closed forms and havocs are functions of the iteration vector including this loop.
+        self.loops.push((l, k.clone()));
+        let assumed_before = self.assume.len();
+        // Fewer than 2^31 iterations (a loop counter would overflow first).
+        self.assume.push(k.bvult(BV::from_u64(1 << 31, W)));
+        let mut names: Vec<&String> = assigned.keys().collect();
+        names.sort();
+        for name in names {
+            let Some(x0) = entry.get(name.as_str()) else { continue };
+            let closed = induction_step(body, name, &assigned)
+                .and_then(|(op, step)| self.closed_form(op, x0, &step, &k, &format!("ind_{}_{name}", l.0)));
+            let v = match closed {
+                Some(v) => v,
+                None => self.havoc(name, &format!("loop_{}_{name}", l.0)),
+            };
+            self.env.insert(name.clone(), v);
+        }
+        let guard = self.eval_bool(cond);
+        self.block(body, &Bool::and(&[enabled, &guard]));
+        self.loops.pop();
+        self.assume.truncate(assumed_before);
+        // After the loop: every assigned variable is unconstrained.
+        self.env = entry;
+        let mut names: Vec<&String> = assigned.keys().collect();
+        names.sort();
+        for name in names {
+            if self.env.contains_key(name.as_str()) {
+                let v = self.havoc(name, &format!("exit_{}_{name}", l.0));
+                self.env.insert(name.clone(), v);
+            }
+        }
+    }
+
+    fn havoc(&self, var: &str, name: &str) -> BV {
+        if self.uniformity.varying_vars.contains(var) {
+            self.private_value(name.to_string())
+        } else {
+            self.uniform_value(name.to_string())
+        }
+    }
+
+    /// The value at the start of iteration `k` of `x := x op step`, started from `x0`.
+    fn closed_form(&mut self, op: BinOp, x0: &BV, step: &Expr, k: &BV, name: &str) -> Option<BV> {
+        let e = self.eval(step);
+        let c = match step {
+            Expr::Const(c) => Some(*c),
+            _ => None,
+        };
+        // Shift amounts saturate at 32: shifting further changes nothing.
+        let sat = |per: u32| -> BV {
+            let capped = k.bvugt(BV::from_u64(32, W)).ite(&BV::from_u64(32, W), k);
+            capped.bvmul(BV::from_u64(per as u64, W))
+        };
+        let log2 = |v: u32| if v.is_power_of_two() { Some(v.trailing_zeros()) } else { None };
+        // Additive counters do not wrap around: the exact value x0 ± k·e, computed in 64 bits,
+        // fits a signed 32-bit int (signed overflow is undefined behaviour in C).
+        let mut no_wrap = |sub: bool| {
+            let wide = |v: &BV| v.sign_ext(32);
+            let step = k.zero_ext(32).bvmul(wide(&e));
+            let exact = if sub { wide(x0).bvsub(&step) } else { wide(x0).bvadd(&step) };
+            self.assume.push(exact.bvsge(BV::from_i64(i32::MIN as i64, 64)));
+            self.assume.push(exact.bvsle(BV::from_i64(i32::MAX as i64, 64)));
+        };
+        Some(match op {
+            BinOp::Add => {
+                no_wrap(false);
+                x0.bvadd(k.bvmul(&e))
+            }
+            BinOp::Sub => {
+                no_wrap(true);
+                x0.bvsub(k.bvmul(&e))
+            }
+            BinOp::Mul => x0.bvshl(sat(log2(c?)?)),
+            BinOp::Shl if c? < 32 => x0.bvshl(sat(c?)),
+            BinOp::Shr if c? < 32 => x0.bvashr(sat(c?)),
+            BinOp::UShr if c? < 32 => x0.bvlshr(sat(c?)),
+            BinOp::UDiv => x0.bvlshr(sat(log2(c?)?)),
+            BinOp::Div => {
+                let s = log2(c?)?;
+                let nonneg = x0.bvsge(BV::from_u64(0, W));
+                nonneg.ite(&x0.bvlshr(sat(s)), &self.private_value(name.to_string()))
+            }
+            _ => return None,
+        })
+    }
+
+    fn access(&mut self, l: Label, array: &str, index: &[Expr], value: Option<BV>, enabled: &Bool) {
+        let dims = self.kernel.array(array).map(|a| a.dims.clone()).unwrap_or_default();
+        let mut lin: Option<BV> = None;
+        for (i, e) in index.iter().enumerate() {
+            let v = self.eval(e);
+            lin = Some(match lin {
+                None => v,
+                Some(acc) => {
+                    let d = dims.get(i).copied().flatten().unwrap_or(1) as u64;
+                    acc.bvmul(BV::from_u64(d, W)).bvadd(&v)
+                }
+            });
+        }
+        let index = lin.unwrap_or_else(|| BV::from_u64(0, W));
+        let assume = self.assumption();
+        self.trace.accesses.insert(l, AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume });
+    }
+
+    /// The term of an expression.
+    pub fn eval(&self, e: &Expr) -> BV {
+        let one = || BV::from_u64(1, W);
+        let zero = || BV::from_u64(0, W);
+        let of_bool = |b: Bool| b.ite(&one(), &zero());
+        match e {
+            Expr::Const(v) => BV::from_u64(*v as u64, W),
+            Expr::Var(v) => self.env.get(v).cloned().unwrap_or_else(|| self.private_value(format!("unbound_{v}"))),
+            Expr::Builtin(b) => match b {
+                Builtin::Tid(d) => self.ids.tid[d.index()].clone(),
+                Builtin::Bid(d) => self.ids.bid[d.index()].clone(),
+                Builtin::BlockDim(d) => self.launch.block_dim[d.index()].clone(),
+                Builtin::GridDim(d) => self.launch.grid_dim[d.index()].clone(),
+            },
+            Expr::Unary(op, a) => match op {
+                UnOp::Neg => self.eval(a).bvneg(),
+                UnOp::BitNot => self.eval(a).bvnot(),
+                UnOp::Not => of_bool(self.eval_bool(a).not()),
+            },
+            Expr::Binary(op, a, b) => {
+                use BinOp::*;
+                if matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe) {
+                    return of_bool(self.eval_bool(e));
+                }
+                let (x, y) = (self.eval(a), self.eval(b));
+                match op {
+                    Add => x.bvadd(&y),
+                    Sub => x.bvsub(&y),
+                    Mul => x.bvmul(&y),
+                    Div => x.bvsdiv(&y),
+                    Rem => x.bvsrem(&y),
+                    UDiv => x.bvudiv(&y),
+                    URem => x.bvurem(&y),
+                    Shl => x.bvshl(&y),
+                    Shr => x.bvashr(&y),
+                    UShr => x.bvlshr(&y),
+                    BitAnd => x.bvand(&y),
+                    BitOr => x.bvor(&y),
+                    BitXor => x.bvxor(&y),
+                    Min => x.bvslt(&y).ite(&x, &y),
+                    Max => x.bvsgt(&y).ite(&x, &y),
+                    _ => zero(),
+                }
+            }
+            Expr::Select(c, a, b) => self.eval_bool(c).ite(&self.eval(a), &self.eval(b)),
+            Expr::Call(f, args) => {
+                let sort = Sort::bitvector(W);
+                let domain: Vec<&Sort> = args.iter().map(|_| &sort).collect();
+                let name = format!("fn_{f}_{}", args.len());
+                let vals: Vec<BV> = args.iter().map(|a| self.eval(a)).collect();
+                if vals.is_empty() {
+                    return BV::new_const(name, W);
+                }
+                let refs: Vec<&dyn Ast> = vals.iter().map(|a| a as &dyn Ast).collect();
+                FuncDecl::new(name.clone(), &domain, &sort)
+                    .apply(&refs)
+                    .as_bv()
+                    .unwrap_or_else(|| BV::new_const(name, W))
+            }
+        }
+    }
+
+    /// The truth of an expression used as a condition (non-zero).
+    pub fn eval_bool(&self, e: &Expr) -> Bool {
+        use BinOp::*;
+        match e {
+            Expr::Unary(UnOp::Not, a) => self.eval_bool(a).not(),
+            Expr::Binary(op, a, b) => {
+                let cmp = |f: fn(&BV, &BV) -> Bool| f(&self.eval(a), &self.eval(b));
+                match op {
+                    And => Bool::and(&[&self.eval_bool(a), &self.eval_bool(b)]),
+                    Or => Bool::or(&[&self.eval_bool(a), &self.eval_bool(b)]),
+                    Eq => cmp(|x, y| x.eq(y)),
+                    Ne => cmp(|x, y| x.eq(y).not()),
+                    Lt => cmp(|x, y| x.bvslt(y)),
+                    Le => cmp(|x, y| x.bvsle(y)),
+                    Gt => cmp(|x, y| x.bvsgt(y)),
+                    Ge => cmp(|x, y| x.bvsge(y)),
+                    ULt => cmp(|x, y| x.bvult(y)),
+                    ULe => cmp(|x, y| x.bvule(y)),
+                    UGt => cmp(|x, y| x.bvugt(y)),
+                    UGe => cmp(|x, y| x.bvuge(y)),
+                    _ => self.eval(e).eq(BV::from_u64(0, W)).not(),
+                }
+            }
+            Expr::Const(v) => Bool::from_bool(*v != 0),
+            _ => self.eval(e).eq(BV::from_u64(0, W)).not(),
+        }
+    }
+}
+
+fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -> HashMap<String, BV> {
+    let mut out = before.clone();
+    for (name, v) in taken {
+        match before.get(&name) {
+            Some(old) if old.ast_eq(&v) => {}
+            Some(old) => {
+                out.insert(name, cond.ite(&v, old));
+            }
+            // Declared inside the branch: out of scope afterwards.
+            None => {}
+        }
+    }
+    out
+}
+
+/// Variables assigned anywhere in a block, with the number of assigning statements.
+pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    fn go(b: &Block, out: &mut HashMap<String, usize>) {
+        for s in &b.stmts {
+            let name = match &s.kind {
+                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
+                StmtKind::Read { dst, .. } => Some(dst),
+                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
+                StmtKind::If { then, els, .. } => {
+                    go(then, out);
+                    if let Some(e) = els {
+                        go(e, out);
+                    }
+                    None
+                }
+                StmtKind::While { body, .. } => {
+                    go(body, out);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(n) = name {
+                *out.entry(n.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// If `x` is an induction variable of the loop body — assigned exactly once, unconditionally, as
+/// `x := x op step` with a loop-invariant step — the operator and the step.
+fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> Option<(BinOp, Expr)> {
+    if assigned.get(x) != Some(&1) {
+        return None;
+    }
+    let invariant = |e: &Expr| {
+        let mut ok = true;
+        e.for_each_var(&mut |v| ok &= !assigned.contains_key(v));
+        ok
+    };
+    body.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Assign { name, value: Expr::Binary(op, a, b) } if name == x => {
+            let is_x = |e: &Expr| matches!(e, Expr::Var(v) if v == x);
+            if is_x(a) && invariant(b) {
+                Some((*op, (**b).clone()))
+            } else if is_x(b) && invariant(a) && matches!(op, BinOp::Add | BinOp::Mul) {
+                Some((*op, (**a).clone()))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    })
+}
