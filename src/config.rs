@@ -162,11 +162,11 @@ impl Ratio {
         let scaled = (v * 1e6).round().max(0.0) as u128;
         Ratio::new(scaled, 1_000_000)
     }
-    pub fn mul(self, o: Ratio) -> Ratio {
+    pub fn times(self, o: Ratio) -> Ratio {
         Ratio::new(self.num.saturating_mul(o.num), self.den.saturating_mul(o.den))
     }
     pub fn pow(self, n: usize) -> Ratio {
-        (0..n).fold(Ratio::new(1, 1), |acc, _| acc.mul(self))
+        (0..n).fold(Ratio::new(1, 1), |acc, _| acc.times(self))
     }
     pub fn as_f64(self) -> f64 {
         self.num as f64 / self.den as f64
@@ -199,7 +199,7 @@ impl Default for CostModel {
 impl CostModel {
     /// `LC^loops × IC^conds`.
     pub fn cost(&self, loops: usize, conds: usize) -> Ratio {
-        self.loop_factor.pow(loops).mul(self.cond_factor.pow(conds))
+        self.loop_factor.pow(loops).times(self.cond_factor.pow(conds))
     }
 }
 

@@ -82,7 +82,7 @@ impl Diagnostic {
             .with_message(self.message.clone())
             .with_labels(labels)
             .with_notes(self.notes.clone());
-        let config = term::Config::default();
+        let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
         term::emit_into_string(&config, &file, &d)
             .unwrap_or_else(|_| format!("{file_name}: {}", self.message))
     }

@@ -1,9 +1,13 @@
-//! The `autosync` command line.
+//! The `autosync` command line: parses arguments, loads kernels through the front ends, runs the
+//! oracle and the synthesis, and reports like a compiler (diagnostics on stderr, diffs on stdout).
 
-use autosync::config::Config;
+use autosync::config::{Config, Mode, Solver};
 use autosync::diag::{Diagnostic, Severity};
-use autosync::kpl::{self, Kernel, LabelTree, NodeKind, Place, StmtKind};
-use clap::{Parser, Subcommand};
+use autosync::kpl::{self, Geometry, Kernel, LabelTree, NodeKind, Place, StmtKind};
+use autosync::maxsat::Engine;
+use autosync::synth::{self, SynthOptions, Synthesis, Unfixable};
+use autosync::verify::{AccessKind, Oracle, OracleOptions, Race, Relation, Scope, Verdict, Z3Oracle};
+use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,9 +19,8 @@ const EXIT_BAD_INPUT: u8 = 2;
 #[command(
     name = "autosync",
     version,
-    about = "Finds the races and divergent barriers of GPU kernels and inserts the cheapest set of __syncthreads() that removes them.",
-    long_about = None,
-    after_help = "Exit codes: 0 ok, 1 races or divergence remain (or --check found a change), 2 bad input or usage.\nKernels: CUDA (.cu) or the core language KPL (.kpl, see docs/kpl.md)."
+    about = "Finds the races and divergent barriers of GPU kernels and inserts the cheapest set of __syncthreads() that removes them, proven by an embedded verifier.",
+    after_help = "Examples:\n  autosync check kernel.cu              report races and divergent barriers\n  autosync fix kernel.cu                insert the cheapest barriers, print the diff\n  autosync fix --diff kernel.cu         only print the diff\n  autosync fix --check kernel.cu        exit 1 if a barrier would be added (for CI)\n  autosync run kernel.kpl --block-dim 64   execute on concrete sizes and report races seen\n  autosync tree kernel.kpl              show labels, nesting and barrier costs\n\nExit codes: 0 ok, 1 races or divergence remain (or --check found a change), 2 bad input or usage.\nKernels: CUDA (.cu) or the core language KPL (.kpl, see docs/kpl.md)."
 )]
 struct Cli {
     /// Configuration file (default: the built-in config/default.yaml)
@@ -27,13 +30,106 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Args, Clone, Default)]
+struct LaunchArgs {
+    /// Threads per block: `256` or `16,16` (default: the file's `//--blockDim=` header, else symbolic)
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    block_dim: Option<String>,
+    /// Blocks per grid: `64` or `4,4` (default: the header, else symbolic)
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    grid_dim: Option<String>,
+    /// Legacy lock-step warps of this size (GPUVerify's --warp-sync)
+    #[arg(long, value_name = "N")]
+    warp_sync: Option<u32>,
+    /// Only this kernel of a CUDA file
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Debug)]
+enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Print the label tree of a KPL kernel: labels, nesting, placeability and the cost of a
+    /// Verify a kernel: report every possible data race and divergent barrier.
+    Check {
+        /// The kernel file (.cu or .kpl)
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Treat benign write-write races (same value) as errors
+        #[arg(long)]
+        strict: bool,
+        /// Output format
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Insert the cheapest barriers that make the kernel race- and divergence-free, write the
+    /// file (atomically) and print the diff.
+    Fix {
+        /// The kernel file (.cu or .kpl)
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Print the diff, write nothing
+        #[arg(long)]
+        diff: bool,
+        /// Write the result here instead of in place
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Write nothing; exit 1 if a barrier would be added (for CI)
+        #[arg(long)]
+        check: bool,
+        /// List each inserted barrier with its cost and the races it separates
+        #[arg(long)]
+        explain: bool,
+        /// Print oracle calls, MaxSAT calls, iterations and times
+        #[arg(long)]
+        stats: bool,
+        /// Make the kernel's own barriers removable and drop the redundant ones
+        #[arg(long)]
+        reoptimize: bool,
+        /// Synthesis mode (default from the config: informed)
+        #[arg(long, value_enum)]
+        mode: Option<Mode>,
+        /// MaxSAT engine (default from the config: minisat)
+        #[arg(long, value_enum)]
+        solver: Option<Solver>,
+        /// Use the naive baseline (a barrier everywhere, then remove one at a time)
+        #[arg(long)]
+        naive: bool,
+        /// Treat benign write-write races as errors
+        #[arg(long)]
+        strict: bool,
+        /// Output format of the report
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Execute a kernel on concrete sizes with the reference interpreter and report the races
+    /// and divergent barriers it observes (a dynamic check; exit 1 when it finds one).
+    Run {
+        /// The kernel file (.cu or .kpl)
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Seed of the initial memory and of unspecified parameters
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Parameter values, `NAME=VALUE` (repeatable)
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+    },
+    /// Print the label tree of a kernel: labels, nesting, placeability and the cost of a
     /// barrier after each label.
     Tree {
-        /// The kernel file (.kpl)
+        /// The kernel file (.kpl or .cu)
         file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
     },
 }
 
@@ -60,30 +156,520 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<u8, Failure> {
-    let config = match &cli.config {
-        Some(path) => Config::load(path).map_err(|e| Failure::Usage(e.to_string()))?,
-        None => Config::default_config(),
-    };
-    match cli.command {
-        Command::Tree { file } => {
-            let (kernel, _) = load_kpl(&file)?;
-            print!("{}", render_tree(&kernel, &config));
-            Ok(0)
-        }
-    }
+/// A loaded source file and its kernels.
+struct Loaded {
+    path: PathBuf,
+    name: String,
+    source: String,
+    kernels: Vec<Kernel>,
+    is_cuda: bool,
 }
 
 fn read(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
 }
 
-fn load_kpl(path: &Path) -> Result<(Kernel, String), Failure> {
+fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
+    kpl::header::parse_dims(s, kpl::Span::default()).map_err(|_| {
+        Failure::Usage(format!("invalid {what} `{s}`: expected 1 to 3 positive numbers, e.g. 256 or 16,16"))
+    })
+}
+
+fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
     let source = read(path)?;
-    match kpl::parse(&source) {
-        Ok(k) => Ok((k, source)),
-        Err(diag) => Err(Failure::Input { file: path.display().to_string(), source, diag: Box::new(diag) }),
+    let name = path.display().to_string();
+    let input = |diag: Diagnostic| Failure::Input {
+        file: name.clone(),
+        source: source.clone(),
+        diag: Box::new(diag),
+    };
+    let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
+    let mut kernels = if is_cuda {
+        autosync::cuda::lower_file(&source, launch.kernel.as_deref()).map_err(input)?
+    } else {
+        vec![kpl::parse(&source).map_err(input)?]
+    };
+    if kernels.is_empty() {
+        return Err(Failure::Usage(match &launch.kernel {
+            Some(k) => format!("{name}: no __global__ kernel named `{k}`"),
+            None => format!("{name}: no __global__ kernel found"),
+        }));
     }
+    // Precedence: command line, then the file's header, then the configuration.
+    let from_config = Geometry {
+        block_dim: config.launch.block_dim.as_ref().map(|d| dims3(d)),
+        grid_dim: config.launch.grid_dim.as_ref().map(|d| dims3(d)),
+        warp_sync: config.launch.warp_sync,
+    };
+    let from_cli = Geometry {
+        block_dim: launch.block_dim.as_deref().map(|s| parse_dims_arg(s, "--block-dim")).transpose()?,
+        grid_dim: launch.grid_dim.as_deref().map(|s| parse_dims_arg(s, "--grid-dim")).transpose()?,
+        warp_sync: launch.warp_sync,
+    };
+    for k in &mut kernels {
+        k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
+    }
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda })
+}
+
+fn dims3(d: &[u32]) -> [u32; 3] {
+    [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)]
+}
+
+fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
+    Z3Oracle::new(OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: config.verifier.smt_timeout_ms,
+        strict: strict || config.verifier.strict,
+    })
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    let config = match &cli.config {
+        Some(path) => Config::load(path).map_err(|e| Failure::Usage(e.to_string()))?,
+        None => Config::default_config(),
+    };
+    match cli.command {
+        Command::Tree { file, launch } => {
+            let loaded = load(&file, &launch, &config)?;
+            for k in &loaded.kernels {
+                print!("{}", render_tree(k, &config));
+            }
+            Ok(0)
+        }
+        Command::Check { file, launch, strict, format } => {
+            let loaded = load(&file, &launch, &config)?;
+            let mut findings = false;
+            let mut json = Vec::new();
+            for k in &loaded.kernels {
+                let mut oracle = oracle_for(k, &config, strict);
+                let verdict = oracle.check(k);
+                findings |= !verdict.is_clean();
+                match format {
+                    Format::Json => json.push(
+                        serde_json::json!({"kernel": k.name, "verdict": verdict, "labels": label_map(k)}),
+                    ),
+                    Format::Human => report_verdict(&loaded, k, &verdict),
+                }
+            }
+            if format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+            }
+            Ok(if findings { EXIT_FINDINGS } else { 0 })
+        }
+        Command::Fix {
+            file,
+            launch,
+            diff,
+            output,
+            check,
+            explain,
+            stats,
+            reoptimize,
+            mode,
+            solver,
+            naive,
+            strict,
+            format,
+        } => {
+            let loaded = load(&file, &launch, &config)?;
+            let opts = SynthOptions {
+                mode: mode.unwrap_or(config.synthesis.mode),
+                engine: match solver.unwrap_or(config.synthesis.solver) {
+                    Solver::Minisat => Engine::Minisat,
+                    Solver::Z3 => Engine::Z3,
+                },
+                reoptimize: reoptimize || config.synthesis.reoptimize,
+                max_iterations: config.synthesis.max_iterations,
+                cost: config.cost_model(),
+            };
+            fix(
+                &loaded,
+                &opts,
+                &config,
+                FixFlags { diff, output, check, explain, stats, naive, strict, format },
+            )
+        }
+        Command::Run { file, launch, seed, params } => {
+            let loaded = load(&file, &launch, &config)?;
+            let mut found = false;
+            for k in &loaded.kernels {
+                let (Some(block_dim), grid_dim) =
+                    (k.geometry.block_dim, k.geometry.grid_dim.unwrap_or([1, 1, 1]))
+                else {
+                    return Err(Failure::Usage("`run` needs concrete sizes: give --block-dim (and --grid-dim) or a //--blockDim= header".into()));
+                };
+                let mut cfg = autosync::interp::RunConfig::new(block_dim, grid_dim);
+                cfg.seed = seed;
+                for p in &params {
+                    let (n, v) = p
+                        .split_once('=')
+                        .ok_or_else(|| Failure::Usage(format!("--param `{p}`: expected NAME=VALUE")))?;
+                    let v: i64 = v
+                        .trim()
+                        .parse()
+                        .map_err(|_| Failure::Usage(format!("--param `{p}`: `{v}` is not a number")))?;
+                    cfg.params.insert(n.trim().to_string(), v as u32);
+                }
+                let report = autosync::interp::run(k, &cfg)
+                    .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
+                found |= report_run(&loaded, k, &report);
+            }
+            Ok(if found { EXIT_FINDINGS } else { 0 })
+        }
+    }
+}
+
+fn label_map(k: &Kernel) -> serde_json::Value {
+    let m: serde_json::Map<String, serde_json::Value> = (0..k.label_count())
+        .map(|i| (i.to_string(), serde_json::Value::String(k.label_name(kpl::Label(i)).to_string())))
+        .collect();
+    serde_json::Value::Object(m)
+}
+
+fn stmt_span(k: &Kernel, l: kpl::Label) -> kpl::Span {
+    k.stmt(l).map(|s| s.span).unwrap_or_default()
+}
+
+fn kind_word(kind: AccessKind) -> &'static str {
+    match kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic",
+    }
+}
+
+fn fmt_tid(t: &[u64; 3]) -> String {
+    if t[1] == 0 && t[2] == 0 {
+        format!("{}", t[0])
+    } else {
+        format!("({},{},{})", t[0], t[1], t[2])
+    }
+}
+
+fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
+    let space = k.array(&r.array).map(|a| a.space.to_string()).unwrap_or_default();
+    let (what, scope_note) = match r.scope {
+        Scope::Block => ("data race", None),
+        Scope::Grid => {
+            ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
+        }
+    };
+    let certainty = if r.is_possible() { "possible " } else { "" };
+    let msg = if r.first == r.second {
+        format!(
+            "{certainty}{what} on {space} array `{}`: a {} races with itself",
+            r.array,
+            kind_word(r.kinds[0])
+        )
+    } else {
+        format!(
+            "{certainty}{what} on {space} array `{}` between a {} and a {}",
+            r.array,
+            kind_word(r.kinds[0]),
+            kind_word(r.kinds[1])
+        )
+    };
+    let mut d = Diagnostic::error(msg, stmt_span(k, r.first));
+    d.severity = severity;
+    let case0 = &r.cases[0];
+    if let Some(w) = &case0.witness {
+        d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
+        if r.first != r.second {
+            d = d.with_secondary(
+                stmt_span(k, r.second),
+                format!("{} by thread {}", kind_word(r.kinds[1]), fmt_tid(&w.threads[1].tid)),
+            );
+        }
+        d = d.with_note(format!("both access element {} of `{}`", w.index, r.array));
+        if r.scope == Scope::Grid {
+            d = d.with_note(format!(
+                "threads are in blocks {} and {}",
+                fmt_tid(&w.threads[0].bid),
+                fmt_tid(&w.threads[1].bid)
+            ));
+        }
+    } else if let Some(why) = &case0.undecided {
+        d = d
+            .with_label("the solver could not decide this pair")
+            .with_note(format!("reported as possible: {why}"));
+        if r.first != r.second {
+            d = d.with_secondary(stmt_span(k, r.second), "second access");
+        }
+    }
+    for c in &r.cases {
+        let note = match c.case.relation {
+            Relation::SameIteration if r.first == r.second => {
+                "in the same execution of the statement: no barrier can separate it".to_string()
+            }
+            Relation::SameIteration => "in the same iteration of every enclosing loop".to_string(),
+            Relation::Carried { shared_loop, gap2 } => format!(
+                "across iterations of loop `{}`: `{}` in one iteration, `{}` in {}",
+                k.label_name(shared_loop),
+                k.label_name(c.case.first),
+                k.label_name(c.case.second),
+                if gap2 { "a later one" } else { "the next" }
+            ),
+        };
+        d = d.with_note(note);
+    }
+    if let Some(n) = scope_note {
+        d = d.with_note(n);
+    }
+    d
+}
+
+fn report_verdict(loaded: &Loaded, k: &Kernel, v: &Verdict) {
+    for r in &v.races {
+        eprint!("{}", race_diagnostic(k, r, Severity::Error).render(&loaded.name, &loaded.source));
+    }
+    for r in &v.benign {
+        let d = race_diagnostic(k, r, Severity::Warning)
+            .with_note("both threads write the same value (benign; an error under --strict)");
+        eprint!("{}", d.render(&loaded.name, &loaded.source));
+    }
+    for dv in &v.divergences {
+        let mut d = Diagnostic::error(
+            "barrier may be reached by only some threads of a block (barrier divergence)",
+            stmt_span(k, dv.barrier),
+        )
+        .with_label("divergent barrier")
+        .with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
+        if let Some(t) = &dv.threads {
+            d = d.with_note(format!(
+                "thread {} reaches the barrier, thread {} does not",
+                fmt_tid(&t[0].tid),
+                fmt_tid(&t[1].tid)
+            ));
+        }
+        if let Some(why) = &dv.undecided {
+            d = d.with_note(format!("reported as possible: {why}"));
+        }
+        eprint!("{}", d.render(&loaded.name, &loaded.source));
+    }
+    let summary = format!(
+        "{}: kernel `{}`: {} race(s), {} divergent barrier(s), {} warning(s)",
+        loaded.name,
+        k.name,
+        v.races.len(),
+        v.divergences.len(),
+        v.benign.len()
+    );
+    if v.is_clean() {
+        println!("{summary} — correctly synchronized");
+    } else {
+        println!("{summary}");
+    }
+}
+
+/// The span of the statement owning block `b` (an if, else or while).
+fn guard_span(k: &Kernel, b: kpl::Label) -> kpl::Span {
+    if let Some(s) = k.stmt(b) {
+        return kpl::Span::new(s.span.start, s.span.start.saturating_add(2).min(s.span.end));
+    }
+    let mut span = kpl::Span::default();
+    k.walk(&mut |s| {
+        if let StmtKind::If { els: Some(e), .. } = &s.kind {
+            if e.label == b {
+                span = s.span;
+            }
+        }
+    });
+    span
+}
+
+struct FixFlags {
+    diff: bool,
+    output: Option<PathBuf>,
+    check: bool,
+    explain: bool,
+    stats: bool,
+    naive: bool,
+    strict: bool,
+    format: Format,
+}
+
+fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -> Result<u8, Failure> {
+    let barrier_text = if loaded.is_cuda { "__syncthreads();" } else { "barrier;" };
+    let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
+    let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
+    let mut impossible = false;
+    let mut json = Vec::new();
+    for (ki, k) in loaded.kernels.iter().enumerate() {
+        let mut oracle = oracle_for(k, config, flags.strict);
+        if flags.naive {
+            let (res, st) = synth::naive(k, &mut oracle, opts);
+            match res {
+                Some((_, chosen, cost)) => {
+                    if flags.stats {
+                        eprintln!("{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms", loaded.name, k.name, chosen.len(), st.oracle_calls, st.total_time.as_secs_f64() * 1e3);
+                    }
+                    inserts.extend(chosen.into_iter().map(|l| (ki, l)));
+                }
+                None => impossible = true,
+            }
+            continue;
+        }
+        let (result, st) = synth::synthesize(k, &mut oracle, opts)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
+        if flags.stats {
+            eprintln!(
+                "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms",
+                loaded.name, k.name, st.oracle_calls, st.maxsat_calls, st.iterations, st.smt_queries,
+                st.oracle_time.as_secs_f64() * 1e3, st.maxsat_time.as_secs_f64() * 1e3, st.total_time.as_secs_f64() * 1e3
+            );
+        }
+        match result {
+            Synthesis::Done { inserted, removed, cost, warnings, .. } => {
+                for r in &warnings.benign {
+                    let d = race_diagnostic(k, r, Severity::Warning)
+                        .with_note("both threads write the same value (benign; an error under --strict)");
+                    eprint!("{}", d.render(&loaded.name, &loaded.source));
+                }
+                if flags.explain {
+                    for ins in &inserted {
+                        let races: Vec<String> = ins
+                            .separates
+                            .iter()
+                            .map(|(a, b)| format!("{}–{}", k.label_name(*a), k.label_name(*b)))
+                            .collect();
+                        let line =
+                            autosync::diag::line_col(&loaded.source, stmt_span(k, ins.after).end.max(1) - 1)
+                                .0;
+                        eprintln!(
+                            "  barrier after `{}` (line {line}): cost {}, separates {}",
+                            k.label_name(ins.after),
+                            ins.cost,
+                            if races.is_empty() { "-".to_string() } else { races.join(", ") }
+                        );
+                    }
+                    for r in &removed {
+                        eprintln!("  redundant original barrier `{}` removed", k.label_name(*r));
+                    }
+                    eprintln!("  total cost {cost}");
+                }
+                json.push(serde_json::json!({"kernel": k.name, "inserted": inserted, "removed": removed, "cost": cost.to_string(), "stats": st, "labels": label_map(k)}));
+                inserts.extend(inserted.iter().map(|i| (ki, i.after)));
+                removes.extend(removed.iter().map(|r| (ki, *r)));
+            }
+            Synthesis::Impossible { reasons } => {
+                impossible = true;
+                for u in &reasons {
+                    report_unfixable(loaded, k, u);
+                }
+                json.push(
+                    serde_json::json!({"kernel": k.name, "impossible": reasons, "labels": label_map(k)}),
+                );
+            }
+            Synthesis::GaveUp { iterations } => {
+                impossible = true;
+                eprintln!(
+                    "error: {}: kernel `{}`: gave up after {iterations} refinement iterations",
+                    loaded.name, k.name
+                );
+            }
+        }
+    }
+    if flags.format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+    }
+    if impossible {
+        eprintln!(
+            "error: {}: no barrier placement makes this file correctly synchronized; nothing written",
+            loaded.name
+        );
+        return Ok(EXIT_FINDINGS);
+    }
+    // One patch of the file for all kernels (labels are per kernel: apply kernel by kernel, back
+    // to front, so each kernel's offsets stay valid).
+    let mut text = loaded.source.clone();
+    for (ki, k) in loaded.kernels.iter().enumerate().rev() {
+        let ins: Vec<kpl::Label> = inserts.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
+        let rem: Vec<kpl::Label> = removes.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
+        text = autosync::patch::apply(&text, k, &ins, &rem, barrier_text)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    let changed = text != loaded.source;
+    let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
+    if flags.format == Format::Human {
+        print!("{diff}");
+    }
+    if flags.check {
+        if changed && flags.format == Format::Human {
+            eprintln!("{}: barriers are missing (run `autosync fix {}`)", loaded.name, loaded.name);
+        }
+        return Ok(if changed { EXIT_FINDINGS } else { 0 });
+    }
+    if flags.diff {
+        return Ok(0);
+    }
+    let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
+    if changed || flags.output.is_some() {
+        autosync::patch::write_atomic(&target, &text).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    if flags.format == Format::Human {
+        let n = inserts.len();
+        if changed {
+            eprintln!(
+                "{}: inserted {n} barrier(s){}, wrote {}",
+                loaded.name,
+                if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
+                target.display()
+            );
+        } else {
+            eprintln!("{}: already correctly synchronized; nothing to change", loaded.name);
+        }
+    }
+    Ok(0)
+}
+
+fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
+    let d = match u {
+        Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
+        Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
+        Unfixable::NoValidPosition { race, blocks } => {
+            let mut d = race_diagnostic(k, race, Severity::Error)
+                .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
+            for b in blocks {
+                d = d.with_secondary(guard_span(k, *b), "thread-dependent guard");
+            }
+            d
+        }
+    };
+    eprint!("{}", d.render(&loaded.name, &loaded.source));
+}
+
+fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport) -> bool {
+    for r in &report.races {
+        let d = Diagnostic::error(
+            format!("data race observed on `{}` element {} ({:?} scope)", r.array, r.index, r.scope),
+            stmt_span(k, r.first),
+        )
+        .with_label(format!("{:?} by thread {:?} of block {:?}", r.kinds[0], r.threads[0], r.blocks[0]))
+        .with_secondary(
+            stmt_span(k, r.second),
+            format!("{:?} by thread {:?} of block {:?}", r.kinds[1], r.threads[1], r.blocks[1]),
+        );
+        eprint!("{}", d.render(&loaded.name, &loaded.source));
+    }
+    for dv in &report.divergences {
+        let d = Diagnostic::error("barrier divergence observed", stmt_span(k, dv.barrier)).with_label(
+            format!("thread {:?} reached it, thread {:?} did not", dv.enabled_thread, dv.disabled_thread),
+        );
+        eprint!("{}", d.render(&loaded.name, &loaded.source));
+    }
+    println!(
+        "{}: kernel `{}`: {} race(s), {} divergent barrier(s) observed in {} steps{}",
+        loaded.name,
+        k.name,
+        report.races.len(),
+        report.divergences.len(),
+        report.steps,
+        if report.truncated { " (stopped at the step limit)" } else { "" }
+    );
+    !report.races.is_empty() || !report.divergences.is_empty()
 }
 
 /// The label tree as an indented table.
@@ -131,6 +717,10 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                     let mut one =
                         Kernel { body: kpl::Block { stmts: vec![s.clone()], ..k.body.clone() }, ..k.clone() };
                     one.arrays.clear();
+                    // The label has its own column: print the statement without its `@label`.
+                    for n in &mut one.label_names {
+                        n.explicit = false;
+                    }
                     let printed = kpl::print(&one);
                     printed
                         .lines()

@@ -12,12 +12,19 @@ use std::collections::HashSet;
 /// Deepest nesting of blocks and expressions accepted (keeps recursion bounded on garbage input).
 const MAX_DEPTH: usize = 200;
 
+/// Most binary operators in one statement. A flat chain `a + b + … + z` nests its AST one level
+/// per operator without nesting the parser, and every later recursive pass over the expression
+/// (printing, cloning, dropping) would overflow the stack on a chain of 100 000 terms.
+const MAX_EXPR_OPS: usize = 1000;
+
 struct Parser<'s> {
     toks: Vec<(Tok, Span)>,
     pos: usize,
     next_label: u32,
     names: Vec<LabelName>,
     depth: usize,
+    /// Binary operators parsed so far in the current statement (see [`MAX_EXPR_OPS`]).
+    ops: usize,
     /// Variables in scope (parameters and locals declared so far).
     vars: HashSet<String>,
     arrays: Vec<ArrayDecl>,
@@ -35,6 +42,7 @@ pub fn parse(src: &str) -> Result<Kernel, Diagnostic> {
         next_label: 0,
         names: Vec::new(),
         depth: 0,
+        ops: 0,
         vars: HashSet::new(),
         arrays: Vec::new(),
         src,
@@ -232,6 +240,7 @@ impl Parser<'_> {
     }
 
     fn stmt(&mut self) -> Result<Stmt, Diagnostic> {
+        self.ops = 0;
         let explicit = match self.peek().clone() {
             Tok::Label(l) => {
                 let sp = self.bump().1;
@@ -413,6 +422,12 @@ impl Parser<'_> {
             let prec = op.precedence();
             if prec < min_prec {
                 break;
+            }
+            self.ops += 1;
+            if self.ops > MAX_EXPR_OPS {
+                return Err(Diagnostic::error("expression too large", self.span())
+                    .with_label(format!("more than {MAX_EXPR_OPS} operators in one statement"))
+                    .with_note("split the computation over several assignments"));
             }
             self.bump();
             let rhs = self.binary(prec + 1)?;

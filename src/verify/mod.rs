@@ -350,11 +350,7 @@ fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Spa
 }
 
 fn conflicting(a: AccessKind, b: AccessKind) -> bool {
-    match (a, b) {
-        (AccessKind::Read, AccessKind::Read) => false,
-        (AccessKind::Atomic, AccessKind::Atomic) => false,
-        _ => true,
-    }
+    !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
 }
 
 fn strip_barriers(k: &Kernel) -> Kernel {
@@ -370,11 +366,15 @@ impl Analysis {
         let t1 = self.block.traces[0].accesses.get(&a);
         let t2 = self.block.traces[1].accesses.get(&b);
         let (Some(t1), Some(t2)) = (t1, t2) else { return vec![Bool::from_bool(false)] };
-        let kv = |acc: &symbolic::AccessSym, l: Label| acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone());
+        let kv = |acc: &symbolic::AccessSym, l: Label| {
+            acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone())
+        };
         let mut out = Vec::new();
         let upto = match case.relation {
             Relation::SameIteration => shared.len(),
-            Relation::Carried { shared_loop, .. } => shared.iter().position(|l| *l == shared_loop).unwrap_or(0),
+            Relation::Carried { shared_loop, .. } => {
+                shared.iter().position(|l| *l == shared_loop).unwrap_or(0)
+            }
         };
         for l in &shared[..upto] {
             if let (Some(x), Some(y)) = (kv(t1, *l), kv(t2, *l)) {
@@ -446,7 +446,8 @@ impl Z3Oracle {
         }
         let out = match (an.block.traces[0].blocks.get(&block), an.block.traces[1].blocks.get(&block)) {
             (Some(b1), Some(b2)) => {
-                let mut extra = vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
+                let mut extra =
+                    vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
                 for ((_, k1), (_, k2)) in b1.loops.iter().zip(b2.loops.iter()) {
                     extra.push(k1.eq(k2));
                 }
@@ -487,12 +488,20 @@ impl Z3Oracle {
                     }
                     match self.case_outcome(key, tree, a, b, &case, ka, kb) {
                         Outcome::None => {}
-                        Outcome::Race { witness, benign } => {
-                            cases_found.push(RaceCase { case, witness: Some(witness), undecided: None, benign })
-                        }
+                        Outcome::Race { witness, benign } => cases_found.push(RaceCase {
+                            case,
+                            witness: Some(witness),
+                            undecided: None,
+                            benign,
+                        }),
                         Outcome::Unknown(why) => {
                             verdict.undecided += 1;
-                            cases_found.push(RaceCase { case, witness: None, undecided: Some(why), benign: false })
+                            cases_found.push(RaceCase {
+                                case,
+                                witness: None,
+                                undecided: Some(why),
+                                benign: false,
+                            })
                         }
                     }
                 }
@@ -566,7 +575,12 @@ impl Z3Oracle {
                 }),
                 Outcome::Unknown(why) => {
                     verdict.undecided += 1;
-                    verdict.divergences.push(Divergence { barrier: b, block: culprit, threads: None, undecided: Some(why) })
+                    verdict.divergences.push(Divergence {
+                        barrier: b,
+                        block: culprit,
+                        threads: None,
+                        undecided: Some(why),
+                    })
                 }
             }
         }
@@ -593,12 +607,21 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()];
+        let meet = vec![
+            s1.enabled.clone(),
+            s2.enabled.clone(),
+            s1.index.eq(&s2.index),
+            s1.assume.clone(),
+            s2.assume.clone(),
+        ];
         // Cheap filter: if the two accesses can never meet at all, no case can.
         let possible = match an.pair_possible.get(&(a, b)) {
             Some(p) => *p,
             None => {
-                let p = !matches!(query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats), Outcome::None);
+                let p = !matches!(
+                    query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats),
+                    Outcome::None
+                );
                 an.pair_possible.insert((a, b), p);
                 p
             }
@@ -616,7 +639,10 @@ impl Z3Oracle {
                         (AccessKind::Write, AccessKind::Write, Some(v1), Some(v2)) => {
                             let mut differ = extra.clone();
                             differ.push(v1.eq(v2).not());
-                            matches!(query(&an.block, &an.launch, &differ, None, loops, &mut self.stats), Outcome::None)
+                            matches!(
+                                query(&an.block, &an.launch, &differ, None, loops, &mut self.stats),
+                                Outcome::None
+                            )
                         }
                         _ => false,
                     };
@@ -644,8 +670,13 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
-        let extra =
-            vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()];
+        let extra = vec![
+            s1.enabled.clone(),
+            s2.enabled.clone(),
+            s1.index.eq(&s2.index),
+            s1.assume.clone(),
+            s2.assume.clone(),
+        ];
         let out = query(grid, &an.launch, &extra, Some((a, b)), [&s1.loops, &s2.loops], &mut self.stats);
         an.grid_results.insert((a, b), out.clone());
         out

@@ -17,7 +17,7 @@
 //! - a uniform variable the analysis havocs is an uninterpreted function of the iteration vector,
 //!   shared by the two threads, so equal iterations give equal values.
 
-use crate::kpl::{Block, BinOp, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::kpl::{BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
 use crate::verify::uniform::Uniformity;
 use std::collections::{BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
@@ -203,7 +203,9 @@ impl<'a> SymExec<'a> {
 
     fn block(&mut self, b: &Block, enabled: &Bool) {
         let assume = self.assumption();
-        self.trace.blocks.insert(b.label, BlockSym { enabled: enabled.clone(), loops: self.loops.clone(), assume });
+        self.trace
+            .blocks
+            .insert(b.label, BlockSym { enabled: enabled.clone(), loops: self.loops.clone(), assume });
         for s in &b.stmts {
             let l = s.label;
             match &s.kind {
@@ -334,8 +336,16 @@ impl<'a> SymExec<'a> {
                 no_wrap(true);
                 x0.bvsub(k.bvmul(&e))
             }
-            BinOp::Mul => x0.bvshl(sat(log2(c?)?)),
-            BinOp::Shl if c? < 32 => x0.bvshl(sat(c?)),
+            BinOp::Mul => {
+                let amount = sat(log2(c?)?);
+                self.no_shift_overflow(x0, &amount);
+                x0.bvshl(&amount)
+            }
+            BinOp::Shl if c? < 32 => {
+                let amount = sat(c?);
+                self.no_shift_overflow(x0, &amount);
+                x0.bvshl(&amount)
+            }
             BinOp::Shr if c? < 32 => x0.bvashr(sat(c?)),
             BinOp::UShr if c? < 32 => x0.bvlshr(sat(c?)),
             BinOp::UDiv => x0.bvlshr(sat(log2(c?)?)),
@@ -346,6 +356,21 @@ impl<'a> SymExec<'a> {
             }
             _ => return None,
         })
+    }
+
+    /// Doubling counters do not overflow: `x0 << amount` keeps its exact value as a signed
+    /// 32-bit int (or `x0` is 0).
+    fn no_shift_overflow(&mut self, x0: &BV, amount: &BV) {
+        let wide = x0.sign_ext(32);
+        let amount64 = amount.zero_ext(32);
+        let shifted = wide.bvshl(&amount64);
+        let fits = Bool::and(&[
+            &amount.bvult(BV::from_u64(32, W)),
+            &shifted.bvsge(BV::from_i64(i32::MIN as i64, 64)),
+            &shifted.bvsle(BV::from_i64(i32::MAX as i64, 64)),
+        ]);
+        let zero = x0.eq(BV::from_u64(0, W));
+        self.assume.push(Bool::or(&[&zero, &fits]));
     }
 
     fn access(&mut self, l: Label, array: &str, index: &[Expr], value: Option<BV>, enabled: &Bool) {
@@ -363,7 +388,10 @@ impl<'a> SymExec<'a> {
         }
         let index = lin.unwrap_or_else(|| BV::from_u64(0, W));
         let assume = self.assumption();
-        self.trace.accesses.insert(l, AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume });
+        self.trace.accesses.insert(
+            l,
+            AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume },
+        );
     }
 
     /// The term of an expression.
@@ -373,7 +401,9 @@ impl<'a> SymExec<'a> {
         let of_bool = |b: Bool| b.ite(&one(), &zero());
         match e {
             Expr::Const(v) => BV::from_u64(*v as u64, W),
-            Expr::Var(v) => self.env.get(v).cloned().unwrap_or_else(|| self.private_value(format!("unbound_{v}"))),
+            Expr::Var(v) => {
+                self.env.get(v).cloned().unwrap_or_else(|| self.private_value(format!("unbound_{v}")))
+            }
             Expr::Builtin(b) => match b {
                 Builtin::Tid(d) => self.ids.tid[d.index()].clone(),
                 Builtin::Bid(d) => self.ids.bid[d.index()].clone(),

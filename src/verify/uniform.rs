@@ -51,7 +51,13 @@ impl Uniformity {
         uniform
     }
 
-    fn visit(&mut self, b: &Block, varying_ctx: bool, assumed: &BTreeSet<Label>, varying: &mut HashSet<String>) {
+    fn visit(
+        &mut self,
+        b: &Block,
+        varying_ctx: bool,
+        assumed: &BTreeSet<Label>,
+        varying: &mut HashSet<String>,
+    ) {
         if varying_ctx {
             self.varying_blocks.insert(b.label);
         }

@@ -1,0 +1,153 @@
+//! Literals and integer constant expressions (array sizes, `#define N 16`).
+
+use tree_sitter::Node;
+
+/// The C type class of a value. 64-bit and narrow integer types are approximated by 32-bit ones;
+/// `double` is treated like `float` (both are opaque).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Int,
+    UInt,
+    Float,
+}
+
+/// A parsed numeric literal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Lit {
+    Int(u32, Ty),
+    Float(f32),
+}
+
+/// Parses a C integer or floating literal (decimal, hex, octal, binary; `u`/`l`/`f` suffixes).
+/// Integer literals that do not fit in 32 bits give `None`.
+pub(crate) fn parse_number(text: &str) -> Option<Lit> {
+    let t = text.replace('\'', "");
+    if let Some(rest) = t.strip_prefix('-') {
+        return match parse_number(rest.trim_start())? {
+            Lit::Int(v, ty) => Some(Lit::Int(v.wrapping_neg(), ty)),
+            Lit::Float(f) => Some(Lit::Float(-f)),
+        };
+    }
+    let t = t.strip_prefix('+').map(str::to_string).unwrap_or(t);
+    let lower = t.to_ascii_lowercase();
+    let is_hex = lower.starts_with("0x");
+    let is_float = !is_hex && (lower.contains('.') || lower.contains('e') || lower.ends_with('f'));
+    if is_float {
+        let body = lower.trim_end_matches(['f', 'l']);
+        return body.parse::<f64>().ok().map(|v| Lit::Float(v as f32));
+    }
+    let unsigned = lower.contains('u');
+    let body = lower.trim_end_matches(['u', 'l']);
+    let value = if let Some(h) = body.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = body.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()?
+    } else if body.len() > 1 && body.starts_with('0') {
+        u64::from_str_radix(&body[1..], 8).ok()?
+    } else {
+        body.parse::<u64>().ok()?
+    };
+    let v = u32::try_from(value).ok()?;
+    let ty = if unsigned || v > i32::MAX as u32 { Ty::UInt } else { Ty::Int };
+    Some(Lit::Int(v, ty))
+}
+
+/// The value of a character literal such as `'a'` or `'\n'`.
+pub(crate) fn parse_char(text: &str) -> Option<u32> {
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    match (chars.next()?, chars.next()) {
+        ('\\', Some(c)) => Some(match c {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '0' => 0,
+            '\\' => 92,
+            '\'' => 39,
+            '"' => 34,
+            _ => return None,
+        }),
+        (c, None) => Some(c as u32),
+        _ => None,
+    }
+}
+
+/// Size in bytes of a primitive type name, for `sizeof`.
+pub(crate) fn sizeof_type(text: &str) -> Option<i64> {
+    let t: Vec<&str> = text.split_whitespace().filter(|w| *w != "const" && *w != "volatile").collect();
+    let t = t.join(" ");
+    Some(match t.as_str() {
+        "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" => 1,
+        "short" | "unsigned short" | "short int" | "int16_t" | "uint16_t" => 2,
+        "int" | "unsigned" | "unsigned int" | "float" | "int32_t" | "uint32_t" | "uint" => 4,
+        "double" | "long long" | "unsigned long long" | "long" | "unsigned long" | "size_t" | "int64_t"
+        | "uint64_t" => 8,
+        _ => return None,
+    })
+}
+
+/// Evaluates an integer constant expression over literals, `sizeof(type)` and names `resolve`
+/// knows (macros, constants). `None` if the expression is not such a constant.
+pub(crate) fn const_eval(n: Node, src: &str, resolve: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
+    let text = n.utf8_text(src.as_bytes()).ok()?;
+    match n.kind() {
+        "number_literal" => match parse_number(text)? {
+            Lit::Int(v, Ty::UInt) => Some(v as i64),
+            Lit::Int(v, _) => Some(v as i32 as i64),
+            Lit::Float(_) => None,
+        },
+        "char_literal" => parse_char(text).map(|v| v as i64),
+        "true" => Some(1),
+        "false" => Some(0),
+        "identifier" => resolve(text),
+        "parenthesized_expression" => const_eval(n.named_child(0)?, src, resolve),
+        "sizeof_expression" => {
+            let ty = n.child_by_field_name("type")?;
+            sizeof_type(ty.utf8_text(src.as_bytes()).ok()?)
+        }
+        "unary_expression" => {
+            let op = n.child_by_field_name("operator")?.kind();
+            let a = const_eval(n.child_by_field_name("argument")?, src, resolve)?;
+            Some(match op {
+                "-" => a.checked_neg()?,
+                "+" => a,
+                "~" => !a,
+                "!" => (a == 0) as i64,
+                _ => return None,
+            })
+        }
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator")?.kind();
+            let a = const_eval(n.child_by_field_name("left")?, src, resolve)?;
+            let b = const_eval(n.child_by_field_name("right")?, src, resolve)?;
+            Some(match op {
+                "+" => a.checked_add(b)?,
+                "-" => a.checked_sub(b)?,
+                "*" => a.checked_mul(b)?,
+                "/" => a.checked_div(b)?,
+                "%" => a.checked_rem(b)?,
+                "<<" => a.checked_shl(u32::try_from(b).ok().filter(|s| *s < 63)?)?,
+                ">>" => a.checked_shr(u32::try_from(b).ok().filter(|s| *s < 63)?)?,
+                "&" => a & b,
+                "|" => a | b,
+                "^" => a ^ b,
+                "<" => (a < b) as i64,
+                "<=" => (a <= b) as i64,
+                ">" => (a > b) as i64,
+                ">=" => (a >= b) as i64,
+                "==" => (a == b) as i64,
+                "!=" => (a != b) as i64,
+                "&&" => (a != 0 && b != 0) as i64,
+                "||" => (a != 0 || b != 0) as i64,
+                _ => return None,
+            })
+        }
+        "conditional_expression" => {
+            let c = const_eval(n.child_by_field_name("condition")?, src, resolve)?;
+            let pick = if c != 0 { "consequence" } else { "alternative" };
+            const_eval(n.child_by_field_name(pick)?, src, resolve)
+        }
+        "cast_expression" => const_eval(n.child_by_field_name("value")?, src, resolve),
+        _ => None,
+    }
+}

@@ -1,0 +1,434 @@
+//! The CUDA front end: parses a `.cu` file with tree-sitter-cuda and lowers every `__global__`
+//! kernel to a KPL [`Kernel`] whose labels know where a barrier goes in the ORIGINAL text.
+//!
+//! # Guarantees
+//! - Nothing that could touch memory or control flow is skipped silently: a construct the
+//!   lowering does not model is a [`Diagnostic`] error at its position (exit code 2 in the CLI).
+//! - Labels are dense and allocated in program order exactly as the KPL parser allocates them
+//!   (`main` = 0, every block's start node before its statements, every statement before its
+//!   sub-blocks, a then block before its else block); `kernel.places` and `kernel.label_names`
+//!   have one entry per label.
+//! - Memory accesses are lowered in C evaluation order into `rd`/`wr`/`atomic` statements on fresh
+//!   temporaries (`_t0`, `_t1`, … — a different prefix if the file uses such names).
+//! - Every KPL statement that comes from the middle of a source statement is not placeable; the
+//!   last KPL statement lowered from a source statement carries the source statement's place.
+//! - The output is deterministic.
+//!
+//! # Supported
+//! Pointer (and `T a[]`) parameters → global 1-D arrays; scalar parameters → uniform parameters
+//! (copied into a local when the kernel assigns them); `__shared__` arrays (multi-dimensional,
+//! `extern` unsized) and shared scalars (an array `[1]` accessed at 0); file-scope `__device__` /
+//! `__constant__` arrays and scalars → global arrays; scalar locals of the integer and floating
+//! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
+//! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
+//! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
+//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)`, `threadIdx`,
+//! `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/`__mul24`,
+//! pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()` (a fence
+//! does not synchronize threads; it is a no-op for race checking), `#pragma` lines (ignored),
+//! object-like `#define`s and file-scope `const` integers whose value is an integer constant
+//! expression, `#include <system header>`, a final `return;` of the kernel body.
+//!
+//! # Approximations (documented)
+//! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
+//!   (signed / unsigned), `char`/`short` stores are not truncated.
+//! - Floating values are opaque: `double` is treated like `float`; arithmetic is `fadd`, `fsub`,
+//!   `fmul`, `fdiv`, `fneg`; comparisons `fcmp_lt`, `fcmp_le`, `fcmp_gt`, `fcmp_ge`, `fcmp_eq`,
+//!   `fcmp_ne` (yielding 0/1); conversions `i2f`, `u2f`, `f2i`, `f2u`; a floating literal is the
+//!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
+//! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
+//!   to right.
+//!
+//! # Unsupported (an error naming the construct)
+//! `return` other than a final `return;`, `break`, `continue`, `goto`, labels, `switch`, calls to
+//! device or unknown functions, function-like macros and macros that are not integer constants,
+//! `#include "file"`, other preprocessor directives inside kernels, templates, pointer variables,
+//! pointer arithmetic and aliases, thread-local arrays, structs, vector types (`float4`, `dim3`),
+//! member access, inline `asm`, `__syncwarp`, `__syncthreads_count/and/or`, `atomicCAS` and other
+//! intrinsics, integer literals wider than 32 bits.
+
+#![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
+
+mod consts;
+mod lower;
+mod text;
+
+use crate::diag::Diagnostic;
+use crate::kpl::ast::{Kernel, Space, Span};
+use consts::{const_eval, Ty};
+use std::collections::HashMap;
+use tree_sitter::{Node, Parser, Tree};
+
+/// One lowered kernel plus what the patcher needs (the places live in `kernel.places`).
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The kernel, with spans into the original source, places and default label names.
+    pub kernel: Kernel,
+}
+
+/// Lowers every `__global__` kernel of the file (or only the kernel named `only`) in source order.
+///
+/// Errors: a syntax error inside a kernel, an unsupported construct (at its position), a header
+/// line `parse_header` rejects, no kernel at all, or no kernel named `only`.
+pub fn lower_file(source: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
+    Ok(lower(source, only)?.into_iter().map(|l| l.kernel).collect())
+}
+
+/// Like [`lower_file`], returning [`Lowered`] records.
+pub fn lower(source: &str, only: Option<&str>) -> Result<Vec<Lowered>, Diagnostic> {
+    let tree = parse(source)?;
+    let geometry = crate::kpl::parse_header(source)?;
+    let root = tree.root_node();
+    let mut file = FileInfo::default();
+    let mut kernels = Vec::new();
+    let mut decls = Vec::new();
+    scan(root, source, &mut file, &mut kernels, &mut decls, only)?;
+    for d in &decls {
+        file_constants(*d, source, &mut file);
+    }
+    file.evaluate_macros(source);
+    for d in &decls {
+        file_arrays(*d, source, &mut file);
+    }
+    if kernels.is_empty() {
+        let msg = match only {
+            Some(name) => format!("no `__global__` kernel named `{name}` in this file"),
+            None => "no `__global__` kernel in this file".to_string(),
+        };
+        return Err(Diagnostic::error(msg, Span::new(0, 0)));
+    }
+    let mut out = Vec::new();
+    for f in kernels {
+        let mut kernel = lower::lower_kernel(f, source, &file)?;
+        kernel.geometry = geometry.clone();
+        crate::kpl::assign_default_names(&mut kernel, source);
+        out.push(Lowered { kernel });
+    }
+    Ok(out)
+}
+
+fn parse(source: &str) -> Result<Tree, Diagnostic> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).map_err(|e| {
+        Diagnostic::error(format!("internal error: cannot load the CUDA grammar: {e}"), Span::new(0, 0))
+    })?;
+    parser
+        .parse(source, None)
+        .ok_or_else(|| Diagnostic::error("internal error: the CUDA parser gave no tree", Span::new(0, 0)))
+}
+
+pub(crate) fn span(n: Node) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+/// The value of an object-like macro or file-scope constant.
+#[derive(Clone, Debug)]
+pub(crate) enum MacroVal {
+    Const(i64),
+    /// Not an integer constant: why.
+    Other(String),
+}
+
+/// A file-scope `__device__` / `__constant__` / `__shared__` variable.
+#[derive(Clone, Debug)]
+pub(crate) struct FileArray {
+    pub name: String,
+    pub space: Space,
+    pub elem: Ty,
+    pub dims: Vec<Option<u32>>,
+    pub scalar: bool,
+    pub span: Span,
+}
+
+/// What the file around the kernels defines.
+#[derive(Default, Debug)]
+pub(crate) struct FileInfo {
+    /// Object-like macros and file-scope constants: name → (value text span, defining node span).
+    raw_macros: Vec<(String, Span, Span)>,
+    pub macros: HashMap<String, MacroVal>,
+    pub function_macros: HashMap<String, Span>,
+    pub arrays: Vec<FileArray>,
+}
+
+impl FileInfo {
+    fn evaluate_macros(&mut self, src: &str) {
+        let raw = std::mem::take(&mut self.raw_macros);
+        let defs: HashMap<String, Span> = raw.iter().map(|(n, v, _)| (n.clone(), *v)).collect();
+        for (name, _, _) in &raw {
+            let v = match eval_macro(name, &defs, src, 0) {
+                Some(v) => MacroVal::Const(v),
+                None => MacroVal::Other("its value is not an integer constant expression".into()),
+            };
+            self.macros.insert(name.clone(), v);
+        }
+    }
+}
+
+fn eval_macro(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usize) -> Option<i64> {
+    if depth > 32 {
+        return None;
+    }
+    let sp = defs.get(name)?;
+    let body = src.get(sp.start..sp.end)?;
+    let wrapped = format!("int __autosync_macro = ({body});");
+    let tree = parse(&wrapped).ok()?;
+    let root = tree.root_node();
+    if root.has_error() {
+        return None;
+    }
+    let decl = root.named_child(0)?;
+    let init = decl.child_by_field_name("declarator")?.child_by_field_name("value")?;
+    const_eval(init, &wrapped, &mut |n| eval_macro(n, defs, src, depth + 1))
+}
+
+fn has_global(f: Node, src: &str) -> bool {
+    let mut c = f.walk();
+    let found = f
+        .children(&mut c)
+        .take_while(|ch| ch.kind() != "function_declarator")
+        .any(|ch| ch.kind() == "__global__" || text(ch, src).split_whitespace().any(|w| w == "__global__"));
+    found
+}
+
+fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
+    let mut d = f.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    let name = d.child_by_field_name("declarator")?;
+    (name.kind() == "identifier").then(|| text(name, src))
+}
+
+fn first_error(n: Node) -> Option<Node> {
+    if n.is_error() || n.is_missing() {
+        return Some(n);
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().filter(|ch| ch.has_error()).find_map(first_error)
+}
+
+fn syntax_error(n: Node, src: &str) -> Diagnostic {
+    let at = first_error(n).unwrap_or(n);
+    let msg = if at.is_missing() {
+        format!("syntax error: expected `{}`", at.kind())
+    } else {
+        "syntax error: the CUDA parser cannot read this".to_string()
+    };
+    let _ = src;
+    Diagnostic::error(msg, span(at)).with_label("here")
+}
+
+fn scan<'t>(
+    n: Node<'t>,
+    src: &str,
+    file: &mut FileInfo,
+    kernels: &mut Vec<Node<'t>>,
+    decls: &mut Vec<Node<'t>>,
+    only: Option<&str>,
+) -> Result<(), Diagnostic> {
+    let mut c = n.walk();
+    let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
+    for ch in children {
+        match ch.kind() {
+            "function_definition" if has_global(ch, src) => {
+                let name = function_name(ch, src).ok_or_else(|| {
+                    Diagnostic::error(
+                        "unsupported: a `__global__` kernel whose name is not a plain identifier",
+                        span(ch),
+                    )
+                })?;
+                if only.is_none_or(|o| o == name) {
+                    if ch.has_error() {
+                        return Err(syntax_error(ch, src));
+                    }
+                    kernels.push(ch);
+                }
+            }
+            "linkage_specification" | "declaration_list" | "namespace_definition" => {
+                if let Some(body) = ch.child_by_field_name("body") {
+                    if body.kind() == "function_definition" {
+                        if has_global(body, src) {
+                            let name = function_name(body, src).unwrap_or("");
+                            if only.is_none_or(|o| o == name) {
+                                if body.has_error() {
+                                    return Err(syntax_error(body, src));
+                                }
+                                kernels.push(body);
+                            }
+                        }
+                    } else {
+                        scan(body, src, file, kernels, decls, only)?;
+                    }
+                } else {
+                    scan(ch, src, file, kernels, decls, only)?;
+                }
+            }
+            "template_declaration" => {
+                let t = text(ch, src);
+                if t.contains("__global__") {
+                    let mut cc = ch.walk();
+                    let f = ch.named_children(&mut cc).find(|x| x.kind() == "function_definition");
+                    let name = f.and_then(|f| function_name(f, src));
+                    if only.is_none_or(|o| Some(o) == name) {
+                        return Err(Diagnostic::error("unsupported: template kernels", span(ch))
+                            .with_label("template kernel")
+                            .with_note(
+                                "instantiate the template by hand (replace template parameters by constants)",
+                            ));
+                    }
+                }
+            }
+            "preproc_include" => {
+                if let Some(p) = ch.child_by_field_name("path") {
+                    if p.kind() != "system_lib_string" {
+                        return Err(Diagnostic::error(
+                            format!("unsupported: `#include {}` (a user header may define macros or functions the kernel uses)", text(p, src)),
+                            span(ch),
+                        )
+                        .with_label("user header")
+                        .with_note("paste the definitions the kernel needs into the file"));
+                    }
+                }
+            }
+            "preproc_def" => {
+                if let Some(name) = ch.child_by_field_name("name") {
+                    let value = ch
+                        .child_by_field_name("value")
+                        .map(span)
+                        .unwrap_or(Span::new(ch.end_byte(), ch.end_byte()));
+                    file.raw_macros.push((text(name, src).to_string(), value, span(ch)));
+                }
+            }
+            "preproc_function_def" => {
+                if let Some(name) = ch.child_by_field_name("name") {
+                    file.function_macros.insert(text(name, src).to_string(), span(ch));
+                }
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+                if text(ch, src).contains("__global__") =>
+            {
+                return Err(Diagnostic::error(
+                    "unsupported: a `__global__` kernel inside a preprocessor conditional",
+                    span(ch),
+                ));
+            }
+            "declaration" => decls.push(ch),
+            "ERROR" if text(ch, src).contains("__global__") => {
+                return Err(syntax_error(ch, src));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn decl_words(d: Node, src: &str) -> Vec<String> {
+    let mut c = d.walk();
+    let words: Vec<String> = d
+        .children(&mut c)
+        .filter(|ch| {
+            !matches!(ch.kind(), "init_declarator" | "array_declarator" | "identifier" | "pointer_declarator")
+        })
+        .flat_map(|ch| {
+            text(ch, src)
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    words
+}
+
+/// Records file-scope `const` integers with an initializer as constants.
+fn file_constants(d: Node, src: &str, file: &mut FileInfo) {
+    let words = decl_words(d, src);
+    let is_const = words.iter().any(|w| w == "const" || w == "constexpr");
+    let device = words.iter().any(|w| w == "__shared__" || w == "__device__" || w == "__constant__");
+    let Some(ty_node) = d.child_by_field_name("type") else { return };
+    if !is_const || device || !matches!(lower::scalar_type(ty_node, src), Ok(Ty::Int) | Ok(Ty::UInt)) {
+        return;
+    }
+    let mut c = d.walk();
+    let decls: Vec<Node> = d.children_by_field_name("declarator", &mut c).collect();
+    for decl in decls {
+        if decl.kind() != "init_declarator" {
+            continue;
+        }
+        if let (Some(name), Some(value)) =
+            (decl.child_by_field_name("declarator"), decl.child_by_field_name("value"))
+        {
+            if name.kind() == "identifier" {
+                file.raw_macros.push((text(name, src).to_string(), span(value), span(decl)));
+            }
+        }
+    }
+}
+
+/// Records file-scope `__device__`/`__constant__`/`__shared__` variables. Declarations this front
+/// end cannot model are left out; a kernel that uses them gets an "unknown identifier" error.
+fn file_arrays(d: Node, src: &str, file: &mut FileInfo) {
+    let words = decl_words(d, src);
+    let space = if words.iter().any(|w| w == "__shared__") {
+        Space::Shared
+    } else if words.iter().any(|w| w == "__device__" || w == "__constant__") {
+        Space::Global
+    } else {
+        return;
+    };
+    let Some(ty_node) = d.child_by_field_name("type") else { return };
+    let Ok(elem) = lower::scalar_type(ty_node, src) else { return };
+    let macros = &file.macros;
+    let mut resolve = |n: &str| match macros.get(n) {
+        Some(MacroVal::Const(v)) => Some(*v),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    let mut c = d.walk();
+    let decls: Vec<Node> = d.children_by_field_name("declarator", &mut c).collect();
+    for decl in decls {
+        let mut cur = decl;
+        if cur.kind() == "init_declarator" {
+            match cur.child_by_field_name("declarator") {
+                Some(x) => cur = x,
+                None => continue,
+            }
+        }
+        let mut dims = Vec::new();
+        let mut ok = true;
+        while cur.kind() == "array_declarator" {
+            match cur.child_by_field_name("size") {
+                Some(s) => match const_eval(s, src, &mut resolve).and_then(|v| u32::try_from(v).ok()) {
+                    Some(v) => dims.push(Some(v)),
+                    None => ok = false,
+                },
+                None => dims.push(None),
+            }
+            match cur.child_by_field_name("declarator") {
+                Some(x) => cur = x,
+                None => ok = false,
+            }
+        }
+        if !ok || cur.kind() != "identifier" {
+            continue;
+        }
+        dims.reverse();
+        let scalar = dims.is_empty();
+        if scalar {
+            dims.push(Some(1));
+        }
+        found.push(FileArray {
+            name: text(cur, src).to_string(),
+            space,
+            elem,
+            dims,
+            scalar,
+            span: span(decl),
+        });
+    }
+    file.arrays.extend(found);
+}

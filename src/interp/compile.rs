@@ -1,0 +1,248 @@
+//! Resolves a [`Kernel`] into a compact program: variables and arrays become dense indices, and
+//! every malformed construct (undeclared variable, unknown array, wrong number of indices) is an
+//! [`InterpError`] before anything runs.
+
+use std::collections::HashMap;
+
+use super::InterpError;
+use crate::kpl::ast::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp};
+
+/// A resolved expression.
+#[derive(Debug)]
+pub(crate) enum CExpr {
+    Const(u32),
+    Var(usize),
+    Builtin(Builtin),
+    Unary(UnOp, Box<CExpr>),
+    Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    Select(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// Hash of the callee name (seed-independent) and the arguments.
+    Call(u64, Vec<CExpr>),
+}
+
+/// A resolved memory access target.
+#[derive(Debug)]
+pub(crate) struct Target {
+    pub array: usize,
+    pub index: Vec<CExpr>,
+}
+
+/// A resolved statement.
+#[derive(Debug)]
+pub(crate) enum CStmt {
+    /// `Local` without initializer: no effect (the variable keeps its current value).
+    Nop,
+    /// `Local` with initializer, or `Assign`.
+    Assign(usize, CExpr),
+    Read(Label, usize, Target),
+    Write(Label, Target, CExpr),
+    Atomic(Label, Option<usize>, AtomicOp, Target, CExpr),
+    Barrier(Label),
+    If(CExpr, Vec<CStmt>, Option<Vec<CStmt>>),
+    While(Label, CExpr, Vec<CStmt>),
+}
+
+/// A resolved array.
+#[derive(Debug)]
+pub(crate) struct CArray {
+    pub name: String,
+    pub space: Space,
+    pub dims: Vec<Option<u32>>,
+    /// Row-major strides (the product of the later dimensions; unknown later dimensions are a
+    /// malformed kernel and rejected).
+    pub strides: Vec<u64>,
+}
+
+/// A resolved kernel.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// Variable names by index; the first `params.len()` are the parameters.
+    pub vars: Vec<String>,
+    pub params: Vec<String>,
+    pub arrays: Vec<CArray>,
+    pub body: Vec<CStmt>,
+}
+
+struct Compiler<'k> {
+    var_ids: HashMap<&'k str, usize>,
+    vars: Vec<String>,
+    array_ids: HashMap<&'k str, usize>,
+    arrays: &'k [crate::kpl::ast::ArrayDecl],
+    /// Current nesting of blocks and expressions (bounded, so that running cannot overflow the
+    /// stack).
+    depth: std::cell::Cell<usize>,
+}
+
+/// The deepest nesting of blocks plus expressions the interpreter accepts.
+pub(crate) const MAX_DEPTH: usize = 1000;
+
+/// Resolves `kernel`. A variable must be a parameter or be declared by a `Local` statement that
+/// precedes its use in program text (pre-order); locals share one flat namespace per thread.
+pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
+    let mut c = Compiler {
+        var_ids: HashMap::new(),
+        vars: Vec::new(),
+        array_ids: HashMap::new(),
+        arrays: &kernel.arrays,
+        depth: std::cell::Cell::new(0),
+    };
+    let mut params = Vec::new();
+    for p in &kernel.params {
+        if !c.var_ids.contains_key(p.as_str()) {
+            c.declare(p);
+            params.push(p.clone());
+        }
+    }
+    let mut arrays = Vec::new();
+    for a in &kernel.arrays {
+        if c.array_ids.contains_key(a.name.as_str()) {
+            continue;
+        }
+        if a.dims.is_empty() || a.dims.iter().skip(1).any(Option::is_none) {
+            return Err(InterpError::BadArray {
+                array: a.name.clone(),
+                reason: "every dimension but the first must have a known size".into(),
+            });
+        }
+        let mut strides = vec![1u64; a.dims.len()];
+        for k in (0..a.dims.len().saturating_sub(1)).rev() {
+            let next = a.dims[k + 1].map_or(1, u64::from);
+            strides[k] = strides[k + 1].saturating_mul(next);
+        }
+        c.array_ids.insert(&a.name, arrays.len());
+        arrays.push(CArray { name: a.name.clone(), space: a.space, dims: a.dims.clone(), strides });
+    }
+    let body = c.block(&kernel.body)?;
+    Ok(Program { vars: c.vars, params, arrays, body })
+}
+
+impl<'k> Compiler<'k> {
+    fn declare(&mut self, name: &'k str) -> usize {
+        if let Some(&id) = self.var_ids.get(name) {
+            return id;
+        }
+        let id = self.vars.len();
+        self.vars.push(name.to_string());
+        self.var_ids.insert(name, id);
+        id
+    }
+
+    fn var(&self, name: &str, label: Label) -> Result<usize, InterpError> {
+        self.var_ids
+            .get(name)
+            .copied()
+            .ok_or_else(|| InterpError::UndeclaredVariable { name: name.to_string(), label })
+    }
+
+    /// Enters one level of nesting; fails beyond [`MAX_DEPTH`].
+    fn enter(&self, label: Label) -> Result<(), InterpError> {
+        let d = self.depth.get() + 1;
+        if d > MAX_DEPTH {
+            return Err(InterpError::TooDeep { label });
+        }
+        self.depth.set(d);
+        Ok(())
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+
+    fn block(&mut self, b: &'k Block) -> Result<Vec<CStmt>, InterpError> {
+        self.enter(b.label)?;
+        let r = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.leave();
+        r
+    }
+
+    fn target(&self, array: &str, index: &[Expr], label: Label) -> Result<Target, InterpError> {
+        let id = self
+            .array_ids
+            .get(array)
+            .copied()
+            .ok_or_else(|| InterpError::UnknownArray { name: array.to_string(), label })?;
+        let expected = self.arrays.iter().find(|a| a.name == array).map_or(0, |a| a.dims.len());
+        if index.len() != expected {
+            return Err(InterpError::IndexArity {
+                array: array.to_string(),
+                label,
+                expected,
+                found: index.len(),
+            });
+        }
+        let index = index.iter().map(|e| self.expr(e, label)).collect::<Result<_, _>>()?;
+        Ok(Target { array: id, index })
+    }
+
+    fn stmt(&mut self, s: &'k Stmt) -> Result<CStmt, InterpError> {
+        let l = s.label;
+        Ok(match &s.kind {
+            StmtKind::Local { name, init } => {
+                // The initializer is evaluated before the name is in scope.
+                let init = init.as_ref().map(|e| self.expr(e, l)).transpose()?;
+                let v = self.declare(name);
+                match init {
+                    Some(e) => CStmt::Assign(v, e),
+                    None => CStmt::Nop,
+                }
+            }
+            StmtKind::Assign { name, value } => {
+                let value = self.expr(value, l)?;
+                CStmt::Assign(self.var(name, l)?, value)
+            }
+            StmtKind::Read { dst, array, index } => {
+                let t = self.target(array, index, l)?;
+                CStmt::Read(l, self.var(dst, l)?, t)
+            }
+            StmtKind::Write { array, index, value } => {
+                let t = self.target(array, index, l)?;
+                CStmt::Write(l, t, self.expr(value, l)?)
+            }
+            StmtKind::Atomic { dst, op, array, index, value } => {
+                let t = self.target(array, index, l)?;
+                let v = self.expr(value, l)?;
+                let d = dst.as_ref().map(|d| self.var(d, l)).transpose()?;
+                CStmt::Atomic(l, d, *op, t, v)
+            }
+            StmtKind::Barrier => CStmt::Barrier(l),
+            StmtKind::If { cond, then, els } => {
+                let c = self.expr(cond, l)?;
+                let t = self.block(then)?;
+                let e = els.as_ref().map(|e| self.block(e)).transpose()?;
+                CStmt::If(c, t, e)
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.expr(cond, l)?;
+                CStmt::While(l, c, self.block(body)?)
+            }
+        })
+    }
+
+    fn expr(&self, e: &Expr, label: Label) -> Result<CExpr, InterpError> {
+        self.enter(label)?;
+        let r = self.expr_inner(e, label);
+        self.leave();
+        r
+    }
+
+    fn expr_inner(&self, e: &Expr, label: Label) -> Result<CExpr, InterpError> {
+        Ok(match e {
+            Expr::Const(c) => CExpr::Const(*c),
+            Expr::Var(v) => CExpr::Var(self.var(v, label)?),
+            Expr::Builtin(b) => CExpr::Builtin(*b),
+            Expr::Unary(op, a) => CExpr::Unary(*op, Box::new(self.expr(a, label)?)),
+            Expr::Binary(op, a, b) => {
+                CExpr::Binary(*op, Box::new(self.expr(a, label)?), Box::new(self.expr(b, label)?))
+            }
+            Expr::Select(c, a, b) => CExpr::Select(
+                Box::new(self.expr(c, label)?),
+                Box::new(self.expr(a, label)?),
+                Box::new(self.expr(b, label)?),
+            ),
+            Expr::Call(name, args) => CExpr::Call(
+                super::value::hash_str(name),
+                args.iter().map(|a| self.expr(a, label)).collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+}

@@ -1,0 +1,504 @@
+//! The SDV machine: executes a resolved [`Program`] block by block, thread-synchronously under
+//! per-thread predicates, and records races, divergent barriers and out-of-bounds accesses.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+use super::compile::{CExpr, CStmt, Program, Target};
+use super::value::{self, mix, tag};
+use super::{AccessKind, DynDivergence, DynRace, RunConfig, RunReport, Scope};
+use crate::kpl::ast::{Builtin, Label, Space};
+
+/// A fast hasher for the element-indexed maps (keys are plain `u64` indices; no untrusted input
+/// chooses them adversarially, and a collision only costs time).
+#[derive(Default)]
+struct IndexHasher(u64);
+
+impl Hasher for IndexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+}
+
+/// A map keyed by element index.
+type IndexMap<V> = HashMap<u64, V, BuildHasherDefault<IndexHasher>>;
+
+/// Raised when the step budget of a block is spent; unwinds the block's execution.
+struct Stop;
+
+type Exec = Result<(), Stop>;
+
+/// The loop context of an access: the enclosing `while` loops (outermost first) and the current
+/// iteration (0-based) of each. Shared between all accesses made in the same iteration.
+#[derive(Debug, Default)]
+struct Ctx {
+    loops: Vec<Label>,
+    iters: Vec<u64>,
+}
+
+/// One logged access to one array element.
+#[derive(Clone, Debug)]
+struct Access {
+    label: Label,
+    kind: AccessKind,
+    /// Linear thread id within its block.
+    thread: u32,
+    /// Linear block id.
+    block: u32,
+    /// The value written (writes, atomics: the new value) or read.
+    value: u32,
+    ctx: Rc<Ctx>,
+}
+
+/// The accesses to one element in the current barrier interval of the current block.
+#[derive(Debug, Default)]
+struct ElemLog {
+    epoch: u64,
+    entries: Vec<Access>,
+}
+
+/// Whether two access kinds conflict: at least one writes, and not both are atomics.
+fn conflict(a: AccessKind, b: AccessKind) -> bool {
+    !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+}
+
+/// Adds `new` to a per-element log, keeping for every (label, kind) only the most recent access
+/// of at most two distinct agents (threads for the block log, blocks for the grid log). That is
+/// enough to find, for any later access, a conflicting earlier access by a different agent
+/// whenever one exists, and it keeps the log small however many times an element is touched.
+fn log_insert(entries: &mut Vec<Access>, new: Access, same_agent: impl Fn(&Access, &Access) -> bool) {
+    let group = |e: &Access| e.label == new.label && e.kind == new.kind;
+    if let Some(p) = entries.iter().position(|e| group(e) && same_agent(e, &new)) {
+        entries.remove(p);
+    } else if entries.iter().filter(|e| group(e)).count() >= 2 {
+        if let Some(p) = entries.iter().position(group) {
+            entries.remove(p);
+        }
+    }
+    entries.push(new);
+}
+
+/// Identity of a recorded race: labels in execution order, array, scope and the shared loop whose
+/// iterations differ (`None`: same iteration of every shared loop).
+type RaceKey = (Label, Label, usize, bool, Option<Label>);
+
+pub(crate) struct Machine<'p> {
+    prog: &'p Program,
+    cfg: &'p RunConfig,
+    seed: u64,
+    param_values: Vec<u32>,
+    // Grid state.
+    global_mem: Vec<IndexMap<u32>>,
+    grid_logs: Vec<IndexMap<Vec<Access>>>,
+    // Findings.
+    report: RunReport,
+    race_keys: HashMap<RaceKey, usize, BuildHasherDefault<IndexHasher>>,
+    div_seen: HashSet<(Label, u32)>,
+    oob_seen: HashSet<(Label, usize)>,
+    // Block state.
+    n: usize,
+    tids: Vec<[u32; 3]>,
+    bid: [u32; 3],
+    blin: u32,
+    nv: usize,
+    vars: Vec<u32>,
+    shared_mem: Vec<IndexMap<u32>>,
+    block_logs: Vec<IndexMap<ElemLog>>,
+    /// The barrier interval of the current block.
+    epoch: u64,
+    loop_stack: Vec<(Label, u64)>,
+    ctx: Rc<Ctx>,
+    steps: u64,
+}
+
+/// Splits a linear id into 3-D coordinates of a `dims` box (x fastest).
+pub(crate) fn coords(lin: u64, dims: [u32; 3]) -> [u32; 3] {
+    let (dx, dy) = (u64::from(dims[0].max(1)), u64::from(dims[1].max(1)));
+    [(lin % dx) as u32, ((lin / dx) % dy) as u32, (lin / (dx * dy)) as u32]
+}
+
+impl<'p> Machine<'p> {
+    pub(crate) fn new(prog: &'p Program, cfg: &'p RunConfig) -> Machine<'p> {
+        let seed = value::splitmix(cfg.seed);
+        let param_values = prog
+            .params
+            .iter()
+            .map(|p| match cfg.params.get(p) {
+                Some(v) => *v,
+                None => (mix(mix(seed, tag::PARAM), value::hash_str(p)) % 17) as u32,
+            })
+            .collect();
+        let na = prog.arrays.len();
+        Machine {
+            prog,
+            cfg,
+            seed,
+            param_values,
+            global_mem: (0..na).map(|_| IndexMap::default()).collect(),
+            grid_logs: (0..na).map(|_| IndexMap::default()).collect(),
+            report: RunReport::default(),
+            race_keys: HashMap::default(),
+            div_seen: HashSet::new(),
+            oob_seen: HashSet::new(),
+            n: 0,
+            tids: Vec::new(),
+            bid: [0; 3],
+            blin: 0,
+            nv: prog.vars.len(),
+            vars: Vec::new(),
+            shared_mem: Vec::new(),
+            block_logs: Vec::new(),
+            epoch: 0,
+            loop_stack: Vec::new(),
+            ctx: Rc::new(Ctx::default()),
+            steps: 0,
+        }
+    }
+
+    /// Runs every block of the grid, one after another in increasing linear block id.
+    pub(crate) fn run(mut self) -> RunReport {
+        let bd = self.cfg.block_dim;
+        let gd = self.cfg.grid_dim;
+        let threads: u64 = bd.iter().map(|&d| u64::from(d)).product();
+        let blocks: u64 = gd.iter().map(|&d| u64::from(d)).product();
+        self.n = threads as usize;
+        self.tids = (0..threads).map(|t| coords(t, bd)).collect();
+        for b in 0..blocks {
+            self.blin = b as u32;
+            self.bid = coords(b, gd);
+            self.start_block();
+            let mask = vec![true; self.n];
+            let prog = self.prog;
+            let _stopped = self.exec(&prog.body, &mask);
+            self.report.steps += self.steps;
+        }
+        self.report
+    }
+
+    fn start_block(&mut self) {
+        let na = self.prog.arrays.len();
+        self.shared_mem = (0..na).map(|_| IndexMap::default()).collect();
+        self.block_logs = (0..na).map(|_| IndexMap::default()).collect();
+        self.epoch = 0;
+        self.loop_stack.clear();
+        self.ctx = Rc::new(Ctx::default());
+        self.steps = 0;
+        let np = self.param_values.len();
+        let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
+        self.vars = Vec::with_capacity(self.n * self.nv);
+        for t in 0..self.n {
+            let bt = mix(base, t as u64);
+            for v in 0..self.nv {
+                let val = if v < np { self.param_values[v] } else { mix(bt, v as u64) as u32 };
+                self.vars.push(val);
+            }
+        }
+    }
+
+    /// Counts one statement execution; fails once the block's budget is spent.
+    fn tick(&mut self) -> Exec {
+        if self.steps >= self.cfg.max_steps {
+            self.report.truncated = true;
+            return Err(Stop);
+        }
+        self.steps += 1;
+        Ok(())
+    }
+
+    fn rebuild_ctx(&mut self) {
+        self.ctx = Rc::new(Ctx {
+            loops: self.loop_stack.iter().map(|&(l, _)| l).collect(),
+            iters: self.loop_stack.iter().map(|&(_, i)| i).collect(),
+        });
+    }
+
+    fn eval(&self, e: &CExpr, t: usize) -> u32 {
+        match e {
+            CExpr::Const(c) => *c,
+            CExpr::Var(v) => self.vars[t * self.nv + v],
+            CExpr::Builtin(b) => match *b {
+                Builtin::Tid(d) => self.tids[t][d.index()],
+                Builtin::Bid(d) => self.bid[d.index()],
+                Builtin::BlockDim(d) => self.cfg.block_dim[d.index()],
+                Builtin::GridDim(d) => self.cfg.grid_dim[d.index()],
+            },
+            CExpr::Unary(op, a) => value::unary(*op, self.eval(a, t)),
+            CExpr::Binary(op, a, b) => value::binary(*op, self.eval(a, t), self.eval(b, t)),
+            CExpr::Select(c, a, b) => {
+                if self.eval(c, t) != 0 {
+                    self.eval(a, t)
+                } else {
+                    self.eval(b, t)
+                }
+            }
+            CExpr::Call(name, args) => {
+                let mut h = mix(mix(self.seed, tag::CALL), *name);
+                h = mix(h, args.len() as u64);
+                for a in args {
+                    h = mix(h, u64::from(self.eval(a, t)));
+                }
+                (h >> 32) as u32
+            }
+        }
+    }
+
+    fn set(&mut self, t: usize, v: usize, val: u32) {
+        self.vars[t * self.nv + v] = val;
+    }
+
+    fn exec(&mut self, stmts: &[CStmt], mask: &[bool]) -> Exec {
+        for s in stmts {
+            self.stmt(s, mask)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &CStmt, mask: &[bool]) -> Exec {
+        self.tick()?;
+        let n = self.n;
+        match s {
+            CStmt::Nop => {}
+            CStmt::Assign(v, e) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let val = self.eval(e, t);
+                    self.set(t, *v, val);
+                }
+            }
+            CStmt::Read(l, dst, target) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    if let Some(idx) = self.index(*l, target, t) {
+                        let val = self.load(target.array, idx);
+                        self.record(*l, target.array, idx, t, AccessKind::Read, val);
+                        self.set(t, *dst, val);
+                    }
+                }
+            }
+            CStmt::Write(l, target, e) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let val = self.eval(e, t);
+                    if let Some(idx) = self.index(*l, target, t) {
+                        self.store(target.array, idx, val);
+                        self.record(*l, target.array, idx, t, AccessKind::Write, val);
+                    }
+                }
+            }
+            CStmt::Atomic(l, dst, op, target, e) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let operand = self.eval(e, t);
+                    if let Some(idx) = self.index(*l, target, t) {
+                        let old = self.load(target.array, idx);
+                        let new = value::atomic(*op, old, operand);
+                        self.store(target.array, idx, new);
+                        self.record(*l, target.array, idx, t, AccessKind::Atomic, new);
+                        if let Some(d) = dst {
+                            self.set(t, *d, old);
+                        }
+                    }
+                }
+            }
+            CStmt::Barrier(l) => self.barrier(*l, mask),
+            CStmt::If(cond, then, els) => {
+                let mut tm = vec![false; n];
+                let mut em = vec![false; n];
+                for t in (0..n).filter(|&t| mask[t]) {
+                    if self.eval(cond, t) != 0 {
+                        tm[t] = true;
+                    } else {
+                        em[t] = true;
+                    }
+                }
+                if tm.contains(&true) {
+                    self.exec(then, &tm)?;
+                }
+                if let Some(els) = els {
+                    if em.contains(&true) {
+                        self.exec(els, &em)?;
+                    }
+                }
+            }
+            CStmt::While(l, cond, body) => {
+                let mut m = mask.to_vec();
+                self.loop_stack.push((*l, 0));
+                let mut k: u64 = 0;
+                loop {
+                    let mut any = false;
+                    for (t, on) in m.iter_mut().enumerate() {
+                        if *on {
+                            if self.eval(cond, t) == 0 {
+                                *on = false;
+                            } else {
+                                any = true;
+                            }
+                        }
+                    }
+                    if !any {
+                        break;
+                    }
+                    if let Some(top) = self.loop_stack.last_mut() {
+                        *top = (*l, k);
+                    }
+                    self.rebuild_ctx();
+                    self.exec(body, &m)?;
+                    k += 1;
+                    // Every further guard evaluation is one more execution of the loop statement.
+                    self.tick()?;
+                }
+                self.loop_stack.pop();
+                self.rebuild_ctx();
+            }
+        }
+        Ok(())
+    }
+
+    fn barrier(&mut self, l: Label, mask: &[bool]) {
+        let enabled = mask.iter().position(|&b| b);
+        let disabled = mask.iter().position(|&b| !b);
+        let Some(e) = enabled else { return };
+        if let Some(d) = disabled {
+            if self.div_seen.insert((l, self.blin)) {
+                self.report.divergences.push(DynDivergence {
+                    barrier: l,
+                    block: self.bid,
+                    enabled_thread: self.tids[e],
+                    disabled_thread: self.tids[d],
+                });
+            }
+        }
+        // Synchronizes (also when divergent, so later findings are about the code after it).
+        self.epoch += 1;
+    }
+
+    /// The linear element index of an access, or `None` (recorded as out of bounds) when an index
+    /// exceeds a known dimension.
+    fn index(&mut self, l: Label, target: &Target, t: usize) -> Option<u64> {
+        let arr = &self.prog.arrays[target.array];
+        let mut lin: u64 = 0;
+        let mut oob = false;
+        for (k, e) in target.index.iter().enumerate() {
+            let i = self.eval(e, t);
+            if let Some(Some(size)) = arr.dims.get(k) {
+                oob |= i >= *size;
+            }
+            let stride = arr.strides.get(k).copied().unwrap_or(1);
+            lin = lin.wrapping_add(u64::from(i).wrapping_mul(stride));
+        }
+        if oob {
+            if self.oob_seen.insert((l, target.array)) {
+                self.report.out_of_bounds.push((l, arr.name.clone(), lin));
+            }
+            return None;
+        }
+        Some(lin)
+    }
+
+    fn mem_init(&self, array: usize, idx: u64, shared: bool) -> u32 {
+        let mut h = mix(mix(self.seed, tag::MEMORY), array as u64);
+        h = mix(h, idx);
+        if shared {
+            h = mix(h, u64::from(self.blin));
+        }
+        (h >> 32) as u32
+    }
+
+    fn load(&mut self, array: usize, idx: u64) -> u32 {
+        let shared = self.prog.arrays[array].space == Space::Shared;
+        let mem = if shared { &self.shared_mem[array] } else { &self.global_mem[array] };
+        if let Some(v) = mem.get(&idx) {
+            return *v;
+        }
+        let init = self.mem_init(array, idx, shared);
+        self.store(array, idx, init);
+        init
+    }
+
+    fn store(&mut self, array: usize, idx: u64, val: u32) {
+        let shared = self.prog.arrays[array].space == Space::Shared;
+        let mem = if shared { &mut self.shared_mem[array] } else { &mut self.global_mem[array] };
+        mem.insert(idx, val);
+    }
+
+    /// Logs an access and reports every race it completes.
+    fn record(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, val: u32) {
+        let new = Access {
+            label: l,
+            kind,
+            thread: t as u32,
+            block: self.blin,
+            value: val,
+            ctx: Rc::clone(&self.ctx),
+        };
+        let mut found: Vec<(Access, Scope)> = Vec::new();
+        let epoch = self.epoch;
+        let log = self.block_logs[array].entry(idx).or_default();
+        if log.epoch != epoch {
+            log.entries.clear();
+            log.epoch = epoch;
+        }
+        for e in &log.entries {
+            if e.thread != new.thread && conflict(e.kind, kind) {
+                found.push((e.clone(), Scope::Block));
+            }
+        }
+        log_insert(&mut log.entries, new.clone(), |a, b| a.thread == b.thread);
+        if self.prog.arrays[array].space == Space::Global {
+            let glog = self.grid_logs[array].entry(idx).or_default();
+            for e in glog.iter() {
+                if e.block != new.block && conflict(e.kind, kind) {
+                    found.push((e.clone(), Scope::Grid));
+                }
+            }
+            log_insert(glog, new.clone(), |a, b| a.block == b.block);
+        }
+        for (prev, scope) in found {
+            self.report_race(&prev, &new, array, idx, scope);
+        }
+    }
+
+    fn report_race(&mut self, prev: &Access, new: &Access, array: usize, idx: u64, scope: Scope) {
+        let separating = if scope == Scope::Block {
+            super::separating_loop(&prev.ctx.loops, &prev.ctx.iters, &new.ctx.loops, &new.ctx.iters)
+        } else {
+            None
+        };
+        let key = (prev.label, new.label, array, scope == Scope::Grid, separating);
+        let same = prev.kind == AccessKind::Write && new.kind == AccessKind::Write && prev.value == new.value;
+        if let Some(&i) = self.race_keys.get(&key) {
+            self.report.races[i].same_value &= same;
+            return;
+        }
+        let bd = self.cfg.block_dim;
+        let gd = self.cfg.grid_dim;
+        self.race_keys.insert(key, self.report.races.len());
+        self.report.races.push(DynRace {
+            first: prev.label,
+            second: new.label,
+            array: self.prog.arrays[array].name.clone(),
+            index: idx,
+            threads: [coords(u64::from(prev.thread), bd), coords(u64::from(new.thread), bd)],
+            blocks: [coords(u64::from(prev.block), gd), coords(u64::from(new.block), gd)],
+            kinds: [prev.kind, new.kind],
+            iterations: [prev.ctx.iters.clone(), new.ctx.iters.clone()],
+            loops: [prev.ctx.loops.clone(), new.ctx.loops.clone()],
+            same_value: same,
+            scope,
+        });
+    }
+}

@@ -1,0 +1,373 @@
+//! The reference interpreter: a concrete, independent oracle for testing the verifier and the
+//! synthesizer.
+//!
+//! It runs a [`Kernel`] on one concrete launch ([`RunConfig`]) under the SDV semantics of
+//! DESIGN.md §4 and reports what that one execution exhibits: data races ([`DynRace`]),
+//! divergent barriers ([`DynDivergence`]) and out-of-bounds accesses. It finds only what the
+//! chosen run exhibits (it is a test oracle, not a verifier): no report means "none on this run".
+//!
+//! # Semantics
+//!
+//! - **Lock-step, predicated.** All threads of a block execute the same statement at the same
+//!   time; each thread has a predicate and disabled threads' statements have no effect. Within one
+//!   statement, threads act in increasing linear thread id (`x + y*bdx + z*bdx*bdy`), and each
+//!   write is applied to memory immediately (a later thread of the same statement sees it).
+//! - **`if (c) T else E`**: `c` is evaluated once; `T` runs for the threads with `p ∧ c`, then `E`
+//!   for those with `p ∧ ¬c`. A block whose predicate is false for every thread is skipped.
+//! - **`while (c) B`**: iterates while `c` holds for some enabled thread; a thread whose guard is
+//!   false stays disabled for the rest of that loop. Iterations are counted from 0.
+//! - **Barrier**: with every thread of the block enabled it ends the block's barrier interval.
+//!   With some but not all enabled it records a [`DynDivergence`] (once per barrier and block)
+//!   and still synchronizes. With none enabled it is not executed.
+//! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
+//!   operators as their [`BinOp`](crate::kpl::ast::BinOp) variants say; comparisons and logical
+//!   operators yield 0 or 1; **division and remainder by zero yield 0**; `i32::MIN / -1` wraps;
+//!   shift amounts are taken modulo 32. An opaque `Call(f, args)` is a seeded hash of `f` and the
+//!   argument values (equal arguments give equal results). Atomic `min`/`max` compare signed;
+//!   `inc`/`dec` follow CUDA's `atomicInc`/`atomicDec`.
+//! - **Initial state** is drawn from the seed: every memory element (shared memory per block,
+//!   global memory once per grid), every thread-local variable at the start of a block (a
+//!   `local x;` without initializer leaves `x` as it is), and every parameter missing from
+//!   [`RunConfig::params`] (a value in `0..=16`, small so that loops terminate).
+//! - **Memory**: a read returns the current value; an atomic reads, modifies and writes in one
+//!   step and returns the old value. Elements of arrays with an unknown first dimension exist at
+//!   every index.
+//! - **Out of bounds**: an index at or beyond a known dimension (indices are unsigned, so `-1` is
+//!   out of bounds) is recorded in [`RunReport::out_of_bounds`] (once per label and array) and the
+//!   access is skipped (a read leaves its destination unchanged); execution goes on.
+//! - **Races**: two accesses to the same element (same array, same linear index) by distinct
+//!   threads, at least one a write (a plain write or an atomic), not both atomics, in the same
+//!   barrier interval of a block ([`Scope::Block`]; shared and global arrays), or — for global
+//!   arrays — by threads of different blocks anywhere in the run ([`Scope::Grid`]; blocks are
+//!   simulated one after another in increasing linear block id, and no barrier orders them).
+//!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
+//!   write-write race of that label with itself).
+//! - **Thread model**: independent thread scheduling only. A kernel with
+//!   [`Geometry::warp_sync`](crate::kpl::ast::Geometry) set is rejected with
+//!   [`InterpError::Unsupported`] rather than run under the wrong semantics.
+//! - **Bounded**: each block executes at most [`RunConfig::max_steps`] statements (an `if`
+//!   counts once, a `while` once per guard evaluation); a block that would exceed it stops, the
+//!   run goes on with the next block, and the report says `truncated`.
+//!
+//! The launch geometry comes from the [`RunConfig`] only; [`RunConfig::for_kernel`] takes it from
+//! the kernel's header.
+
+mod compile;
+mod exec;
+mod value;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::kpl::ast::{Kernel, Label};
+
+/// The most threads a block may have.
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+/// The most blocks a grid may have (the interpreter simulates them one after another).
+pub const MAX_GRID_BLOCKS: u64 = 4096;
+
+/// One concrete launch of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Threads per block in x, y, z (each at least 1, at most 1024 in all).
+    pub block_dim: [u32; 3],
+    /// Blocks per grid in x, y, z (each at least 1, at most [`MAX_GRID_BLOCKS`] in all).
+    pub grid_dim: [u32; 3],
+    /// Seeds every value the run draws (initial memory, variables, missing parameters, opaque
+    /// calls). The same kernel, configuration and seed give the same report.
+    pub seed: u64,
+    /// The most statement executions per block before the block stops (`truncated`).
+    pub max_steps: u64,
+    /// Concrete parameter values; parameters not named here get a seeded value in `0..=16`.
+    /// Names that are not parameters of the kernel are ignored.
+    pub params: BTreeMap<String, u32>,
+}
+
+impl RunConfig {
+    /// The default bound on statement executions per block.
+    pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
+
+    /// A launch with the given geometry, seed 0, [`Self::DEFAULT_MAX_STEPS`] and no parameters.
+    pub fn new(block_dim: [u32; 3], grid_dim: [u32; 3]) -> RunConfig {
+        RunConfig {
+            block_dim,
+            grid_dim,
+            seed: 0,
+            max_steps: Self::DEFAULT_MAX_STEPS,
+            params: BTreeMap::new(),
+        }
+    }
+
+    /// A launch with the kernel header's geometry where given, else 32 threads and 1 block.
+    pub fn for_kernel(kernel: &Kernel) -> RunConfig {
+        RunConfig::new(
+            kernel.geometry.block_dim.unwrap_or([32, 1, 1]),
+            kernel.geometry.grid_dim.unwrap_or([1, 1, 1]),
+        )
+    }
+
+    /// Sets the seed.
+    pub fn with_seed(mut self, seed: u64) -> RunConfig {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the step bound.
+    pub fn with_max_steps(mut self, max_steps: u64) -> RunConfig {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// Sets one parameter's value.
+    pub fn with_param(mut self, name: &str, value: u32) -> RunConfig {
+        self.params.insert(name.to_string(), value);
+        self
+    }
+}
+
+/// Where a race happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// Between threads of one block, within one barrier interval (a barrier can fix it).
+    Block,
+    /// Between threads of different blocks on a global array (no barrier can fix it).
+    Grid,
+}
+
+/// The kind of a memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccessKind {
+    /// `rd`.
+    Read,
+    /// `wr`.
+    Write,
+    /// An atomic read-modify-write.
+    Atomic,
+}
+
+/// A race observed in the run, with its first witness.
+///
+/// One record is kept per distinct (`first`, `second`, `array`, `scope`, separating loop), where
+/// the separating loop is [`DynRace::separating_loop`] for block races and `None` for grid races;
+/// so a label pair that races both within one loop iteration and across iterations has a record
+/// for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynRace {
+    /// The label of the access that executed first.
+    pub first: Label,
+    /// The label of the access that executed second (may equal `first`).
+    pub second: Label,
+    /// The array.
+    pub array: String,
+    /// The linear (row-major) element index.
+    pub index: u64,
+    /// The two threads' ids within their blocks (always distinct threads).
+    pub threads: [[u32; 3]; 2],
+    /// The two threads' block ids (equal for [`Scope::Block`], different for [`Scope::Grid`]).
+    pub blocks: [[u32; 3]; 2],
+    /// The two accesses' kinds (at least one writes; not both atomics).
+    pub kinds: [AccessKind; 2],
+    /// For each access, the iteration count (from 0) of each enclosing `while`, outermost first.
+    pub iterations: [Vec<u64>; 2],
+    /// For each access, the labels of the enclosing `while` loops, parallel to `iterations`.
+    pub loops: [Vec<Label>; 2],
+    /// Both accesses are plain writes of equal values — for every conflict observed for this
+    /// record, not only the witness (GPUVerify calls such races benign). False otherwise.
+    pub same_value: bool,
+    /// Block or grid.
+    pub scope: Scope,
+}
+
+impl DynRace {
+    /// For a block race: the outermost loop enclosing both accesses in whose iterations they
+    /// differ (an inter-iteration race of that loop), or `None` when they happen in the same
+    /// iteration of every loop enclosing both (intra-iteration, or no shared loop).
+    pub fn separating_loop(&self) -> Option<Label> {
+        separating_loop(&self.loops[0], &self.iterations[0], &self.loops[1], &self.iterations[1])
+    }
+}
+
+/// The outermost loop of the common prefix of two loop stacks in which the iteration counts
+/// differ, or `None`.
+fn separating_loop(la: &[Label], ia: &[u64], lb: &[Label], ib: &[u64]) -> Option<Label> {
+    la.iter()
+        .zip(lb)
+        .zip(ia.iter().zip(ib))
+        .take_while(|((a, b), _)| a == b)
+        .find(|(_, (x, y))| x != y)
+        .map(|((l, _), _)| *l)
+}
+
+/// A barrier reached by some but not all threads of a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynDivergence {
+    /// The barrier's label.
+    pub barrier: Label,
+    /// The block in which it diverged.
+    pub block: [u32; 3],
+    /// A thread that reached the barrier (the lowest such linear id).
+    pub enabled_thread: [u32; 3],
+    /// A thread that did not (the lowest such linear id).
+    pub disabled_thread: [u32; 3],
+}
+
+/// What one run exhibited. Deterministic: findings appear in the order they were first observed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunReport {
+    /// Distinct races (see [`DynRace`] for what "distinct" means), first witness each.
+    pub races: Vec<DynRace>,
+    /// Divergent barriers, once per barrier label and block.
+    pub divergences: Vec<DynDivergence>,
+    /// Out-of-bounds accesses `(label, array, linear index)`, once per label and array (the first).
+    pub out_of_bounds: Vec<(Label, String, u64)>,
+    /// Statement executions, summed over all blocks.
+    pub steps: u64,
+    /// Some block hit [`RunConfig::max_steps`] and stopped early.
+    pub truncated: bool,
+}
+
+impl RunReport {
+    /// Distinct label pairs that raced, each as (min, max) by Label id.
+    pub fn race_pairs(&self) -> BTreeSet<(Label, Label)> {
+        self.races.iter().map(|r| (r.first.min(r.second), r.first.max(r.second))).collect()
+    }
+
+    /// Whether the run found no race, divergence or out-of-bounds access.
+    pub fn is_clean(&self) -> bool {
+        self.races.is_empty() && self.divergences.is_empty() && self.out_of_bounds.is_empty()
+    }
+
+    /// A human-readable summary, one finding per line, with the kernel's label names.
+    pub fn render(&self, kernel: &Kernel) -> String {
+        let mut s = String::new();
+        let name = |l: Label| kernel.label_name(l).to_string();
+        for r in &self.races {
+            let rel = match (r.scope, r.separating_loop()) {
+                (Scope::Grid, _) => "between blocks".to_string(),
+                (Scope::Block, None) => "same iteration".to_string(),
+                (Scope::Block, Some(l)) => format!("different iterations of loop {}", name(l)),
+            };
+            let _ = writeln!(
+                s,
+                "race {}:{:?} / {}:{:?} on {}[{}] threads {:?}@{:?} / {:?}@{:?}, iterations {:?} / {:?} ({}){}",
+                name(r.first),
+                r.kinds[0],
+                name(r.second),
+                r.kinds[1],
+                r.array,
+                r.index,
+                r.threads[0],
+                r.blocks[0],
+                r.threads[1],
+                r.blocks[1],
+                r.iterations[0],
+                r.iterations[1],
+                rel,
+                if r.same_value { ", same value" } else { "" },
+            );
+        }
+        for d in &self.divergences {
+            let _ = writeln!(
+                s,
+                "divergent barrier {} in block {:?}: thread {:?} reaches it, thread {:?} does not",
+                name(d.barrier),
+                d.block,
+                d.enabled_thread,
+                d.disabled_thread
+            );
+        }
+        for (l, a, i) in &self.out_of_bounds {
+            let _ = writeln!(s, "out-of-bounds access {}[{}] at {}", a, i, name(*l));
+        }
+        let _ = writeln!(
+            s,
+            "{} steps{}",
+            self.steps,
+            if self.truncated { " (truncated: step bound reached)" } else { "" }
+        );
+        s
+    }
+}
+
+/// Why a kernel cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InterpError {
+    /// A feature the interpreter does not implement (e.g. `--warp-sync`).
+    #[error("the interpreter does not support {0}")]
+    Unsupported(String),
+    /// A variable that is neither a parameter nor declared by a preceding `local`.
+    #[error("undeclared variable `{name}` (label {label:?})")]
+    UndeclaredVariable {
+        /// The variable.
+        name: String,
+        /// The statement that uses it.
+        label: Label,
+    },
+    /// An access to an array the kernel does not declare.
+    #[error("unknown array `{name}` (label {label:?})")]
+    UnknownArray {
+        /// The array.
+        name: String,
+        /// The statement that accesses it.
+        label: Label,
+    },
+    /// An access with a different number of indices than the array has dimensions.
+    #[error("array `{array}` has {expected} dimension(s) but is accessed with {found} index(es) (label {label:?})")]
+    IndexArity {
+        /// The array.
+        array: String,
+        /// The statement.
+        label: Label,
+        /// The array's number of dimensions.
+        expected: usize,
+        /// The number of indices used.
+        found: usize,
+    },
+    /// An array declaration the interpreter cannot lay out.
+    #[error("array `{array}`: {reason}")]
+    BadArray {
+        /// The array.
+        array: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Blocks and expressions nested deeper than the interpreter accepts (1000 levels).
+    #[error("the kernel nests too deeply (label {label:?})")]
+    TooDeep {
+        /// The statement or block where the limit was reached.
+        label: Label,
+    },
+    /// A launch geometry outside the supported range.
+    #[error("bad launch geometry: {0}")]
+    BadGeometry(String),
+}
+
+/// Runs `kernel` once on the launch `cfg` and reports what the run exhibits.
+///
+/// Never panics and always terminates (each block runs at most `cfg.max_steps` statements).
+/// Errors: [`InterpError::Unsupported`] when `kernel.geometry.warp_sync` is set; a malformed
+/// kernel (undeclared variable, unknown array, wrong index count, an unknown non-first dimension,
+/// nesting deeper than 1000 levels)
+/// or geometry (a zero dimension, more than [`MAX_BLOCK_THREADS`] threads per block or
+/// [`MAX_GRID_BLOCKS`] blocks) is an error before anything runs.
+pub fn run(kernel: &Kernel, cfg: &RunConfig) -> Result<RunReport, InterpError> {
+    if kernel.geometry.warp_sync.is_some() {
+        return Err(InterpError::Unsupported("--warp-sync".into()));
+    }
+    let threads: u64 = cfg.block_dim.iter().map(|&d| u64::from(d)).product();
+    let blocks: u64 = cfg.grid_dim.iter().map(|&d| u64::from(d)).product();
+    if !(1..=MAX_BLOCK_THREADS).contains(&threads) {
+        return Err(InterpError::BadGeometry(format!(
+            "block of {:?} = {} threads (1 to {} supported)",
+            cfg.block_dim, threads, MAX_BLOCK_THREADS
+        )));
+    }
+    if !(1..=MAX_GRID_BLOCKS).contains(&blocks) {
+        return Err(InterpError::BadGeometry(format!(
+            "grid of {:?} = {} blocks (1 to {} supported)",
+            cfg.grid_dim, blocks, MAX_GRID_BLOCKS
+        )));
+    }
+    let prog = compile::compile(kernel)?;
+    Ok(exec::Machine::new(&prog, cfg).run())
+}

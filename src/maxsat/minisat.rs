@@ -1,0 +1,181 @@
+//! The Minisat engine: SAT-UNSAT linear search over a DPW-encoded objective,
+//! on a single incremental Minisat instance (see the module docs of
+//! [`crate::maxsat`] for why).
+
+use std::collections::BTreeMap;
+
+use rustsat::{
+    encodings::pb::{BoundUpper, BoundUpperIncremental, DynamicPolyWatchdog},
+    instances::{BasicVarManager, Cnf, ManageVars},
+    solvers::{PhaseLit, Solve, SolveIncremental, SolverResult},
+    types::{Lit as RsLit, TernaryVal, Var as RsVar},
+};
+use rustsat_minisat::core::Minisat;
+
+use super::{cost_of, Backend, Lit, MaxSatError, Outcome, Solution, Stats, Var};
+
+/// The objective encoding and how many soft units (a prefix of `soft`) it covers.
+struct Objective {
+    dpw: DynamicPolyWatchdog,
+    covers: usize,
+}
+
+/// Incremental Minisat plus the bookkeeping to map our variables onto it.
+pub(super) struct MinisatBackend {
+    solver: Minisat,
+    /// Allocates solver variables for both user variables and encoding
+    /// auxiliaries, which interleave as the instance grows.
+    vars: BasicVarManager,
+    /// Solver variable of each user variable (`map[v.0]`).
+    map: Vec<RsVar>,
+    soft: Vec<(Lit, u64)>,
+    /// How many soft units already had their preferred phase set.
+    phased: usize,
+    objective: Option<Objective>,
+    /// Optimum of the previous solve: constraints only ever get added and
+    /// weights are positive, so no later model can be cheaper.
+    lower_bound: u64,
+    /// The hard clauses alone were found UNSAT; adding more keeps them UNSAT.
+    unsat: bool,
+}
+
+fn backend_err(e: impl std::fmt::Display) -> MaxSatError {
+    MaxSatError::Backend(e.to_string())
+}
+
+impl MinisatBackend {
+    pub(super) fn new() -> MinisatBackend {
+        MinisatBackend {
+            solver: Minisat::default(),
+            vars: BasicVarManager::default(),
+            map: Vec::new(),
+            soft: Vec::new(),
+            phased: 0,
+            objective: None,
+            lower_bound: 0,
+            unsat: false,
+        }
+    }
+
+    /// The solver literal for `lit`; the caller checked the variable exists.
+    fn lit(&self, lit: Lit) -> Result<RsLit, MaxSatError> {
+        let var = self
+            .map
+            .get(lit.var.0 as usize)
+            .ok_or(MaxSatError::UnknownVar { lit, num_vars: self.map.len() as u32 })?;
+        Ok(var.lit(lit.negated))
+    }
+
+    /// Reads the user-variable part of the current SAT model.
+    fn model(&self) -> Result<Vec<bool>, MaxSatError> {
+        self.map
+            .iter()
+            .map(|&v| {
+                // An unassigned variable cannot matter to any clause; call it false.
+                let val = self.solver.var_val(v).map_err(backend_err)?;
+                Ok(val == TernaryVal::True)
+            })
+            .collect()
+    }
+
+    /// Makes the solver try the satisfied polarity of new soft literals
+    /// first, so that first models are already cheap.
+    fn set_phases(&mut self) -> Result<(), MaxSatError> {
+        for i in self.phased..self.soft.len() {
+            let lit = self.lit(self.soft[i].0)?;
+            self.solver.phase_lit(lit).map_err(backend_err)?;
+        }
+        self.phased = self.soft.len();
+        Ok(())
+    }
+
+    /// Assumptions enforcing `cost <= ub`, encoding what is still missing.
+    fn bound(&mut self, ub: u64) -> Result<Vec<RsLit>, MaxSatError> {
+        let ub = usize::try_from(ub).map_err(|_| MaxSatError::WeightOverflow)?;
+        if self.objective.as_ref().is_none_or(|o| o.covers != self.soft.len()) {
+            // DPW cannot grow; build a fresh one over every soft unit. The old
+            // one stays in the solver, inert (see module docs).
+            let mut inputs: BTreeMap<RsLit, usize> = BTreeMap::new();
+            for &(lit, w) in &self.soft {
+                // The objective counts falsified soft literals.
+                let violated = !self.lit(lit)?;
+                let w = usize::try_from(w).map_err(|_| MaxSatError::WeightOverflow)?;
+                let entry = inputs.entry(violated).or_insert(0);
+                *entry = entry.checked_add(w).ok_or(MaxSatError::WeightOverflow)?;
+            }
+            self.objective = Some(Objective { dpw: inputs.into_iter().collect(), covers: self.soft.len() });
+        }
+        let Some(objective) = self.objective.as_mut() else {
+            return Err(MaxSatError::Encoding("objective missing".into()));
+        };
+        let mut cnf = Cnf::new();
+        objective
+            .dpw
+            .encode_ub_change(ub..=ub, &mut cnf, &mut self.vars)
+            .map_err(|e| MaxSatError::Encoding(e.to_string()))?;
+        let assumps = objective.dpw.enforce_ub(ub).map_err(|e| MaxSatError::Encoding(e.to_string()))?;
+        self.solver.add_cnf(cnf).map_err(backend_err)?;
+        Ok(assumps)
+    }
+
+    fn sat_call(&mut self, assumps: &[RsLit], stats: &mut Stats) -> Result<Option<Vec<bool>>, MaxSatError> {
+        stats.sat_calls += 1;
+        let res = if assumps.is_empty() { self.solver.solve() } else { self.solver.solve_assumps(assumps) };
+        match res.map_err(backend_err)? {
+            SolverResult::Sat => Ok(Some(self.model()?)),
+            SolverResult::Unsat => Ok(None),
+            SolverResult::Interrupted => Err(MaxSatError::Backend("minisat was interrupted".into())),
+        }
+    }
+}
+
+impl Backend for MinisatBackend {
+    fn new_var(&mut self, v: Var) -> Result<(), MaxSatError> {
+        debug_assert_eq!(v.0 as usize, self.map.len());
+        let var = self.vars.new_var();
+        self.map.push(var);
+        // Make Minisat aware of the variable so every model assigns it.
+        self.solver.reserve(var).map_err(backend_err)
+    }
+
+    fn add_hard(&mut self, clause: &[Lit]) -> Result<(), MaxSatError> {
+        let lits = clause.iter().map(|&l| self.lit(l)).collect::<Result<Vec<_>, _>>()?;
+        self.solver.add_clause(lits.into_iter().collect()).map_err(backend_err)
+    }
+
+    fn add_soft(&mut self, lit: Lit, weight: u64) -> Result<(), MaxSatError> {
+        self.soft.push((lit, weight));
+        Ok(())
+    }
+
+    fn solve(&mut self, stats: &mut Stats) -> Result<Outcome, MaxSatError> {
+        if self.unsat {
+            return Ok(Outcome::Unsat);
+        }
+        self.set_phases()?;
+        let Some(mut model) = self.sat_call(&[], stats)? else {
+            self.unsat = true;
+            return Ok(Outcome::Unsat);
+        };
+        let mut cost = cost_of(&self.soft, &model);
+        // Improve until no cheaper model exists or the lower bound is met.
+        while cost > self.lower_bound {
+            let assumps = self.bound(cost - 1)?;
+            let Some(better) = self.sat_call(&assumps, stats)? else {
+                break;
+            };
+            let better_cost = cost_of(&self.soft, &better);
+            if better_cost >= cost {
+                // The bound was not enforced: continuing could loop forever.
+                return Err(MaxSatError::Encoding(format!(
+                    "model of cost {better_cost} under bound {}",
+                    cost - 1
+                )));
+            }
+            model = better;
+            cost = better_cost;
+        }
+        self.lower_bound = cost;
+        Ok(Outcome::Optimal(Solution { cost, model }))
+    }
+}

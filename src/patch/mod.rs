@@ -1,0 +1,116 @@
+//! Patching: barrier insertions (and, under `--reoptimize`, removals) applied to the user's
+//! ORIGINAL text, a unified diff for review, and atomic writes.
+//!
+//! Every other byte of the file is preserved. Insertions go where the front end's
+//! [`Place`] says; a label with `Place::Not` is never patched (synthesis never chooses one).
+
+use crate::kpl::{Kernel, Label, Place};
+use std::io::Write;
+use std::path::Path;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PatchError {
+    #[error("internal: no source position for a barrier after label `{0}`")]
+    NotPlaceable(String),
+    #[error("cannot write {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// One edit of the source text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Edit {
+    at: usize,
+    /// Bytes replaced (removals); 0 for insertions.
+    len: usize,
+    text: String,
+    /// Order among edits at the same offset.
+    rank: usize,
+}
+
+/// The text with a barrier statement `barrier` (e.g. `__syncthreads();`) after every label of
+/// `after` and the barrier statements `remove` deleted. Labels refer to `kernel`, whose places and
+/// spans point into `source`.
+pub fn apply(
+    source: &str,
+    kernel: &Kernel,
+    after: &[Label],
+    remove: &[Label],
+    barrier: &str,
+) -> Result<String, PatchError> {
+    let mut edits: Vec<Edit> = Vec::new();
+    for (rank, l) in after.iter().enumerate() {
+        match kernel.place(*l) {
+            Place::Line { offset, indent } => {
+                edits.push(Edit { at: *offset, len: 0, text: format!("\n{indent}{barrier}"), rank });
+            }
+            Place::Braced { body_start, body_end, indent, outer_indent } => {
+                edits.push(Edit { at: *body_start, len: 0, text: "{ ".to_string(), rank });
+                edits.push(Edit {
+                    at: *body_end,
+                    len: 0,
+                    text: format!("\n{indent}{barrier}\n{outer_indent}}}"),
+                    rank,
+                });
+            }
+            Place::Not(_) => return Err(PatchError::NotPlaceable(kernel.label_name(*l).to_string())),
+        }
+    }
+    for l in remove {
+        if let Some(s) = kernel.stmt(*l) {
+            let (start, end) = (s.span.start.min(source.len()), s.span.end.min(source.len()));
+            let line_start = source[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+            let line_end = source[end..].find('\n').map(|i| end + i).unwrap_or(source.len());
+            let alone =
+                source[line_start..start].trim().is_empty() && source[end..line_end].trim().is_empty();
+            if alone && line_start > 0 {
+                // Delete the whole line including the newline before it.
+                edits.push(Edit {
+                    at: line_start - 1,
+                    len: line_end - line_start + 1,
+                    text: String::new(),
+                    rank: 0,
+                });
+            } else {
+                edits.push(Edit { at: start, len: end - start, text: String::new(), rank: 0 });
+            }
+        }
+    }
+    // Apply from the end so earlier offsets stay valid; at one offset, keep program order.
+    edits.sort_by(|a, b| b.at.cmp(&a.at).then(b.rank.cmp(&a.rank)));
+    let mut out = source.to_string();
+    for e in edits {
+        let at = e.at.min(out.len());
+        let end = (at + e.len).min(out.len());
+        if out.is_char_boundary(at) && out.is_char_boundary(end) {
+            out.replace_range(at..end, &e.text);
+        }
+    }
+    Ok(out)
+}
+
+/// A unified diff (3 lines of context) from `old` to `new`, with `a/` and `b/` headers.
+pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(
+            &format!("a/{}", path.trim_start_matches('/')),
+            &format!("b/{}", path.trim_start_matches('/')),
+        )
+        .to_string()
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed, then
+/// renamed over the target. On any failure the original file is untouched.
+pub fn write_atomic(path: &Path, contents: &str) -> Result<(), PatchError> {
+    let err = |source: std::io::Error| PatchError::Io { path: path.display().to_string(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    tmp.write_all(contents.as_bytes()).map_err(err)?;
+    tmp.as_file().sync_all().map_err(err)?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,116 @@
+//! The `autosync` binary: `tree` output, diagnostics and exit codes.
+
+use std::process::{Command, Output};
+
+fn autosync(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_autosync")).args(args).output().expect("runs autosync")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const FIG4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kpl/paper/fig4.kpl");
+
+/// The cells of the tree row whose label column is `label`.
+fn row<'a>(stdout: &'a str, label: &str) -> Vec<&'a str> {
+    stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|cells| cells.first() == Some(&label))
+        .unwrap_or_else(|| panic!("no row for label {label}:\n{stdout}"))
+}
+
+#[test]
+fn tree_of_fig4_lists_every_label_with_its_cost() {
+    let out = autosync(&["tree", FIG4]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(stdout.contains("kernel fig4"), "{stdout}");
+    // label, kind, placeable, cost.
+    for (label, kind, cost) in [
+        ("1:5", "while", "1"),
+        ("1:5s", "start", "100"),
+        ("2", "read", "100"),
+        ("3", "assign", "100"),
+        ("4", "write", "100"),
+        ("11", "assign", "100"),
+    ] {
+        let cells = row(&stdout, label);
+        assert_eq!(cells.get(1), Some(&kind), "{label}: {cells:?}");
+        assert_eq!(cells.get(2), Some(&"yes"), "{label}: {cells:?}");
+        assert_eq!(cells.get(3), Some(&cost), "{label}: {cells:?}");
+    }
+    // Nesting is shown by indentation: the loop body is indented deeper than the loop.
+    let indent = |label: &str| {
+        stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(label))
+            .map(|l| l.len() - l.trim_start().len())
+            .unwrap_or(0)
+    };
+    assert!(indent("2") > indent("1:5"), "{stdout}");
+    // The end of the kernel is not placeable.
+    assert!(row(&stdout, "main").contains(&"no"), "{stdout}");
+    // The statement column shows the statement without its explicit `@label` prefix.
+    let two = stdout.lines().find(|l| l.trim_start().starts_with("2 ")).unwrap_or_default();
+    assert!(two.ends_with("x := rd A[tid.x + 1];"), "{two:?}");
+    assert!(!stdout.contains("@"), "explicit label prefixes leak into the statement column:\n{stdout}");
+}
+
+#[test]
+fn tree_output_is_deterministic() {
+    let a = autosync(&["tree", FIG4]);
+    let b = autosync(&["tree", FIG4]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn garbled_file_exits_2_with_location_and_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbled.kpl");
+    std::fs::write(&path, "kernel broken() {\n  shared A[4];\n  local x;\n  x := 1 +;\n}\n").unwrap();
+    let p = path.display().to_string();
+    let out = autosync(&["tree", &p]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(stderr.contains("error: expected an expression, found `;`"), "{stderr}");
+    // `;` is at line 4, column 11.
+    let loc = format!("{p}:4:11");
+    assert!(
+        stderr.contains(&format!("--> {loc}")) || stderr.contains(&format!("┌─ {loc}")),
+        "no location {loc}:\n{stderr}"
+    );
+    assert!(stderr.contains("x := 1 +;"), "source line missing:\n{stderr}");
+    let caret = stderr.lines().find(|l| l.contains('^')).unwrap_or_else(|| panic!("no caret:\n{stderr}"));
+    let src_line = stderr.lines().find(|l| l.contains("x := 1 +;")).unwrap_or_default();
+    let col = |l: &str, c: char| l.chars().position(|x| x == c);
+    assert_eq!(col(caret, '^'), col(src_line, ';'), "caret not under `;`:\n{stderr}");
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let out = autosync(&["tree", "/nonexistent/kernel.kpl"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("/nonexistent/kernel.kpl"), "{stderr}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(autosync(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(autosync(&["tree"]).status.code(), Some(2));
+}
+
+#[test]
+fn help_mentions_tree() {
+    let out = autosync(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("tree"), "{stdout}");
+    assert!(stdout.contains("Usage"), "{stdout}");
+    let out = autosync(&["tree", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("label tree"));
+}

@@ -1,0 +1,3 @@
+__global__ void k(int *A, int *B) {
+    A = B;
+}

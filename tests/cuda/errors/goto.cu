@@ -1,0 +1,4 @@
+__global__ void k(int *A, int n) {
+    int i = threadIdx.x;
+    goto done;
+}

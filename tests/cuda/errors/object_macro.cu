@@ -1,0 +1,5 @@
+#define SYNC __syncthreads()
+__global__ void k(int *A, int n) {
+    int i = threadIdx.x;
+    SYNC;
+}

@@ -1,0 +1,3 @@
+#ifdef FOO
+__global__ void k(int *A) { A[0] = 1; }
+#endif

@@ -1,0 +1,185 @@
+//! Data-driven tests of the CUDA front end.
+//!
+//! - `tests/cuda/lower/NAME.cu` lowers to the KPL printout plus the source place of every label
+//!   in `NAME.kpl` (run with `BLESS=1` to rewrite the expected files after checking a change);
+//! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
+//! - every `.cu` file under `benchmarks/plain/` and `benchmarks/micro/` lowers without error.
+
+use autosync::cuda::lower_file;
+use autosync::diag::line_col;
+use autosync::kpl::{self, Kernel, Place};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
+        Err(_) => Vec::new(),
+    };
+    out.retain(|p| p.extension().is_some_and(|e| e == ext));
+    out.sort();
+    out
+}
+
+fn show_place(p: &Place, src: &str) -> String {
+    let lc = |o: usize| {
+        let (l, c) = line_col(src, o);
+        format!("{l}:{c}")
+    };
+    match p {
+        Place::Line { offset, indent } => format!("line @{} indent {:?}", lc(*offset), indent),
+        Place::Braced { body_start, body_end, indent, outer_indent } => {
+            format!(
+                "braced {}..{} indent {:?} outer {:?}",
+                lc(*body_start),
+                lc(*body_end),
+                indent,
+                outer_indent
+            )
+        }
+        Place::Not(why) => format!("not ({why})"),
+    }
+}
+
+/// The printout of a lowered kernel followed by its places, one label per line.
+fn render(k: &Kernel, src: &str) -> String {
+    let mut out = kpl::print(k);
+    out.push_str("// places:\n");
+    for (i, p) in k.places.iter().enumerate() {
+        let name = k.label_names.get(i).map(|n| n.name.as_str()).unwrap_or("?");
+        let _ = writeln!(out, "//   {name}: {}", show_place(p, src));
+    }
+    out
+}
+
+fn check_invariants(k: &Kernel) {
+    assert_eq!(k.places.len(), k.label_names.len(), "{}: one place per label", k.name);
+    let mut seen = std::collections::HashSet::new();
+    let mut names = std::collections::HashSet::new();
+    for n in &k.label_names {
+        assert!(names.insert(n.name.clone()), "{}: duplicate label name {}", k.name, n.name);
+    }
+    let mut check = |l: kpl::Label| assert!(seen.insert(l), "{}: label {l:?} used twice", k.name);
+    check(k.body.label);
+    check(k.body.start);
+    k.walk(&mut |s| {
+        check(s.label);
+        match &s.kind {
+            kpl::StmtKind::If { then, els, .. } => {
+                assert_eq!(then.label, s.label);
+                check(then.start);
+                if let Some(e) = els {
+                    check(e.label);
+                    check(e.start);
+                }
+            }
+            kpl::StmtKind::While { body, .. } => {
+                assert_eq!(body.label, s.label);
+                check(body.start);
+            }
+            _ => {}
+        }
+    });
+    assert_eq!(seen.len(), k.places.len(), "{}: labels are dense", k.name);
+    // Program-order allocation: the printout re-parses to the same structure and numbering.
+    let printed = kpl::print(k);
+    let reparsed = kpl::parse(&printed)
+        .unwrap_or_else(|d| panic!("{}: printout does not parse: {}\n{printed}", k.name, d.message));
+    assert_eq!(kpl::normalized(&reparsed), kpl::normalized(k), "{}: print/parse round trip", k.name);
+}
+
+#[test]
+fn lowering_matches_expected_kpl() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
+    let cases = files(&dir, "cu");
+    assert!(!cases.is_empty(), "no test cases in {}", dir.display());
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut failures = Vec::new();
+    for cu in cases {
+        let src = std::fs::read_to_string(&cu).expect("read test input");
+        let got = match lower_file(&src, None) {
+            Ok(ks) => {
+                ks.iter().for_each(check_invariants);
+                ks.iter().map(|k| render(k, &src)).collect::<Vec<_>>().join("\n")
+            }
+            Err(d) => panic!("{}: {}", cu.display(), d.render(&cu.display().to_string(), &src)),
+        };
+        let expected_path = cu.with_extension("kpl");
+        if bless {
+            std::fs::write(&expected_path, &got).expect("write expected output");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != got {
+            failures.push(format!("{}:\n--- expected\n{expected}\n--- got\n{got}", cu.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn unsupported_constructs_are_errors_at_their_position() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/errors");
+    let cases = files(&dir, "cu");
+    assert!(!cases.is_empty(), "no test cases in {}", dir.display());
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut failures = Vec::new();
+    for cu in cases {
+        let src = std::fs::read_to_string(&cu).expect("read test input");
+        let got = match lower_file(&src, None) {
+            Ok(_) => "lowered without error\n".to_string(),
+            Err(d) => {
+                let (l, c) = d.span.map(|s| line_col(&src, s.start)).unwrap_or((0, 0));
+                format!("{l}:{c}: {}\n", d.message)
+            }
+        };
+        let expected_path = cu.with_extension("err");
+        if bless {
+            std::fs::write(&expected_path, &got).expect("write expected output");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != got {
+            failures.push(format!("{}: expected {expected:?}, got {got:?}", cu.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn benchmarks_lower_without_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
+    let mut failures = Vec::new();
+    for sub in ["plain", "micro"] {
+        for cu in files(&root.join(sub), "cu") {
+            let src = std::fs::read_to_string(&cu).expect("read benchmark");
+            match lower_file(&src, None) {
+                Ok(ks) => ks.iter().for_each(check_invariants),
+                Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn only_selects_one_kernel_and_missing_names_are_errors() {
+    let src = "__global__ void a(int *A) { A[threadIdx.x] = 1; }\n__global__ void b(int *B) { B[0] = 2; }\n";
+    let ks = lower_file(src, Some("b")).expect("lowers");
+    assert_eq!(ks.len(), 1);
+    assert_eq!(ks[0].name, "b");
+    assert_eq!(lower_file(src, None).expect("lowers").len(), 2);
+    let err = lower_file(src, Some("c")).expect_err("no kernel c");
+    assert!(err.message.contains("no `__global__` kernel named `c`"), "{}", err.message);
+}
+
+#[test]
+fn lowering_is_deterministic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
+    for cu in files(&dir, "cu") {
+        let src = std::fs::read_to_string(&cu).expect("read test input");
+        let a = lower_file(&src, None).map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
+        let b = lower_file(&src, None).map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
+        assert_eq!(a.ok(), b.ok());
+    }
+}

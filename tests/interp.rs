@@ -1,0 +1,788 @@
+//! Tests of the reference interpreter (`autosync::interp`) on small KPL kernels.
+
+use autosync::interp::{run, AccessKind, InterpError, RunConfig, RunReport, Scope};
+use autosync::kpl::ast::{Expr, Kernel, Label, StmtKind};
+use autosync::kpl::parse;
+use std::collections::BTreeSet;
+
+fn kernel(src: &str) -> Kernel {
+    match parse(src) {
+        Ok(k) => k,
+        Err(d) => panic!("test kernel does not parse: {d:?}\n{src}"),
+    }
+}
+
+fn label(k: &Kernel, name: &str) -> Label {
+    k.label_by_name(name).unwrap_or_else(|| panic!("no label `{name}`"))
+}
+
+fn run_ok(k: &Kernel, cfg: &RunConfig) -> RunReport {
+    match run(k, cfg) {
+        Ok(r) => r,
+        Err(e) => panic!("run failed: {e}"),
+    }
+}
+
+fn block(threads: u32) -> RunConfig {
+    RunConfig::new([threads, 1, 1], [1, 1, 1])
+}
+
+fn pairs(k: &Kernel, names: &[(&str, &str)]) -> BTreeSet<(Label, Label)> {
+    names
+        .iter()
+        .map(|(a, b)| {
+            let (a, b) = (label(k, a), label(k, b));
+            (a.min(b), a.max(b))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// AutoSync Fig. 2: straight-line code.
+
+const FIG2: &str = "
+kernel fig2() {
+  shared A[65];
+  local x;
+  @r x := rd A[tid + 1];
+  @w wr A[tid] := x;
+}";
+
+#[test]
+fn fig2_read_write_race() {
+    let k = kernel(FIG2);
+    let rep = run_ok(&k, &block(64));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+    assert_eq!(rep.races.len(), 1);
+    let r = &rep.races[0];
+    assert_eq!((r.first, r.second), (label(&k, "r"), label(&k, "w")));
+    assert_eq!(r.kinds, [AccessKind::Read, AccessKind::Write]);
+    assert_eq!(r.array, "A");
+    assert_eq!(r.scope, Scope::Block);
+    // Thread t reads A[t+1], which thread t+1 writes.
+    assert_eq!(u64::from(r.threads[0][0]) + 1, r.index);
+    assert_eq!(u64::from(r.threads[1][0]), r.index);
+    assert!(r.iterations[0].is_empty() && r.iterations[1].is_empty());
+    assert!(!rep.truncated);
+    assert!(rep.divergences.is_empty() && rep.out_of_bounds.is_empty());
+}
+
+#[test]
+fn fig2_with_barrier_is_race_free() {
+    let k = kernel(
+        "kernel fig2() {
+           shared A[65];
+           local x;
+           x := rd A[tid + 1];
+           barrier;
+           wr A[tid] := x;
+         }",
+    );
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.is_clean(), "{}", rep.render(&k));
+}
+
+#[test]
+fn single_thread_never_races() {
+    let k = kernel(FIG2);
+    assert!(run_ok(&k, &block(1)).races.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// AutoSync Fig. 4: a race inside a loop, intra- and inter-iteration.
+
+fn fig4(b1: &str, b2: &str) -> String {
+    format!(
+        "kernel fig4(n) {{
+           shared A[65];
+           local i := 0;
+           local x;
+           @loop while (i < n) {{
+             {b1}
+             @r x := rd A[tid + 1];
+             x := x + i;
+             {b2}
+             @w wr A[tid] := x;
+             i := i + 1;
+           }}
+         }}"
+    )
+}
+
+#[test]
+fn fig4_without_barriers_has_intra_and_inter_iteration_races() {
+    let k = kernel(&fig4("", ""));
+    let rep = run_ok(&k, &block(32).with_param("n", 3));
+    let lp = label(&k, "loop");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+    let intra = rep.races.iter().find(|r| r.separating_loop().is_none()).expect("intra-iteration race");
+    assert_eq!(intra.iterations[0], intra.iterations[1]);
+    assert_eq!((intra.first, intra.second), (label(&k, "r"), label(&k, "w")));
+    assert_eq!(intra.loops, [vec![lp], vec![lp]]);
+    let inter = rep.races.iter().find(|r| r.separating_loop() == Some(lp)).expect("inter-iteration race");
+    assert_ne!(inter.iterations[0], inter.iterations[1]);
+}
+
+#[test]
+fn fig4_red_barrier_leaves_only_the_inter_iteration_race() {
+    let k = kernel(&fig4("", "barrier;"));
+    let rep = run_ok(&k, &block(32).with_param("n", 3));
+    let lp = label(&k, "loop");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+    for r in &rep.races {
+        assert_eq!(r.separating_loop(), Some(lp), "{}", rep.render(&k));
+        // The write of iteration i races with the read of iteration i + 1.
+        assert_eq!((r.first, r.second), (label(&k, "w"), label(&k, "r")));
+        assert_eq!(r.iterations[0][0] + 1, r.iterations[1][0]);
+    }
+}
+
+#[test]
+fn fig4_both_barriers_are_race_free() {
+    let k = kernel(&fig4("barrier;", "barrier;"));
+    let rep = run_ok(&k, &block(32).with_param("n", 3));
+    assert!(rep.is_clean(), "{}", rep.render(&k));
+    // The green barrier alone is not enough.
+    let k = kernel(&fig4("barrier;", ""));
+    let rep = run_ok(&k, &block(32).with_param("n", 3));
+    assert!(rep.races.iter().all(|r| r.separating_loop().is_none()));
+    assert!(!rep.races.is_empty());
+}
+
+#[test]
+fn loop_with_zero_trip_count_does_nothing() {
+    let k = kernel(&fig4("", ""));
+    let rep = run_ok(&k, &block(32).with_param("n", 0));
+    assert!(rep.is_clean());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Barrier divergence.
+
+#[test]
+fn divergent_barrier_under_thread_dependent_if() {
+    let k = kernel(
+        "kernel d() {
+           if (tid < 5) { @b barrier; }
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(rep.divergences.len(), 1);
+    let d = &rep.divergences[0];
+    assert_eq!(d.barrier, label(&k, "b"));
+    assert_eq!(d.block, [0, 0, 0]);
+    assert!(d.enabled_thread[0] < 5);
+    assert!(d.disabled_thread[0] >= 5);
+    assert!(rep.races.is_empty());
+}
+
+#[test]
+fn divergent_barrier_still_synchronizes() {
+    let k = kernel(
+        "kernel d() {
+           shared A[33];
+           local x;
+           x := rd A[tid + 1];
+           if (tid < 5) { barrier; }
+           wr A[tid] := x;
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(rep.divergences.len(), 1);
+    assert!(rep.races.is_empty(), "{}", rep.render(&k));
+}
+
+#[test]
+fn barrier_under_uniform_if() {
+    let src = "kernel u(n) {
+                 shared A[33];
+                 local x;
+                 @r x := rd A[tid + 1];
+                 if (n > 3) { barrier; }
+                 @w wr A[tid] := x;
+               }";
+    let k = kernel(src);
+    let taken = run_ok(&k, &block(32).with_param("n", 5));
+    assert!(taken.is_clean(), "{}", taken.render(&k));
+    let skipped = run_ok(&k, &block(32).with_param("n", 1));
+    assert!(skipped.divergences.is_empty());
+    assert_eq!(skipped.race_pairs(), pairs(&k, &[("r", "w")]));
+}
+
+#[test]
+fn barrier_with_all_threads_disabled_has_no_effect() {
+    let k = kernel(
+        "kernel z() {
+           shared A[33];
+           local x;
+           @r x := rd A[tid + 1];
+           if (tid > 100) { barrier; }
+           @w wr A[tid] := x;
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    assert!(rep.divergences.is_empty());
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+}
+
+#[test]
+fn barrier_in_loop_with_thread_dependent_trip_count_diverges() {
+    let k = kernel(
+        "kernel t() {
+           shared A[16];
+           local i := tid;
+           @loop while (i < 10) {
+             wr A[tid] := i;
+             @b barrier;
+             i := i + 1;
+           }
+         }",
+    );
+    let rep = run_ok(&k, &block(16));
+    assert_eq!(rep.divergences.len(), 1);
+    let d = &rep.divergences[0];
+    assert_eq!(d.barrier, label(&k, "b"));
+    assert!(d.enabled_thread[0] < 10 && d.disabled_thread[0] >= 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Atomics.
+
+#[test]
+fn atomic_vs_atomic_is_no_race() {
+    let k = kernel(
+        "kernel a() {
+           global C[];
+           atomic add C[0], 1;
+           atomic max C[0], tid;
+         }",
+    );
+    assert!(run_ok(&k, &block(64)).races.is_empty());
+}
+
+#[test]
+fn atomic_vs_plain_access_races() {
+    let k = kernel(
+        "kernel a() {
+           global C[];
+           local x;
+           @a atomic add C[0], 1;
+           @r x := rd C[0];
+           @w wr C[1] := tid;
+           @b atomic exch C[1], 0;
+         }",
+    );
+    let rep = run_ok(&k, &block(8));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("a", "r"), ("w", "w"), ("w", "b")]));
+    let ar = rep.races.iter().find(|r| r.first == label(&k, "a")).expect("a/r race");
+    assert_eq!(ar.kinds, [AccessKind::Atomic, AccessKind::Read]);
+    assert!(!ar.same_value);
+}
+
+#[test]
+fn atomic_returns_the_old_value() {
+    // Every thread gets a distinct ticket, so the writes to B never collide. An atomic returning
+    // the new value, or one value for all, would make them collide.
+    let k = kernel(
+        "kernel t() {
+           global C[];
+           global B[];
+           local old;
+           old := atomic add C[0], 1;
+           wr B[old] := tid;
+         }",
+    );
+    for seed in 0..4 {
+        let rep = run_ok(&k, &block(64).with_seed(seed));
+        assert!(rep.races.is_empty(), "{}", rep.render(&k));
+    }
+    // Thread t gets ticket 5 + t (the old value), so thread 0 writes B[5], which the others read.
+    let k = kernel(
+        "kernel t() {
+           global C[];
+           global B[];
+           local old;
+           atomic exch C[0], 5;
+           old := atomic add C[0], 1;
+           @w wr B[old] := 1;
+           @r old := rd B[5];
+         }",
+    );
+    let rep = run_ok(&k, &block(4));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+    assert_eq!(rep.races[0].threads[0], [0, 0, 0]);
+    // After the first exchange every thread gets 7 back: threads 1.. collide.
+    let k = kernel(
+        "kernel t() {
+           global C[];
+           global B[];
+           local old;
+           old := atomic exch C[0], 7;
+           @w wr B[old] := tid;
+         }",
+    );
+    let rep = run_ok(&k, &block(4));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "w")]));
+    assert_eq!(rep.races[0].index, 7);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global memory and grid scope.
+
+#[test]
+fn global_written_by_thread_zero_of_every_block_is_a_grid_race() {
+    let src = "kernel g() {
+                 global out[];
+                 if (tid == 0) { @w wr out[0] := bid.x; }
+                 barrier;
+               }";
+    let k = kernel(src);
+    let rep = run_ok(&k, &RunConfig::new([32, 1, 1], [2, 1, 1]));
+    assert_eq!(rep.races.len(), 1, "{}", rep.render(&k));
+    let r = &rep.races[0];
+    assert_eq!(r.scope, Scope::Grid);
+    assert_eq!((r.first, r.second), (label(&k, "w"), label(&k, "w")));
+    assert_eq!(r.blocks, [[0, 0, 0], [1, 0, 0]]);
+    assert_eq!(r.threads, [[0, 0, 0], [0, 0, 0]]);
+    assert_eq!(r.kinds, [AccessKind::Write, AccessKind::Write]);
+    assert!(!r.same_value);
+    // One block: no race.
+    assert!(run_ok(&k, &RunConfig::new([32, 1, 1], [1, 1, 1])).races.is_empty());
+}
+
+#[test]
+fn global_race_within_a_block_has_block_scope() {
+    let k = kernel(
+        "kernel g() {
+           global out[];
+           @w wr out[bid.x] := tid;
+         }",
+    );
+    let rep = run_ok(&k, &RunConfig::new([4, 1, 1], [3, 1, 1]));
+    assert!(!rep.races.is_empty());
+    assert!(rep.races.iter().all(|r| r.scope == Scope::Block && r.blocks[0] == r.blocks[1]));
+}
+
+#[test]
+fn shared_memory_is_per_block() {
+    let k = kernel(
+        "kernel s() {
+           shared S[1];
+           if (tid == 0) { wr S[0] := bid.x; }
+         }",
+    );
+    assert!(run_ok(&k, &RunConfig::new([8, 1, 1], [4, 1, 1])).races.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values.
+
+#[test]
+fn write_write_same_value_is_marked() {
+    let k = kernel("kernel s() { shared A[1]; @w wr A[0] := 7; }");
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(rep.races.len(), 1);
+    assert!(rep.races[0].same_value);
+    assert_eq!(rep.races[0].kinds, [AccessKind::Write, AccessKind::Write]);
+    assert_ne!(rep.races[0].threads[0], rep.races[0].threads[1]);
+
+    let k = kernel("kernel s() { shared A[1]; @w wr A[0] := tid; }");
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(rep.races.len(), 1);
+    assert!(!rep.races[0].same_value);
+
+    // Equal for most threads but not all: not the same value.
+    let k = kernel("kernel s() { shared A[1]; @w wr A[0] := tid == 31; }");
+    let rep = run_ok(&k, &block(32));
+    assert!(!rep.races[0].same_value);
+}
+
+#[test]
+fn division_by_zero_yields_zero() {
+    // Every thread writes A[tid / 0 + tid % 0] = A[0]; a trap or garbage would change that.
+    let k = kernel(
+        "kernel z() {
+           shared A[4];
+           local d := 0;
+           @w wr A[tid / d + tid % d + udiv(tid, d) + urem(tid, d)] := 1;
+         }",
+    );
+    let rep = run_ok(&k, &block(4));
+    assert!(rep.out_of_bounds.is_empty());
+    assert_eq!(rep.races.len(), 1);
+    assert_eq!(rep.races[0].index, 0);
+}
+
+#[test]
+fn opaque_calls_are_deterministic_functions_of_their_arguments() {
+    // f(tid % 2) takes two values: the threads of equal parity write the same element.
+    let k = kernel(
+        "kernel c() {
+           global B[];
+           @w wr B[f(tid % 2)] := g(tid, 3);
+         }",
+    );
+    let rep = run_ok(&k, &block(4));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "w")]));
+    // Threads 0 and 2 (or 1 and 3) collide; no other pairs.
+    let r = &rep.races[0];
+    assert_eq!(r.threads[0][0] % 2, r.threads[1][0] % 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions and loops.
+
+const REDUCTION: &str = "
+kernel reduce() {
+  shared A[64];
+  local s := bdim.x / 2;
+  local a;
+  local b;
+  @loop while (s > 0) {
+    if (tid < s) {
+      @ra a := rd A[tid];
+      @rb b := rd A[tid + s];
+      @w wr A[tid] := a + b;
+    }
+    BARRIER
+    s := s / 2;
+  }
+}";
+
+#[test]
+fn tree_reduction_with_barrier_is_race_free() {
+    let k = kernel(&REDUCTION.replace("BARRIER", "barrier;"));
+    for threads in [64, 32, 1] {
+        let rep = run_ok(&k, &RunConfig::new([threads, 1, 1], [2, 1, 1]));
+        assert!(rep.is_clean(), "{threads} threads: {}", rep.render(&k));
+        assert!(!rep.truncated);
+    }
+}
+
+#[test]
+fn tree_reduction_without_barrier_races_across_iterations() {
+    let k = kernel(&REDUCTION.replace("BARRIER", ""));
+    let rep = run_ok(&k, &block(64));
+    assert!(!rep.races.is_empty());
+    let lp = label(&k, "loop");
+    // Every race is between iterations: within one, threads touch disjoint elements.
+    for r in &rep.races {
+        assert_eq!(r.separating_loop(), Some(lp), "{}", rep.render(&k));
+    }
+    assert!(pairs(&k, &[("rb", "w")]).is_subset(&rep.race_pairs()));
+}
+
+#[test]
+fn different_trip_counts() {
+    // Thread t writes A[t..10): thread t and thread t-1 both write A[t], one iteration apart, and
+    // write the same value.
+    let k = kernel(
+        "kernel t() {
+           shared A[10];
+           local i := tid;
+           @loop while (i < 10) {
+             @w wr A[i] := i;
+             i := i + 1;
+           }
+         }",
+    );
+    let rep = run_ok(&k, &block(16));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "w")]));
+    assert_eq!(rep.races.len(), 1);
+    let r = &rep.races[0];
+    assert_eq!(r.separating_loop(), Some(label(&k, "loop")));
+    assert_eq!(r.threads[0][0], r.threads[1][0] + 1);
+    assert_eq!(r.iterations[0][0] + 1, r.iterations[1][0]);
+    assert!(r.same_value);
+    assert!(rep.out_of_bounds.is_empty());
+}
+
+#[test]
+fn a_thread_leaving_a_loop_stays_disabled() {
+    // Thread 1's guard is false at j == 2 and would be true again at j == 3; it must not run
+    // iteration 3, so nobody writes A[8 + 3]. Thread 0 runs j = 0..4.
+    let src = |probe: u32| {
+        format!(
+            "kernel t() {{
+               shared A[16];
+               local j := 0;
+               local x;
+               while (j < 5 && (j != 2 || tid == 0)) {{
+                 @w wr A[tid * 8 + j] := 1;
+                 j := j + 1;
+               }}
+               @r x := rd A[8 + {probe}];
+             }}"
+        )
+    };
+    let k = kernel(&src(3));
+    let rep = run_ok(&k, &block(2));
+    assert!(rep.races.is_empty(), "{}", rep.render(&k));
+    // Control: thread 1 did write A[8 + 1].
+    let k = kernel(&src(1));
+    let rep = run_ok(&k, &block(2));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+}
+
+#[test]
+fn else_block_runs_after_then_block() {
+    let k = kernel(
+        "kernel e() {
+           shared A[1];
+           if (tid >= 16) { @t wr A[0] := 1; } else { @e wr A[0] := 2; }
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    let te = rep.races.iter().find(|r| r.first != r.second).expect("then/else race");
+    assert_eq!((te.first, te.second), (label(&k, "t"), label(&k, "e")));
+    assert!(te.threads[0][0] >= 16 && te.threads[1][0] < 16);
+}
+
+#[test]
+fn three_dimensional_thread_ids() {
+    let k = kernel(
+        "//--blockDim=[4,4]
+         kernel d() {
+           shared A[4];
+           @w wr A[tid.y] := tid.x;
+         }",
+    );
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert_eq!(rep.races.len(), 1);
+    let [a, b] = rep.races[0].threads;
+    assert_eq!(a[1], b[1]);
+    assert_ne!(a[0], b[0]);
+    assert_eq!(u64::from(a[1]), rep.races[0].index);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds, truncation, errors, determinism.
+
+#[test]
+fn infinite_loop_is_truncated() {
+    let k = kernel("kernel inf() { while (1) { } }");
+    let rep = run_ok(&k, &block(32).with_max_steps(100));
+    assert!(rep.truncated);
+    assert!(rep.steps <= 100);
+    let k = kernel("kernel inf() { shared A[1]; while (1) { barrier; } }");
+    let rep = run_ok(&k, &RunConfig::new([32, 1, 1], [2, 1, 1]).with_max_steps(1000));
+    assert!(rep.truncated);
+    assert!(rep.steps <= 2000);
+    let k = kernel(FIG2);
+    assert!(!run_ok(&k, &block(32).with_max_steps(100)).truncated);
+}
+
+#[test]
+fn out_of_bounds_is_recorded_and_skipped() {
+    let k = kernel(
+        "kernel o() {
+           shared A[32];
+           local x;
+           @w wr A[tid + 1] := 0;
+           @r x := rd A[tid - 1];
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(
+        rep.out_of_bounds,
+        vec![(label(&k, "w"), "A".to_string(), 32), (label(&k, "r"), "A".to_string(), u64::from(u32::MAX))]
+    );
+    // The in-bounds accesses still race (thread t-1 writes A[t], thread t+1 reads it).
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+    assert!(!rep.truncated);
+    // Skipped accesses touch nothing, so they cannot race either.
+    let k = kernel("kernel o() { shared A[32]; @w wr A[32 + tid % 2] := tid; }");
+    let rep = run_ok(&k, &block(8));
+    assert!(rep.races.is_empty());
+    assert_eq!(rep.out_of_bounds, vec![(label(&k, "w"), "A".to_string(), 32)]);
+}
+
+#[test]
+fn multi_dimensional_arrays_linearize_row_major() {
+    let k = kernel(
+        "kernel m() {
+           shared M[4][8];
+           local x;
+           wr M[tid / 8][tid % 8] := 1;
+           @r x := rd M[tid % 4][0];
+         }",
+    );
+    let rep = run_ok(&k, &block(32));
+    assert!(rep.out_of_bounds.is_empty());
+    // Thread t reads element (t % 4) * 8, written by thread (t % 4) * 8.
+    assert!(!rep.races.is_empty());
+    for r in &rep.races {
+        assert_eq!(r.index % 8, 0);
+    }
+    let k = kernel("kernel m() { shared M[4][8]; @w wr M[0][tid] := 1; }");
+    let rep = run_ok(&k, &block(16));
+    assert_eq!(rep.out_of_bounds.len(), 1);
+    assert_eq!(rep.out_of_bounds[0].0, label(&k, "w"));
+}
+
+#[test]
+fn same_seed_same_report() {
+    let k = kernel(&fig4("", ""));
+    for seed in [0, 1, 42] {
+        let cfg = RunConfig::new([32, 1, 1], [2, 1, 1]).with_seed(seed);
+        assert_eq!(run_ok(&k, &cfg), run_ok(&k, &cfg));
+    }
+}
+
+#[test]
+fn initial_memory_depends_on_the_seed() {
+    // Whether anybody writes depends on an initial memory value.
+    let k = kernel(
+        "kernel s() {
+           shared A[1];
+           shared B[1];
+           local x;
+           x := rd A[0];
+           if (x % 2 == 0) { wr B[0] := tid; }
+         }",
+    );
+    let outcomes: BTreeSet<bool> =
+        (0..32).map(|seed| run_ok(&k, &block(4).with_seed(seed)).races.is_empty()).collect();
+    assert_eq!(outcomes.len(), 2, "some seeds race, some do not");
+}
+
+#[test]
+fn missing_parameters_get_small_values() {
+    let k = kernel(
+        "kernel p(n) {
+           shared A[17];
+           wr A[n] := 0;
+         }",
+    );
+    for seed in 0..64 {
+        let rep = run_ok(&k, &block(1).with_seed(seed));
+        assert!(rep.out_of_bounds.is_empty(), "seed {seed}: n must be in 0..=16");
+    }
+    let rep = run_ok(&k, &block(1).with_param("n", 17));
+    assert_eq!(rep.out_of_bounds.len(), 1);
+}
+
+#[test]
+fn warp_sync_is_rejected() {
+    let k = kernel("//--blockDim=32 --warp-sync=32\nkernel w() { }");
+    assert_eq!(run(&k, &block(32)), Err(InterpError::Unsupported("--warp-sync".into())));
+}
+
+#[test]
+fn bad_geometry_is_an_error() {
+    let k = kernel(FIG2);
+    assert!(matches!(run(&k, &RunConfig::new([0, 1, 1], [1, 1, 1])), Err(InterpError::BadGeometry(_))));
+    assert!(matches!(run(&k, &RunConfig::new([2048, 1, 1], [1, 1, 1])), Err(InterpError::BadGeometry(_))));
+    assert!(matches!(run(&k, &RunConfig::new([32, 32, 2], [1, 1, 1])), Err(InterpError::BadGeometry(_))));
+    assert!(matches!(run(&k, &RunConfig::new([32, 1, 1], [1, 0, 1])), Err(InterpError::BadGeometry(_))));
+    assert!(run(&k, &RunConfig::new([32, 32, 1], [1, 1, 1])).is_ok());
+}
+
+#[test]
+fn malformed_kernels_are_errors_not_panics() {
+    // An assignment to a variable nobody declared.
+    let mut k = kernel(FIG2);
+    let w = label(&k, "w");
+    for s in &mut k.body.stmts {
+        if s.label == w {
+            s.kind = StmtKind::Assign { name: "ghost".into(), value: Expr::int(1) };
+        }
+    }
+    assert_eq!(run(&k, &block(4)), Err(InterpError::UndeclaredVariable { name: "ghost".into(), label: w }));
+
+    // A use of an undeclared variable.
+    let mut k = kernel(FIG2);
+    for s in &mut k.body.stmts {
+        if s.label == w {
+            s.kind =
+                StmtKind::Write { array: "A".into(), index: vec![Expr::var("ghost")], value: Expr::int(1) };
+        }
+    }
+    assert!(matches!(run(&k, &block(4)), Err(InterpError::UndeclaredVariable { .. })));
+
+    // An array nobody declared.
+    let mut k = kernel(FIG2);
+    k.arrays.clear();
+    assert!(matches!(run(&k, &block(4)), Err(InterpError::UnknownArray { .. })));
+
+    // Wrong number of indices.
+    let mut k = kernel(FIG2);
+    for s in &mut k.body.stmts {
+        if s.label == w {
+            s.kind = StmtKind::Write {
+                array: "A".into(),
+                index: vec![Expr::int(0), Expr::int(0)],
+                value: Expr::int(1),
+            };
+        }
+    }
+    assert!(matches!(run(&k, &block(4)), Err(InterpError::IndexArity { expected: 1, found: 2, .. })));
+
+    // An unknown inner dimension cannot be linearized.
+    let mut k = kernel("kernel m() { global G[][4]; wr G[0][tid] := 1; }");
+    k.arrays[0].dims[1] = None;
+    assert!(matches!(run(&k, &block(4)), Err(InterpError::BadArray { .. })));
+}
+
+#[test]
+fn a_large_block_runs_to_completion() {
+    // 256 threads, ~10k statement executions: must finish promptly (timing is not asserted).
+    let k = kernel(
+        "kernel big(n) {
+           shared A[257];
+           local i := 0;
+           local x;
+           while (i < n) {
+             x := rd A[tid + 1];
+             barrier;
+             wr A[tid] := x + i;
+             barrier;
+             i := i + 1;
+           }
+         }",
+    );
+    let rep = run_ok(&k, &block(256).with_param("n", 2000));
+    assert!(rep.is_clean(), "{}", rep.render(&k));
+    assert!(rep.steps > 10_000);
+    assert!(!rep.truncated);
+}
+
+#[test]
+fn render_names_labels() {
+    let k = kernel(FIG2);
+    let text = run_ok(&k, &block(4)).render(&k);
+    assert!(text.contains("race"), "{text}");
+    assert!(text.contains("A["), "{text}");
+}
+
+#[test]
+fn race_with_an_earlier_thread_of_the_same_statement_is_found() {
+    // Threads 0..3 write A[0]; then only thread 3 reads it: it races with the writes of threads
+    // 0..2 even though its own write is the latest one.
+    let k = kernel(
+        "kernel e() {
+           shared A[1];
+           local x;
+           if (tid < 4) { @w wr A[0] := tid; }
+           if (tid == 3) { @r x := rd A[0]; }
+         }",
+    );
+    let rep = run_ok(&k, &block(8));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "w"), ("w", "r")]));
+    let wr = rep.races.iter().find(|r| r.second == label(&k, "r")).expect("w/r race");
+    assert_eq!(wr.threads[1], [3, 0, 0]);
+    assert!(wr.threads[0][0] < 3);
+}
+
+#[test]
+fn absurdly_deep_expressions_are_an_error() {
+    let mut k = kernel("kernel d() { local x := 0; }");
+    let mut e = Expr::int(1);
+    for _ in 0..5000 {
+        e = Expr::bin(autosync::kpl::ast::BinOp::Add, e, Expr::int(1));
+    }
+    if let StmtKind::Local { init, .. } = &mut k.body.stmts[0].kind {
+        *init = Some(e);
+    }
+    assert!(matches!(run(&k, &block(2)), Err(InterpError::TooDeep { .. })));
+}
