@@ -4,7 +4,7 @@ CARGO ?= cargo
 APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench fuzz lint fmt clean
+.PHONY: all deps build test demo lint fmt clean
 
 all: build
 
@@ -22,12 +22,15 @@ build: deps
 test: deps
 	$(CARGO) test --release -- --test-threads=2
 
+# The main job on the AutoSync paper's Fig. 4 kernel with its barriers removed.
 demo: build
-	@echo '$$ autosync fix --diff benchmarks/micro/fig4.kpl'
-	-./target/release/autosync tree tests/kpl/paper/fig4.kpl
+	@mkdir -p target/demo
+	@grep -v '__syncthreads();' benchmarks/micro/fig4.cu > target/demo/fig4.cu
+	@echo '$$ autosync check target/demo/fig4.cu'
+	-@./target/release/autosync check target/demo/fig4.cu
+	@echo '$$ autosync fix --explain --stats target/demo/fig4.cu'
+	./target/release/autosync fix --explain --stats target/demo/fig4.cu
 
-bench: build
-	./target/release/autosync bench
 
 lint:
 	$(CARGO) fmt --all -- --check

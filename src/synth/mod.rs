@@ -221,15 +221,29 @@ pub fn synthesize(
                 varying.insert(d.block);
             }
         } else if verdict.races.is_empty() {
-            let inserted = explain(&placement, &pos, &tree, &seen_races);
-            let removed = original_barriers.iter().copied().filter(|_| opts.reoptimize).collect::<Vec<_>>();
             let cost = placement.iter().fold(Ratio::new(0, 1), |acc, l| add(acc, pos.cost[l]));
             stats.iterations = iterations as u64;
             stats.smt_queries = oracle.stats().smt_queries - queries_before;
             stats.total_time = started.elapsed();
-            let kept_original =
-                |b: &Label| !placement_restores(&base, &original_barriers, *b, &placement, kernel);
-            let removed: Vec<Label> = removed.into_iter().filter(kept_original).collect();
+            // Under `reoptimize`, an original barrier whose position the optimum chooses again
+            // stays where it is: it is neither removed nor inserted.
+            let mut removed = Vec::new();
+            let mut restored = BTreeSet::new();
+            if opts.reoptimize {
+                for b in &original_barriers {
+                    match position_of_barrier(kernel, *b)
+                        .filter(|p| placement.contains(p) && !restored.contains(p))
+                    {
+                        Some(p) => {
+                            restored.insert(p);
+                        }
+                        None => removed.push(*b),
+                    }
+                }
+            }
+            let new_positions: Vec<Label> =
+                placement.iter().copied().filter(|p| !restored.contains(p)).collect();
+            let inserted = explain(&new_positions, &pos, &tree, &seen_races);
             return Ok((
                 Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict },
                 stats,
@@ -313,39 +327,36 @@ pub fn synthesize(
     }
 }
 
-/// Whether original barrier `b` stands again in the result (a chosen position right where it was).
-fn placement_restores(
-    _base: &Kernel,
-    _originals: &[Label],
-    b: Label,
-    placement: &[Label],
-    original: &Kernel,
-) -> bool {
-    // The position of an original barrier is the label before it in its block.
-    let mut before = None;
-    fn find(bl: &crate::kpl::Block, b: Label, out: &mut Option<Label>) {
+/// The label after which barrier statement `b` stands (the previous non-barrier statement of its
+/// block, or the block's start node).
+fn position_of_barrier(original: &Kernel, b: Label) -> Option<Label> {
+    fn find(bl: &crate::kpl::Block, b: Label) -> Option<Label> {
         let mut prev = bl.start;
         for s in &bl.stmts {
             if s.label == b {
-                *out = Some(prev);
+                return Some(prev);
             }
-            match &s.kind {
+            let inner = match &s.kind {
                 StmtKind::If { then, els, .. } => {
-                    find(then, b, out);
-                    if let Some(e) = els {
-                        find(e, b, out);
-                    }
+                    find(then, b).or_else(|| els.as_ref().and_then(|e| find(e, b)))
                 }
-                StmtKind::While { body, .. } => find(body, b, out),
-                _ => {}
+                StmtKind::While { body, .. } => find(body, b),
+                _ => None,
+            };
+            if inner.is_some() {
+                return inner;
             }
             if !matches!(s.kind, StmtKind::Barrier) {
-                prev = s.label;
+                prev = match &s.kind {
+                    // After an if with an else, the position is the else block's label.
+                    StmtKind::If { els: Some(e), .. } => e.label,
+                    _ => s.label,
+                };
             }
         }
+        None
     }
-    find(&original.body, b, &mut before);
-    before.is_some_and(|p| placement.contains(&p))
+    find(&original.body, b)
 }
 
 fn finish(

@@ -1,0 +1,74 @@
+//! `autosync fix` on CUDA: barriers stripped from the micro-benchmarks come back at the minimal
+//! count, the write is in place, a second run changes nothing, `--check` and `--diff` behave.
+
+use std::path::Path;
+use std::process::Command;
+
+fn autosync(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync")).args(args).output().expect("run autosync");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn strip_barriers(src: &str) -> String {
+    src.lines().filter(|l| l.trim() != "__syncthreads();").map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn fix_restores_minimal_barriers_in_cuda_micro_benchmarks() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/micro");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for name in ["fig2", "fig4", "fig6", "fig7", "1-1-main", "1-1-if", "2-2-loop-both"] {
+        let original = std::fs::read_to_string(dir.join(format!("{name}.cu"))).expect("read");
+        let hand = original.matches("__syncthreads()").count();
+        let stripped = strip_barriers(&original);
+        assert_eq!(stripped.matches("__syncthreads()").count(), 0, "{name}: barriers on shared lines");
+        let file = tmp.path().join(format!("{name}.cu"));
+        std::fs::write(&file, &stripped).expect("write");
+        let f = file.to_str().expect("utf8 path");
+        let (code, _, _) = autosync(&["fix", "--check", f]);
+        assert_eq!(code, 1, "{name}: --check must report the missing barriers");
+        let (code, diff, _) = autosync(&["fix", "--diff", f]);
+        assert_eq!(code, 0);
+        assert!(diff.contains("+") && diff.contains("__syncthreads();"), "{name}: diff shows the barrier");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), stripped, "{name}: --diff must not write");
+        let (code, _, err) = autosync(&["fix", f]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let fixed = std::fs::read_to_string(&file).expect("read");
+        assert_eq!(fixed.matches("__syncthreads()").count(), hand, "{name}: minimal barrier count\n{fixed}");
+        let (code, out, _) = autosync(&["check", f]);
+        assert_eq!(code, 0, "{name}: the fixed file verifies: {out}");
+        let (code, _, _) = autosync(&["fix", "--check", f]);
+        assert_eq!(code, 0, "{name}: fix is idempotent");
+    }
+}
+
+#[test]
+fn check_reports_races_with_location_and_exit_1() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("race.cu");
+    std::fs::write(
+        &file,
+        "//--blockDim=64\n__global__ void k(int *out) {\n  __shared__ int s[65];\n  s[threadIdx.x] = threadIdx.x;\n  out[threadIdx.x] = s[threadIdx.x + 1];\n}\n",
+    )
+    .expect("write");
+    let (code, _, err) = autosync(&["check", file.to_str().expect("utf8")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("data race on shared array `s`"), "{err}");
+    assert!(err.contains("race.cu:4:"), "points at the write on line 4: {err}");
+}
+
+#[test]
+fn bad_input_is_exit_2_and_leaves_the_file_alone() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("bad.cu");
+    let text = "__global__ void k(int *a) {\n  goto end;\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let (code, _, err) = autosync(&["fix", file.to_str().expect("utf8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.cu:2:"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), text);
+}
