@@ -6,7 +6,7 @@ use autosync::verify::{Oracle, OracleOptions, Relation, Scope, Z3Oracle};
 /// (name, KPL source, expected block races, expected grid races, expected divergences, benign)
 const CASES: &[(&str, &str, usize, usize, usize, usize)] = &[
     ("tree reduction s >>= 1", "//--blockDim=256 --gridDim=1\nkernel k() { shared A[256]; local s := bdim.x / 2; local a; local b;\n while (s > 0) { if (tid < s) { a := rd A[tid]; b := rd A[tid + s]; wr A[tid] := a + b; } barrier; s := s >> 1; } }", 0, 0, 0, 0),
-    ("tree reduction without barrier", "//--blockDim=256 --gridDim=1\nkernel k() { shared A[256]; local s := bdim.x / 2; local a; local b;\n while (s > 0) { if (tid < s) { a := rd A[tid]; b := rd A[tid + s]; wr A[tid] := a + b; } s := s >> 1; } }", 2, 0, 0, 0),
+    ("tree reduction without barrier", "//--blockDim=256 --gridDim=1\nkernel k() { shared A[256]; local s := bdim.x / 2; local a; local b;\n while (s > 0) { if (tid < s) { a := rd A[tid]; b := rd A[tid + s]; wr A[tid] := a + b; } s := s >> 1; } }", 1, 0, 0, 0),
     ("interleaved reduction tid % (2s)", "//--blockDim=128 --gridDim=1\nkernel k() { shared A[128]; local s := 1; local a; local b;\n while (s < bdim.x) { if (tid % (2 * s) == 0) { a := rd A[tid]; b := rd A[tid + s]; wr A[tid] := a + b; } barrier; s := s * 2; } }", 0, 0, 0, 0),
     ("strided loop", "//--blockDim=64 --gridDim=1\nkernel k(n) { shared A[1024]; local i := tid; while (i < n) { wr A[i] := i; i := i + bdim.x; } }", 0, 0, 0, 0),
     ("divergent barrier", "//--blockDim=64 --gridDim=1\nkernel k() { shared A[64]; if (tid < 5) { barrier; } }", 0, 0, 1, 0),
