@@ -521,38 +521,27 @@ impl Z3Oracle {
                     }
                 }
                 if space == Space::Global && grid_possible {
-                    match self.grid_outcome(key, a, b) {
-                        Outcome::None => {}
-                        Outcome::Race { witness, .. } => verdict.races.push(Race {
-                            first: a,
-                            second: b,
-                            array: arr_a.clone(),
-                            kinds: [ka, kb],
-                            scope: Scope::Grid,
-                            cases: vec![RaceCase {
-                                case: Case { first: a, second: b, relation: Relation::SameIteration },
-                                witness: Some(witness),
-                                undecided: None,
-                                benign: false,
-                            }],
-                        }),
+                    let (witness, undecided) = match self.grid_outcome(key, a, b) {
+                        Outcome::None => continue,
+                        Outcome::Race { witness, .. } => (Some(witness), None),
                         Outcome::Unknown(why) => {
                             verdict.undecided += 1;
-                            verdict.races.push(Race {
-                                first: a,
-                                second: b,
-                                array: arr_a.clone(),
-                                kinds: [ka, kb],
-                                scope: Scope::Grid,
-                                cases: vec![RaceCase {
-                                    case: Case { first: a, second: b, relation: Relation::SameIteration },
-                                    witness: None,
-                                    undecided: Some(why),
-                                    benign: false,
-                                }],
-                            })
+                            (None, Some(why))
                         }
-                    }
+                    };
+                    verdict.races.push(Race {
+                        first: a,
+                        second: b,
+                        array: arr_a.clone(),
+                        kinds: [ka, kb],
+                        scope: Scope::Grid,
+                        cases: vec![RaceCase {
+                            case: Case { first: a, second: b, relation: Relation::SameIteration },
+                            witness,
+                            undecided,
+                            benign: false,
+                        }],
+                    });
                 }
             }
         }
