@@ -533,9 +533,13 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
                             .iter()
                             .map(|(a, b)| format!("{}–{}", k.label_name(*a), k.label_name(*b)))
                             .collect();
-                        let line =
-                            autosync::diag::line_col(&loaded.source, stmt_span(k, ins.after).end.max(1) - 1)
-                                .0;
+                        // The line the new barrier follows in the source.
+                        let at = match k.place(ins.after) {
+                            Place::Line { offset, .. } => *offset,
+                            Place::Braced { body_end, .. } => *body_end,
+                            Place::Not(_) => stmt_span(k, ins.after).end,
+                        };
+                        let line = autosync::diag::line_col(&loaded.source, at.saturating_sub(1)).0;
                         eprintln!(
                             "  barrier after `{}` (line {line}): cost {}, separates {}",
                             k.label_name(ins.after),
