@@ -712,28 +712,10 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
             Place::Not(why) => (format!("no ({why})"), "-".to_string()),
             _ => ("yes".to_string(), model.cost(tree.loops(l).len(), tree.conds(l).len()).to_string()),
         };
+        // Compound statements show their header without the opening brace.
         let text = k
             .stmt(l)
-            .map(|s| match &s.kind {
-                StmtKind::If { cond, .. } => format!("if ({})", kpl::printer::expr(cond)),
-                StmtKind::While { cond, .. } => format!("while ({})", kpl::printer::expr(cond)),
-                _ => {
-                    let mut one =
-                        Kernel { body: kpl::Block { stmts: vec![s.clone()], ..k.body.clone() }, ..k.clone() };
-                    one.arrays.clear();
-                    // The label has its own column: print the statement without its `@label`.
-                    for n in &mut one.label_names {
-                        n.explicit = false;
-                    }
-                    let printed = kpl::print(&one);
-                    printed
-                        .lines()
-                        .nth(if k.geometry == Default::default() { 1 } else { 2 })
-                        .unwrap_or("")
-                        .trim()
-                        .to_string()
-                }
-            })
+            .map(|s| kpl::printer::statement_head(s).trim_end_matches(" {").to_string())
             .unwrap_or_default();
         rows.push([format!("{}{}", "  ".repeat(depth), k.label_name(l)), what, place, cost, text]);
         for c in tree.children(l) {
@@ -764,6 +746,5 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
     for r in &rows {
         out.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
     }
-    let _ = Severity::Note;
     out
 }

@@ -55,50 +55,46 @@ fn label_prefix(k: &Kernel, l: Label) -> String {
     }
 }
 
-fn stmt(k: &Kernel, s: &Stmt, depth: usize, out: &mut String) {
-    let pad = "  ".repeat(depth);
-    let _ = write!(out, "{pad}{}", label_prefix(k, s.label));
+/// The first line of a statement in KPL syntax, without its label: the whole statement for a
+/// simple one, `if (c) {` / `while (c) {` for a compound one.
+pub fn statement_head(s: &Stmt) -> String {
     let idx = |index: &[Expr]| index.iter().map(|e| format!("[{}]", expr(e))).collect::<String>();
     match &s.kind {
-        StmtKind::Local { name, init: Some(e) } => {
-            let _ = writeln!(out, "local {name} := {};", expr(e));
-        }
-        StmtKind::Local { name, init: None } => {
-            let _ = writeln!(out, "local {name};");
-        }
-        StmtKind::Assign { name, value } => {
-            let _ = writeln!(out, "{name} := {};", expr(value));
-        }
-        StmtKind::Read { dst, array, index } => {
-            let _ = writeln!(out, "{dst} := rd {array}{};", idx(index));
-        }
-        StmtKind::Write { array, index, value } => {
-            let _ = writeln!(out, "wr {array}{} := {};", idx(index), expr(value));
-        }
+        StmtKind::Local { name, init: Some(e) } => format!("local {name} := {};", expr(e)),
+        StmtKind::Local { name, init: None } => format!("local {name};"),
+        StmtKind::Assign { name, value } => format!("{name} := {};", expr(value)),
+        StmtKind::Read { dst, array, index } => format!("{dst} := rd {array}{};", idx(index)),
+        StmtKind::Write { array, index, value } => format!("wr {array}{} := {};", idx(index), expr(value)),
         StmtKind::Atomic { dst, op, array, index, value } => {
             let d = dst.as_ref().map(|d| format!("{d} := ")).unwrap_or_default();
-            let _ = writeln!(out, "{d}atomic {} {array}{}, {};", op.name(), idx(index), expr(value));
+            format!("{d}atomic {} {array}{}, {};", op.name(), idx(index), expr(value))
         }
-        StmtKind::Barrier => out.push_str("barrier;\n"),
-        StmtKind::If { cond, then, els } => {
-            let _ = writeln!(out, "if ({}) {{", expr(cond));
+        StmtKind::Barrier => "barrier;".to_string(),
+        StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
+        StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),
+    }
+}
+
+fn stmt(k: &Kernel, s: &Stmt, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth);
+    let _ = writeln!(out, "{pad}{}{}", label_prefix(k, s.label), statement_head(s));
+    let close = |out: &mut String| {
+        let _ = writeln!(out, "{pad}}}");
+    };
+    match &s.kind {
+        StmtKind::If { then, els, .. } => {
             block_body(k, then, depth + 1, out);
-            match els {
-                Some(e) => {
-                    let _ = writeln!(out, "{pad}}} else {{");
-                    block_body(k, e, depth + 1, out);
-                    let _ = writeln!(out, "{pad}}}");
-                }
-                None => {
-                    let _ = writeln!(out, "{pad}}}");
-                }
+            if let Some(e) = els {
+                let _ = writeln!(out, "{pad}}} else {{");
+                block_body(k, e, depth + 1, out);
             }
+            close(out);
         }
-        StmtKind::While { cond, body } => {
-            let _ = writeln!(out, "while ({}) {{", expr(cond));
+        StmtKind::While { body, .. } => {
             block_body(k, body, depth + 1, out);
-            let _ = writeln!(out, "{pad}}}");
+            close(out);
         }
+        _ => {}
     }
 }
 
