@@ -144,7 +144,8 @@ pub struct Ratio {
     pub den: u128,
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
+/// Greatest common divisor (1 for `gcd(0, 0)`, so it is always a valid divisor).
+pub fn gcd(a: u128, b: u128) -> u128 {
     if b == 0 {
         a.max(1)
     } else {
@@ -164,6 +165,10 @@ impl Ratio {
     }
     pub fn times(self, o: Ratio) -> Ratio {
         Ratio::new(self.num.saturating_mul(o.num), self.den.saturating_mul(o.den))
+    }
+    pub fn plus(self, o: Ratio) -> Ratio {
+        let den = self.den / gcd(self.den, o.den) * o.den;
+        Ratio::new(self.num * (den / self.den) + o.num * (den / o.den), den)
     }
     pub fn pow(self, n: usize) -> Ratio {
         (0..n).fold(Ratio::new(1, 1), |acc, _| acc.times(self))

@@ -13,7 +13,7 @@
 //!
 //! Both modes reach the same optimum: the oracle's separation check uses the same interval sets.
 
-use crate::config::{CostModel, Ratio};
+use crate::config::{gcd, CostModel, Ratio};
 use crate::kpl::{Kernel, Label, LabelTree, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
 use crate::verify::{Case, Oracle, Race, Relation, Scope, Verdict};
@@ -160,14 +160,6 @@ fn positions(
     Ok(p)
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 {
-        a.max(1)
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 /// Synthesizes the cheapest barrier placement the oracle accepts.
 pub fn synthesize(
     kernel: &Kernel,
@@ -221,7 +213,7 @@ pub fn synthesize(
                 varying.insert(d.block);
             }
         } else if verdict.races.is_empty() {
-            let cost = placement.iter().fold(Ratio::new(0, 1), |acc, l| add(acc, pos.cost[l]));
+            let cost = placement.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(pos.cost[l]));
             stats.iterations = iterations as u64;
             stats.smt_queries = oracle.stats().smt_queries - queries_before;
             stats.total_time = started.elapsed();
@@ -251,9 +243,7 @@ pub fn synthesize(
         } else {
             for race in &verdict.races {
                 if race.scope == Scope::Grid {
-                    if !unfixable.iter().any(|u| matches!(u, Unfixable::GridRace { race: r } if r.first == race.first && r.second == race.second)) {
-                        unfixable.push(Unfixable::GridRace { race: race.clone() });
-                    }
+                    unfixable.push(Unfixable::GridRace { race: race.clone() });
                     continue;
                 }
                 seen_races.push(race.clone());
@@ -270,21 +260,16 @@ pub fn synthesize(
                     Mode::Paper => paper.refine(race, &tree, &pos, &excluded, &mut solver),
                 }
             }
-            if !unfixable.is_empty()
-                && unfixable.iter().all(|u| matches!(u, Unfixable::GridRace { .. }))
-                && verdict.races.iter().all(|r| r.scope == Scope::Grid)
-            {
+            // Barriers never fix grid races: stop once they are all that is left, or as soon as
+            // a block race proves unfixable.
+            let only_grid_left = verdict.races.iter().all(|r| r.scope == Scope::Grid);
+            let hopeless = unfixable.iter().any(|u| !matches!(u, Unfixable::GridRace { .. }));
+            if only_grid_left || hopeless {
                 return Ok((
                     Synthesis::Impossible { reasons: dedup(unfixable) },
                     finish(stats, started, oracle, queries_before, iterations),
                 ));
             }
-        }
-        if !unfixable.iter().all(|u| matches!(u, Unfixable::GridRace { .. })) {
-            return Ok((
-                Synthesis::Impossible { reasons: dedup(unfixable) },
-                finish(stats, started, oracle, queries_before, iterations),
-            ));
         }
         iterations += 1;
         if iterations > opts.max_iterations {
@@ -299,16 +284,24 @@ pub fn synthesize(
         stats.maxsat_time += t.elapsed();
         match outcome {
             Outcome::Unsat => {
-                let reasons = seen_races
+                let mut reasons: Vec<Unfixable> = seen_races
                     .iter()
-                    .filter(|r| {
-                        r.cases.iter().any(|c| {
-                            clause_of(&c.case, &tree, &pos, &excluded).is_empty() || opts.mode == Mode::Paper
-                        })
+                    .flat_map(|r| {
+                        r.cases
+                            .iter()
+                            .filter(|c| clause_of(&c.case, &tree, &pos, &excluded).is_empty())
+                            .map(|c| why_unfixable(r, &c.case, &tree, &varying))
                     })
-                    .map(|r| why_unfixable(r, &r.cases[0].case, &tree, &varying))
-                    .chain(unfixable.iter().cloned())
-                    .collect::<Vec<_>>();
+                    .collect();
+                if reasons.is_empty() {
+                    // No race is hopeless alone: together with the excluded thread-dependent
+                    // blocks the constraints conflict, so name every race seen.
+                    reasons = seen_races
+                        .iter()
+                        .map(|r| why_unfixable(r, &r.cases[0].case, &tree, &varying))
+                        .collect();
+                }
+                reasons.extend(unfixable.iter().cloned());
                 return Ok((
                     Synthesis::Impossible { reasons: dedup(reasons) },
                     finish(stats, started, oracle, queries_before, iterations),
@@ -370,11 +363,6 @@ fn finish(
     stats.smt_queries = oracle.stats().smt_queries - q0;
     stats.total_time = started.elapsed();
     stats
-}
-
-fn add(a: Ratio, b: Ratio) -> Ratio {
-    let den = a.den / gcd(a.den, b.den) * b.den;
-    Ratio::new(a.num * (den / a.den) + b.num * (den / b.den), den)
 }
 
 fn dedup(v: Vec<Unfixable>) -> Vec<Unfixable> {
@@ -563,7 +551,7 @@ pub fn naive(
     }
     let (k, _) = build(&chosen);
     let cost = chosen.iter().fold(Ratio::new(0, 1), |acc, l| {
-        add(acc, opts.cost.cost(tree.loops(*l).len(), tree.conds(*l).len()))
+        acc.plus(opts.cost.cost(tree.loops(*l).len(), tree.conds(*l).len()))
     });
     stats.total_time = started.elapsed();
     stats.smt_queries = oracle.stats().smt_queries - q0;
