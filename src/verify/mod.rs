@@ -282,12 +282,13 @@ fn make_mode(
     Mode { ids: [id1, id2], traces: [t1, t2], solver }
 }
 
-/// Runs one query in `mode` under extra assertions; on SAT extracts a witness.
+/// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
+/// `index`, the element both threads access, when given).
 fn query(
     mode: &Mode,
     launch: &Launch,
     extra: &[Bool],
-    accesses: Option<(Label, Label)>,
+    index: Option<&BV>,
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
 ) -> Outcome {
@@ -311,10 +312,7 @@ fn query(
                     bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
                     iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
                 };
-                let index = accesses
-                    .and_then(|(a, _)| mode.traces[0].accesses.get(&a))
-                    .map(|s| val(&s.index))
-                    .unwrap_or(0);
+                let index = index.map(val).unwrap_or(0);
                 Outcome::Race {
                     witness: Witness {
                         threads: [thread(0), thread(1)],
@@ -461,12 +459,8 @@ impl Z3Oracle {
 
     fn evaluate(&mut self, key: u64, tree: &LabelTree, barriers: &[Label], kernel: &Kernel) -> Verdict {
         let mut verdict = Verdict::default();
-        let (acc, grid_possible) = {
-            let an = &self.analyses[&key];
-            let acc = accesses(&an.kernel, tree);
-            let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
-            (acc, grid_possible)
-        };
+        let acc = accesses(&self.analyses[&key].kernel, tree);
+        let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
         for i in 0..acc.len() {
             for j in i..acc.len() {
                 let (a, ref arr_a, ka, space) = acc[i];
@@ -622,7 +616,7 @@ impl Z3Oracle {
             let mut extra = meet.clone();
             extra.extend(an.relation(case, a, b, &shared));
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-            match query(&an.block, &an.launch, &extra, Some((a, b)), loops, &mut self.stats) {
+            match query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats) {
                 Outcome::Race { witness, .. } => {
                     let benign = match (ka, kb, &s1.value, &s2.value) {
                         (AccessKind::Write, AccessKind::Write, Some(v1), Some(v2)) => {
@@ -666,7 +660,7 @@ impl Z3Oracle {
             s1.assume.clone(),
             s2.assume.clone(),
         ];
-        let out = query(grid, &an.launch, &extra, Some((a, b)), [&s1.loops, &s2.loops], &mut self.stats);
+        let out = query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
         an.grid_results.insert((a, b), out.clone());
         out
     }
