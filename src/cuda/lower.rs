@@ -660,25 +660,7 @@ impl<'t> Lx<'_, 't> {
 
     fn while_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
         let cn = self.cond_clause(n)?;
-        self.cur_span = span(cn);
-        let (cond, reads, rec) = self.loop_cond(cn)?;
-        let l = self.label();
-        let bs = self.label();
-        let body_node =
-            n.child_by_field_name("body").ok_or_else(|| unsupported("`while` without a body", n))?;
-        let (stmts, bplace) = self.nested(|s| {
-            let p = s.body(body_node, n)?;
-            if reads {
-                s.recond(cn, &cond, rec)?;
-            }
-            Ok(p)
-        })?;
-        self.set_place(bs, bplace);
-        let p = self.place_after(n, ctx);
-        self.set_place(l, p);
-        let body = Block { label: l, start: bs, stmts, span: span(body_node) };
-        self.out.push(Stmt { label: l, kind: StmtKind::While { cond, body }, span: span(n) });
-        Ok(())
+        self.loop_stmt(n, ctx, Some(cn), None)
     }
 
     fn for_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
@@ -700,6 +682,13 @@ impl<'t> Lx<'_, 't> {
         }
         self.mark_from(from, FOR_HEADER);
         let cn = n.child_by_field_name("condition").map(strip_parens);
+        self.loop_stmt(n, ctx, cn, n.child_by_field_name("update"))
+    }
+
+    /// A `while` (no update) or the rest of a `for` after its initializer: `while (cond)
+    /// { body; update; <reads of cond again> }`, where the update and the re-reads are not
+    /// placeable. A missing condition is `1`.
+    fn loop_stmt(&mut self, n: Node<'t>, ctx: Ctx, cn: Option<Node<'t>>, update: Option<Node<'t>>) -> R<()> {
         let (cond, reads, rec) = match cn {
             Some(cn) => {
                 self.cur_span = span(cn);
@@ -710,8 +699,7 @@ impl<'t> Lx<'_, 't> {
         let l = self.label();
         let bs = self.label();
         let body_node =
-            n.child_by_field_name("body").ok_or_else(|| unsupported("`for` without a body", n))?;
-        let update = n.child_by_field_name("update");
+            n.child_by_field_name("body").ok_or_else(|| unsupported("a loop without a body", n))?;
         let (stmts, bplace) = self.nested(|s| {
             let p = s.body(body_node, n)?;
             if let Some(u) = update {
