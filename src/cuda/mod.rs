@@ -66,16 +66,39 @@ pub struct Lowered {
     pub kernel: Kernel,
 }
 
+/// What the command line tells the front end beyond the source text.
+#[derive(Clone, Debug, Default)]
+pub struct FrontEndOptions {
+    /// The file being lowered: `#include "…"` is resolved relative to its directory.
+    pub path: Option<std::path::PathBuf>,
+    /// `-I DIR`, searched in order after the file's own directory.
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// `-D NAME[=VALUE]`, in command-line order (`None`: defined as `1`).
+    pub defines: Vec<(String, Option<String>)>,
+    /// `--template-arg NAME=VALUE`: template parameter values for kernels without an explicit
+    /// instantiation.
+    pub template_args: Vec<(String, String)>,
+    /// `--kernel NAME`: lower only this kernel.
+    pub only: Option<String>,
+}
+
 /// Lowers every `__global__` kernel of the file (or only the kernel named `only`) in source order.
 ///
 /// Errors: a syntax error inside a kernel, an unsupported construct (at its position), a header
 /// line `parse_header` rejects, no kernel at all, or no kernel named `only`.
 pub fn lower_file(source: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
-    Ok(lower(source, only)?.into_iter().map(|l| l.kernel).collect())
+    let options = FrontEndOptions { only: only.map(str::to_string), ..FrontEndOptions::default() };
+    lower_file_with(source, &options)
 }
 
-/// Like [`lower_file`], returning [`Lowered`] records.
-pub fn lower(source: &str, only: Option<&str>) -> Result<Vec<Lowered>, Diagnostic> {
+/// Like [`lower_file`], with the command line's front-end options.
+pub fn lower_file_with(source: &str, options: &FrontEndOptions) -> Result<Vec<Kernel>, Diagnostic> {
+    Ok(lower(source, options)?.into_iter().map(|l| l.kernel).collect())
+}
+
+/// Like [`lower_file_with`], returning [`Lowered`] records.
+pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Diagnostic> {
+    let only = options.only.as_deref();
     let tree = parse(source)?;
     let geometry = crate::kpl::parse_header(source)?;
     let root = tree.root_node();
