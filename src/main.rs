@@ -495,9 +495,29 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
     let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
     let mut impossible = false;
     let mut json = Vec::new();
+    let groups = sharing_groups(&loaded.kernels);
+    let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
+    if !flags.naive {
+        for group in &groups {
+            let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
+            let mut oracle = oracle_for(&members[0], config, flags.strict);
+            let (res, st) = synth::synthesize_group(&members, &mut oracle, opts)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
+            for (i, r) in group.iter().zip(res) {
+                results[*i] = Some((r, st));
+            }
+        }
+    } else if let Some(g) = groups.iter().find(|g| g.len() > 1) {
+        let names: Vec<&str> = g.iter().map(|i| loaded.kernels[*i].name.as_str()).collect();
+        return Err(Failure::Usage(format!(
+            "{}: --naive handles one kernel at a time, but kernels {} share source text (a template or a device function)",
+            loaded.name,
+            names.join(", ")
+        )));
+    }
     for (ki, k) in loaded.kernels.iter().enumerate() {
-        let mut oracle = oracle_for(k, config, flags.strict);
         if flags.naive {
+            let mut oracle = oracle_for(k, config, flags.strict);
             let (res, st) = synth::naive(k, &mut oracle, opts);
             match res {
                 Some((_, chosen, cost)) => {
@@ -510,8 +530,7 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
             }
             continue;
         }
-        let (result, st) = synth::synthesize(k, &mut oracle, opts)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
+        let Some((result, st)) = results[ki].take() else { continue };
         if flags.stats {
             eprintln!(
                 "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms",
@@ -558,6 +577,12 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
             }
             Synthesis::Impossible { reasons } => {
                 impossible = true;
+                if reasons.is_empty() {
+                    eprintln!(
+                        "error: {}: kernel `{}`: no placement exists for the kernels that share its source text",
+                        loaded.name, k.name
+                    );
+                }
                 for u in &reasons {
                     report_unfixable(loaded, k, u);
                 }
@@ -584,15 +609,22 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
         );
         return Ok(EXIT_FINDINGS);
     }
-    // One patch of the file for all kernels (labels are per kernel: apply kernel by kernel, back
-    // to front, so each kernel's offsets stay valid).
-    let mut text = loaded.source.clone();
-    for (ki, k) in loaded.kernels.iter().enumerate().rev() {
-        let ins: Vec<kpl::Label> = inserts.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
-        let rem: Vec<kpl::Label> = removes.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
-        text = autosync::patch::apply(&text, k, &ins, &rem, barrier_text)
-            .map_err(|e| Failure::Usage(e.to_string()))?;
-    }
+    // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
+    let per_kernel: Vec<(Vec<kpl::Label>, Vec<kpl::Label>)> = (0..loaded.kernels.len())
+        .map(|ki| {
+            let pick =
+                |v: &[(usize, kpl::Label)]| v.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
+            (pick(&inserts), pick(&removes))
+        })
+        .collect();
+    let parts: Vec<autosync::patch::KernelEdits> = loaded
+        .kernels
+        .iter()
+        .zip(&per_kernel)
+        .map(|(kernel, (after, remove))| autosync::patch::KernelEdits { kernel, after, remove })
+        .collect();
+    let text = autosync::patch::apply_all(&loaded.source, &parts, barrier_text)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     let changed = text != loaded.source;
     let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
     if flags.format == Format::Human {
@@ -625,6 +657,39 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
         }
     }
     Ok(0)
+}
+
+/// The kernels of a file grouped by shared barrier positions: two kernels are in one group when
+/// some source position can take a barrier in both (template instantiations, kernels inlining one
+/// device function). Groups and their members are in file order.
+fn sharing_groups(kernels: &[Kernel]) -> Vec<Vec<usize>> {
+    let mut owner: std::collections::HashMap<&Place, usize> = std::collections::HashMap::new();
+    let mut parent: Vec<usize> = (0..kernels.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for (ki, k) in kernels.iter().enumerate() {
+        for p in k.places.iter().filter(|p| p.is_placeable()) {
+            let other = *owner.entry(p).or_insert(ki);
+            let (a, b) = (root(&mut parent, other), root(&mut parent, ki));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for ki in 0..kernels.len() {
+        let r = root(&mut parent, ki);
+        let gi = *index_of.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[gi].push(ki);
+    }
+    groups
 }
 
 fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {

@@ -141,3 +141,58 @@ fn naive_baseline_reaches_a_verified_placement() {
         assert!(stats.oracle_calls > v_opt, "{name}: naive needs more oracle calls");
     }
 }
+
+/// The label named `name` in `k`.
+fn label(k: &Kernel, name: &str) -> kpl::Label {
+    (0..k.label_names.len() as u32)
+        .map(kpl::Label)
+        .find(|l| k.label_name(*l) == name)
+        .unwrap_or_else(|| panic!("no label {name}"))
+}
+
+#[test]
+fn labels_sharing_a_source_place_take_a_barrier_together() {
+    // The race on A needs a barrier after @w. Pretend @w and @s are copies of one inlined
+    // statement (one source place): @s sits under a thread-dependent guard, so a barrier at that
+    // place diverges, and the only other separating position (@r is after the read) does not
+    // separate. Synthesis must not place it there.
+    let src = "//--blockDim=32\nkernel k() {\n  shared A[64];\n  local x;\n  @w wr A[tid] := tid;\n  @r x := rd A[tid + 1];\n  @i if (tid < 4) {\n    @s x := x + 1;\n  }\n}\n";
+    let mut k = kpl::parse(src).expect("parse");
+    let (w, s) = (label(&k, "w"), label(&k, "s"));
+    let mut o = oracle(&k);
+    let (alone, _) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
+    assert!(matches!(alone, Synthesis::Done { .. }), "{alone:?}");
+    k.places[s.0 as usize] = k.places[w.0 as usize].clone();
+    let mut o = oracle(&k);
+    let (tied, _) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
+    assert!(matches!(tied, Synthesis::Impossible { .. }), "{tied:?}");
+    let mut o = oracle(&k);
+    let (naive, _) = synth::naive(&k, &mut o, &SynthOptions::default());
+    assert!(naive.is_none(), "the naive baseline must respect shared places too");
+}
+
+#[test]
+fn kernels_sharing_source_get_one_placement() {
+    // Two "instantiations" of one source: with K = 1 threads read their neighbour's element (a
+    // race), with K = 0 their own (none). One placement serves both: the barrier the first needs
+    // also goes into the second, and the total cost counts both.
+    let text = |k: &str| {
+        format!("//--blockDim=32\nkernel k() {{\n  shared A[64];\n  local x;\n  @w wr A[tid] := tid;\n  @r x := rd A[tid + {k}];\n}}\n")
+    };
+    let racy = kpl::parse(&text("1")).expect("parse");
+    let clean = kpl::parse(&text("0")).expect("parse");
+    assert_eq!(racy.places, clean.places);
+    let mut o = oracle(&racy);
+    let (res, stats) =
+        synth::synthesize_group(&[racy.clone(), clean.clone()], &mut o, &SynthOptions::default())
+            .expect("synthesis");
+    assert_eq!(res.len(), 2);
+    for (r, k) in res.iter().zip([&racy, &clean]) {
+        let Synthesis::Done { inserted, cost, kernel, .. } = r else { panic!("{r:?}") };
+        let after: Vec<&str> = inserted.iter().map(|i| k.label_name(i.after)).collect();
+        assert_eq!(after, ["w"]);
+        assert_eq!(*cost, Ratio::new(1, 1));
+        assert!(oracle(kernel).check(kernel).is_clean());
+    }
+    assert_eq!(stats.oracle_calls, 4, "two kernels, two rounds");
+}

@@ -37,6 +37,44 @@ pub fn apply(
     remove: &[Label],
     barrier: &str,
 ) -> Result<String, PatchError> {
+    apply_all(source, &[KernelEdits { kernel, after, remove }], barrier)
+}
+
+/// The barriers to insert into and remove from one kernel of a file.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelEdits<'a> {
+    pub kernel: &'a Kernel,
+    /// Labels after which a barrier goes.
+    pub after: &'a [Label],
+    /// Barrier statements to delete.
+    pub remove: &'a [Label],
+}
+
+/// Like [`apply`] for several kernels of one file at once. Kernels may share source text
+/// (template instantiations, inlined device functions): an edit several labels ask for at the
+/// same place is made once.
+pub fn apply_all(source: &str, parts: &[KernelEdits], barrier: &str) -> Result<String, PatchError> {
+    let mut edits: Vec<Edit> = Vec::new();
+    for part in parts {
+        edits.extend(edits_of(source, part, barrier)?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    edits.retain(|e| seen.insert((e.at, e.len, e.text.clone())));
+    // Apply from the end so earlier offsets stay valid; at one offset, keep program order.
+    edits.sort_by(|a, b| b.at.cmp(&a.at).then(b.rank.cmp(&a.rank)));
+    let mut out = source.to_string();
+    for e in edits {
+        let at = e.at.min(out.len());
+        let end = (at + e.len).min(out.len());
+        if out.is_char_boundary(at) && out.is_char_boundary(end) {
+            out.replace_range(at..end, &e.text);
+        }
+    }
+    Ok(out)
+}
+
+fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>, PatchError> {
+    let KernelEdits { kernel, after, remove } = *part;
     let mut edits: Vec<Edit> = Vec::new();
     for (rank, l) in after.iter().enumerate() {
         match kernel.place(*l) {
@@ -44,7 +82,19 @@ pub fn apply(
                 edits.push(Edit { at: *offset, len: 0, text: format!("\n{indent}{barrier}"), rank });
             }
             Place::Braced { body_start, body_end, indent, outer_indent } => {
-                edits.push(Edit { at: *body_start, len: 0, text: "{ ".to_string(), rank });
+                // `{` ends the header line; a body on the header's line moves to a line of its own.
+                let start = (*body_start).min(source.len());
+                let header_end = source[..start].trim_end().len();
+                if source[header_end..start].contains('\n') {
+                    edits.push(Edit { at: header_end, len: 0, text: " {".to_string(), rank });
+                } else {
+                    edits.push(Edit {
+                        at: header_end,
+                        len: start - header_end,
+                        text: format!(" {{\n{indent}"),
+                        rank,
+                    });
+                }
                 edits.push(Edit {
                     at: *body_end,
                     len: 0,
@@ -75,17 +125,7 @@ pub fn apply(
             }
         }
     }
-    // Apply from the end so earlier offsets stay valid; at one offset, keep program order.
-    edits.sort_by(|a, b| b.at.cmp(&a.at).then(b.rank.cmp(&a.rank)));
-    let mut out = source.to_string();
-    for e in edits {
-        let at = e.at.min(out.len());
-        let end = (at + e.len).min(out.len());
-        if out.is_char_boundary(at) && out.is_char_boundary(end) {
-            out.replace_range(at..end, &e.text);
-        }
-    }
-    Ok(out)
+    Ok(edits)
 }
 
 /// A unified diff (3 lines of context) from `old` to `new`, with `a/` and `b/` headers.

@@ -115,49 +115,115 @@ pub enum SynthError {
     WeightOverflow,
 }
 
-/// The candidate positions of a kernel and their exact integer weights.
-struct Positions {
-    vars: BTreeMap<Label, Var>,
-    weight: HashMap<Label, u64>,
+/// One kernel of a synthesis group, with its candidate positions.
+struct Unit<'k> {
+    original: &'k Kernel,
+    /// The kernel synthesis starts from (the original, without its barriers under `reoptimize`).
+    base: Kernel,
+    tree: LabelTree,
+    /// The site variable of every candidate label.
+    var_of: BTreeMap<Label, Var>,
+    /// The cost of a barrier after each candidate label.
     cost: HashMap<Label, Ratio>,
+    /// Blocks proven thread-dependent (a barrier in them diverges).
+    varying: BTreeSet<Label>,
 }
 
-fn positions(
-    k: &Kernel,
-    tree: &LabelTree,
-    model: &CostModel,
+impl Unit<'_> {
+    /// "A barrier after one of these labels" over this kernel's sites, without excluded sites.
+    fn lits(&self, labels: impl IntoIterator<Item = Label>, excluded: &BTreeSet<Var>) -> Vec<Lit> {
+        let mut out: Vec<Lit> = Vec::new();
+        for l in labels {
+            if let Some(v) = self.var_of.get(&l) {
+                if !excluded.contains(v) && !out.contains(&Lit::pos(*v)) {
+                    out.push(Lit::pos(*v));
+                }
+            }
+        }
+        out
+    }
+
+    fn clause_of(&self, case: &Case, excluded: &BTreeSet<Var>) -> Vec<Lit> {
+        self.lits(case.separating_positions(&self.tree), excluded)
+    }
+
+    /// The labels of this kernel that take a barrier when the sites `chosen` do, in label order.
+    fn labels_at(&self, chosen: &BTreeSet<Var>) -> Vec<Label> {
+        self.var_of.iter().filter(|(_, v)| chosen.contains(v)).map(|(l, _)| *l).collect()
+    }
+
+    fn with_barriers(&self, labels: &[Label]) -> Kernel {
+        let mut k = self.base.clone();
+        for l in labels {
+            k.insert_barrier_after(*l);
+        }
+        k
+    }
+
+    fn cost_of(&self, labels: &[Label]) -> Ratio {
+        labels.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(self.cost[l]))
+    }
+}
+
+/// The candidate positions of a group of kernels: one variable per *site*, a source position
+/// that takes a barrier. Labels with the same [`Place`](crate::kpl::Place) share a site, in one
+/// kernel (copies of an inlined device function) or across kernels (instantiations of one
+/// template): a barrier written there is executed at every one of them, so they are chosen
+/// together. A label that cannot take a barrier in the source is its own site only in KPL
+/// (never: such labels get no variable). The weight of a site is the sum of its labels' costs.
+struct Sites {
+    /// Per site variable, its labels as (unit index, label), in allocation order.
+    members: BTreeMap<Var, Vec<(usize, Label)>>,
+}
+
+fn build_units<'k>(
+    kernels: &'k [Kernel],
+    opts: &SynthOptions,
     solver: &mut MaxSat,
-) -> Result<Positions, SynthError> {
-    let mut costs = Vec::new();
-    for &l in tree.post_order() {
-        if l == Label::MAIN || !k.place(l).is_placeable() {
-            continue;
+) -> Result<(Vec<Unit<'k>>, Sites), SynthError> {
+    let mut units = Vec::new();
+    let mut by_place: HashMap<crate::kpl::Place, Var> = HashMap::new();
+    let mut sites = Sites { members: BTreeMap::new() };
+    let mut lcm = 1u128;
+    for (ui, kernel) in kernels.iter().enumerate() {
+        let mut base = kernel.clone();
+        if opts.reoptimize {
+            base.remove_barriers(&kernel.barriers());
         }
-        // A barrier right after a barrier is never needed.
-        if matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Barrier)) {
-            continue;
+        let tree = LabelTree::new(&base);
+        let mut var_of = BTreeMap::new();
+        let mut cost = HashMap::new();
+        for &l in tree.post_order() {
+            if l == Label::MAIN || !base.place(l).is_placeable() {
+                continue;
+            }
+            // A barrier right after a barrier is never needed.
+            if matches!(base.stmt(l).map(|s| &s.kind), Some(StmtKind::Barrier)) {
+                continue;
+            }
+            let c = opts.cost.cost(tree.loops(l).len(), tree.conds(l).len());
+            lcm = (lcm / gcd(lcm, c.den)).checked_mul(c.den).ok_or(SynthError::WeightOverflow)?;
+            let v = *by_place.entry(base.place(l).clone()).or_insert_with(|| solver.new_var());
+            sites.members.entry(v).or_default().push((ui, l));
+            var_of.insert(l, v);
+            cost.insert(l, c);
         }
-        costs.push((l, model.cost(tree.loops(l).len(), tree.conds(l).len())));
+        units.push(Unit { original: kernel, base, tree, var_of, cost, varying: BTreeSet::new() });
     }
-    let lcm = costs.iter().try_fold(1u128, |acc, (_, c)| {
-        let g = gcd(acc, c.den);
-        (acc / g).checked_mul(c.den)
-    });
-    let lcm = lcm.ok_or(SynthError::WeightOverflow)?;
-    let mut p = Positions { vars: BTreeMap::new(), weight: HashMap::new(), cost: HashMap::new() };
-    for (l, c) in costs {
-        let w = c
-            .num
-            .checked_mul(lcm / c.den)
-            .filter(|w| *w <= u64::MAX as u128 / 1024)
-            .ok_or(SynthError::WeightOverflow)?;
-        let v = solver.new_var();
-        solver.add_soft(Lit::neg(v), w as u64);
-        p.vars.insert(l, v);
-        p.weight.insert(l, w as u64);
-        p.cost.insert(l, c);
+    for (v, labels) in &sites.members {
+        let mut w = 0u128;
+        for (ui, l) in labels {
+            let c = units[*ui].cost[l];
+            w = c
+                .num
+                .checked_mul(lcm / c.den)
+                .and_then(|x| x.checked_add(w))
+                .filter(|w| *w <= u64::MAX as u128 / 1024)
+                .ok_or(SynthError::WeightOverflow)?;
+        }
+        solver.add_soft(Lit::neg(*v), w as u64);
     }
-    Ok(p)
+    Ok((units, sites))
 }
 
 /// Synthesizes the cheapest barrier placement the oracle accepts.
@@ -166,117 +232,121 @@ pub fn synthesize(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
 ) -> Result<(Synthesis, SynthStats), SynthError> {
+    let (mut results, stats) = synthesize_group(std::slice::from_ref(kernel), oracle, opts)?;
+    let result = results.pop().unwrap_or(Synthesis::GaveUp { iterations: 0 });
+    Ok((result, stats))
+}
+
+/// Synthesizes one placement for kernels that share source text (instantiations of one
+/// template, kernels calling one device function): a site chosen for one is chosen for all, and
+/// the total cost over all kernels is minimal. Returns one result per kernel, in order. When the
+/// group is impossible, each kernel lists the reasons found in it; a kernel with an empty list
+/// is impossible only because a kernel sharing its source is.
+pub fn synthesize_group(
+    kernels: &[Kernel],
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+) -> Result<(Vec<Synthesis>, SynthStats), SynthError> {
     let started = Instant::now();
     let mut stats = SynthStats::default();
     let queries_before = oracle.stats().smt_queries;
-    let mut base = kernel.clone();
-    let original_barriers = kernel.barriers();
-    if opts.reoptimize {
-        base.remove_barriers(&original_barriers);
-    }
-    let tree = LabelTree::new(&base);
     let mut solver = MaxSat::new(opts.engine);
-    let pos = positions(&base, &tree, &opts.cost, &mut solver)?;
-    let mut excluded: BTreeSet<Label> = BTreeSet::new();
-    let exclude_block = |b: Label, excluded: &mut BTreeSet<Label>, solver: &mut MaxSat| {
-        for l in tree.subtree(b) {
-            if excluded.insert(l) {
-                if let Some(v) = pos.vars.get(&l) {
+    let (mut units, sites) = build_units(kernels, opts, &mut solver)?;
+    let mut excluded: BTreeSet<Var> = BTreeSet::new();
+    let exclude_block = |unit: &mut Unit, b: Label, excluded: &mut BTreeSet<Var>, solver: &mut MaxSat| {
+        unit.varying.insert(b);
+        for l in unit.tree.subtree(b) {
+            if let Some(v) = unit.var_of.get(&l) {
+                if excluded.insert(*v) {
                     solver.add_hard(&[Lit::neg(*v)]);
                 }
             }
         }
     };
-    let mut varying = BTreeSet::new();
     if opts.mode == Mode::Informed {
-        let t = Instant::now();
-        varying = oracle.varying_blocks(&base);
-        stats.oracle_time += t.elapsed();
-        for b in &varying {
-            exclude_block(*b, &mut excluded, &mut solver);
+        for unit in units.iter_mut() {
+            let t = Instant::now();
+            let varying = oracle.varying_blocks(&unit.base);
+            stats.oracle_time += t.elapsed();
+            for b in varying {
+                exclude_block(unit, b, &mut excluded, &mut solver);
+            }
         }
     }
     let mut paper = PaperState::default();
-    let mut seen_races: Vec<Race> = Vec::new();
-    let mut unfixable: Vec<Unfixable> = Vec::new();
-    let mut candidate = base.clone();
-    let mut placement: Vec<Label> = Vec::new();
+    let mut seen_races: Vec<Vec<Race>> = vec![Vec::new(); units.len()];
+    let mut unfixable: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
+    let mut chosen: BTreeSet<Var> = BTreeSet::new();
     let mut iterations = 0u32;
+    let impossible = |reasons: Vec<Vec<Unfixable>>| -> Vec<Synthesis> {
+        reasons.into_iter().map(|r| Synthesis::Impossible { reasons: dedup(r) }).collect()
+    };
     loop {
-        let t = Instant::now();
-        let verdict = oracle.check(&candidate);
-        stats.oracle_calls += 1;
-        stats.oracle_time += t.elapsed();
-        if !verdict.divergences.is_empty() {
-            for d in &verdict.divergences {
-                exclude_block(d.block, &mut excluded, &mut solver);
-                varying.insert(d.block);
-            }
-        } else if verdict.races.is_empty() {
-            let cost = placement.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(pos.cost[l]));
-            stats.iterations = iterations as u64;
-            stats.smt_queries = oracle.stats().smt_queries - queries_before;
-            stats.total_time = started.elapsed();
-            // Under `reoptimize`, an original barrier whose position the optimum chooses again
-            // stays where it is: it is neither removed nor inserted.
-            let mut removed = Vec::new();
-            let mut restored = BTreeSet::new();
-            if opts.reoptimize {
-                for b in &original_barriers {
-                    match position_of_barrier(kernel, *b)
-                        .filter(|p| placement.contains(p) && !restored.contains(p))
-                    {
-                        Some(p) => {
-                            restored.insert(p);
-                        }
-                        None => removed.push(*b),
-                    }
+        let mut verdicts = Vec::new();
+        for unit in &units {
+            let candidate = unit.with_barriers(&unit.labels_at(&chosen));
+            let t = Instant::now();
+            verdicts.push((oracle.check(&candidate), candidate));
+            stats.oracle_calls += 1;
+            stats.oracle_time += t.elapsed();
+        }
+        let diverging = verdicts.iter().any(|(v, _)| !v.divergences.is_empty());
+        let racing = verdicts.iter().any(|(v, _)| !v.races.is_empty());
+        if diverging {
+            for (ui, (v, _)) in verdicts.iter().enumerate() {
+                for d in &v.divergences {
+                    exclude_block(&mut units[ui], d.block, &mut excluded, &mut solver);
                 }
             }
-            let new_positions: Vec<Label> =
-                placement.iter().copied().filter(|p| !restored.contains(p)).collect();
-            let inserted = explain(&new_positions, &pos, &tree, &seen_races);
-            return Ok((
-                Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict },
-                stats,
-            ));
+        } else if !racing {
+            let finished = finish(stats, started, oracle, queries_before, iterations);
+            let results = units
+                .iter()
+                .zip(verdicts)
+                .zip(&seen_races)
+                .map(|((unit, (verdict, candidate)), races)| {
+                    unit.done(&chosen, candidate, verdict, races, opts)
+                })
+                .collect();
+            return Ok((results, finished));
         } else {
-            for race in &verdict.races {
-                if race.scope == Scope::Grid {
-                    unfixable.push(Unfixable::GridRace { race: race.clone() });
-                    continue;
-                }
-                seen_races.push(race.clone());
-                match opts.mode {
-                    Mode::Informed => {
-                        for c in &race.cases {
-                            let clause = clause_of(&c.case, &tree, &pos, &excluded);
-                            if clause.is_empty() {
-                                unfixable.push(why_unfixable(race, &c.case, &tree, &varying));
-                            }
-                            solver.add_hard(&clause);
-                        }
+            for (ui, (verdict, _)) in verdicts.iter().enumerate() {
+                let unit = &units[ui];
+                for race in &verdict.races {
+                    if race.scope == Scope::Grid {
+                        unfixable[ui].push(Unfixable::GridRace { race: race.clone() });
+                        continue;
                     }
-                    Mode::Paper => paper.refine(race, &tree, &pos, &excluded, &mut solver),
+                    seen_races[ui].push(race.clone());
+                    match opts.mode {
+                        Mode::Informed => {
+                            for c in &race.cases {
+                                let clause = unit.clause_of(&c.case, &excluded);
+                                if clause.is_empty() {
+                                    unfixable[ui].push(why_unfixable(race, &c.case, unit));
+                                }
+                                solver.add_hard(&clause);
+                            }
+                        }
+                        Mode::Paper => paper.refine(ui, race, unit, &excluded, &mut solver),
+                    }
                 }
             }
             // Barriers never fix grid races: stop once they are all that is left, or as soon as
             // a block race proves unfixable.
-            let only_grid_left = verdict.races.iter().all(|r| r.scope == Scope::Grid);
-            let hopeless = unfixable.iter().any(|u| !matches!(u, Unfixable::GridRace { .. }));
+            let only_grid_left = verdicts.iter().all(|(v, _)| v.races.iter().all(|r| r.scope == Scope::Grid));
+            let hopeless = unfixable.iter().flatten().any(|u| !matches!(u, Unfixable::GridRace { .. }));
             if only_grid_left || hopeless {
                 return Ok((
-                    Synthesis::Impossible { reasons: dedup(unfixable) },
+                    impossible(unfixable),
                     finish(stats, started, oracle, queries_before, iterations),
                 ));
             }
         }
         iterations += 1;
         if iterations > opts.max_iterations {
-            return Ok((
-                Synthesis::GaveUp { iterations },
-                finish(stats, started, oracle, queries_before, iterations),
-            ));
+            let gave_up = units.iter().map(|_| Synthesis::GaveUp { iterations }).collect();
+            return Ok((gave_up, finish(stats, started, oracle, queries_before, iterations)));
         }
         let t = Instant::now();
         let outcome = solver.solve()?;
@@ -284,39 +354,72 @@ pub fn synthesize(
         stats.maxsat_time += t.elapsed();
         match outcome {
             Outcome::Unsat => {
-                let mut reasons: Vec<Unfixable> = seen_races
+                let mut reasons: Vec<Vec<Unfixable>> = units
                     .iter()
-                    .flat_map(|r| {
-                        r.cases
+                    .zip(&seen_races)
+                    .map(|(unit, races)| {
+                        races
                             .iter()
-                            .filter(|c| clause_of(&c.case, &tree, &pos, &excluded).is_empty())
-                            .map(|c| why_unfixable(r, &c.case, &tree, &varying))
+                            .flat_map(|r| {
+                                r.cases
+                                    .iter()
+                                    .filter(|c| unit.clause_of(&c.case, &excluded).is_empty())
+                                    .map(|c| why_unfixable(r, &c.case, unit))
+                            })
+                            .collect()
                     })
                     .collect();
-                if reasons.is_empty() {
+                if reasons.iter().all(Vec::is_empty) {
                     // No race is hopeless alone: together with the excluded thread-dependent
                     // blocks the constraints conflict, so name every race seen.
-                    reasons = seen_races
-                        .iter()
-                        .map(|r| why_unfixable(r, &r.cases[0].case, &tree, &varying))
-                        .collect();
+                    for ((r, unit), races) in reasons.iter_mut().zip(&units).zip(&seen_races) {
+                        r.extend(races.iter().map(|race| why_unfixable(race, &race.cases[0].case, unit)));
+                    }
                 }
-                reasons.extend(unfixable.iter().cloned());
-                return Ok((
-                    Synthesis::Impossible { reasons: dedup(reasons) },
-                    finish(stats, started, oracle, queries_before, iterations),
-                ));
+                for (r, u) in reasons.iter_mut().zip(unfixable) {
+                    r.extend(u);
+                }
+                return Ok((impossible(reasons), finish(stats, started, oracle, queries_before, iterations)));
             }
             Outcome::Optimal(sol) => {
-                placement =
-                    pos.vars.iter().filter(|(_, v)| sol.value(Lit::pos(**v))).map(|(l, _)| *l).collect();
+                chosen = sites.members.keys().filter(|v| sol.value(Lit::pos(**v))).copied().collect();
                 paper.remember(&sol);
-                candidate = base.clone();
-                for l in &placement {
-                    candidate.insert_barrier_after(*l);
+            }
+        }
+    }
+}
+
+impl Unit<'_> {
+    /// The result for this kernel once the oracle accepts the placement `chosen`.
+    fn done(
+        &self,
+        chosen: &BTreeSet<Var>,
+        candidate: Kernel,
+        verdict: Verdict,
+        races: &[Race],
+        opts: &SynthOptions,
+    ) -> Synthesis {
+        let placement = self.labels_at(chosen);
+        let cost = self.cost_of(&placement);
+        // Under `reoptimize`, an original barrier whose position the optimum chooses again
+        // stays where it is: it is neither removed nor inserted.
+        let mut removed = Vec::new();
+        let mut restored = BTreeSet::new();
+        if opts.reoptimize {
+            for b in &self.original.barriers() {
+                match position_of_barrier(self.original, *b)
+                    .filter(|p| placement.contains(p) && !restored.contains(p))
+                {
+                    Some(p) => {
+                        restored.insert(p);
+                    }
+                    None => removed.push(*b),
                 }
             }
         }
+        let new_positions: Vec<Label> = placement.iter().copied().filter(|p| !restored.contains(p)).collect();
+        let inserted = explain(&new_positions, self, races);
+        Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict }
     }
 }
 
@@ -375,44 +478,36 @@ fn dedup(v: Vec<Unfixable>) -> Vec<Unfixable> {
     out
 }
 
-/// "A barrier after one of these labels" for a case, over the candidate positions.
-fn clause_of(case: &Case, tree: &LabelTree, pos: &Positions, excluded: &BTreeSet<Label>) -> Vec<Lit> {
-    case.separating_positions(tree)
-        .into_iter()
-        .filter(|l| !excluded.contains(l))
-        .filter_map(|l| pos.vars.get(&l).map(|v| Lit::pos(*v)))
-        .collect()
-}
-
-fn why_unfixable(race: &Race, case: &Case, tree: &LabelTree, varying: &BTreeSet<Label>) -> Unfixable {
+fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
     if case.first == case.second && case.relation == Relation::SameIteration {
         return Unfixable::SelfRace { race: race.clone() };
     }
+    let tree = &unit.tree;
     let blocks: Vec<Label> = case
         .separating_positions(tree)
         .iter()
         .flat_map(|l| tree.blks(*l).iter().copied().chain(std::iter::once(*l)))
-        .filter(|b| varying.contains(b))
+        .filter(|b| unit.varying.contains(b))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
     Unfixable::NoValidPosition { race: race.clone(), blocks }
 }
 
-fn explain(placement: &[Label], pos: &Positions, tree: &LabelTree, races: &[Race]) -> Vec<Inserted> {
+fn explain(placement: &[Label], unit: &Unit, races: &[Race]) -> Vec<Inserted> {
     placement
         .iter()
         .map(|l| {
             let mut separates: Vec<(Label, Label)> = races
                 .iter()
-                .filter(|r| r.cases.iter().any(|c| c.case.separating_positions(tree).contains(l)))
+                .filter(|r| r.cases.iter().any(|c| c.case.separating_positions(&unit.tree).contains(l)))
                 .map(|r| (r.first, r.second))
                 .collect();
             separates.sort();
             separates.dedup();
             Inserted {
                 after: *l,
-                cost: pos.cost.get(l).map(|c| c.to_string()).unwrap_or_default(),
+                cost: unit.cost.get(l).map(|c| c.to_string()).unwrap_or_default(),
                 separates,
             }
         })
@@ -422,8 +517,9 @@ fn explain(placement: &[Label], pos: &Positions, tree: &LabelTree, races: &[Race
 /// The paper's P variables and blocking clauses.
 #[derive(Default)]
 struct PaperState {
-    /// Per race location: its P variables (index 0 intra, j inter for the j-th shared loop).
-    pvars: HashMap<(Label, Label), Vec<Var>>,
+    /// Per race location (kernel, ℓ, ℓ'): its P variables (index 0 intra, j inter for the j-th
+    /// shared loop).
+    pvars: HashMap<(usize, Label, Label), Vec<Var>>,
     last_model: Vec<bool>,
 }
 
@@ -434,14 +530,15 @@ impl PaperState {
 
     fn refine(
         &mut self,
+        unit_index: usize,
         race: &Race,
-        tree: &LabelTree,
-        pos: &Positions,
-        excluded: &BTreeSet<Label>,
+        unit: &Unit,
+        excluded: &BTreeSet<Var>,
         solver: &mut MaxSat,
     ) {
-        let key = (race.first, race.second);
-        let (l, lp) = key;
+        let tree = &unit.tree;
+        let key = (unit_index, race.first, race.second);
+        let (l, lp) = (race.first, race.second);
         if let Some(ps) = self.pvars.get(&key) {
             // The current P assignment does not fix this race: block it (Alg. 1 line 29).
             let clause: Vec<Lit> = ps
@@ -458,13 +555,7 @@ impl PaperState {
             return;
         }
         let shared = tree.shared_loops(l, lp);
-        let lits = |labels: Vec<Label>| -> Vec<Lit> {
-            labels
-                .into_iter()
-                .filter(|x| !excluded.contains(x))
-                .filter_map(|x| pos.vars.get(&x).map(|v| Lit::pos(*v)))
-                .collect()
-        };
+        let lits = |labels: Vec<Label>| unit.lits(labels, excluded);
         let p0 = solver.new_var();
         let mut ps = vec![p0];
         let intra = Case { first: l, second: lp, relation: Relation::SameIteration };
@@ -492,8 +583,9 @@ impl PaperState {
     }
 }
 
-/// The naive baseline (AutoSync Sec. IV-B): a barrier after every placeable label, drop the
-/// divergent ones, then remove one at a time unless that makes the oracle complain.
+/// The naive baseline (AutoSync Sec. IV-B): a barrier at every site, drop the divergent ones,
+/// then remove one site at a time unless that makes the oracle complain. Returns the kernel, the
+/// labels that took a barrier and the cost, or `None` when even all sites leave a race.
 pub fn naive(
     kernel: &Kernel,
     oracle: &mut dyn Oracle,
@@ -502,27 +594,28 @@ pub fn naive(
     let started = Instant::now();
     let q0 = oracle.stats().smt_queries;
     let mut stats = SynthStats::default();
-    let mut base = kernel.clone();
-    if opts.reoptimize {
-        let all = base.barriers();
-        base.remove_barriers(&all);
-    }
-    let tree = LabelTree::new(&base);
-    let mut chosen: Vec<Label> = tree
-        .post_order()
-        .iter()
-        .copied()
-        .filter(|l| *l != Label::MAIN && base.place(*l).is_placeable())
-        .filter(|l| !matches!(base.stmt(*l).map(|s| &s.kind), Some(StmtKind::Barrier)))
-        .collect();
-    let build = |chosen: &[Label]| -> (Kernel, Vec<(Label, Label)>) {
-        let mut k = base.clone();
-        let pairs = chosen.iter().filter_map(|l| k.insert_barrier_after(*l).map(|b| (*l, b))).collect();
-        (k, pairs)
+    let mut solver = MaxSat::new(opts.engine);
+    let kernels = std::slice::from_ref(kernel);
+    let Ok((units, sites)) = build_units(kernels, opts, &mut solver) else {
+        return (None, stats);
     };
-    // Drop divergent barriers until none diverges.
+    let Some(unit) = units.first() else { return (None, stats) };
+    let mut chosen: Vec<Var> = sites.members.keys().copied().collect();
+    // The candidate kernel and, per inserted barrier, the site it stands for.
+    let build = |chosen: &[Var]| -> (Kernel, Vec<(Var, Label)>) {
+        let set: BTreeSet<Var> = chosen.iter().copied().collect();
+        let mut k = unit.base.clone();
+        let mut barriers = Vec::new();
+        for l in unit.labels_at(&set) {
+            if let (Some(b), Some(v)) = (k.insert_barrier_after(l), unit.var_of.get(&l)) {
+                barriers.push((*v, b));
+            }
+        }
+        (k, barriers)
+    };
+    // Drop divergent barriers (their sites) until none diverges.
     loop {
-        let (k, pairs) = build(&chosen);
+        let (k, barriers) = build(&chosen);
         let v = oracle.check(&k);
         stats.oracle_calls += 1;
         if v.divergences.is_empty() {
@@ -533,15 +626,22 @@ pub fn naive(
             }
             break;
         }
-        let bad: BTreeSet<Label> = v.divergences.iter().map(|d| d.barrier).collect();
-        chosen.retain(|l| !pairs.iter().any(|(p, b)| p == l && bad.contains(b)));
+        let bad: BTreeSet<Var> = v
+            .divergences
+            .iter()
+            .filter_map(|d| barriers.iter().find(|(_, b)| *b == d.barrier).map(|(site, _)| *site))
+            .collect();
+        if bad.is_empty() {
+            stats.total_time = started.elapsed();
+            return (None, stats);
+        }
+        chosen.retain(|v| !bad.contains(v));
     }
     let mut i = 0;
     while i < chosen.len() {
         let mut trial = chosen.clone();
         trial.remove(i);
-        let (k, _) = build(&trial);
-        let v = oracle.check(&k);
+        let v = oracle.check(&build(&trial).0);
         stats.oracle_calls += 1;
         if v.is_clean() {
             chosen = trial;
@@ -549,11 +649,10 @@ pub fn naive(
             i += 1;
         }
     }
-    let (k, _) = build(&chosen);
-    let cost = chosen.iter().fold(Ratio::new(0, 1), |acc, l| {
-        acc.plus(opts.cost.cost(tree.loops(*l).len(), tree.conds(*l).len()))
-    });
+    let set: BTreeSet<Var> = chosen.iter().copied().collect();
+    let labels = unit.labels_at(&set);
+    let cost = unit.cost_of(&labels);
     stats.total_time = started.elapsed();
     stats.smt_queries = oracle.stats().smt_queries - q0;
-    (Some((k, chosen, cost)), stats)
+    (Some((build(&chosen).0, labels, cost)), stats)
 }
