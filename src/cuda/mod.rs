@@ -123,7 +123,7 @@ fn lower_expanded(text: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnos
     let mut file = FileInfo::default();
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
-    scan(root, text, &mut file, &mut kernels, &mut decls, only)?;
+    scan(root, text, &mut kernels, &mut decls, only)?;
     for d in &decls {
         file_constants(*d, text, &mut file);
     }
@@ -261,7 +261,6 @@ fn syntax_error(n: Node, src: &str) -> Diagnostic {
 fn scan<'t>(
     n: Node<'t>,
     src: &str,
-    file: &mut FileInfo,
     kernels: &mut Vec<Node<'t>>,
     decls: &mut Vec<Node<'t>>,
     only: Option<&str>,
@@ -297,10 +296,10 @@ fn scan<'t>(
                             }
                         }
                     } else {
-                        scan(body, src, file, kernels, decls, only)?;
+                        scan(body, src, kernels, decls, only)?;
                     }
                 } else {
-                    scan(ch, src, file, kernels, decls, only)?;
+                    scan(ch, src, kernels, decls, only)?;
                 }
             }
             "template_declaration" => {

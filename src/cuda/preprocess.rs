@@ -40,8 +40,8 @@ use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::ast::Span;
 use expand::{parse_define, Macro, Macros};
 use lex::{Kind, Line, Tok};
-use map::{Origin, Seg};
 pub use map::SourceMap;
+use map::{Origin, Seg};
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -79,8 +79,9 @@ struct FileCtx {
 
 impl FileCtx {
     fn new(path: Option<PathBuf>, display: String, text: Rc<str>) -> FileCtx {
-        let line_starts =
-            std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect();
+        let line_starts = std::iter::once(0)
+            .chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
+            .collect();
         FileCtx { path, display, text, line_starts }
     }
     fn line(&self, at: usize) -> usize {
@@ -201,11 +202,17 @@ fn define_error(n: &str, v: &Option<String>, why: String) -> Diagnostic {
 
 impl<'o> Pp<'o> {
     fn new(options: &'o FrontEndOptions) -> Result<Pp<'o>, Diagnostic> {
-        let mut pp =
-            Pp { options, macros: Macros::default(), stack: Vec::new(), once: HashSet::new(), typedefs: TypedefScan::default() };
+        let mut pp = Pp {
+            options,
+            macros: Macros::default(),
+            stack: Vec::new(),
+            once: HashSet::new(),
+            typedefs: TypedefScan::default(),
+        };
         for (n, v) in PREDEFINED {
             let toks = lex::lex(&format!("{n} {v}"))?;
-            let m = parse_define(&toks, "<built-in>".into()).map_err(|m| Diagnostic::bare(Severity::Error, m))?;
+            let m =
+                parse_define(&toks, "<built-in>".into()).map_err(|m| Diagnostic::bare(Severity::Error, m))?;
             pp.macros.defs.insert(m.name.clone(), Rc::new(m));
         }
         for (n, v) in &options.defines {
@@ -218,7 +225,8 @@ impl<'o> Pp<'o> {
             if !well_formed {
                 return Err(define_error(n, v, format!("`{n}` is not a macro name")));
             }
-            let toks = lex::lex(&format!("{n} {}", v.as_deref().unwrap_or("1"))).map_err(|d| define_error(n, v, d.message))?;
+            let toks = lex::lex(&format!("{n} {}", v.as_deref().unwrap_or("1")))
+                .map_err(|d| define_error(n, v, d.message))?;
             if toks.iter().any(|t| t.kind == Kind::Newline) {
                 return Err(define_error(n, v, "the value spans lines".into()));
             }
@@ -255,8 +263,11 @@ impl<'o> Pp<'o> {
             i = j;
         }
         if let Some(c) = conds.last() {
-            return Err(Diagnostic::error("unterminated conditional: no `#endif` for this directive", c.span)
-                .with_label("opened here"));
+            return Err(Diagnostic::error(
+                "unterminated conditional: no `#endif` for this directive",
+                c.span,
+            )
+            .with_label("opened here"));
         }
         out.verbatim_to(text, text.len());
         Ok(out)
@@ -284,7 +295,10 @@ impl<'o> Pp<'o> {
             let expanded = self.macros.try_expand(&t, &mut input).map_err(|e| {
                 let d = Diagnostic::error(e.0, site).with_label("in this macro invocation");
                 match group.as_ref().and_then(|g| g.mac.as_ref()) {
-                    Some(m) => d.with_note(format!("in the expansion of {} `{}` (defined at {})", m.what, m.name, m.defined)),
+                    Some(m) => d.with_note(format!(
+                        "in the expansion of {} `{}` (defined at {})",
+                        m.what, m.name, m.defined
+                    )),
                     None => d,
                 }
             })?;
@@ -457,7 +471,14 @@ impl<'o> Pp<'o> {
         self.macros.defs.contains_key(name) || matches!(name, "__LINE__" | "__FILE__")
     }
 
-    fn include(&mut self, f: &FileCtx, line: &Line, args: &[Tok], span: Span, out: &mut Out) -> Result<(), Diagnostic> {
+    fn include(
+        &mut self,
+        f: &FileCtx,
+        line: &Line,
+        args: &[Tok],
+        span: Span,
+        out: &mut Out,
+    ) -> Result<(), Diagnostic> {
         let text = &*f.text;
         let raw = args.first().map(|t| text.get(t.start..line.end).unwrap_or("").trim()).unwrap_or("");
         let name = if raw.starts_with('<') {
@@ -485,7 +506,8 @@ impl<'o> Pp<'o> {
                 searched.push(d.display().to_string());
             }
             searched.extend(self.options.include_dirs.iter().map(|d| d.display().to_string()));
-            let d = Diagnostic::error(format!("cannot find the included file `{name}`"), span).with_label("included here");
+            let d = Diagnostic::error(format!("cannot find the included file `{name}`"), span)
+                .with_label("included here");
             if searched.is_empty() {
                 d.with_note("no directory to search: give the file's path or `-I DIR`")
             } else {
@@ -499,8 +521,9 @@ impl<'o> Pp<'o> {
             return Ok(());
         }
         if self.stack.iter().filter(|p| **p == canonical).count() >= 2 {
-            let chain: Vec<String> = self
-                .stack
+            // The cycle proper: from the last time this file was entered.
+            let from = self.stack.iter().rposition(|p| *p == canonical).unwrap_or(0);
+            let chain: Vec<String> = self.stack[from..]
                 .iter()
                 .chain(std::iter::once(&canonical))
                 .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
@@ -524,7 +547,10 @@ impl<'o> Pp<'o> {
 
     fn resolve(&self, f: &FileCtx, name: &str) -> Option<PathBuf> {
         let own = f.path.as_deref().map(|p| dir_of(p).to_path_buf());
-        own.into_iter().chain(self.options.include_dirs.iter().cloned()).map(|d| d.join(name)).find(|p| p.is_file())
+        own.into_iter()
+            .chain(self.options.include_dirs.iter().cloned())
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
     }
 }
 
@@ -562,9 +588,33 @@ struct TypedefScan {
 }
 
 const SCALAR_WORDS: [&str; 27] = [
-    "unsigned", "signed", "int", "short", "long", "char", "float", "double", "bool", "const", "volatile",
-    "size_t", "ptrdiff_t", "ssize_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
-    "uint32_t", "uint64_t", "uint", "uchar", "ushort", "__restrict__", "register",
+    "unsigned",
+    "signed",
+    "int",
+    "short",
+    "long",
+    "char",
+    "float",
+    "double",
+    "bool",
+    "const",
+    "volatile",
+    "size_t",
+    "ptrdiff_t",
+    "ssize_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "uint",
+    "uchar",
+    "ushort",
+    "__restrict__",
+    "register",
 ];
 
 impl TypedefScan {

@@ -77,7 +77,9 @@ impl P<'_> {
 
     fn multiplicative(&mut self) -> Result<i64, String> {
         let mut a = self.unary()?;
-        while let Some(op) = self.peek().filter(|t| t.is("*") || t.is("/") || t.is("%")).map(|t| t.text.clone()) {
+        while let Some(op) =
+            self.peek().filter(|t| t.is("*") || t.is("/") || t.is("%")).map(|t| t.text.clone())
+        {
             self.i += 1;
             let b = self.unary()?;
             a = apply(&op, a, b)?;
@@ -128,7 +130,9 @@ fn overflow() -> String {
 }
 
 fn apply(op: &str, a: i64, b: i64) -> Result<i64, String> {
-    let shift = |b: i64| u32::try_from(b).ok().filter(|s| *s < 64).ok_or_else(|| "shift count out of range".to_string());
+    let shift = |b: i64| {
+        u32::try_from(b).ok().filter(|s| *s < 64).ok_or_else(|| "shift count out of range".to_string())
+    };
     Ok(match op {
         "+" => a.checked_add(b).ok_or_else(overflow)?,
         "-" => a.checked_sub(b).ok_or_else(overflow)?,

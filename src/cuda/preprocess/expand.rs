@@ -141,7 +141,11 @@ impl Macros {
     /// If `t` names a macro that may expand here (not hidden; a function-like macro only when
     /// `(` follows), consumes its arguments from `input` and returns the substituted tokens (to
     /// be rescanned by the caller, ahead of the rest of the input).
-    pub fn try_expand(&mut self, t: &Tok, input: &mut VecDeque<Tok>) -> Result<Option<Expansion>, ExpandError> {
+    pub fn try_expand(
+        &mut self,
+        t: &Tok,
+        input: &mut VecDeque<Tok>,
+    ) -> Result<Option<Expansion>, ExpandError> {
         if t.kind != Kind::Ident || t.hide.contains(&*t.text) {
             return Ok(None);
         }
@@ -173,9 +177,16 @@ impl Macros {
     }
 
     /// The body of `m` with the arguments substituted (C11 6.10.3.1–3), before rescanning.
-    fn substitute(&mut self, m: &Macro, args: &[Vec<Tok>], hide: &Rc<BTreeSet<String>>, ws: bool) -> Result<Vec<Tok>, ExpandError> {
+    fn substitute(
+        &mut self,
+        m: &Macro,
+        args: &[Vec<Tok>],
+        hide: &Rc<BTreeSet<String>>,
+        ws: bool,
+    ) -> Result<Vec<Tok>, ExpandError> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
-        let param = |t: &Tok| (t.kind == Kind::Ident).then(|| params.iter().position(|p| **p == *t.text)).flatten();
+        let param =
+            |t: &Tok| (t.kind == Kind::Ident).then(|| params.iter().position(|p| **p == *t.text)).flatten();
         let mut expanded: HashMap<usize, Vec<Tok>> = HashMap::new();
         let mut out: Vec<Tok> = Vec::new();
         let body = &m.body;

@@ -117,7 +117,8 @@ pub(crate) fn lex(text: &str) -> Result<Vec<Tok>, Diagnostic> {
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 let end = text.get(i + 2..).and_then(|s| s.find("*/")).ok_or_else(|| {
-                    Diagnostic::error("unterminated `/*` comment", Span::new(i, i + 2)).with_label("opened here")
+                    Diagnostic::error("unterminated `/*` comment", Span::new(i, i + 2))
+                        .with_label("opened here")
                 })?;
                 i = i + 2 + end + 2;
                 ws = true;
@@ -242,11 +243,13 @@ pub(crate) fn spell(toks: &[Tok]) -> String {
     s
 }
 
+/// Whether `a` written right before `b` would read back as different tokens.
 fn would_merge(a: &Tok, b: &Tok) -> bool {
-    let word = |t: &Tok| matches!(t.kind, Kind::Ident | Kind::Number);
-    (word(a) && (word(b) || b.text.starts_with('.') || b.kind == Kind::Str || b.kind == Kind::Char))
-        || (a.kind == Kind::Punct && b.kind == Kind::Punct)
-        || (a.kind == Kind::Number && matches!(&*b.text, "+" | "-"))
+    let joined = format!("{}{}", a.text, b.text);
+    match lex(&joined) {
+        Ok(t) => t.len() != 2 || *t[0].text != *a.text,
+        Err(_) => true,
+    }
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ impl SourceMap {
     pub(crate) fn offset(&self, p: usize, end_bias: bool) -> Result<usize, &Origin> {
         let Some(s) = self.seg(p, end_bias) else {
             // Before the first or after the last piece: the ends of the text.
-            return Ok(self.segs.last().filter(|_| p > 0).map(|s| end_of(s)).unwrap_or(0));
+            return Ok(self.segs.last().filter(|_| p > 0).map(end_of).unwrap_or(0));
         };
         match &s.origin {
             Origin::Verbatim(src) => Ok(src + (p - s.out)),
@@ -75,17 +75,16 @@ impl SourceMap {
     /// The smallest user-text span covering what `s` covers in the preprocessed text.
     pub fn span(&self, s: Span) -> Span {
         let start = self.offset(s.start, false).unwrap_or_else(|o| ends(o).0);
-        let end = if s.end == s.start {
-            start
-        } else {
-            self.offset(s.end, true).unwrap_or_else(|o| ends(o).1)
-        };
+        let end =
+            if s.end == s.start { start } else { self.offset(s.end, true).unwrap_or_else(|o| ends(o).1) };
         Span::new(start, end.max(start))
     }
 
-    /// The first generated region `s` overlaps strictly (a macro expansion or an included file).
+    /// The generated region (a macro expansion or an included file) `s` starts in, or that its
+    /// end falls strictly inside.
     fn inside(&self, s: Span) -> Option<&Origin> {
-        [(s.start, false), (s.end, true)].iter().find_map(|(p, bias)| self.offset(*p, *bias).err())
+        let first = self.seg(s.start, false).map(|g| &g.origin).filter(|o| !matches!(o, Origin::Verbatim(_)));
+        first.or_else(|| self.offset(s.end, true).err())
     }
 
     /// A place computed on the preprocessed text, in the user's text, or `Place::Not` when it
@@ -208,7 +207,8 @@ mod tests {
 
     /// `ab` verbatim, a 5-byte expansion of `M(x)` (user bytes 2..6), then verbatim from 6.
     fn map() -> SourceMap {
-        let m = Origin::Macro { call: Span::new(2, 6), name: "M".into(), what: "macro", defined: "1:1".into() };
+        let m =
+            Origin::Macro { call: Span::new(2, 6), name: "M".into(), what: "macro", defined: "1:1".into() };
         SourceMap {
             segs: vec![
                 Seg { out: 0, len: 2, origin: Origin::Verbatim(0) },
