@@ -355,3 +355,31 @@ fn a_barrier_needed_inside_a_macro_expansion_is_reported_not_patched() {
     assert_ne!(code, 0, "no placement outside the macro separates the race: {err}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), src, "nothing written");
 }
+
+#[test]
+fn cli_include_dirs_and_defines_reach_the_preprocessor() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let hdr = tmp.path().join("hdr");
+    std::fs::create_dir(&hdr).expect("mkdir");
+    std::fs::write(hdr.join("w.cuh"), "#define W 32\n").expect("write");
+    let file = tmp.path().join("k.cu");
+    let src = "//--blockDim=64 --gridDim=1\n#include \"w.cuh\"\n#if SHIFT > 0\n__global__ void k(int *A) { __shared__ int s[W * 2];\n  s[threadIdx.x] = 1;\n  A[threadIdx.x] = s[threadIdx.x + SHIFT];\n}\n#endif\n";
+    std::fs::write(&file, src).expect("write");
+    let f = file.to_str().expect("utf8");
+    let h = hdr.to_str().expect("utf8");
+    let (code, _, err) = autosync(&["check", f]);
+    assert_eq!(code, 2, "the header is not found without -I: {err}");
+    assert!(err.contains("cannot find the included file `w.cuh`"), "{err}");
+    let (code, _, err) = autosync(&["check", "-I", h, f]);
+    assert_eq!(code, 2, "SHIFT undefined: no kernel: {err}");
+    let (code, _, err) = autosync(&["check", "-I", h, "-D", "SHIFT=1", f]);
+    assert_eq!(code, 1, "the shifted read races: {err}");
+    assert!(err.contains("data race on shared array `s`"), "{err}");
+    let (code, _, err) = autosync(&["check", "-I", h, "-D", "1BAD", f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("invalid `-D 1BAD`"), "{err}");
+    let (code, _, err) = autosync(&["fix", "-I", h, "-DSHIFT=1", f]);
+    assert_eq!(code, 0, "{err}");
+    let fixed = std::fs::read_to_string(&file).expect("read");
+    assert!(fixed.contains("  s[threadIdx.x] = 1;\n  __syncthreads();\n"), "{fixed}");
+}

@@ -26,8 +26,11 @@
 //! `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/`__mul24`,
 //! pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()` (a fence
 //! does not synchronize threads; it is a no-op for race checking), `#pragma` lines (ignored),
-//! object-like `#define`s and file-scope `const` integers whose value is an integer constant
-//! expression, `#include <system header>`, a final `return;` of the kernel body.
+//! file-scope `const` integers whose value is an integer constant expression, a final `return;`
+//! of the kernel body. The file is preprocessed first ([`preprocess`]: macros, `#include "…"`
+//! with `-I`, conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans,
+//! places and diagnostics are mapped back to the user's text, and no place lies inside a macro
+//! expansion or an included file.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -41,8 +44,7 @@
 //!
 //! # Unsupported (an error naming the construct)
 //! `return` other than a final `return;`, `break`, `continue`, `goto`, labels, `switch`, calls to
-//! device or unknown functions, function-like macros and macros that are not integer constants,
-//! `#include "file"`, other preprocessor directives inside kernels, templates, pointer variables,
+//! device or unknown functions, templates, pointer variables,
 //! pointer arithmetic and aliases, thread-local arrays, structs, vector types (`float4`, `dim3`),
 //! member access, inline `asm`, `__syncwarp`, `__syncthreads_count/and/or`, `atomicCAS` and other
 //! intrinsics, integer literals wider than 32 bits.

@@ -29,6 +29,8 @@
 //! - A line splice inside a token splits the token; `_Pragma`, `__VA_OPT__`, `__has_include` and
 //!   computed includes of the `<…>` form produced by macros are not supported.
 //! - `#if` arithmetic is signed 64-bit throughout.
+//! - The analysis, and so the patch, is for the configuration the `-D` flags select: a barrier may
+//!   land inside an `#if` group that is active in that configuration.
 
 mod cond;
 mod expand;
@@ -49,7 +51,9 @@ use std::rc::Rc;
 /// The preprocessed text and how it maps back to the user's file.
 #[derive(Clone, Debug)]
 pub struct Preprocessed {
+    /// The expanded text (what tree-sitter-cuda parses).
     pub text: String,
+    /// Offsets of `text` back to the user's file.
     pub map: SourceMap,
 }
 

@@ -43,11 +43,13 @@ impl SourceMap {
     /// The piece holding position `p`: with `end_bias` the non-empty piece that ends at or
     /// contains `p` (for ends of ranges), else the one that starts at or contains `p`.
     fn seg(&self, p: usize, end_bias: bool) -> Option<&Seg> {
-        let live = self.segs.iter().filter(|s| s.len > 0);
+        // Pieces are sorted by `out` and do not overlap.
         if end_bias {
-            live.take_while(|s| s.out < p).last()
+            let n = self.segs.partition_point(|s| s.out < p);
+            self.segs[..n].iter().rev().find(|s| s.len > 0)
         } else {
-            live.into_iter().find(|s| s.out + s.len > p)
+            let n = self.segs.partition_point(|s| s.out + s.len <= p);
+            self.segs[n..].iter().find(|s| s.len > 0)
         }
     }
 
@@ -125,6 +127,21 @@ impl SourceMap {
                     }
                     StmtKind::While { body, .. } => block(m, body),
                     _ => {}
+                }
+            }
+        }
+        // A statement whose end lies inside a generated region cannot have a barrier after it:
+        // say why in the user's terms.
+        let mut why = Vec::new();
+        k.walk(&mut |s| {
+            if let Err(o) = self.offset(s.span.end, true) {
+                why.push((s.label, inside_reason(o)));
+            }
+        });
+        for (l, reason) in why {
+            if let Some(p) = k.places.get_mut(l.0 as usize) {
+                if !p.is_placeable() {
+                    *p = Place::Not(reason);
                 }
             }
         }
