@@ -44,6 +44,33 @@ struct LaunchArgs {
     /// Only this kernel of a CUDA file
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// Search this directory for `#include "…"` files (after the including file's directory;
+    /// repeatable, in order)
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Define a macro for the CUDA preprocessor: `-D NAME` (as 1) or `-D NAME=VALUE` (repeatable)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+}
+
+impl LaunchArgs {
+    /// The CUDA front end's options for the file at `path`.
+    fn front_end(&self, path: &Path) -> autosync::cuda::FrontEndOptions {
+        autosync::cuda::FrontEndOptions {
+            path: Some(path.to_path_buf()),
+            include_dirs: self.include_dirs.clone(),
+            defines: self
+                .defines
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.clone(), None),
+                })
+                .collect(),
+            only: self.kernel.clone(),
+            ..Default::default()
+        }
+    }
 }
 
 #[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Debug)]
@@ -185,7 +212,9 @@ fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Fai
     };
     let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file(&source, launch.kernel.as_deref()).map_err(input)?
+        autosync::cuda::lower_file_with(&source, &launch.front_end(path)).map_err(input)?
+    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() {
+        return Err(Failure::Usage(format!("{name}: `-I` and `-D` apply to CUDA files only")));
     } else {
         vec![kpl::parse(&source).map_err(input)?]
     };

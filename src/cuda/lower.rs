@@ -1579,10 +1579,6 @@ impl<'t> Lx<'_, 't> {
             self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
             return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
         }
-        if self.file.function_macros.contains_key(&fname) {
-            return Err(unsupported(format!("function-like macro `{fname}`"), n)
-                .with_note("only integer-constant object-like macros are expanded"));
-        }
         if fname.starts_with("atomic") {
             return Err(unsupported(format!("atomic `{fname}`"), n));
         }

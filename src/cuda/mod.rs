@@ -26,8 +26,11 @@
 //! `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/`__mul24`,
 //! pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()` (a fence
 //! does not synchronize threads; it is a no-op for race checking), `#pragma` lines (ignored),
-//! object-like `#define`s and file-scope `const` integers whose value is an integer constant
-//! expression, `#include <system header>`, a final `return;` of the kernel body.
+//! file-scope `const` integers whose value is an integer constant expression, a final `return;`
+//! of the kernel body. The file is preprocessed first ([`preprocess`]: macros, `#include "…"`
+//! with `-I`, conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans,
+//! places and diagnostics are mapped back to the user's text, and no place lies inside a macro
+//! expansion or an included file.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -41,8 +44,7 @@
 //!
 //! # Unsupported (an error naming the construct)
 //! `return` other than a final `return;`, `break`, `continue`, `goto`, labels, `switch`, calls to
-//! device or unknown functions, function-like macros and macros that are not integer constants,
-//! `#include "file"`, other preprocessor directives inside kernels, templates, pointer variables,
+//! device or unknown functions, templates, pointer variables,
 //! pointer arithmetic and aliases, thread-local arrays, structs, vector types (`float4`, `dim3`),
 //! member access, inline `asm`, `__syncwarp`, `__syncthreads_count/and/or`, `atomicCAS` and other
 //! intrinsics, integer literals wider than 32 bits.
@@ -51,6 +53,7 @@
 
 mod consts;
 mod lower;
+pub mod preprocess;
 mod text;
 
 use crate::diag::Diagnostic;
@@ -84,8 +87,8 @@ pub struct FrontEndOptions {
 
 /// Lowers every `__global__` kernel of the file (or only the kernel named `only`) in source order.
 ///
-/// Errors: a syntax error inside a kernel, an unsupported construct (at its position), a header
-/// line `parse_header` rejects, no kernel at all, or no kernel named `only`.
+/// Errors: a preprocessing error, a syntax error inside a kernel, an unsupported construct (at its
+/// position), a header line `parse_header` rejects, no kernel at all, or no kernel named `only`.
 pub fn lower_file(source: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
     let options = FrontEndOptions { only: only.map(str::to_string), ..FrontEndOptions::default() };
     lower_file_with(source, &options)
@@ -97,21 +100,38 @@ pub fn lower_file_with(source: &str, options: &FrontEndOptions) -> Result<Vec<Ke
 }
 
 /// Like [`lower_file_with`], returning [`Lowered`] records.
+///
+/// The file is preprocessed first ([`preprocess`]); the kernels are lowered from the expanded
+/// text and every span, place and diagnostic is mapped back to `source`: a place that would fall
+/// inside a macro expansion or an included file is `Place::Not`, so patches land in the user's
+/// text only.
 pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Diagnostic> {
-    let only = options.only.as_deref();
-    let tree = parse(source)?;
     let geometry = crate::kpl::parse_header(source)?;
+    let pre = preprocess::preprocess(source, options)?;
+    let map = &pre.map;
+    let mut kernels = lower_expanded(&pre.text, options.only.as_deref()).map_err(|d| map.diagnostic(d))?;
+    for kernel in &mut kernels {
+        map.kernel(kernel);
+        kernel.geometry = geometry.clone();
+        crate::kpl::assign_default_names(kernel, source);
+    }
+    Ok(kernels.into_iter().map(|kernel| Lowered { kernel }).collect())
+}
+
+/// Lowers the kernels of preprocessed text; spans and places point into `text`.
+fn lower_expanded(text: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
+    let tree = parse(text)?;
     let root = tree.root_node();
     let mut file = FileInfo::default();
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
-    scan(root, source, &mut file, &mut kernels, &mut decls, only)?;
+    scan(root, text, &mut kernels, &mut decls, only)?;
     for d in &decls {
-        file_constants(*d, source, &mut file);
+        file_constants(*d, text, &mut file);
     }
-    file.evaluate_macros(source);
+    file.evaluate_constants(text);
     for d in &decls {
-        file_arrays(*d, source, &mut file);
+        file_arrays(*d, text, &mut file);
     }
     if kernels.is_empty() {
         let msg = match only {
@@ -120,14 +140,7 @@ pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Di
         };
         return Err(Diagnostic::error(msg, Span::new(0, 0)));
     }
-    let mut out = Vec::new();
-    for f in kernels {
-        let mut kernel = lower::lower_kernel(f, source, &file)?;
-        kernel.geometry = geometry.clone();
-        crate::kpl::assign_default_names(&mut kernel, source);
-        out.push(Lowered { kernel });
-    }
-    Ok(out)
+    kernels.into_iter().map(|f| lower::lower_kernel(f, text, &file)).collect()
 }
 
 fn parse(source: &str) -> Result<Tree, Diagnostic> {
@@ -148,7 +161,7 @@ pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
-/// The value of an object-like macro or file-scope constant.
+/// The value of a file-scope constant.
 #[derive(Clone, Debug)]
 pub(crate) enum MacroVal {
     Const(i64),
@@ -170,19 +183,20 @@ pub(crate) struct FileArray {
 /// What the file around the kernels defines.
 #[derive(Default, Debug)]
 pub(crate) struct FileInfo {
-    /// Object-like macros and file-scope constants: name → (value text span, defining node span).
-    raw_macros: Vec<(String, Span, Span)>,
+    /// File-scope `const` integers: name → (value text span, declarator span). Macros are gone by
+    /// now: the lowering reads preprocessed text.
+    raw_constants: Vec<(String, Span, Span)>,
+    /// File-scope constants by name.
     pub macros: HashMap<String, MacroVal>,
-    pub function_macros: HashMap<String, Span>,
     pub arrays: Vec<FileArray>,
 }
 
 impl FileInfo {
-    fn evaluate_macros(&mut self, src: &str) {
-        let raw = std::mem::take(&mut self.raw_macros);
+    fn evaluate_constants(&mut self, src: &str) {
+        let raw = std::mem::take(&mut self.raw_constants);
         let defs: HashMap<String, Span> = raw.iter().map(|(n, v, _)| (n.clone(), *v)).collect();
         for (name, _, _) in &raw {
-            let v = match eval_macro(name, &defs, src, 0) {
+            let v = match eval_constant(name, &defs, src, 0) {
                 Some(v) => MacroVal::Const(v),
                 None => MacroVal::Other("its value is not an integer constant expression".into()),
             };
@@ -191,13 +205,13 @@ impl FileInfo {
     }
 }
 
-fn eval_macro(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usize) -> Option<i64> {
+fn eval_constant(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usize) -> Option<i64> {
     if depth > 32 {
         return None;
     }
     let sp = defs.get(name)?;
     let body = src.get(sp.start..sp.end)?;
-    let wrapped = format!("int __autosync_macro = ({body});");
+    let wrapped = format!("int __autosync_const = ({body});");
     let tree = parse(&wrapped).ok()?;
     let root = tree.root_node();
     if root.has_error() {
@@ -205,7 +219,7 @@ fn eval_macro(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usize)
     }
     let decl = root.named_child(0)?;
     let init = decl.child_by_field_name("declarator")?.child_by_field_name("value")?;
-    const_eval(init, &wrapped, &mut |n| eval_macro(n, defs, src, depth + 1))
+    const_eval(init, &wrapped, &mut |n| eval_constant(n, defs, src, depth + 1))
 }
 
 fn has_global(f: Node, src: &str) -> bool {
@@ -249,7 +263,6 @@ fn syntax_error(n: Node, src: &str) -> Diagnostic {
 fn scan<'t>(
     n: Node<'t>,
     src: &str,
-    file: &mut FileInfo,
     kernels: &mut Vec<Node<'t>>,
     decls: &mut Vec<Node<'t>>,
     only: Option<&str>,
@@ -285,10 +298,10 @@ fn scan<'t>(
                             }
                         }
                     } else {
-                        scan(body, src, file, kernels, decls, only)?;
+                        scan(body, src, kernels, decls, only)?;
                     }
                 } else {
-                    scan(ch, src, file, kernels, decls, only)?;
+                    scan(ch, src, kernels, decls, only)?;
                 }
             }
             "template_declaration" => {
@@ -305,40 +318,6 @@ fn scan<'t>(
                             ));
                     }
                 }
-            }
-            "preproc_include" => {
-                if let Some(p) = ch.child_by_field_name("path") {
-                    if p.kind() != "system_lib_string" {
-                        return Err(Diagnostic::error(
-                            format!("unsupported: `#include {}` (a user header may define macros or functions the kernel uses)", text(p, src)),
-                            span(ch),
-                        )
-                        .with_label("user header")
-                        .with_note("paste the definitions the kernel needs into the file"));
-                    }
-                }
-            }
-            "preproc_def" => {
-                if let Some(name) = ch.child_by_field_name("name") {
-                    let value = ch
-                        .child_by_field_name("value")
-                        .map(span)
-                        .unwrap_or(Span::new(ch.end_byte(), ch.end_byte()));
-                    file.raw_macros.push((text(name, src).to_string(), value, span(ch)));
-                }
-            }
-            "preproc_function_def" => {
-                if let Some(name) = ch.child_by_field_name("name") {
-                    file.function_macros.insert(text(name, src).to_string(), span(ch));
-                }
-            }
-            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
-                if text(ch, src).contains("__global__") =>
-            {
-                return Err(Diagnostic::error(
-                    "unsupported: a `__global__` kernel inside a preprocessor conditional",
-                    span(ch),
-                ));
             }
             "declaration" => decls.push(ch),
             "ERROR" if text(ch, src).contains("__global__") => {
@@ -386,7 +365,7 @@ fn file_constants(d: Node, src: &str, file: &mut FileInfo) {
             (decl.child_by_field_name("declarator"), decl.child_by_field_name("value"))
         {
             if name.kind() == "identifier" {
-                file.raw_macros.push((text(name, src).to_string(), span(value), span(decl)));
+                file.raw_constants.push((text(name, src).to_string(), span(value), span(decl)));
             }
         }
     }

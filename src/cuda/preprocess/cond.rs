@@ -1,0 +1,205 @@
+//! `#if` expressions: integer constant expressions over macro-expanded tokens, evaluated in 64-bit
+//! signed arithmetic (`defined` is resolved and identifiers left after expansion are 0 before
+//! this runs, as the C standard says).
+
+use super::lex::{Kind, Tok};
+
+/// Evaluates the tokens of an `#if`/`#elif` line. Errors: a syntax error, a division by zero, an
+/// overflow or a literal this evaluator cannot read (the message says which).
+pub(crate) fn eval(toks: &[Tok]) -> Result<i64, String> {
+    let mut p = P { toks, i: 0 };
+    let v = p.ternary()?;
+    match p.toks.get(p.i) {
+        None => Ok(v),
+        Some(t) => Err(format!("unexpected `{}` in the condition", t.text)),
+    }
+}
+
+struct P<'a> {
+    toks: &'a [Tok],
+    i: usize,
+}
+
+/// Binary operators by precedence level, loosest first.
+const LEVELS: [&[&str]; 9] = [
+    &["||"],
+    &["&&"],
+    &["|"],
+    &["^"],
+    &["&"],
+    &["==", "!="],
+    &["<", "<=", ">", ">="],
+    &["<<", ">>"],
+    &["+", "-"],
+];
+
+impl P<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.i)
+    }
+    fn eat(&mut self, p: &str) -> bool {
+        if self.peek().is_some_and(|t| t.is(p)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ternary(&mut self) -> Result<i64, String> {
+        let c = self.binary(0)?;
+        if !self.eat("?") {
+            return Ok(c);
+        }
+        let a = self.ternary()?;
+        if !self.eat(":") {
+            return Err("expected `:` in a `?:` expression".into());
+        }
+        let b = self.ternary()?;
+        Ok(if c != 0 { a } else { b })
+    }
+
+    fn binary(&mut self, level: usize) -> Result<i64, String> {
+        if level == LEVELS.len() {
+            return self.multiplicative();
+        }
+        let mut a = self.binary(level + 1)?;
+        while let Some(op) = self.peek().filter(|t| t.kind == Kind::Punct).map(|t| t.text.clone()) {
+            if !LEVELS[level].contains(&&*op) {
+                break;
+            }
+            self.i += 1;
+            let b = self.binary(level + 1)?;
+            a = apply(&op, a, b)?;
+        }
+        Ok(a)
+    }
+
+    fn multiplicative(&mut self) -> Result<i64, String> {
+        let mut a = self.unary()?;
+        while let Some(op) =
+            self.peek().filter(|t| t.is("*") || t.is("/") || t.is("%")).map(|t| t.text.clone())
+        {
+            self.i += 1;
+            let b = self.unary()?;
+            a = apply(&op, a, b)?;
+        }
+        Ok(a)
+    }
+
+    fn unary(&mut self) -> Result<i64, String> {
+        if self.eat("-") {
+            return self.unary()?.checked_neg().ok_or_else(overflow);
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        if self.eat("!") {
+            return Ok((self.unary()? == 0) as i64);
+        }
+        if self.eat("~") {
+            return Ok(!self.unary()?);
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<i64, String> {
+        let Some(t) = self.peek().cloned() else {
+            return Err("the condition ends too early".into());
+        };
+        self.i += 1;
+        match t.kind {
+            _ if t.is("(") => {
+                let v = self.ternary()?;
+                if !self.eat(")") {
+                    return Err("expected `)`".into());
+                }
+                Ok(v)
+            }
+            Kind::Number => number(&t.text),
+            Kind::Char => crate::cuda::consts::parse_char(&t.text)
+                .map(i64::from)
+                .ok_or_else(|| format!("cannot read the character literal {}", t.text)),
+            _ => Err(format!("unexpected `{}` in the condition", t.text)),
+        }
+    }
+}
+
+fn overflow() -> String {
+    "integer overflow in the condition".into()
+}
+
+fn apply(op: &str, a: i64, b: i64) -> Result<i64, String> {
+    let shift = |b: i64| {
+        u32::try_from(b).ok().filter(|s| *s < 64).ok_or_else(|| "shift count out of range".to_string())
+    };
+    Ok(match op {
+        "+" => a.checked_add(b).ok_or_else(overflow)?,
+        "-" => a.checked_sub(b).ok_or_else(overflow)?,
+        "*" => a.checked_mul(b).ok_or_else(overflow)?,
+        "/" | "%" if b == 0 => return Err("division by zero in the condition".into()),
+        "/" => a.checked_div(b).ok_or_else(overflow)?,
+        "%" => a.checked_rem(b).ok_or_else(overflow)?,
+        "<<" => a.checked_shl(shift(b)?).ok_or_else(overflow)?,
+        ">>" => a >> shift(b)?,
+        "&" => a & b,
+        "|" => a | b,
+        "^" => a ^ b,
+        "<" => (a < b) as i64,
+        "<=" => (a <= b) as i64,
+        ">" => (a > b) as i64,
+        ">=" => (a >= b) as i64,
+        "==" => (a == b) as i64,
+        "!=" => (a != b) as i64,
+        "&&" => (a != 0 && b != 0) as i64,
+        "||" => (a != 0 || b != 0) as i64,
+        _ => return Err(format!("operator `{op}` in the condition")),
+    })
+}
+
+/// An integer literal (decimal, hex, octal, binary; `u`/`l` suffixes; `'` separators).
+fn number(text: &str) -> Result<i64, String> {
+    let t = text.replace('\'', "").to_ascii_lowercase();
+    let body = t.trim_end_matches(['u', 'l']);
+    let v = if let Some(h) = body.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else if let Some(b) = body.strip_prefix("0b") {
+        u64::from_str_radix(b, 2)
+    } else if body.len() > 1 && body.starts_with('0') {
+        u64::from_str_radix(&body[1..], 8)
+    } else {
+        body.parse::<u64>()
+    };
+    let v = v.map_err(|_| format!("`{text}` is not an integer literal"))?;
+    // Unsigned values above i64::MAX wrap, as `intmax_t`/`uintmax_t` mixing would in C.
+    Ok(v as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(s: &str) -> Result<i64, String> {
+        let toks = super::super::lex::lex(s).expect("lexes");
+        eval(&toks)
+    }
+
+    #[test]
+    fn precedence_and_operators() {
+        assert_eq!(ev("1 + 2 * 3"), Ok(7));
+        assert_eq!(ev("(1 + 2) * 3 == 9 && !0"), Ok(1));
+        assert_eq!(ev("0x10 >> 2 | 1"), Ok(5));
+        assert_eq!(ev("1 ? 2 : 3"), Ok(2));
+        assert_eq!(ev("-1 < 0"), Ok(1));
+        assert_eq!(ev("256u % 32 == 0"), Ok(1));
+        assert_eq!(ev("'a' == 97"), Ok(1));
+    }
+
+    #[test]
+    fn errors_say_why() {
+        assert!(ev("1 / 0").unwrap_err().contains("division by zero"));
+        assert!(ev("1 +").unwrap_err().contains("ends too early"));
+        assert!(ev("(1").unwrap_err().contains("expected `)`"));
+        assert!(ev("1.5").unwrap_err().contains("not an integer"));
+    }
+}

@@ -1,0 +1,5 @@
+#if 1
+#else
+#else
+#endif
+__global__ void k(int *A) { A[0] = 1; }

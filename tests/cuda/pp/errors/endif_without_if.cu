@@ -1,0 +1,2 @@
+__global__ void k(int *A) { A[0] = 1; }
+#endif

@@ -1,0 +1,2 @@
+#include "inc/bad_if.cuh"
+__global__ void k(int *A) { A[0] = 1; }

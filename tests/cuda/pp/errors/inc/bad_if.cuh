@@ -1,0 +1,4 @@
+// a header with a broken condition
+#define X 1
+#if X +
+#endif
