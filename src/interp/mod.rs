@@ -21,7 +21,9 @@
 //!   and still synchronizes. With none enabled it is not executed.
 //! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
 //!   operators as their [`BinOp`](crate::kpl::ast::BinOp) variants say; comparisons and logical
-//!   operators yield 0 or 1; **division and remainder by zero yield 0**; `i32::MIN / -1` wraps;
+//!   operators yield 0 or 1; **division and remainder by zero follow SMT-LIB's bit-vectors**
+//!   (`x udiv 0 = 0xFFFFFFFF`, `x / 0 = x < 0 ? 1 : -1`, `x % 0 = x urem 0 = x`), as the oracle's
+//!   encoding does, so that both agree where C leaves the result undefined; `i32::MIN / -1` wraps;
 //!   shift amounts are taken modulo 32. An opaque `Call(f, args)` is a seeded hash of `f` and the
 //!   argument values (equal arguments give equal results). Atomic `min`/`max` compare signed;
 //!   `inc`/`dec` follow CUDA's `atomicInc`/`atomicDec`.
