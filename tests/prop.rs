@@ -422,3 +422,26 @@ fn regressions() {
     }
     println!("regressions: {} kernels: {stats:?}", files.len());
 }
+
+/// The soundness comparison fails when the oracle misses something: a racy, divergent kernel
+/// against an empty verdict, and against a verdict whose race has the wrong case.
+#[test]
+fn soundness_comparison_detects_missing_reports() {
+    let src = "//--blockDim=[8,1,1]\nkernel k() { shared A[16]; local x; local i := 0;\n while (i < 2) { x := rd A[tid.x + 1]; wr A[tid.x] := x; i := i + 1; }\n if (tid.x < 3) { barrier; } }";
+    let k = kpl::parse(src).expect("parses");
+    let tree = LabelTree::new(&k);
+    let mut stats = Stats::default();
+    let r = run(&k, 0).expect("runs");
+    assert!(!r.races.is_empty() && !r.divergences.is_empty(), "{}", r.render(&k));
+    let full = oracle_for(&k).check(&k);
+    assert_eq!(unreported(&k, &tree, &r, &full, &mut stats), None);
+    assert!(unreported(&k, &tree, &r, &Verdict::default(), &mut stats).is_some());
+    let mut no_div = full.clone();
+    no_div.divergences.clear();
+    assert!(unreported(&k, &tree, &r, &no_div, &mut stats).is_some());
+    let mut only_same_iteration = full.clone();
+    for race in &mut only_same_iteration.races {
+        race.cases.retain(|c| c.case.relation == Relation::SameIteration);
+    }
+    assert!(unreported(&k, &tree, &r, &only_same_iteration, &mut stats).is_some());
+}
