@@ -4,7 +4,7 @@ CARGO ?= cargo
 APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo lint fmt clean
+.PHONY: all deps build test demo lint fmt clean fuzz
 
 all: build
 
@@ -31,6 +31,13 @@ demo: build
 	@echo '$$ autosync fix --explain --stats target/demo/fig4.cu'
 	./target/release/autosync fix --explain --stats target/demo/fig4.cu
 
+
+# The differential property tests (tests/prop.rs) on many more generated kernels than `make test`
+# runs; FUZZ_CASES and FUZZ_SEED choose how many and which.
+FUZZ_CASES ?= 3000
+FUZZ_SEED ?= 1
+fuzz: deps
+	AUTOSYNC_PROP_CASES=$(FUZZ_CASES) AUTOSYNC_PROP_SEED=$(FUZZ_SEED) $(CARGO) test --release --test prop -- --test-threads=2 --nocapture
 
 lint:
 	$(CARGO) fmt --all -- --check

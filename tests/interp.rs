@@ -398,19 +398,19 @@ fn write_write_same_value_is_marked() {
 }
 
 #[test]
-fn division_by_zero_yields_zero() {
-    // Every thread writes A[tid / 0 + tid % 0] = A[0]; a trap or garbage would change that.
+fn division_by_zero_follows_smt_lib_bit_vectors() {
+    // x / 0 = -1 for x >= 0, udiv(x, 0) = 0xFFFFFFFF, x % 0 = urem(x, 0) = x: every thread writes
+    // A[-1 + 0xFFFFFFFF + 2 + tid + tid] = A[2 * tid] (wrapping), so no two threads collide.
     let k = kernel(
         "kernel z() {
-           shared A[4];
+           shared A[8];
            local d := 0;
-           @w wr A[tid / d + tid % d + udiv(tid, d) + urem(tid, d)] := 1;
+           @w wr A[tid / d + udiv(tid, d) + 2 + tid % d + urem(tid, d)] := 1;
          }",
     );
     let rep = run_ok(&k, &block(4));
-    assert!(rep.out_of_bounds.is_empty());
-    assert_eq!(rep.races.len(), 1);
-    assert_eq!(rep.races[0].index, 0);
+    assert!(rep.out_of_bounds.is_empty(), "{rep:?}");
+    assert!(rep.races.is_empty(), "{rep:?}");
 }
 
 #[test]
@@ -662,10 +662,109 @@ fn missing_parameters_get_small_values() {
     assert_eq!(rep.out_of_bounds.len(), 1);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Warp-sync (GPUVerify's re-sync method, /work/wt/notes/warpsync.md): threads of one warp are
+// ordered by every step both execute; threads of different warps only by barriers.
+
+/// Runs `body` (a kernel body over `shared A[128]`, locals `x`, `y`, `i`) with `threads` threads
+/// and warps of `warp` lanes, and returns the report.
+fn warp_run(warp: u32, threads: u32, body: &str) -> (Kernel, RunReport) {
+    let src = format!(
+        "//--warp-sync={warp}\nkernel w() {{ shared A[128]; local x; local y; local i := 0; {body} }}"
+    );
+    let k = kernel(&src);
+    let rep = run_ok(&k, &block(threads));
+    (k, rep)
+}
+
 #[test]
-fn warp_sync_is_rejected() {
-    let k = kernel("//--blockDim=32 --warp-sync=32\nkernel w() { }");
-    assert_eq!(run(&k, &block(32)), Err(InterpError::Unsupported("--warp-sync".into())));
+fn warp_sync_orders_straight_line_code_within_a_warp() {
+    let body = "@r x := rd A[tid + 1]; @w wr A[tid] := x;";
+    let (_, rep) = warp_run(32, 32, body);
+    assert!(rep.races.is_empty(), "{rep:?}");
+    // Two warps: only the pair across the warp boundary (thread 31 reads A[32], 32 writes it).
+    let (k, rep) = warp_run(32, 64, body);
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+    assert_eq!(rep.races.len(), 1);
+    assert_eq!(rep.races[0].threads, [[31, 0, 0], [32, 0, 0]]);
+    assert_eq!(rep.races[0].index, 32);
+    // Warps of 4 lanes in a block of 8: the boundary is between threads 3 and 4.
+    let (_, rep) = warp_run(4, 8, body);
+    assert_eq!(rep.races.len(), 1);
+    assert_eq!(rep.races[0].threads, [[3, 0, 0], [4, 0, 0]]);
+}
+
+#[test]
+fn warp_sync_same_instance_writes_still_race() {
+    let (k, rep) = warp_run(32, 32, "@w wr A[0] := tid;");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "w")]));
+    assert!(!rep.races[0].same_value);
+    // Reads of one instance never race, and atomics of one instance neither.
+    let (_, rep) = warp_run(32, 32, "x := rd A[0]; atomic add A[1], 1;");
+    assert!(rep.races.is_empty());
+}
+
+#[test]
+fn warp_sync_divergent_branches_are_not_synchronized() {
+    // Lanes < 16 write in the then block, lanes >= 16 read in the else block: no step between
+    // the two ran with both enabled.
+    let (k, rep) = warp_run(32, 32, "if (tid < 16) { @w wr A[tid + 16] := 1; } else { @r x := rd A[tid]; }");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+    assert_eq!(rep.races[0].threads, [[0, 0, 0], [16, 0, 0]]);
+    // Right after the if, the read step is the first one both run: still unordered.
+    let (k, rep) = warp_run(32, 32, "if (tid < 16) { @w wr A[tid + 16] := 1; } @r x := rd A[tid];");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+    // One statement executed by the whole warp in between re-synchronizes it.
+    let (_, rep) = warp_run(32, 32, "if (tid < 16) { wr A[tid + 16] := 1; } y := 0; x := rd A[tid];");
+    assert!(rep.races.is_empty(), "{rep:?}");
+    // So does the evaluation of an if condition by both threads.
+    let (_, rep) = warp_run(32, 32, "if (tid == 0) { wr A[0] := 1; } if (tid == 1) { x := rd A[0]; }");
+    assert!(rep.races.is_empty(), "{rep:?}");
+}
+
+#[test]
+fn warp_sync_orders_loop_iterations_within_a_warp() {
+    let body = "while (i < 3) { @r x := rd A[tid + 1]; @w wr A[tid] := x; i := i + 1; }";
+    let (_, rep) = warp_run(32, 32, body);
+    assert!(rep.races.is_empty(), "{rep:?}");
+    // Lane 0 runs one iteration, lane 1 three; lane 0's read of A[1] and lane 1's later writes
+    // of A[1] have the `if` step (run by both) between them.
+    let (_, rep) = warp_run(
+        32,
+        2,
+        "while (i < 1 + tid * 2) { x := rd A[1]; if (tid == 1) { wr A[1] := x; } i := i + 1; }",
+    );
+    assert!(rep.races.is_empty(), "{rep:?}");
+    // Different warps race across iterations as without warp-sync.
+    let (k, rep) = warp_run(1, 2, body);
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]));
+}
+
+#[test]
+fn warp_sync_one_writer_many_unsynchronized_readers() {
+    // Lane 5 writes A[0] in a then block; the other 31 lanes read it in the else block, which
+    // runs right after: every reader races with the writer, and the first witness is lane 0.
+    let (k, rep) = warp_run(32, 32, "if (tid == 5) { @w wr A[0] := 1; } else { @r x := rd A[0]; }");
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]));
+    assert_eq!(rep.races[0].threads, [[5, 0, 0], [0, 0, 0]]);
+    // Two ifs instead: the second if's condition is a step of both lanes, so they are ordered.
+    let (_, rep) = warp_run(32, 32, "if (tid == 5) { wr A[0] := 1; } if (tid != 5) { x := rd A[0]; }");
+    assert!(rep.races.is_empty(), "{rep:?}");
+}
+
+#[test]
+fn warp_sync_barriers_and_divergence_are_unchanged() {
+    let (k, rep) = warp_run(32, 64, "if (tid < 40) { @b barrier; }");
+    assert_eq!(rep.divergences.len(), 1);
+    assert_eq!(rep.divergences[0].barrier, label(&k, "b"));
+    let (_, rep) = warp_run(32, 64, "x := rd A[tid + 1]; barrier; wr A[tid] := x;");
+    assert!(rep.is_clean());
+}
+
+#[test]
+fn warp_size_zero_is_an_error() {
+    let k = kernel("//--blockDim=32 --warp-sync=0\nkernel w() { }");
+    assert!(matches!(run(&k, &block(32)), Err(InterpError::BadGeometry(_))));
 }
 
 #[test]

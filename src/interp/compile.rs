@@ -61,6 +61,8 @@ pub(crate) struct Program {
     pub params: Vec<String>,
     pub arrays: Vec<CArray>,
     pub body: Vec<CStmt>,
+    /// Warp-sync: threads whose linear ids agree divided by this size form a warp.
+    pub warp_size: Option<u32>,
 }
 
 struct Compiler<'k> {
@@ -113,7 +115,7 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
         arrays.push(CArray { name: a.name.clone(), space: a.space, dims: a.dims.clone(), strides });
     }
     let body = c.block(&kernel.body)?;
-    Ok(Program { vars: c.vars, params, arrays, body })
+    Ok(Program { vars: c.vars, params, arrays, body, warp_size: kernel.geometry.warp_sync })
 }
 
 impl<'k> Compiler<'k> {

@@ -65,6 +65,8 @@ struct Access {
     block: u32,
     /// The value written (writes, atomics: the new value) or read.
     value: u32,
+    /// The block's step (statement instance) at which the access happened.
+    step: u64,
     ctx: Rc<Ctx>,
 }
 
@@ -81,14 +83,22 @@ fn conflict(a: AccessKind, b: AccessKind) -> bool {
 }
 
 /// Adds `new` to a per-element log, keeping for every (label, kind) only the most recent access
-/// of at most two distinct agents (threads for the block log, blocks for the grid log). That is
-/// enough to find, for any later access, a conflicting earlier access by a different agent
-/// whenever one exists, and it keeps the log small however many times an element is touched.
-fn log_insert(entries: &mut Vec<Access>, new: Access, same_agent: impl Fn(&Access, &Access) -> bool) {
+/// of at most `keep` distinct agents (threads for the block log, blocks for the grid log). With
+/// `keep == 2` that is enough to find, for any later access, a conflicting earlier access by a
+/// different agent whenever one exists, and it keeps the log small however many times an element
+/// is touched. Under warp-sync whether two accesses race depends on the pair of threads, so the
+/// block log keeps the most recent access of every thread (`keep == usize::MAX`): a thread's
+/// latest access races with a later one whenever any of its earlier ones does.
+fn log_insert(
+    entries: &mut Vec<Access>,
+    new: Access,
+    keep: usize,
+    same_agent: impl Fn(&Access, &Access) -> bool,
+) {
     let group = |e: &Access| e.label == new.label && e.kind == new.kind;
     if let Some(p) = entries.iter().position(|e| group(e) && same_agent(e, &new)) {
         entries.remove(p);
-    } else if entries.iter().filter(|e| group(e)).count() >= 2 {
+    } else if entries.iter().filter(|e| group(e)).count() >= keep {
         if let Some(p) = entries.iter().position(group) {
             entries.remove(p);
         }
@@ -127,6 +137,45 @@ pub(crate) struct Machine<'p> {
     loop_stack: Vec<(Label, u64)>,
     ctx: Rc<Ctx>,
     steps: u64,
+    /// Warp-sync: the warp size, and per warp of the current block the enabled lanes of every
+    /// step of the current barrier interval (see [`WarpSteps`]).
+    warp: Option<u32>,
+    warp_steps: Vec<WarpSteps>,
+}
+
+/// The steps (statement instances) a warp executed in the current barrier interval, as maximal
+/// runs of consecutive steps with the same set of enabled lanes: `(first step, last step, lanes)`
+/// with the lanes as a bit set. Enough to answer "did a step in `[i, j)` run with both lanes
+/// enabled" by scanning back from the newest run.
+#[derive(Debug, Default)]
+struct WarpSteps {
+    runs: Vec<(u64, u64, Vec<u64>)>,
+}
+
+impl WarpSteps {
+    fn push(&mut self, step: u64, lanes: Vec<u64>) {
+        if let Some(last) = self.runs.last_mut() {
+            if last.2 == lanes && last.1 + 1 == step {
+                last.1 = step;
+                return;
+            }
+        }
+        self.runs.push((step, step, lanes));
+    }
+
+    /// Whether some step `k` with `i <= k < j` ran with both lanes `a` and `b` enabled.
+    fn together(&self, i: u64, j: u64, a: usize, b: usize) -> bool {
+        let has = |lanes: &[u64], l: usize| lanes.get(l / 64).is_some_and(|w| w >> (l % 64) & 1 == 1);
+        for (first, last, lanes) in self.runs.iter().rev() {
+            if *last < i {
+                break;
+            }
+            if *first < j && has(lanes, a) && has(lanes, b) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Splits a linear id into 3-D coordinates of a `dims` box (x fastest).
@@ -170,6 +219,8 @@ impl<'p> Machine<'p> {
             loop_stack: Vec::new(),
             ctx: Rc::new(Ctx::default()),
             steps: 0,
+            warp: prog.warp_size,
+            warp_steps: Vec::new(),
         }
     }
 
@@ -201,6 +252,10 @@ impl<'p> Machine<'p> {
         self.loop_stack.clear();
         self.ctx = Rc::new(Ctx::default());
         self.steps = 0;
+        self.warp_steps = match self.warp {
+            Some(w) => (0..self.n.div_ceil(w as usize)).map(|_| WarpSteps::default()).collect(),
+            None => Vec::new(),
+        };
         let np = self.param_values.len();
         let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
         self.vars = Vec::with_capacity(self.n * self.nv);
@@ -213,14 +268,46 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Counts one statement execution; fails once the block's budget is spent.
-    fn tick(&mut self) -> Exec {
+    /// Counts one statement execution (step) by the threads of `mask`; fails once the block's
+    /// budget is spent. The current step is `self.steps - 1` afterwards. Under warp-sync it also
+    /// records which lanes of each warp took part in the step.
+    fn tick(&mut self, mask: &[bool]) -> Exec {
         if self.steps >= self.cfg.max_steps {
             self.report.truncated = true;
             return Err(Stop);
         }
+        let step = self.steps;
         self.steps += 1;
+        if let Some(w) = self.warp {
+            let w = w as usize;
+            for (k, ws) in self.warp_steps.iter_mut().enumerate() {
+                let warp = &mask[(k * w).min(mask.len())..((k + 1) * w).min(mask.len())];
+                let mut lanes = vec![0u64; w.div_ceil(64)];
+                for (l, _) in warp.iter().enumerate().filter(|(_, on)| **on) {
+                    lanes[l / 64] |= 1 << (l % 64);
+                }
+                ws.push(step, lanes);
+            }
+        }
         Ok(())
+    }
+
+    /// Whether an earlier logged access `e` and the new access `new` (distinct threads of this
+    /// block) are unordered. Without warp-sync always. Under warp-sync, threads of different warps
+    /// are unordered; threads of one warp only when both accesses are the same step (the same
+    /// statement instance, necessarily two writes) or when no step from `e`'s up to (excluding)
+    /// `new`'s ran with both threads enabled (after such a step the warp has re-synchronized).
+    fn unordered_in_warp(warp: Option<u32>, steps: &[WarpSteps], e: &Access, new: &Access) -> bool {
+        let Some(w) = warp else { return true };
+        let (wa, wb) = (e.thread / w, new.thread / w);
+        if wa != wb {
+            return true;
+        }
+        if e.step == new.step {
+            return true;
+        }
+        let Some(ws) = steps.get(wa as usize) else { return true };
+        !ws.together(e.step, new.step, (e.thread % w) as usize, (new.thread % w) as usize)
     }
 
     fn rebuild_ctx(&mut self) {
@@ -272,7 +359,7 @@ impl<'p> Machine<'p> {
     }
 
     fn stmt(&mut self, s: &CStmt, mask: &[bool]) -> Exec {
-        self.tick()?;
+        self.tick(mask)?;
         let n = self.n;
         match s {
             CStmt::Nop => {}
@@ -358,8 +445,9 @@ impl<'p> Machine<'p> {
                     self.rebuild_ctx();
                     self.exec(body, &m)?;
                     k += 1;
-                    // Every further guard evaluation is one more execution of the loop statement.
-                    self.tick()?;
+                    // Every further guard evaluation is one more execution of the loop statement,
+                    // by the threads still in the loop.
+                    self.tick(&m)?;
                 }
                 self.loop_stack.pop();
                 self.rebuild_ctx();
@@ -384,6 +472,9 @@ impl<'p> Machine<'p> {
         }
         // Synchronizes (also when divergent, so later findings are about the code after it).
         self.epoch += 1;
+        for ws in &mut self.warp_steps {
+            ws.runs.clear();
+        }
     }
 
     /// The linear element index of an access, or `None` (recorded as out of bounds) when an index
@@ -443,21 +534,27 @@ impl<'p> Machine<'p> {
             thread: t as u32,
             block: self.blin,
             value: val,
+            step: self.steps.saturating_sub(1),
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
         let epoch = self.epoch;
+        let (warp, steps) = (self.warp, &self.warp_steps);
         let log = self.block_logs[array].entry(idx).or_default();
         if log.epoch != epoch {
             log.entries.clear();
             log.epoch = epoch;
         }
         for e in &log.entries {
-            if e.thread != new.thread && conflict(e.kind, kind) {
+            if e.thread != new.thread
+                && conflict(e.kind, kind)
+                && Self::unordered_in_warp(warp, steps, e, &new)
+            {
                 found.push((e.clone(), Scope::Block));
             }
         }
-        log_insert(&mut log.entries, new.clone(), |a, b| a.thread == b.thread);
+        let keep = if warp.is_some() { usize::MAX } else { 2 };
+        log_insert(&mut log.entries, new.clone(), keep, |a, b| a.thread == b.thread);
         if self.prog.arrays[array].space == Space::Global {
             let glog = self.grid_logs[array].entry(idx).or_default();
             for e in glog.iter() {
@@ -465,7 +562,7 @@ impl<'p> Machine<'p> {
                     found.push((e.clone(), Scope::Grid));
                 }
             }
-            log_insert(glog, new.clone(), |a, b| a.block == b.block);
+            log_insert(glog, new.clone(), 2, |a, b| a.block == b.block);
         }
         for (prev, scope) in found {
             self.report_race(&prev, &new, array, idx, scope);

@@ -21,7 +21,9 @@
 //!   and still synchronizes. With none enabled it is not executed.
 //! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
 //!   operators as their [`BinOp`](crate::kpl::ast::BinOp) variants say; comparisons and logical
-//!   operators yield 0 or 1; **division and remainder by zero yield 0**; `i32::MIN / -1` wraps;
+//!   operators yield 0 or 1; **division and remainder by zero follow SMT-LIB's bit-vectors**
+//!   (`x udiv 0 = 0xFFFFFFFF`, `x / 0 = x < 0 ? 1 : -1`, `x % 0 = x urem 0 = x`), as the oracle's
+//!   encoding does, so that both agree where C leaves the result undefined; `i32::MIN / -1` wraps;
 //!   shift amounts are taken modulo 32. An opaque `Call(f, args)` is a seeded hash of `f` and the
 //!   argument values (equal arguments give equal results). Atomic `min`/`max` compare signed;
 //!   `inc`/`dec` follow CUDA's `atomicInc`/`atomicDec`.
@@ -42,9 +44,17 @@
 //!   simulated one after another in increasing linear block id, and no barrier orders them).
 //!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
 //!   write-write race of that label with itself).
-//! - **Thread model**: independent thread scheduling only. A kernel with
-//!   [`Geometry::warp_sync`](crate::kpl::ast::Geometry) set is rejected with
-//!   [`InterpError::Unsupported`] rather than run under the wrong semantics.
+//! - **Thread model**: independent thread scheduling by default: only barriers order the
+//!   accesses of two threads. With [`Geometry::warp_sync`](crate::kpl::ast::Geometry) `= Some(W)`
+//!   (GPUVerify's `--warp-sync`, its re-sync method), threads whose linear ids agree divided by
+//!   `W` form a warp. Every statement execution is a *step* of the block's lock-step trace (an
+//!   `if` is one step, by the threads that evaluate its condition; a `while` is one step per
+//!   guard evaluation, by the threads still in the loop; a `local` without initializer is a step
+//!   too). Two conflicting accesses by distinct threads `t`, `t'` of one warp in one barrier
+//!   interval, at steps `i <= j`, race iff `i == j` (the same statement instance, two writes) or
+//!   no step `k` with `i <= k < j` ran with both `t` and `t'` enabled (after such a step the warp
+//!   has re-synchronized). Threads of different warps are unchanged. Barriers and divergence are
+//!   unchanged.
 //! - **Bounded**: each block executes at most [`RunConfig::max_steps`] statements (an `if`
 //!   counts once, a `while` once per guard evaluation); a block that would exceed it stops, the
 //!   run goes on with the next block, and the report says `truncated`.
@@ -292,7 +302,7 @@ impl RunReport {
 /// Why a kernel cannot be run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InterpError {
-    /// A feature the interpreter does not implement (e.g. `--warp-sync`).
+    /// A feature the interpreter does not implement.
     #[error("the interpreter does not support {0}")]
     Unsupported(String),
     /// A variable that is neither a parameter nor declared by a preceding `local`.
@@ -345,14 +355,14 @@ pub enum InterpError {
 /// Runs `kernel` once on the launch `cfg` and reports what the run exhibits.
 ///
 /// Never panics and always terminates (each block runs at most `cfg.max_steps` statements).
-/// Errors: [`InterpError::Unsupported`] when `kernel.geometry.warp_sync` is set; a malformed
+/// Errors: a warp size of 0 in `kernel.geometry.warp_sync` ([`InterpError::BadGeometry`]); a malformed
 /// kernel (undeclared variable, unknown array, wrong index count, an unknown non-first dimension,
 /// nesting deeper than 1000 levels)
 /// or geometry (a zero dimension, more than [`MAX_BLOCK_THREADS`] threads per block or
 /// [`MAX_GRID_BLOCKS`] blocks) is an error before anything runs.
 pub fn run(kernel: &Kernel, cfg: &RunConfig) -> Result<RunReport, InterpError> {
-    if kernel.geometry.warp_sync.is_some() {
-        return Err(InterpError::Unsupported("--warp-sync".into()));
+    if kernel.geometry.warp_sync == Some(0) {
+        return Err(InterpError::BadGeometry("a warp size of 0".into()));
     }
     let threads: u64 = cfg.block_dim.iter().map(|&d| u64::from(d)).product();
     let blocks: u64 = cfg.grid_dim.iter().map(|&d| u64::from(d)).product();

@@ -44,8 +44,10 @@ pub(crate) fn unary(op: UnOp, a: u32) -> u32 {
 
 /// Evaluates a binary operator with 32-bit two's complement wrapping semantics.
 ///
-/// Division and remainder by zero yield 0 (signed and unsigned); `i32::MIN / -1` wraps to
-/// `i32::MIN` and `i32::MIN % -1` is 0. Shift amounts are taken modulo 32.
+/// Division and remainder by zero follow the SMT-LIB bit-vector semantics (DESIGN.md §4: 32-bit
+/// bit-vectors are the reference, and the oracle encodes with them): `x udiv 0 = 0xFFFF_FFFF`,
+/// `x urem 0 = x`, `x / 0 = (x < 0 ? 1 : -1)`, `x % 0 = x`. `i32::MIN / -1` wraps to `i32::MIN`
+/// and `i32::MIN % -1` is 0. Shift amounts are taken modulo 32.
 pub(crate) fn binary(op: BinOp, a: u32, b: u32) -> u32 {
     let (sa, sb) = (a as i32, b as i32);
     match op {
@@ -54,20 +56,24 @@ pub(crate) fn binary(op: BinOp, a: u32, b: u32) -> u32 {
         BinOp::Mul => a.wrapping_mul(b),
         BinOp::Div => {
             if b == 0 {
-                0
+                if sa < 0 {
+                    1
+                } else {
+                    u32::MAX
+                }
             } else {
                 sa.wrapping_div(sb) as u32
             }
         }
         BinOp::Rem => {
             if b == 0 {
-                0
+                a
             } else {
                 sa.wrapping_rem(sb) as u32
             }
         }
-        BinOp::UDiv => a.checked_div(b).unwrap_or(0),
-        BinOp::URem => a.checked_rem(b).unwrap_or(0),
+        BinOp::UDiv => a.checked_div(b).unwrap_or(u32::MAX),
+        BinOp::URem => a.checked_rem(b).unwrap_or(a),
         BinOp::Shl => a.wrapping_shl(b & 31),
         BinOp::Shr => sa.wrapping_shr(b & 31) as u32,
         BinOp::UShr => a.wrapping_shr(b & 31),
@@ -128,10 +134,12 @@ mod tests {
 
     #[test]
     fn division_by_zero_and_overflow() {
-        assert_eq!(binary(BinOp::Div, 7, 0), 0);
-        assert_eq!(binary(BinOp::Rem, 7, 0), 0);
-        assert_eq!(binary(BinOp::UDiv, 7, 0), 0);
-        assert_eq!(binary(BinOp::URem, 7, 0), 0);
+        assert_eq!(binary(BinOp::Div, 7, 0), u32::MAX);
+        assert_eq!(binary(BinOp::Div, (-7i32) as u32, 0), 1);
+        assert_eq!(binary(BinOp::Rem, 7, 0), 7);
+        assert_eq!(binary(BinOp::Rem, (-7i32) as u32, 0), (-7i32) as u32);
+        assert_eq!(binary(BinOp::UDiv, 7, 0), u32::MAX);
+        assert_eq!(binary(BinOp::URem, 7, 0), 7);
         assert_eq!(binary(BinOp::Div, i32::MIN as u32, u32::MAX), i32::MIN as u32);
         assert_eq!(binary(BinOp::Rem, i32::MIN as u32, u32::MAX), 0);
         assert_eq!(binary(BinOp::Div, (-7i32) as u32, 2), (-3i32) as u32);

@@ -1,0 +1,447 @@
+//! Differential property tests: the reference interpreter (`autosync::interp`) against the z3
+//! oracle and the synthesis, on generated kernels (`prop/gen.rs`) and on the kept regressions
+//! (`prop/regressions/*.kpl`).
+//!
+//! - **soundness**: every race (label pair in program order, array, scope, and for block races
+//!   the case: same iteration, or carried by which loop in which direction) and every divergent
+//!   barrier a run observes is reported by `Z3Oracle::check` for the same geometry;
+//! - **synthesis**: `synthesize` on the kernel without its barriers gives `Done`, and runs of the
+//!   result observe no race (but the benign ones the oracle warns about) and no divergence; an
+//!   `Impossible` names reasons, which runs of the barrier-free kernel confirm where they can;
+//! - **optimality**: with at most 10 placeable labels, the synthesized cost is the least cost of
+//!   any placement the oracle accepts (brute force over all subsets).
+//!
+//! Cases: `AUTOSYNC_PROP_CASES` (default 64 per property), seed `AUTOSYNC_PROP_SEED` (default
+//! fixed). Runs that go out of bounds or hit the step bound are skipped and counted.
+//! Warp-sync is left out: the oracle on this branch does not model it.
+
+#[path = "prop/gen.rs"]
+mod gen;
+
+use autosync::config::Ratio;
+use autosync::interp::{self, RunConfig, RunReport, Scope as IScope};
+use autosync::kpl::{self, Kernel, Label, LabelTree, StmtKind};
+use autosync::synth::{self, SynthOptions, Synthesis, Unfixable};
+use autosync::verify::{Oracle, OracleOptions, Relation, Scope, Verdict, Z3Oracle};
+use gen::{arb_kernel, GenKernel};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use std::cell::RefCell;
+use std::path::Path;
+
+/// Interpreter seeds per kernel.
+const SEEDS: u64 = 3;
+
+fn cases() -> u32 {
+    std::env::var("AUTOSYNC_PROP_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+}
+
+fn runner() -> TestRunner {
+    let config = Config { cases: cases(), failure_persistence: None, ..Config::default() };
+    let seed: u64 = std::env::var("AUTOSYNC_PROP_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+/// What the properties saw, printed at the end of each property.
+#[derive(Debug, Default)]
+struct Stats {
+    kernels: u64,
+    runs: u64,
+    skipped_oob: u64,
+    skipped_truncated: u64,
+    races_checked: u64,
+    divergences_checked: u64,
+    done: u64,
+    impossible: u64,
+    reasons_confirmed: u64,
+    reasons_unconfirmed: u64,
+    too_many_labels: u64,
+    brute_force_checks: u64,
+    /// Cases of the known synthesis issue `prop/pending/benign_after_barrier.kpl`.
+    known_benign_after_barrier: u64,
+}
+
+fn parse(src: &str) -> Result<Kernel, TestCaseError> {
+    kpl::parse(src).map_err(|d| TestCaseError::fail(format!("generated kernel does not parse: {d:?}\n{src}")))
+}
+
+fn oracle_for(k: &Kernel) -> Z3Oracle {
+    Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false })
+}
+
+fn stripped(k: &Kernel) -> Kernel {
+    let mut s = k.clone();
+    let all = s.barriers();
+    s.remove_barriers(&all);
+    s
+}
+
+/// Runs `k` on its header geometry with seed `seed` (parameters `n`, `m` small and seeded).
+fn run(k: &Kernel, seed: u64) -> Result<RunReport, TestCaseError> {
+    let cfg =
+        RunConfig::new(k.geometry.block_dim.unwrap_or([1, 1, 1]), k.geometry.grid_dim.unwrap_or([1, 1, 1]))
+            .with_seed(seed)
+            .with_param("n", (seed * 7 % 5) as u32)
+            .with_param("m", (seed * 3 % 4) as u32)
+            .with_max_steps(200_000);
+    interp::run(k, &cfg).map_err(|e| TestCaseError::fail(format!("interpreter error: {e}")))
+}
+
+/// Whether a run is usable: no out-of-bounds access, not truncated (counted otherwise).
+fn usable(r: &RunReport, stats: &mut Stats) -> bool {
+    stats.runs += 1;
+    if !r.out_of_bounds.is_empty() {
+        stats.skipped_oob += 1;
+        return false;
+    }
+    if r.truncated {
+        stats.skipped_truncated += 1;
+        return false;
+    }
+    true
+}
+
+/// A label pair in the oracle's convention: program (post-)order.
+fn ordered(tree: &LabelTree, a: Label, b: Label) -> (Label, Label) {
+    if tree.order(a) <= tree.order(b) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Every race and divergence of `r` must be in `v`. Returns the first one that is not.
+fn unreported(k: &Kernel, tree: &LabelTree, r: &RunReport, v: &Verdict, stats: &mut Stats) -> Option<String> {
+    let name = |l: Label| k.label_name(l).to_string();
+    for race in &r.races {
+        stats.races_checked += 1;
+        let (a, b) = ordered(tree, race.first, race.second);
+        let scope = match race.scope {
+            IScope::Block => Scope::Block,
+            IScope::Grid => Scope::Grid,
+        };
+        let candidates = v.races.iter().chain(if race.same_value { v.benign.iter() } else { [].iter() });
+        let found = candidates
+            .filter(|o| o.first == a && o.second == b && o.array == race.array && o.scope == scope)
+            .any(|o| {
+                scope == Scope::Grid
+                    || o.cases.iter().any(|c| match (race.separating_loop(), c.case.relation) {
+                        (None, Relation::SameIteration) => true,
+                        (Some(l), Relation::Carried { shared_loop, .. }) => {
+                            shared_loop == l && c.case.first == race.first && c.case.second == race.second
+                        }
+                        _ => false,
+                    })
+            });
+        if !found {
+            return Some(format!(
+                "race not reported by the oracle: {} / {} on {} ({:?}, separating loop {:?}){}\nrun: {}\noracle: {:#?}",
+                name(race.first),
+                name(race.second),
+                race.array,
+                race.scope,
+                race.separating_loop().map(name),
+                if race.same_value { " same value" } else { "" },
+                r.render(k),
+                v
+            ));
+        }
+    }
+    for d in &r.divergences {
+        stats.divergences_checked += 1;
+        if !v.divergences.iter().any(|o| o.barrier == d.barrier) {
+            return Some(format!(
+                "divergent barrier {} not reported by the oracle\nrun: {}\noracle: {:#?}",
+                name(d.barrier),
+                r.render(k),
+                v
+            ));
+        }
+    }
+    None
+}
+
+/// Property (a) on one kernel.
+fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
+    let k = parse(src)?;
+    stats.kernels += 1;
+    let tree = LabelTree::new(&k);
+    let v = oracle_for(&k).check(&k);
+    for seed in 0..SEEDS {
+        let r = run(&k, seed)?;
+        if !usable(&r, stats) {
+            continue;
+        }
+        if let Some(msg) = unreported(&k, &tree, &r, &v, stats) {
+            return Err(TestCaseError::fail(format!("seed {seed}: {msg}")));
+        }
+    }
+    Ok(())
+}
+
+/// Property (b) on one kernel.
+fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
+    let k = stripped(&parse(src)?);
+    stats.kernels += 1;
+    let mut o = oracle_for(&k);
+    let (res, _) = synth::synthesize(&k, &mut o, &SynthOptions::default())
+        .map_err(|e| TestCaseError::fail(format!("synthesis error: {e}")))?;
+    match res {
+        Synthesis::Done { kernel, warnings, .. } => {
+            stats.done += 1;
+            let tree = LabelTree::new(&kernel);
+            for seed in 0..SEEDS {
+                let r = run(&kernel, seed)?;
+                if !usable(&r, stats) {
+                    continue;
+                }
+                stats.divergences_checked += r.divergences.len() as u64;
+                if !r.divergences.is_empty() {
+                    return Err(TestCaseError::fail(format!(
+                        "synthesized kernel diverges (seed {seed}):\n{}\n{}",
+                        kpl::print(&kernel),
+                        r.render(&kernel)
+                    )));
+                }
+                for race in &r.races {
+                    stats.races_checked += 1;
+                    let (a, b) = ordered(&tree, race.first, race.second);
+                    let benign = race.same_value
+                        && race.scope == IScope::Block
+                        && warnings
+                            .benign
+                            .iter()
+                            .any(|w| w.first == a && w.second == b && w.array == race.array);
+                    if !benign {
+                        return Err(TestCaseError::fail(format!(
+                            "synthesized kernel races (seed {seed}):\n{}\n{}",
+                            kpl::print(&kernel),
+                            r.render(&kernel)
+                        )));
+                    }
+                }
+            }
+        }
+        Synthesis::Impossible { reasons } => {
+            stats.impossible += 1;
+            if reasons.is_empty() {
+                return Err(TestCaseError::fail("Impossible without a reason"));
+            }
+            let tree = LabelTree::new(&k);
+            let mut runs = Vec::new();
+            for seed in 0..SEEDS {
+                let r = run(&k, seed)?;
+                if usable(&r, stats) {
+                    runs.push(r);
+                }
+            }
+            for reason in &reasons {
+                let confirmed = runs.iter().any(|r| {
+                    r.races.iter().any(|x| {
+                        let pair = ordered(&tree, x.first, x.second);
+                        match reason {
+                            Unfixable::SelfRace { race } => {
+                                x.scope == IScope::Block
+                                    && x.first == race.first
+                                    && x.second == race.first
+                                    && x.separating_loop().is_none()
+                            }
+                            Unfixable::GridRace { race } => {
+                                x.scope == IScope::Grid && pair == (race.first, race.second)
+                            }
+                            Unfixable::NoValidPosition { race, .. } => {
+                                x.scope == IScope::Block && pair == (race.first, race.second)
+                            }
+                        }
+                    })
+                });
+                if confirmed {
+                    stats.reasons_confirmed += 1;
+                } else {
+                    stats.reasons_unconfirmed += 1;
+                }
+            }
+        }
+        Synthesis::GaveUp { iterations } => {
+            return Err(TestCaseError::fail(format!("synthesis gave up after {iterations} iterations")))
+        }
+    }
+    Ok(())
+}
+
+/// `a < b` as rationals.
+fn less(a: Ratio, b: Ratio) -> bool {
+    a.num * b.den < b.num * a.den
+}
+
+/// Property (c) on one kernel.
+fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
+    let k = stripped(&parse(src)?);
+    let tree = LabelTree::new(&k);
+    let opts = SynthOptions::default();
+    let placeable: Vec<Label> = tree
+        .post_order()
+        .iter()
+        .copied()
+        .filter(|&l| l != Label::MAIN && k.place(l).is_placeable())
+        .filter(|&l| !matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Barrier)))
+        .collect();
+    if placeable.len() > 10 {
+        stats.too_many_labels += 1;
+        return Ok(());
+    }
+    stats.kernels += 1;
+    let (res, _) = synth::synthesize(&k, &mut oracle_for(&k), &opts)
+        .map_err(|e| TestCaseError::fail(format!("synthesis error: {e}")))?;
+    let mut self_races = Vec::new();
+    let synthesized = match res {
+        Synthesis::Done { cost, .. } => {
+            stats.done += 1;
+            Some(cost)
+        }
+        Synthesis::Impossible { reasons } => {
+            stats.impossible += 1;
+            self_races = reasons
+                .iter()
+                .filter_map(|r| match r {
+                    Unfixable::SelfRace { race } => Some((race.first, race.array.clone())),
+                    _ => None,
+                })
+                .collect();
+            None
+        }
+        Synthesis::GaveUp { iterations } => {
+            return Err(TestCaseError::fail(format!("synthesis gave up after {iterations} iterations")))
+        }
+    };
+    let cost_of = |l: Label| opts.cost.cost(tree.loops(l).len(), tree.conds(l).len());
+    let mut subsets: Vec<(Ratio, u32)> = (0u32..1 << placeable.len())
+        .map(|m| {
+            let c = (0..placeable.len())
+                .filter(|i| m >> i & 1 == 1)
+                .fold(Ratio::new(0, 1), |acc, i| acc.plus(cost_of(placeable[i])));
+            (c, m)
+        })
+        .collect();
+    subsets.sort_by(|x, y| (x.0.num * y.0.den).cmp(&(y.0.num * x.0.den)).then(x.1.cmp(&y.1)));
+    let mut brute = oracle_for(&k);
+    let mut best: Option<(Ratio, u32)> = None;
+    for (c, m) in subsets {
+        if let Some(s) = synthesized {
+            // Only cheaper placements can contradict the optimum; the synthesized one is accepted.
+            if !less(c, s) {
+                break;
+            }
+        }
+        let mut cand = k.clone();
+        for (i, l) in placeable.iter().enumerate() {
+            if m >> i & 1 == 1 {
+                cand.insert_barrier_after(*l);
+            }
+        }
+        stats.brute_force_checks += 1;
+        let v = brute.check(&cand);
+        if v.is_clean() {
+            // The known issue (prop/pending/benign_after_barrier.kpl): synthesis gave up on a
+            // self race that this placement makes benign. Counted, not failed, until fixed.
+            if synthesized.is_none()
+                && v.benign
+                    .iter()
+                    .any(|b| b.first == b.second && self_races.contains(&(b.first, b.array.clone())))
+            {
+                stats.known_benign_after_barrier += 1;
+                return Ok(());
+            }
+            best = Some((c, m));
+            break;
+        }
+    }
+    match (synthesized, best) {
+        (_, Some((c, m))) => {
+            let names: Vec<&str> = (0..placeable.len())
+                .filter(|i| m >> i & 1 == 1)
+                .map(|i| k.label_name(placeable[i]))
+                .collect();
+            Err(TestCaseError::fail(format!(
+                "the oracle accepts barriers after {names:?} at cost {c}, cheaper than synthesis ({synthesized:?})"
+            )))
+        }
+        (Some(_), None) | (None, None) => Ok(()),
+    }
+}
+
+/// Runs `prop` on `cases()` generated kernels of at most `max_toks` tokens.
+fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), TestCaseError>) {
+    let stats = RefCell::new(Stats::default());
+    let started = std::time::Instant::now();
+    let result =
+        runner().run(&arb_kernel(max_toks), |g: GenKernel| prop(&g.render(), &mut stats.borrow_mut()));
+    println!("{name}: {} cases in {:.1?}: {:?}", cases(), started.elapsed(), stats.borrow());
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+}
+
+#[test]
+fn prop_soundness() {
+    check("soundness", 14, soundness);
+}
+
+#[test]
+fn prop_synthesis() {
+    check("synthesis", 12, synthesis);
+}
+
+#[test]
+fn prop_optimality() {
+    check("optimality", 8, optimality);
+}
+
+/// The kept regressions: every property holds on each kernel of `prop/regressions/`.
+#[test]
+fn regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/prop/regressions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "kpl"));
+    files.sort();
+    let mut stats = Stats::default();
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (pname, prop) in [
+            ("soundness", soundness as fn(&str, &mut Stats) -> Result<(), TestCaseError>),
+            ("synthesis", synthesis),
+            ("optimality", optimality),
+        ] {
+            if let Err(e) = prop(&src, &mut stats) {
+                panic!("{}: {pname}: {e}", f.display());
+            }
+        }
+    }
+    println!("regressions: {} kernels: {stats:?}", files.len());
+}
+
+/// The soundness comparison fails when the oracle misses something: a racy, divergent kernel
+/// against an empty verdict, and against a verdict whose race has the wrong case.
+#[test]
+fn soundness_comparison_detects_missing_reports() {
+    let src = "//--blockDim=[8,1,1]\nkernel k() { shared A[16]; local x; local i := 0;\n while (i < 2) { x := rd A[tid.x + 1]; wr A[tid.x] := x; i := i + 1; }\n if (tid.x < 3) { barrier; } }";
+    let k = kpl::parse(src).expect("parses");
+    let tree = LabelTree::new(&k);
+    let mut stats = Stats::default();
+    let r = run(&k, 0).expect("runs");
+    assert!(!r.races.is_empty() && !r.divergences.is_empty(), "{}", r.render(&k));
+    let full = oracle_for(&k).check(&k);
+    assert_eq!(unreported(&k, &tree, &r, &full, &mut stats), None);
+    assert!(unreported(&k, &tree, &r, &Verdict::default(), &mut stats).is_some());
+    let mut no_div = full.clone();
+    no_div.divergences.clear();
+    assert!(unreported(&k, &tree, &r, &no_div, &mut stats).is_some());
+    let mut only_same_iteration = full.clone();
+    for race in &mut only_same_iteration.races {
+        race.cases.retain(|c| c.case.relation == Relation::SameIteration);
+    }
+    assert!(unreported(&k, &tree, &r, &only_same_iteration, &mut stats).is_some());
+}

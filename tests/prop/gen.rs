@@ -1,0 +1,397 @@
+//! A proptest generator of well-formed KPL kernels for the differential property tests.
+//!
+//! A kernel is generated as a flat list of [`Tok`]ens (statements, `Open`s of ifs and loops,
+//! `Else`, `Close`) and rendered to KPL text by a stack machine that repairs any nesting the list
+//! gets wrong (a stray `Close` or `Else` is dropped, open blocks are closed at the end, nesting
+//! beyond [`MAX_DEPTH`] is flattened). So every list renders to a kernel that parses, and
+//! proptest shrinks a failing case by dropping tokens and simplifying their fields.
+//!
+//! Every index stays inside the arrays (size [`SIZE`]) for the geometries of [`GEOMETRIES`]:
+//! `tid.x ≤ 255`, `2*tid.x + 1 ≤ 511`, loop counters stay below 256, `tid + s < 512`. The only
+//! exception is the data-dependent index `urem(a, 16)`, which is in bounds too. Runs that report
+//! an out-of-bounds access are nevertheless skipped and counted by the properties.
+
+use proptest::prelude::*;
+use std::fmt::{self, Write as _};
+
+/// Elements of every array.
+pub const SIZE: u32 = 1024;
+/// Deepest nesting of ifs and loops the renderer emits.
+pub const MAX_DEPTH: usize = 3;
+/// Deepest nesting of loops.
+pub const MAX_LOOPS: usize = 2;
+
+/// Launch geometries: (blockDim, gridDim), each at most 256 threads per block.
+pub const GEOMETRIES: &[([u32; 3], [u32; 3])] = &[
+    ([1, 1, 1], [1, 1, 1]),
+    ([2, 1, 1], [1, 1, 1]),
+    ([3, 1, 1], [1, 1, 1]),
+    ([8, 1, 1], [1, 1, 1]),
+    ([32, 1, 1], [1, 1, 1]),
+    ([33, 1, 1], [1, 1, 1]),
+    ([64, 1, 1], [1, 1, 1]),
+    ([256, 1, 1], [1, 1, 1]),
+    ([4, 4, 1], [1, 1, 1]),
+    ([8, 2, 1], [1, 1, 1]),
+    ([16, 16, 1], [1, 1, 1]),
+    ([8, 1, 1], [2, 1, 1]),
+    ([32, 1, 1], [2, 1, 1]),
+    ([4, 4, 1], [2, 1, 1]),
+];
+
+/// An array: `A`, `B` (shared) or `G` (global).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arr {
+    A,
+    B,
+    G,
+}
+
+/// An index expression. `Loop*` forms use the innermost enclosing loop's counter and fall back
+/// to `tid.x` outside loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idx {
+    Tid,
+    TidPlus(u32),
+    TwiceTid,
+    TwiceTidPlus1,
+    TidMod(u32),
+    /// `(tid.x + c) % bdim.x`: the neighbour with wrap-around.
+    Rotate(u32),
+    Const(u32),
+    Lin2D,
+    Transposed,
+    GlobalId,
+    Loop,
+    TidPlusLoop,
+    /// `urem(a, 16)`: depends on a value read from memory.
+    Data,
+}
+
+/// A condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    TidLt(u32),
+    TidEven,
+    TidZero,
+    TidYZero,
+    TidLtLoop,
+    TidModLoop,
+    DataGt,
+    ParamGt(u32),
+    LoopGt(u32),
+    BidZero,
+    BdimGt(u32),
+}
+
+/// A loop shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// `i := 0; while (i < c) … i := i + 1` (constant bound).
+    Const(u32),
+    /// `i := 0; while (i < n) … i := i + 1` (parameter bound).
+    Param,
+    /// `s := 1; while (s < bdim.x) … s := s * 2`.
+    Double,
+    /// `s := bdim.x / 2; while (s > 0) … s := s >> 1`.
+    Halve,
+    /// `i := tid.x; while (i < 64) … i := i + bdim.x` (thread-dependent trip count).
+    Strided,
+}
+
+/// A value written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Val {
+    A,
+    Sum,
+    Tid,
+    One,
+}
+
+/// One token of a generated kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    Read(Arr, Idx, bool),
+    Write(Arr, Idx, Val),
+    Atomic(Arr, Idx, bool),
+    Assign(bool),
+    Barrier,
+    If(Cond),
+    Else,
+    Loop(LoopKind),
+    Close,
+}
+
+/// A generated kernel with its launch geometry.
+#[derive(Clone, PartialEq, Eq)]
+pub struct GenKernel {
+    pub toks: Vec<Tok>,
+    pub geometry: usize,
+}
+
+impl fmt::Debug for GenKernel {
+    /// The rendered KPL, so that a failing (shrunk) case prints as a kernel.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.render())
+    }
+}
+
+fn arb_arr() -> impl Strategy<Value = Arr> {
+    prop_oneof![4 => Just(Arr::A), 1 => Just(Arr::B), 2 => Just(Arr::G)]
+}
+
+fn arb_idx() -> impl Strategy<Value = Idx> {
+    prop_oneof![
+        4 => Just(Idx::Tid),
+        2 => (1u32..=32).prop_map(Idx::TidPlus),
+        1 => Just(Idx::TwiceTid),
+        1 => Just(Idx::TwiceTidPlus1),
+        1 => prop_oneof![Just(2u32), Just(4), Just(8)].prop_map(Idx::TidMod),
+        1 => (1u32..=3).prop_map(Idx::Rotate),
+        2 => (0u32..=3).prop_map(Idx::Const),
+        1 => Just(Idx::Lin2D),
+        1 => Just(Idx::Transposed),
+        1 => Just(Idx::GlobalId),
+        2 => Just(Idx::Loop),
+        2 => Just(Idx::TidPlusLoop),
+        1 => Just(Idx::Data),
+    ]
+}
+
+fn arb_cond() -> impl Strategy<Value = Cond> {
+    prop_oneof![
+        2 => prop_oneof![Just(1u32), Just(2), Just(16), Just(32)].prop_map(Cond::TidLt),
+        1 => Just(Cond::TidEven),
+        1 => Just(Cond::TidZero),
+        1 => Just(Cond::TidYZero),
+        2 => Just(Cond::TidLtLoop),
+        1 => Just(Cond::TidModLoop),
+        1 => Just(Cond::DataGt),
+        2 => (0u32..=3).prop_map(Cond::ParamGt),
+        1 => (0u32..=2).prop_map(Cond::LoopGt),
+        1 => Just(Cond::BidZero),
+        1 => prop_oneof![Just(1u32), Just(32)].prop_map(Cond::BdimGt),
+    ]
+}
+
+fn arb_loop() -> impl Strategy<Value = LoopKind> {
+    prop_oneof![
+        2 => (0u32..=3).prop_map(LoopKind::Const),
+        2 => Just(LoopKind::Param),
+        2 => Just(LoopKind::Double),
+        2 => Just(LoopKind::Halve),
+        1 => Just(LoopKind::Strided),
+    ]
+}
+
+fn arb_val() -> impl Strategy<Value = Val> {
+    prop_oneof![Just(Val::A), Just(Val::Sum), Just(Val::Tid), Just(Val::One)]
+}
+
+fn arb_tok() -> impl Strategy<Value = Tok> {
+    prop_oneof![
+        5 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, d)| Tok::Read(a, i, d)),
+        5 => (arb_arr(), arb_idx(), arb_val()).prop_map(|(a, i, v)| Tok::Write(a, i, v)),
+        1 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, r)| Tok::Atomic(a, i, r)),
+        1 => any::<bool>().prop_map(Tok::Assign),
+        3 => Just(Tok::Barrier),
+        2 => arb_cond().prop_map(Tok::If),
+        1 => Just(Tok::Else),
+        2 => arb_loop().prop_map(Tok::Loop),
+        3 => Just(Tok::Close),
+    ]
+}
+
+/// Kernels of `1..=max_toks` tokens on one of [`GEOMETRIES`].
+pub fn arb_kernel(max_toks: usize) -> impl Strategy<Value = GenKernel> {
+    (prop::collection::vec(arb_tok(), 1..=max_toks), 0..GEOMETRIES.len())
+        .prop_map(|(toks, geometry)| GenKernel { toks, geometry })
+}
+
+/// An open block of the renderer.
+enum Open {
+    If { has_else: bool },
+    Loop { var: String, update: String },
+}
+
+impl GenKernel {
+    /// The launch geometry (blockDim, gridDim).
+    pub fn dims(&self) -> ([u32; 3], [u32; 3]) {
+        GEOMETRIES[self.geometry % GEOMETRIES.len()]
+    }
+
+    /// The kernel as KPL text, with a header giving its geometry.
+    pub fn render(&self) -> String {
+        let (b, g) = self.dims();
+        let mut out = String::new();
+        let _ =
+            writeln!(out, "//--blockDim=[{},{},{}] --gridDim=[{},{},{}]", b[0], b[1], b[2], g[0], g[1], g[2]);
+        let _ = writeln!(out, "kernel gen(n, m) {{");
+        let _ = writeln!(out, "  shared A[{SIZE}];\n  shared B[{SIZE}];\n  global G[{SIZE}];");
+        out.push_str("  local a := 0;\n  local c := 1;\n");
+        let mut stack: Vec<Open> = Vec::new();
+        let mut loops = 0usize;
+        let mut fresh = 0usize;
+        let indent = |d: usize| "  ".repeat(d + 1);
+        for tok in &self.toks {
+            let d = stack.len();
+            let lv = stack.iter().rev().find_map(|o| match o {
+                Open::Loop { var, .. } => Some(var.clone()),
+                _ => None,
+            });
+            let line = match *tok {
+                Tok::Read(arr, idx, dst) => {
+                    format!(
+                        "{} := rd {}[{}];",
+                        if dst { "a" } else { "c" },
+                        arr_name(arr),
+                        idx_text(idx, &lv)
+                    )
+                }
+                Tok::Write(arr, idx, v) => {
+                    format!("wr {}[{}] := {};", arr_name(arr), idx_text(idx, &lv), val_text(v))
+                }
+                Tok::Atomic(arr, idx, ret) => format!(
+                    "{}atomic add {}[{}], 1;",
+                    if ret { "a := " } else { "" },
+                    arr_name(arr),
+                    idx_text(idx, &lv)
+                ),
+                Tok::Assign(x) => {
+                    if x {
+                        "a := a + c;".to_string()
+                    } else {
+                        "c := tid.x;".to_string()
+                    }
+                }
+                Tok::Barrier => "barrier;".to_string(),
+                Tok::If(cond) => {
+                    if d >= MAX_DEPTH {
+                        continue;
+                    }
+                    stack.push(Open::If { has_else: false });
+                    format!("if ({}) {{", cond_text(cond, &lv))
+                }
+                Tok::Else => match stack.last_mut() {
+                    Some(Open::If { has_else }) if !*has_else => {
+                        *has_else = true;
+                        let _ = writeln!(out, "{}}} else {{", indent(d - 1));
+                        continue;
+                    }
+                    _ => continue,
+                },
+                Tok::Loop(kind) => {
+                    if d >= MAX_DEPTH || loops >= MAX_LOOPS {
+                        continue;
+                    }
+                    let var = format!("i{fresh}");
+                    fresh += 1;
+                    loops += 1;
+                    let (init, cond, update) = match kind {
+                        LoopKind::Const(c) => {
+                            ("0".into(), format!("{var} < {c}"), format!("{var} := {var} + 1;"))
+                        }
+                        LoopKind::Param => ("0".into(), format!("{var} < n"), format!("{var} := {var} + 1;")),
+                        LoopKind::Double => {
+                            ("1".into(), format!("{var} < bdim.x"), format!("{var} := {var} * 2;"))
+                        }
+                        LoopKind::Halve => {
+                            ("bdim.x / 2".into(), format!("{var} > 0"), format!("{var} := {var} >> 1;"))
+                        }
+                        LoopKind::Strided => {
+                            ("tid.x".to_string(), format!("{var} < 64"), format!("{var} := {var} + bdim.x;"))
+                        }
+                    };
+                    let _ = writeln!(out, "{}local {var} := {init};", indent(d));
+                    stack.push(Open::Loop { var: var.clone(), update });
+                    format!("while ({cond}) {{")
+                }
+                Tok::Close => {
+                    if stack.is_empty() {
+                        continue;
+                    }
+                    close(&mut out, &mut stack, &mut loops, &indent);
+                    continue;
+                }
+            };
+            let _ = writeln!(out, "{}{}", indent(d), line);
+        }
+        while !stack.is_empty() {
+            close(&mut out, &mut stack, &mut loops, &indent);
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+fn close(out: &mut String, stack: &mut Vec<Open>, loops: &mut usize, indent: &impl Fn(usize) -> String) {
+    let d = stack.len();
+    if let Some(Open::Loop { update, .. }) = stack.pop() {
+        let _ = writeln!(out, "{}{}", indent(d), update);
+        *loops -= 1;
+    }
+    let _ = writeln!(out, "{}}}", indent(d - 1));
+}
+
+fn arr_name(a: Arr) -> &'static str {
+    match a {
+        Arr::A => "A",
+        Arr::B => "B",
+        Arr::G => "G",
+    }
+}
+
+fn val_text(v: Val) -> &'static str {
+    match v {
+        Val::A => "a",
+        Val::Sum => "a + c",
+        Val::Tid => "tid.x",
+        Val::One => "1",
+    }
+}
+
+fn idx_text(i: Idx, lv: &Option<String>) -> String {
+    match i {
+        Idx::Tid => "tid.x".into(),
+        Idx::TidPlus(c) => format!("tid.x + {c}"),
+        Idx::TwiceTid => "2 * tid.x".into(),
+        Idx::TwiceTidPlus1 => "2 * tid.x + 1".into(),
+        Idx::TidMod(c) => format!("tid.x % {c}"),
+        Idx::Rotate(c) => format!("(tid.x + {c}) % bdim.x"),
+        Idx::Const(c) => c.to_string(),
+        Idx::Lin2D => "tid.y * bdim.x + tid.x".into(),
+        Idx::Transposed => "tid.x * bdim.y + tid.y".into(),
+        Idx::GlobalId => "bid.x * bdim.x + tid.x".into(),
+        Idx::Loop => lv.clone().unwrap_or_else(|| "tid.x".into()),
+        Idx::TidPlusLoop => match lv {
+            Some(v) => format!("tid.x + {v}"),
+            None => "tid.x + 1".into(),
+        },
+        Idx::Data => "urem(a, 16)".into(),
+    }
+}
+
+fn cond_text(c: Cond, lv: &Option<String>) -> String {
+    match c {
+        Cond::TidLt(k) => format!("tid.x < {k}"),
+        Cond::TidEven => "tid.x % 2 == 0".into(),
+        Cond::TidZero => "tid.x == 0".into(),
+        Cond::TidYZero => "tid.y == 0".into(),
+        Cond::TidLtLoop => match lv {
+            Some(v) => format!("tid.x < {v}"),
+            None => "tid.x < 4".into(),
+        },
+        Cond::TidModLoop => match lv {
+            Some(v) => format!("tid.x % (2 * {v}) == 0"),
+            None => "tid.x % 4 == 0".into(),
+        },
+        Cond::DataGt => "a > 5".into(),
+        Cond::ParamGt(k) => format!("m > {k}"),
+        Cond::LoopGt(k) => match lv {
+            Some(v) => format!("{v} > {k}"),
+            None => format!("n > {k}"),
+        },
+        Cond::BidZero => "bid.x == 0".into(),
+        Cond::BdimGt(k) => format!("bdim.x > {k}"),
+    }
+}
