@@ -58,8 +58,6 @@ struct Stats {
     reasons_unconfirmed: u64,
     too_many_labels: u64,
     brute_force_checks: u64,
-    /// Cases of the known synthesis issue `prop/pending/benign_after_barrier.kpl`.
-    known_benign_after_barrier: u64,
 }
 
 fn parse(src: &str) -> Result<Kernel, TestCaseError> {
@@ -294,21 +292,13 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
     stats.kernels += 1;
     let (res, _) = synth::synthesize(&k, &mut oracle_for(&k), &opts)
         .map_err(|e| TestCaseError::fail(format!("synthesis error: {e}")))?;
-    let mut self_races = Vec::new();
     let synthesized = match res {
         Synthesis::Done { cost, .. } => {
             stats.done += 1;
             Some(cost)
         }
-        Synthesis::Impossible { reasons } => {
+        Synthesis::Impossible { .. } => {
             stats.impossible += 1;
-            self_races = reasons
-                .iter()
-                .filter_map(|r| match r {
-                    Unfixable::SelfRace { race } => Some((race.first, race.array.clone())),
-                    _ => None,
-                })
-                .collect();
             None
         }
         Synthesis::GaveUp { iterations } => {
@@ -343,16 +333,6 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
         stats.brute_force_checks += 1;
         let v = brute.check(&cand);
         if v.is_clean() {
-            // The known issue (prop/pending/benign_after_barrier.kpl): synthesis gave up on a
-            // self race that this placement makes benign. Counted, not failed, until fixed.
-            if synthesized.is_none()
-                && v.benign
-                    .iter()
-                    .any(|b| b.first == b.second && self_races.contains(&(b.first, b.array.clone())))
-            {
-                stats.known_benign_after_barrier += 1;
-                return Ok(());
-            }
             best = Some((c, m));
             break;
         }

@@ -16,7 +16,7 @@
 use crate::config::{gcd, CostModel, Ratio};
 use crate::kpl::{Kernel, Label, LabelTree, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
-use crate::verify::{Case, Oracle, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, Case, Oracle, Race, Relation, Scope, Verdict};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -276,6 +276,9 @@ pub fn synthesize_group(
     let mut paper = PaperState::default();
     let mut seen_races: Vec<Vec<Race>> = vec![Vec::new(); units.len()];
     let mut unfixable: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
+    // Write-write self races no barrier separates, kept aside: separating other races may make
+    // the values written uniform, and the race benign. Reported only if they stay.
+    let mut deferred: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
     let mut chosen: BTreeSet<Var> = BTreeSet::new();
     let mut iterations = 0u32;
     let impossible = |reasons: Vec<Vec<Unfixable>>| -> Vec<Synthesis> {
@@ -310,8 +313,10 @@ pub fn synthesize_group(
                 .collect();
             return Ok((results, finished));
         } else {
+            let mut refined = false;
             for (ui, (verdict, _)) in verdicts.iter().enumerate() {
                 let unit = &units[ui];
+                deferred[ui].clear();
                 for race in &verdict.races {
                     if race.scope == Scope::Grid {
                         unfixable[ui].push(Unfixable::GridRace { race: race.clone() });
@@ -322,21 +327,34 @@ pub fn synthesize_group(
                         Mode::Informed => {
                             for c in &race.cases {
                                 let clause = unit.clause_of(&c.case, &excluded);
+                                if clause.is_empty() && is_write_self_case(race, &c.case) {
+                                    deferred[ui].push(Unfixable::SelfRace { race: race.clone() });
+                                    continue;
+                                }
                                 if clause.is_empty() {
                                     unfixable[ui].push(why_unfixable(race, &c.case, unit));
                                 }
                                 solver.add_hard(&clause);
+                                refined = true;
                             }
                         }
-                        Mode::Paper => paper.refine(ui, race, unit, &excluded, &mut solver),
+                        Mode::Paper if race.cases.iter().all(|c| is_write_self_case(race, &c.case)) => {
+                            deferred[ui].push(Unfixable::SelfRace { race: race.clone() });
+                        }
+                        Mode::Paper => {
+                            paper.refine(ui, race, unit, &excluded, &mut solver);
+                            refined = true;
+                        }
                     }
                 }
             }
-            // Barriers never fix grid races: stop once they are all that is left, or as soon as
-            // a block race proves unfixable.
-            let only_grid_left = verdicts.iter().all(|(v, _)| v.races.iter().all(|r| r.scope == Scope::Grid));
+            // Barriers never fix grid races or self races: stop once they are all that is left
+            // (nothing new to refine), or as soon as a block race proves unfixable.
             let hopeless = unfixable.iter().flatten().any(|u| !matches!(u, Unfixable::GridRace { .. }));
-            if only_grid_left || hopeless {
+            if !refined || hopeless {
+                for (u, d) in unfixable.iter_mut().zip(&deferred) {
+                    u.extend(d.iter().cloned());
+                }
                 return Ok((
                     impossible(unfixable),
                     finish(stats, started, oracle, queries_before, iterations),
@@ -376,8 +394,9 @@ pub fn synthesize_group(
                         r.extend(races.iter().map(|race| why_unfixable(race, &race.cases[0].case, unit)));
                     }
                 }
-                for (r, u) in reasons.iter_mut().zip(unfixable) {
+                for ((r, u), d) in reasons.iter_mut().zip(unfixable).zip(deferred) {
                     r.extend(u);
+                    r.extend(d);
                 }
                 return Ok((impossible(reasons), finish(stats, started, oracle, queries_before, iterations)));
             }
@@ -476,6 +495,15 @@ fn dedup(v: Vec<Unfixable>) -> Vec<Unfixable> {
         }
     }
     out
+}
+
+/// A write meeting itself in the same statement instance: no barrier separates it, but it may
+/// become benign (both threads write the same value) once the reads feeding it are separated from
+/// their writers and the oracle can assume them uniform.
+fn is_write_self_case(race: &Race, case: &Case) -> bool {
+    race.kinds == [AccessKind::Write, AccessKind::Write]
+        && case.first == case.second
+        && case.relation == Relation::SameIteration
 }
 
 fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
