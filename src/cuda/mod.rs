@@ -51,6 +51,7 @@
 
 mod consts;
 mod lower;
+mod program;
 mod text;
 
 use crate::diag::Diagnostic;
@@ -122,10 +123,11 @@ pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Di
     }
     let mut out = Vec::new();
     for f in kernels {
-        let mut kernel = lower::lower_kernel(f, source, &file)?;
-        kernel.geometry = geometry.clone();
-        crate::kpl::assign_default_names(&mut kernel, source);
-        out.push(Lowered { kernel });
+        for mut kernel in lower::lower_kernel(f, source, &file, &options.template_args)? {
+            kernel.geometry = geometry.clone();
+            crate::kpl::assign_default_names(&mut kernel, source);
+            out.push(Lowered { kernel });
+        }
     }
     Ok(out)
 }
@@ -208,7 +210,7 @@ fn eval_macro(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usize)
     const_eval(init, &wrapped, &mut |n| eval_macro(n, defs, src, depth + 1))
 }
 
-fn has_global(f: Node, src: &str) -> bool {
+pub(crate) fn has_global(f: Node, src: &str) -> bool {
     let mut c = f.walk();
     let found = f
         .children(&mut c)
@@ -217,7 +219,7 @@ fn has_global(f: Node, src: &str) -> bool {
     found
 }
 
-fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
+pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     let mut d = f.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
         d = d.child_by_field_name("declarator")?;
@@ -292,17 +294,16 @@ fn scan<'t>(
                 }
             }
             "template_declaration" => {
-                let t = text(ch, src);
-                if t.contains("__global__") {
-                    let mut cc = ch.walk();
-                    let f = ch.named_children(&mut cc).find(|x| x.kind() == "function_definition");
-                    let name = f.and_then(|f| function_name(f, src));
+                // A template kernel: lowered once per instantiation (see `lower::lower_kernel`).
+                let mut cc = ch.walk();
+                let f = ch.named_children(&mut cc).find(|x| x.kind() == "function_definition");
+                if let Some(f) = f.filter(|f| has_global(*f, src)) {
+                    let name = function_name(f, src);
                     if only.is_none_or(|o| Some(o) == name) {
-                        return Err(Diagnostic::error("unsupported: template kernels", span(ch))
-                            .with_label("template kernel")
-                            .with_note(
-                                "instantiate the template by hand (replace template parameters by constants)",
-                            ));
+                        if f.has_error() {
+                            return Err(syntax_error(f, src));
+                        }
+                        kernels.push(f);
                     }
                 }
             }
