@@ -44,6 +44,10 @@ struct LaunchArgs {
     /// Only this kernel of a CUDA file
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// A template parameter's value for template kernels the file does not instantiate
+    /// (`--template-arg blockSize=256 --template-arg T=float`)
+    #[arg(long = "template-arg", value_name = "NAME=VALUE")]
+    template_arg: Vec<String>,
 }
 
 #[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Debug)]
@@ -185,7 +189,22 @@ fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Fai
     };
     let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file(&source, launch.kernel.as_deref()).map_err(input)?
+        let mut template_args = Vec::new();
+        for a in &launch.template_arg {
+            match a.split_once('=') {
+                Some((n, v)) if !n.trim().is_empty() && !v.trim().is_empty() => {
+                    template_args.push((n.trim().to_string(), v.trim().to_string()))
+                }
+                _ => return Err(Failure::Usage(format!("--template-arg `{a}`: expected NAME=VALUE"))),
+            }
+        }
+        let options = autosync::cuda::FrontEndOptions {
+            path: Some(path.to_path_buf()),
+            only: launch.kernel.clone(),
+            template_args,
+            ..Default::default()
+        };
+        autosync::cuda::lower_file_with(&source, &options).map_err(input)?
     } else {
         vec![kpl::parse(&source).map_err(input)?]
     };

@@ -1,12 +1,12 @@
 //! Lowering of one `__global__` kernel (a tree-sitter `function_definition`) to KPL.
 
-use super::program::{template_params, TParam};
 use super::consts::{const_eval, parse_char, parse_number, sizeof_type, Lit, Ty};
+use super::program::Program;
+use super::program::{template_params, TParam};
 use super::text::{block_start_place, braced_place, line_place};
 use super::{span, text, FileInfo, MacroVal};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::*;
-use super::program::Program;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use tree_sitter::Node;
 
@@ -135,14 +135,12 @@ pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
         .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "register"))
         .collect();
     match words.join(" ").as_str() {
-        "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t" | "int64_t"
-        | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int" | "signed char" => {
-            Some(Ty::Int)
-        }
-        "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar" | "ushort"
-        | "unsigned int" | "unsigned long" | "unsigned long long" | "unsigned char" | "unsigned short" => {
-            Some(Ty::UInt)
-        }
+        "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
+        | "int64_t" | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int"
+        | "signed char" => Some(Ty::Int),
+        "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar"
+        | "ushort" | "unsigned int" | "unsigned long" | "unsigned long long" | "unsigned char"
+        | "unsigned short" => Some(Ty::UInt),
         "float" | "double" => Some(Ty::Float),
         _ => None,
     }
@@ -151,13 +149,28 @@ pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
 /// A C name in scope.
 #[derive(Clone, Debug)]
 enum Binding {
-    Var { kpl: String, ty: Ty },
-    Array { kpl: String, elem: Ty, ndims: usize, scalar: bool },
+    Var {
+        kpl: String,
+        ty: Ty,
+    },
+    Array {
+        kpl: String,
+        elem: Ty,
+        ndims: usize,
+        scalar: bool,
+    },
     /// A template value parameter (or other compile-time constant).
-    Const { value: u32, ty: Ty },
+    Const {
+        value: u32,
+        ty: Ty,
+    },
     /// A pointer into `array`: element `comps` (one index per dimension of the array; pointer
     /// arithmetic moves the last one). Each component is a constant or a KPL local that holds it.
-    Ptr { array: String, elem: Ty, comps: Vec<Expr> },
+    Ptr {
+        array: String,
+        elem: Ty,
+        comps: Vec<Expr>,
+    },
 }
 
 /// What `break` and `continue` jump to: the flags they set (predicated form).
@@ -403,12 +416,7 @@ impl Instance {
 }
 
 /// Reads one template argument: a type, or an integer constant expression.
-fn template_arg(
-    n: Node,
-    src: &str,
-    file: &FileInfo,
-    env: Option<&dyn Fn(&str) -> Option<Arg>>,
-) -> R<Arg> {
+fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<&dyn Fn(&str) -> Option<Arg>>) -> R<Arg> {
     let lookup = |name: &str| env.and_then(|e| e(name));
     if n.kind() == "type_descriptor" {
         let t = n.child_by_field_name("type").ok_or_else(|| unsupported("template argument", n))?;
@@ -434,9 +442,9 @@ fn template_arg(
             _ => None,
         },
     };
-    const_eval(n, src, &mut resolve)
-        .map(|v| Arg::Value(v as u32))
-        .ok_or_else(|| unsupported(format!("template argument `{}` (not an integer constant)", text(n, src)), n))
+    const_eval(n, src, &mut resolve).map(|v| Arg::Value(v as u32)).ok_or_else(|| {
+        unsupported(format!("template argument `{}` (not an integer constant)", text(n, src)), n)
+    })
 }
 
 fn lower_instance<'t>(
@@ -860,7 +868,8 @@ impl<'t> Lx<'_, 't> {
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
                 let mut c = n.walk();
-                let children: Vec<Node> = n.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                let children: Vec<Node> =
+                    n.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
                 let r = self.seq(&children);
                 self.scopes.pop();
                 r
@@ -871,9 +880,11 @@ impl<'t> Lx<'_, 't> {
             "do_statement" => self.do_stmt(n, ctx),
             "return_statement" => self.return_stmt(n, ctx),
             "break_statement" => {
-                let flag = self.targets.last().and_then(|t| t.brk.clone()).ok_or_else(|| {
-                    Diagnostic::error("`break` outside a loop or `switch`", span(n))
-                })?;
+                let flag = self
+                    .targets
+                    .last()
+                    .and_then(|t| t.brk.clone())
+                    .ok_or_else(|| Diagnostic::error("`break` outside a loop or `switch`", span(n)))?;
                 self.jump(n, ctx, flag)
             }
             "continue_statement" => {
@@ -958,9 +969,11 @@ impl<'t> Lx<'_, 't> {
             }
             self.set_place(l, Place::Not("the end of statements guarded by an exit flag".into()));
             let (stmts, _) = self.nested(|s| s.seq_from(i + 1, n, f, sp))?;
+            // The guard's own span is the statement that may jump (diagnostics point at the
+            // `return` that makes the rest thread-dependent); its block spans the rest.
             let gspan = sp(i + 1).to(sp(n - 1));
             let then = Block { label: l, start: ts, stmts, span: gspan };
-            self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els: None }, span: gspan });
+            self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els: None }, span: sp(i) });
             return Ok(());
         }
         Ok(())
@@ -1334,7 +1347,8 @@ impl<'t> Lx<'_, 't> {
             let a = self.emit(StmtKind::Assign { name: c.to_string(), value: Expr::Const(0) });
             self.set_place(a, Place::Not(FLAG.into()));
         }
-        let leaving: BTreeSet<String> = self.exits.iter().filter(|f| Some(f.as_str()) != cont).cloned().collect();
+        let leaving: BTreeSet<String> =
+            self.exits.iter().filter(|f| Some(f.as_str()) != cont).cloned().collect();
         if leaving.is_empty() {
             return tail(self);
         }
@@ -1352,13 +1366,23 @@ impl<'t> Lx<'_, 't> {
         }
         let sp = self.cur_span;
         let then = Block { label: l, start: ts, stmts, span: sp };
-        self.out.push(Stmt { label: l, kind: StmtKind::If { cond: not_any(&leaving), then, els: None }, span: sp });
+        self.out.push(Stmt {
+            label: l,
+            kind: StmtKind::If { cond: not_any(&leaving), then, els: None },
+            span: sp,
+        });
         Ok(())
     }
 
     /// After a loop body: conjoins the loop condition with the negated flags of threads that
     /// left the loop and passes `return` flags on to the enclosing statements.
-    fn close_loop(&mut self, saved: BTreeSet<String>, cond: Expr, brk: Option<&str>, cont: Option<&str>) -> Expr {
+    fn close_loop(
+        &mut self,
+        saved: BTreeSet<String>,
+        cond: Expr,
+        brk: Option<&str>,
+        cont: Option<&str>,
+    ) -> Expr {
         let set = std::mem::replace(&mut self.exits, saved);
         let mut cond = cond;
         for f in &set {
@@ -1451,7 +1475,9 @@ impl<'t> Lx<'_, 't> {
                         d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
                     let value = d.child_by_field_name("value").ok_or_else(|| unsupported("declarator", d))?;
                     if name.kind() == "pointer_declarator" {
-                        let inner = name.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
+                        let inner = name
+                            .child_by_field_name("declarator")
+                            .ok_or_else(|| unsupported("declarator", d))?;
                         if inner.kind() != "identifier" {
                             return Err(self.bad_declarator(inner));
                         }
@@ -1987,7 +2013,9 @@ impl<'t> Lx<'_, 't> {
     /// element type), lowering the index expressions left to right.
     fn access(&mut self, n: Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip_parens(n);
-        if n.kind() == "pointer_expression" && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") {
+        if n.kind() == "pointer_expression"
+            && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "*")
+        {
             let arg = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
             let (array, elem, index) = self.pointer(arg)?;
             return Ok((array, index, elem));
@@ -2024,7 +2052,10 @@ impl<'t> Lx<'_, 't> {
                 return Ok((array, elem, offset(comps, e)));
             }
             return Err(unsupported(
-                format!("indexing `{}` (only named arrays and pointers can be indexed)", text(base, self.src)),
+                format!(
+                    "indexing `{}` (only named arrays and pointers can be indexed)",
+                    text(base, self.src)
+                ),
                 base,
             ));
         }
@@ -2097,13 +2128,12 @@ impl<'t> Lx<'_, 't> {
                 }
             }
             "pointer_expression" => n.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"),
-            "cast_expression" => n
-                .child_by_field_name("type")
-                .is_some_and(|t| t.child_by_field_name("declarator").is_some_and(|d| d.kind().contains("pointer"))),
+            "cast_expression" => n.child_by_field_name("type").is_some_and(|t| {
+                t.child_by_field_name("declarator").is_some_and(|d| d.kind().contains("pointer"))
+            }),
             "binary_expression" => {
                 let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
-                matches!(op, "+" | "-")
-                    && n.child_by_field_name("left").is_some_and(|l| self.is_pointer(l))
+                matches!(op, "+" | "-") && n.child_by_field_name("left").is_some_and(|l| self.is_pointer(l))
                     || op == "+" && n.child_by_field_name("right").is_some_and(|r| self.is_pointer(r))
             }
             "subscript_expression" => {
@@ -2151,7 +2181,10 @@ impl<'t> Lx<'_, 't> {
                         Ok((kpl, elem, vec![Expr::Const(0); ndims]))
                     }
                     Some(Binding::Ptr { array, elem, comps }) => Ok((array, elem, comps)),
-                    _ => Err(unsupported(format!("`{name}` as a pointer (only arrays and pointers into them)"), n)),
+                    _ => Err(unsupported(
+                        format!("`{name}` as a pointer (only arrays and pointers into them)"),
+                        n,
+                    )),
                 }
             }
             // A pointer cast keeps the element index: element sizes are assumed equal (every
@@ -2167,7 +2200,8 @@ impl<'t> Lx<'_, 't> {
                 Ok((array, elem, index))
             }
             "pointer_expression" if self.is_pointer(n) => {
-                let arg = strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("`&`", n))?);
+                let arg =
+                    strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("`&`", n))?);
                 match arg.kind() {
                     "subscript_expression" => self.element(arg, false),
                     "identifier" => {
@@ -2220,7 +2254,10 @@ impl<'t> Lx<'_, 't> {
                 None => Err(unsupported(format!("the pointer value `{}`", text(n, self.src)), n)),
             },
             _ => Err(unsupported(
-                format!("the pointer value `{}` (pointers are modelled only into named arrays)", text(n, self.src)),
+                format!(
+                    "the pointer value `{}` (pointers are modelled only into named arrays)",
+                    text(n, self.src)
+                ),
                 n,
             )),
         }
@@ -2281,7 +2318,9 @@ impl<'t> Lx<'_, 't> {
     fn check_lvalue(&self, l: Node) -> R<()> {
         let l = strip_parens(l);
         match l.kind() {
-            "pointer_expression" if l.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => Ok(()),
+            "pointer_expression" if l.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                Ok(())
+            }
             "identifier" | "subscript_expression" => {
                 if l.kind() == "identifier" {
                     if let Some(Binding::Array { scalar: false, .. }) = self.lookup(text(l, self.src)) {
@@ -2377,7 +2416,10 @@ impl<'t> Lx<'_, 't> {
             [d] => d.clone(),
             [] => {
                 return Err(unsupported(
-                    format!("call to `{fname}` with {} argument(s): no definition with that many parameters", args.len()),
+                    format!(
+                        "call to `{fname}` with {} argument(s): no definition with that many parameters",
+                        args.len()
+                    ),
                     n,
                 ))
             }
@@ -2393,7 +2435,9 @@ impl<'t> Lx<'_, 't> {
             .with_label("recursive call"));
         }
         let fnode = def.node;
-        let body = fnode.child_by_field_name("body").ok_or_else(|| unsupported(format!("`{fname}` without a body"), n))?;
+        let body = fnode
+            .child_by_field_name("body")
+            .ok_or_else(|| unsupported(format!("`{fname}` without a body"), n))?;
         // Template arguments: explicit ones, then deduced from the argument types.
         let caller_env = |name: &str| -> Option<Arg> {
             match self.lookup(name) {
@@ -2416,9 +2460,9 @@ impl<'t> Lx<'_, 't> {
                 Some(a) => template_arg(*a, src, self.file, Some(&caller_env))?,
                 None => {
                     // Deduce `T` from a parameter declared `T x` or `T *p`.
-                    let pos = params.iter().position(|p| {
-                        p.child_by_field_name("type").is_some_and(|t| text(t, src) == tp.name)
-                    });
+                    let pos = params
+                        .iter()
+                        .position(|p| p.child_by_field_name("type").is_some_and(|t| text(t, src) == tp.name));
                     match (pos.and_then(|i| args.get(i)), tp.type_node) {
                         (Some(a), None) => Arg::Type(self.static_type(*a)),
                         _ => {
@@ -2437,14 +2481,16 @@ impl<'t> Lx<'_, 't> {
         let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
         let mut bound = Vec::new();
         for (p, a) in params.iter().zip(args) {
-            let ty_node = p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
-            let decl = p.child_by_field_name("declarator").ok_or_else(|| unsupported("unnamed parameter", *p))?;
+            let ty_node =
+                p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
+            let decl =
+                p.child_by_field_name("declarator").ok_or_else(|| unsupported("unnamed parameter", *p))?;
             let ty = self.ty(ty_node);
             let is_ptr = matches!(decl.kind(), "pointer_declarator" | "array_declarator");
             let name_node = if is_ptr { decl.child_by_field_name("declarator") } else { Some(decl) };
-            let name_node = name_node.filter(|x| x.kind() == "identifier").ok_or_else(|| {
-                unsupported(format!("parameter `{}`", text(decl, src)), decl)
-            })?;
+            let name_node = name_node
+                .filter(|x| x.kind() == "identifier")
+                .ok_or_else(|| unsupported(format!("parameter `{}`", text(decl, src)), decl))?;
             let ty = match ty {
                 Ok(t) => t,
                 Err(e) => {
@@ -2474,7 +2520,8 @@ impl<'t> Lx<'_, 't> {
         let ret_ty = match fnode.child_by_field_name("type") {
             Some(t) if text(t, src) == "void" => None,
             Some(t) => {
-                if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator") {
+                if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator")
+                {
                     return Err(unsupported(format!("`{fname}` returns a pointer or reference"), fnode));
                 }
                 let saved = std::mem::replace(&mut self.frame.types, inst.types.clone());
@@ -2520,7 +2567,10 @@ impl<'t> Lx<'_, 't> {
                         self.bind_pointer(&cname, array, ty, comps, mutable)
                     }
                     (None, Some(v)) => {
-                        let k = if self.kpl_visible(&cname) || crate::kpl::is_keyword(&cname) || self.taken.contains(&cname) {
+                        let k = if self.kpl_visible(&cname)
+                            || crate::kpl::is_keyword(&cname)
+                            || self.taken.contains(&cname)
+                        {
                             self.fresh_name(&cname)
                         } else {
                             cname.clone()
@@ -2586,7 +2636,10 @@ impl<'t> Lx<'_, 't> {
             }
             Some((op, r)) => return Err(unsupported(format!("`{op}` on a pointer"), r)),
             None => {
-                let dec = l.parent().and_then(|p| p.child_by_field_name("operator")).is_some_and(|o| o.kind() == "--");
+                let dec = l
+                    .parent()
+                    .and_then(|p| p.child_by_field_name("operator"))
+                    .is_some_and(|o| o.kind() == "--");
                 offset(comps.clone(), Expr::Const(if dec { u32::MAX } else { 1 }))
             }
         };
@@ -2598,7 +2651,12 @@ impl<'t> Lx<'_, 't> {
                     }
                 }
                 _ if *old == new => {}
-                _ => return Err(Diagnostic::error(format!("internal error: pointer `{name}` is not mutable"), span(l))),
+                _ => {
+                    return Err(Diagnostic::error(
+                        format!("internal error: pointer `{name}` is not mutable"),
+                        span(l),
+                    ))
+                }
             }
         }
         let _ = elem;
@@ -2859,7 +2917,11 @@ fn fold(e: &Expr) -> Option<u32> {
 
 /// `!(f1 || f2 || …)` over exit flags.
 fn not_any(flags: &BTreeSet<String>) -> Expr {
-    let any = flags.iter().map(|f| Expr::var(f)).reduce(|a, b| Expr::bin(BinOp::Or, a, b)).unwrap_or(Expr::Const(0));
+    let any = flags
+        .iter()
+        .map(|f| Expr::var(f))
+        .reduce(|a, b| Expr::bin(BinOp::Or, a, b))
+        .unwrap_or(Expr::Const(0));
     Expr::Unary(UnOp::Not, Box::new(any))
 }
 

@@ -147,7 +147,8 @@ pub(crate) fn template_params<'t>(list: Node<'t>, src: &str) -> Vec<TParam<'t>> 
     let mut c = list.walk();
     let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
     for p in items {
-        let default = p.child_by_field_name("default_value").or_else(|| p.child_by_field_name("default_type"));
+        let default =
+            p.child_by_field_name("default_value").or_else(|| p.child_by_field_name("default_type"));
         match p.kind() {
             "type_parameter_declaration" | "optional_type_parameter_declaration" => {
                 let mut cc = p.walk();
