@@ -3,9 +3,9 @@
 //! - `tests/cuda/lower/NAME.cu` lowers to the KPL printout plus the source place of every label
 //!   in `NAME.kpl` (run with `BLESS=1` to rewrite the expected files after checking a change);
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
-//! - every `.cu` file under `benchmarks/plain/` and `benchmarks/micro/` lowers without error.
+//! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
-use autosync::cuda::lower_file;
+use autosync::cuda::{lower_file, lower_file_with, FrontEndOptions};
 use autosync::diag::line_col;
 use autosync::kpl::{self, Kernel, Place};
 use std::fmt::Write;
@@ -150,20 +150,38 @@ fn unsupported_constructs_are_errors_at_their_position() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn benchmarks_lower_without_error() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
-    let mut failures = Vec::new();
-    for sub in ["plain", "micro"] {
-        for cu in files(&root.join(sub), "cu") {
-            let src = std::fs::read_to_string(&cu).expect("read benchmark");
-            match lower_file(&src, None) {
-                Ok(ks) => ks.iter().for_each(check_invariants),
-                Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
-            }
+/// Every `.cu` file under `dir`, recursively, sorted.
+fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            cu_tree(&p, out);
+        } else if p.extension().is_some_and(|e| e == "cu") {
+            out.push(p);
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn benchmarks_lower_without_error() {
+    // Every kernel under benchmarks/ (micro, plain, and sdk where present), each file lowered
+    // with its own path so that `#include "…"` resolves.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
+    let mut all = Vec::new();
+    cu_tree(&root, &mut all);
+    assert!(all.len() >= 30, "expected the benchmark corpus under {}", root.display());
+    let mut failures = Vec::new();
+    for cu in all {
+        let src = std::fs::read_to_string(&cu).expect("read benchmark");
+        let options = FrontEndOptions { path: Some(cu.clone()), ..FrontEndOptions::default() };
+        match lower_file_with(&src, &options) {
+            Ok(ks) => ks.iter().for_each(check_invariants),
+            Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
+        }
+    }
+    assert!(failures.is_empty(), "{} benchmark file(s) do not lower:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
