@@ -181,7 +181,12 @@ fn benchmarks_lower_without_error() {
             Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
         }
     }
-    assert!(failures.is_empty(), "{} benchmark file(s) do not lower:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} benchmark file(s) do not lower:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

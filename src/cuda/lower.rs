@@ -8,6 +8,7 @@ use super::{span, text, FileInfo, MacroVal};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::*;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 use tree_sitter::Node;
 
 type R<T> = Result<T, Diagnostic>;
@@ -159,6 +160,11 @@ enum Binding {
         ndims: usize,
         scalar: bool,
     },
+    /// A local of a vector type (`float4`) or plain struct: one KPL local per field.
+    Agg {
+        agg: Rc<Agg>,
+        comps: Vec<String>,
+    },
     /// A template value parameter (or other compile-time constant).
     Const {
         value: u32,
@@ -171,6 +177,48 @@ enum Binding {
         elem: Ty,
         comps: Vec<Expr>,
     },
+}
+
+/// A vector type or plain struct: its fields, each one 32-bit word (documented approximation:
+/// `double`, 64-bit and narrow fields are one word each, so layouts are per field, not per byte).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Agg {
+    name: String,
+    fields: Vec<(String, Ty)>,
+}
+
+impl Agg {
+    fn field(&self, f: &str) -> Option<(usize, Ty)> {
+        self.fields.iter().position(|(n, _)| n == f).map(|i| (i, self.fields[i].1))
+    }
+}
+
+/// The built-in vector types: `float4`, `uint2`, `int3`, … (fields `x`, `y`, `z`, `w`).
+fn vector_type(name: &str) -> Option<Agg> {
+    let n = name.chars().last()?.to_digit(10)? as usize;
+    let base = &name[..name.len() - 1];
+    let ty = match base {
+        "float" | "double" => Ty::Float,
+        "int" | "char" | "short" | "long" | "longlong" => Ty::Int,
+        "uint" | "uchar" | "ushort" | "ulong" | "ulonglong" => Ty::UInt,
+        _ => return None,
+    };
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let fields = ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), ty)).collect();
+    Some(Agg { name: name.to_string(), fields })
+}
+
+/// An evaluated argument of an inlined call: (C name, pointer target, value, type).
+type BoundParam = (String, Option<(String, Vec<Expr>)>, Option<Expr>, Ty);
+
+/// Where a field access lands.
+enum Target2 {
+    /// A field of a local: its KPL variable.
+    Var(String, Ty),
+    /// A field of an array element: one word.
+    Mem(String, Vec<Expr>, Ty),
 }
 
 /// What `break` and `continue` jump to: the flags they set (predicated form).
@@ -239,6 +287,8 @@ struct Lx<'a, 't> {
     file_bound: HashMap<String, Binding>,
     /// The one KPL array all `extern __shared__` declarations of the kernel alias.
     extern_shared: Option<(String, Ty)>,
+    /// KPL arrays whose elements are vectors or structs (the last dimension holds the fields).
+    agg_arrays: HashMap<String, Rc<Agg>>,
     /// Top-level statements emitted by an inlined body: their places stay the body's places.
     inlined: HashSet<Label>,
 }
@@ -297,7 +347,7 @@ fn instance_from_nodes(
     args: Node,
     src: &str,
     file: &FileInfo,
-    env: Option<&dyn Fn(&str) -> Option<Arg>>,
+    env: Option<ArgEnv>,
 ) -> R<Instance> {
     let mut c = args.walk();
     let items: Vec<Node> = args.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
@@ -384,6 +434,9 @@ fn instance_from_flags(
     Ok(inst)
 }
 
+/// Resolves names in template arguments (the caller's template parameters).
+type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
+
 /// A template argument's meaning.
 #[derive(Clone, Copy, Debug)]
 enum Arg {
@@ -416,7 +469,7 @@ impl Instance {
 }
 
 /// Reads one template argument: a type, or an integer constant expression.
-fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<&dyn Fn(&str) -> Option<Arg>>) -> R<Arg> {
+fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgEnv>) -> R<Arg> {
     let lookup = |name: &str| env.and_then(|e| e(name));
     if n.kind() == "type_descriptor" {
         let t = n.child_by_field_name("type").ok_or_else(|| unsupported("template argument", n))?;
@@ -491,6 +544,7 @@ fn lower_instance<'t>(
         prog,
         file_bound: HashMap::new(),
         extern_shared: None,
+        agg_arrays: HashMap::new(),
         inlined: HashSet::new(),
     };
     let main = lx.label();
@@ -784,6 +838,20 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Err(unsupported("unnamed parameter", p));
             };
+            if let Some(agg) = self.agg_type(ty_node) {
+                let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                match (decl.kind(), inner) {
+                    ("pointer_declarator" | "array_declarator", Some(inner)) => {
+                        let cname = text(inner, self.src).to_string();
+                        self.add_array(&cname, Space::Global, agg.fields[0].1, vec![None], false, span(decl));
+                        if let Some(Binding::Array { kpl, .. }) = self.lookup(&cname).cloned() {
+                            self.agg_arrays.insert(kpl, agg);
+                        }
+                        continue;
+                    }
+                    _ => return Err(unsupported(format!("a {} parameter passed by value", agg.name), p)),
+                }
+            }
             let ty = self.ty(ty_node)?;
             let (name_node, is_array) = match decl.kind() {
                 "identifier" => (decl, false),
@@ -1454,6 +1522,9 @@ impl<'t> Lx<'_, 't> {
         }
         let ty_node =
             n.child_by_field_name("type").ok_or_else(|| unsupported("declaration without a type", n))?;
+        if let Some(agg) = self.agg_type(ty_node) {
+            return self.agg_declaration(n, agg, shared, ext);
+        }
         let ty = self.ty(ty_node)?;
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
@@ -1563,6 +1634,170 @@ impl<'t> Lx<'_, 't> {
         }
         self.add_array(&cname, Space::Shared, ty, dims, scalar, span(d));
         Ok(())
+    }
+
+    /// The vector type or plain struct a type node names, if any.
+    fn agg_type(&self, n: Node) -> Option<Rc<Agg>> {
+        let name = text(n, self.src).trim_start_matches("struct ").trim();
+        if let Some(a) = vector_type(name) {
+            return Some(Rc::new(a));
+        }
+        let (_, fields) = self.prog.structs.iter().find(|(s, _)| s == name)?;
+        let fields: Option<Vec<(String, Ty)>> =
+            fields.iter().map(|(f, t)| ty_from_words(t).map(|t| (f.clone(), t))).collect();
+        Some(Rc::new(Agg { name: name.to_string(), fields: fields? }))
+    }
+
+    /// Declarations of vector/struct type: shared arrays (fields in the last dimension) and
+    /// locals (one KPL local per field).
+    fn agg_declaration(&mut self, n: Node, agg: Rc<Agg>, shared: bool, ext: bool) -> R<()> {
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let k = agg.fields.len() as u32;
+        for d in decls {
+            if shared {
+                if ext {
+                    return Err(unsupported(format!("`extern __shared__` arrays of {}", agg.name), d));
+                }
+                let before = self.arrays.len();
+                self.shared_decl(d, agg.fields[0].1, false)?;
+                let Some(a) = self.arrays.get_mut(before) else { continue };
+                match a.dims.last_mut() {
+                    Some(Some(last)) if d.kind() != "identifier" => *last *= k,
+                    _ => {
+                        return Err(unsupported(
+                            format!("a `__shared__` {} that is not an array", agg.name),
+                            d,
+                        ))
+                    }
+                }
+                let name = a.name.clone();
+                self.agg_arrays.insert(name, agg.clone());
+                continue;
+            }
+            let (name, init) = match d.kind() {
+                "identifier" => (d, None),
+                "init_declarator" => (
+                    d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?,
+                    d.child_by_field_name("value"),
+                ),
+                _ => return Err(self.bad_declarator(d)),
+            };
+            if name.kind() == "pointer_declarator" {
+                return Err(unsupported(format!("pointer variables to {} elements", agg.name), name));
+            }
+            if name.kind() != "identifier" {
+                return Err(self.bad_declarator(name));
+            }
+            let values = match init {
+                Some(v) => Some(self.agg_value(v, &agg)?),
+                None => None,
+            };
+            let cname = text(name, self.src).to_string();
+            let mut comps = Vec::new();
+            for (i, (f, _)) in agg.fields.iter().enumerate() {
+                let base = format!("{cname}_{f}");
+                let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                    self.fresh_name(&base)
+                } else {
+                    base
+                };
+                self.declare_kpl(&k);
+                let init = values.as_ref().map(|v| v[i].clone());
+                self.emit(StmtKind::Local { name: k.clone(), init });
+                comps.push(k);
+            }
+            self.bind(&cname, Binding::Agg { agg: agg.clone(), comps });
+        }
+        Ok(())
+    }
+
+    /// The fields of an aggregate-valued expression: a local, an array element (one read per
+    /// field, in order), or `make_float4(…)`.
+    fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src)).cloned() {
+                Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {
+                    Ok(comps.into_iter().map(Expr::Var).collect())
+                }
+                _ => Err(unsupported(format!("`{}` as a {}", text(n, self.src), agg.name), n)),
+            },
+            "subscript_expression" => {
+                let (array, index, a) = self.agg_element(n)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                let mut out = Vec::new();
+                for i in 0..a.fields.len() {
+                    let t = self.temp(None);
+                    self.emit(StmtKind::Read {
+                        dst: t.clone(),
+                        array: array.clone(),
+                        index: field_index(&index, i),
+                    });
+                    out.push(Expr::Var(t));
+                }
+                Ok(out)
+            }
+            "call_expression" => {
+                let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
+                let args = self.args(n);
+                if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
+                    let mut out = Vec::new();
+                    for (a, (_, ty)) in args.iter().zip(&agg.fields) {
+                        let (e, t) = self.expr(*a)?;
+                        out.push(convert(e, t, *ty));
+                    }
+                    return Ok(out);
+                }
+                Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
+            }
+            _ => Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n)),
+        }
+    }
+
+    /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
+    fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let mut base = n;
+        while base.kind() == "subscript_expression" {
+            base = strip_parens(
+                base.child_by_field_name("argument").ok_or_else(|| unsupported("subscript", n))?,
+            );
+        }
+        let name = text(base, self.src);
+        if self.lookup(name).is_none() {
+            self.file_array(name);
+        }
+        let agg = match self.lookup(name) {
+            Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+            _ => None,
+        };
+        let Some(agg) = agg else {
+            return Err(unsupported(
+                format!("`{}` is not an array of vectors or structs", text(n, self.src)),
+                n,
+            ));
+        };
+        let Some(kpl) = (match self.lookup(name) {
+            Some(Binding::Array { kpl, .. }) => Some(kpl.clone()),
+            _ => None,
+        }) else {
+            return Err(unsupported("array", n));
+        };
+        // Index as a scalar array, then scale the last component by the number of fields.
+        let saved = self.agg_arrays.remove(&kpl);
+        let r = self.element(n, false);
+        if let Some(a) = saved {
+            self.agg_arrays.insert(kpl.clone(), a);
+        }
+        let (array, _, mut index) = r?;
+        let k = agg.fields.len() as u32;
+        if let Some(last) = index.last_mut() {
+            let old = std::mem::replace(last, Expr::Const(0));
+            *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
+        }
+        Ok((array, index, agg))
     }
 
     /// The type class of a type node; template type parameters resolve to their argument.
@@ -1808,6 +2043,7 @@ impl<'t> Lx<'_, 't> {
             },
             "identifier" => match self.lookup(text(n, src)) {
                 Some(Binding::Var { ty, .. }) | Some(Binding::Const { ty, .. }) => *ty,
+                Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 None => self
                     .file
@@ -1918,6 +2154,10 @@ impl<'t> Lx<'_, 't> {
         match self.lookup(name).cloned() {
             Some(Binding::Var { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
             Some(Binding::Const { value, ty }) => Ok((Expr::Const(value), ty)),
+            Some(Binding::Agg { agg, .. }) => Err(unsupported(
+                format!("the {} `{name}` as a value (only its fields `{name}.f` and whole copies)", agg.name),
+                n,
+            )),
             Some(Binding::Ptr { .. }) => Err(unsupported(
                 format!("using the pointer `{name}` as a value (only `{name}[i]`, `*{name}` and pointer arithmetic)"),
                 n,
@@ -1979,7 +2219,102 @@ impl<'t> Lx<'_, 't> {
         true
     }
 
+    /// A field of a vector/struct local (`v.x`: its KPL local) or array element (`a[i].x`: one
+    /// word of memory). `None`: not such a field access.
+    fn field_target(&mut self, n: Node) -> R<Option<Target2>> {
+        let n = strip_parens(n);
+        if n.kind() != "field_expression" {
+            return Ok(None);
+        }
+        let arg =
+            strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
+        let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        if n.child(1).is_some_and(|op| op.kind() == "->") {
+            return Err(unsupported(format!("member access through a pointer `{}`", text(n, self.src)), n));
+        }
+        match arg.kind() {
+            "identifier" => match self.lookup(text(arg, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| {
+                        Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n))
+                    })?;
+                    Ok(Some(Target2::Var(comps[i].clone(), ty)))
+                }
+                _ => Ok(None),
+            },
+            "subscript_expression" => {
+                let (array, index, agg) = self.agg_element(arg)?;
+                let (i, ty) = agg
+                    .field(f)
+                    .ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))?;
+                Ok(Some(Target2::Mem(array, field_index(&index, i), ty)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whole-aggregate assignment `v = …` / `a[i] = …`; `None` when `l` is not an aggregate.
+    fn agg_assign(&mut self, l: Node, r: Node) -> R<Option<(Expr, Ty)>> {
+        let l = strip_parens(l);
+        match l.kind() {
+            "identifier" => {
+                let Some(Binding::Agg { agg, comps }) = self.lookup(text(l, self.src)).cloned() else {
+                    return Ok(None);
+                };
+                let vals = self.agg_value(r, &agg)?;
+                for (c, v) in comps.into_iter().zip(vals) {
+                    self.emit(StmtKind::Assign { name: c, value: v });
+                }
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            "subscript_expression" => {
+                let mut base = l;
+                while base.kind() == "subscript_expression" {
+                    match base.child_by_field_name("argument") {
+                        Some(b) => base = strip_parens(b),
+                        None => return Ok(None),
+                    }
+                }
+                let is_agg = matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
+                    || (self.lookup(text(base, self.src)).is_none()
+                        && {
+                            self.file_array(text(base, self.src));
+                            matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
+                        });
+                if !is_agg {
+                    return Ok(None);
+                }
+                let agg = match self.lookup(text(base, self.src)) {
+                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+                    _ => None,
+                };
+                let Some(agg) = agg else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_element(l)?;
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.emit(StmtKind::Write {
+                        array: array.clone(),
+                        index: field_index(&index, i),
+                        value: v,
+                    });
+                }
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn field(&mut self, n: Node) -> R<(Expr, Ty)> {
+        if let Some(t) = self.field_target(n)? {
+            return Ok(match t {
+                Target2::Var(v, ty) => (Expr::Var(v), ty),
+                Target2::Mem(array, index, ty) => {
+                    let t = self.temp(None);
+                    self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                    (Expr::Var(t), ty)
+                }
+            });
+        }
         let arg = n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?;
         let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
         let dim = match f {
@@ -1996,7 +2331,7 @@ impl<'t> Lx<'_, 't> {
             _ => {
                 return Err(unsupported(
                     format!(
-                        "member access `{}` (structs and vector types are not modelled)",
+                        "member access `{}` (only `threadIdx`/`blockIdx`/`blockDim`/`gridDim` and fields of vector and plain struct locals and arrays)",
                         text(n, self.src)
                     ),
                     n,
@@ -2078,7 +2413,7 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Ok((array, elem, offset(comps, e)));
             }
-            Some(Binding::Var { .. }) | Some(Binding::Const { .. }) => {
+            Some(Binding::Var { .. }) | Some(Binding::Const { .. }) | Some(Binding::Agg { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
             None => {
@@ -2091,6 +2426,16 @@ impl<'t> Lx<'_, 't> {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), n));
             }
             return Ok((kpl, elem, vec![Expr::Const(0)]));
+        }
+        if let Some(agg) = self.agg_arrays.get(&kpl) {
+            return Err(unsupported(
+                format!(
+                    "the {} element `{}` used as a scalar (use a field, or copy it whole)",
+                    agg.name,
+                    text(n, self.src)
+                ),
+                n,
+            ));
         }
         if idx_nodes.len() > ndims || (idx_nodes.len() < ndims && !partial) {
             return Err(unsupported(
@@ -2177,6 +2522,9 @@ impl<'t> Lx<'_, 't> {
                     self.file_array(name);
                 }
                 match self.lookup(name).cloned() {
+                    Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(&kpl) => {
+                        Err(unsupported(format!("a pointer into the vector/struct array `{name}`"), n))
+                    }
                     Some(Binding::Array { kpl, elem, ndims, scalar: false }) => {
                         Ok((kpl, elem, vec![Expr::Const(0); ndims]))
                     }
@@ -2346,8 +2694,47 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.pointer_assign(l, Some((op, r)))? {
             return Ok(r);
         }
-        self.check_lvalue(l)?;
+        if op == "=" {
+            if let Some(x) = self.agg_assign(l, r)? {
+                return Ok(x);
+            }
+        }
         let bin = op.strip_suffix('=').unwrap_or("");
+        if strip_parens(l).kind() == "field_expression" {
+            let (rv, rt) = self.expr(r)?;
+            return match self.field_target(l)? {
+                Some(Target2::Var(var, ty)) => {
+                    let value = if bin.is_empty() {
+                        convert(rv, rt, ty)
+                    } else {
+                        let (e, t) =
+                            binary(bin, (Expr::var(&var), ty), (rv, rt)).map_err(|m| unsupported(m, n))?;
+                        convert(e, t, ty)
+                    };
+                    self.emit(StmtKind::Assign { name: var.clone(), value });
+                    Ok((Expr::Var(var), ty))
+                }
+                Some(Target2::Mem(array, index, ty)) => {
+                    let value = if bin.is_empty() {
+                        convert(rv, rt, ty)
+                    } else {
+                        let old = self.temp(None);
+                        self.emit(StmtKind::Read {
+                            dst: old.clone(),
+                            array: array.clone(),
+                            index: index.clone(),
+                        });
+                        let (e, t) =
+                            binary(bin, (Expr::var(&old), ty), (rv, rt)).map_err(|m| unsupported(m, n))?;
+                        convert(e, t, ty)
+                    };
+                    self.emit(StmtKind::Write { array, index, value: value.clone() });
+                    Ok((value, ty))
+                }
+                None => Err(unsupported(format!("assignment to `{}`", text(l, self.src)), l)),
+            };
+        }
+        self.check_lvalue(l)?;
         let (rv, rt) = self.expr(r)?;
         if let Some((var, ty)) = self.lvalue_is_var(l) {
             let value = if bin.is_empty() {
@@ -2559,36 +2946,7 @@ impl<'t> Lx<'_, 't> {
         self.fn_body = Some(body);
         self.inline_depth += 1;
         let before = self.out.len();
-        let r = (|| -> R<()> {
-            for (cname, ptr, value, ty) in bound {
-                match (ptr, value) {
-                    (Some((array, comps)), _) => {
-                        let mutable = assigns(body, self.src, &cname);
-                        self.bind_pointer(&cname, array, ty, comps, mutable)
-                    }
-                    (None, Some(v)) => {
-                        let k = if self.kpl_visible(&cname)
-                            || crate::kpl::is_keyword(&cname)
-                            || self.taken.contains(&cname)
-                        {
-                            self.fresh_name(&cname)
-                        } else {
-                            cname.clone()
-                        };
-                        self.declare_kpl(&k);
-                        let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(v) });
-                        self.set_place(l, Place::Not(INSIDE.into()));
-                        self.bind(&cname, Binding::Var { kpl: k, ty });
-                    }
-                    (None, None) => {}
-                }
-            }
-            if has_early_return(body, self.final_return) {
-                let f = self.flag("ret");
-                self.frame.ret_flag = Some(f);
-            }
-            self.seq(&children)
-        })();
+        let r = self.inline_body(body, bound, &children);
         for s in &self.out[before..] {
             self.inlined.insert(s.label);
         }
@@ -2604,6 +2962,38 @@ impl<'t> Lx<'_, 't> {
         r?;
         self.cur_span = span(n);
         Ok(rv.map(|(name, t)| (Expr::Var(name), t)))
+    }
+
+    /// Binds an inlined function's parameters and lowers its body (the frame is already set).
+    fn inline_body(&mut self, body: Node<'t>, bound: Vec<BoundParam>, children: &[Node<'t>]) -> R<()> {
+        for (cname, ptr, value, ty) in bound {
+            match (ptr, value) {
+                (Some((array, comps)), _) => {
+                    let mutable = assigns(body, self.src, &cname);
+                    self.bind_pointer(&cname, array, ty, comps, mutable)
+                }
+                (None, Some(v)) => {
+                    let k = if self.kpl_visible(&cname)
+                        || crate::kpl::is_keyword(&cname)
+                        || self.taken.contains(&cname)
+                    {
+                        self.fresh_name(&cname)
+                    } else {
+                        cname.clone()
+                    };
+                    self.declare_kpl(&k);
+                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(v) });
+                    self.set_place(l, Place::Not(INSIDE.into()));
+                    self.bind(&cname, Binding::Var { kpl: k, ty });
+                }
+                (None, None) => {}
+            }
+        }
+        if has_early_return(body, self.final_return) {
+            let f = self.flag("ret");
+            self.frame.ret_flag = Some(f);
+        }
+        self.seq(children)
     }
 
     /// An assignment (`p = q + k`, `p += k`; `None`: `p++`/`p--` with `op` from `n`'s parent)
@@ -2913,6 +3303,11 @@ fn fold(e: &Expr) -> Option<u32> {
         }
         Expr::Var(_) | Expr::Builtin(_) | Expr::Call(..) => return None,
     })
+}
+
+/// The index of field `i` of an aggregate element whose first field is at `index`.
+fn field_index(index: &[Expr], i: usize) -> Vec<Expr> {
+    offset(index.to_vec(), Expr::Const(i as u32))
 }
 
 /// `!(f1 || f2 || …)` over exit flags.

@@ -33,6 +33,8 @@ pub(crate) struct Program<'t> {
     pub functions: Vec<(String, FnDef<'t>)>,
     /// Struct name → the `extern __shared__` array its conversion operator returns.
     pub shared_memory: Vec<(String, String)>,
+    /// Plain structs: name → fields (name, type text), in declaration order.
+    pub structs: Vec<(String, Vec<(String, String)>)>,
     /// Explicit instantiations: (function name, template argument list node).
     pub instantiations: Vec<(String, Node<'t>)>,
 }
@@ -68,12 +70,10 @@ impl<'t> Program<'t> {
         let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
         for ch in children {
             match ch.kind() {
-                "function_definition" => {
-                    if !super::has_global(ch, src) {
-                        if let Some(name) = super::function_name(ch, src) {
-                            let def = FnDef { node: ch, tparams: tparams.clone() };
-                            self.functions.push((name.to_string(), def));
-                        }
+                "function_definition" if !super::has_global(ch, src) => {
+                    if let Some(name) = super::function_name(ch, src) {
+                        let def = FnDef { node: ch, tparams: tparams.clone() };
+                        self.functions.push((name.to_string(), def));
                     }
                 }
                 "template_declaration" => {
@@ -116,13 +116,38 @@ impl<'t> Program<'t> {
         }
     }
 
-    /// Records a struct whose conversion operator returns an `extern __shared__` array.
+    /// Records a struct whose conversion operator returns an `extern __shared__` array, and
+    /// the fields of a struct made of plain data members.
     fn structure(&mut self, s: Node<'t>, src: &str) {
         let (Some(name), Some(body)) = (s.child_by_field_name("name"), s.child_by_field_name("body")) else {
             return;
         };
         let mut c = body.walk();
         let members: Vec<Node> = body.named_children(&mut c).collect();
+        let mut fields = Vec::new();
+        let mut plain = true;
+        for m in &members {
+            match m.kind() {
+                "field_declaration" => {
+                    let ty =
+                        m.child_by_field_name("type").map(|t| text(t, src).to_string()).unwrap_or_default();
+                    let mut cc = m.walk();
+                    let decls: Vec<Node> = m.children_by_field_name("declarator", &mut cc).collect();
+                    for d in decls {
+                        if d.kind() == "field_identifier" {
+                            fields.push((text(d, src).to_string(), ty.clone()));
+                        } else {
+                            plain = false;
+                        }
+                    }
+                }
+                "comment" => {}
+                _ => plain = false,
+            }
+        }
+        if plain && !fields.is_empty() {
+            self.structs.push((text(name, src).to_string(), fields));
+        }
         for m in members {
             if m.kind() != "function_definition" {
                 continue;
