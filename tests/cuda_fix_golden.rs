@@ -110,3 +110,36 @@ fn fix_goldens_for_stripped_micro_benchmarks() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn thread_dependent_early_return_makes_later_barriers_divergent() {
+    // The predicated form puts everything after `if (i >= n) return;` under `if (!ret)`, so the
+    // oracle sees the barrier under a thread-dependent guard whose span is the return.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = "//--blockDim=64 --gridDim=1\n__global__ void k(int *A, int n) {\n    __shared__ int s[64];\n    int i = threadIdx.x;\n    if (i >= n) return;\n    s[i] = A[i];\n    __syncthreads();\n    A[i] = s[63 - i];\n}\n";
+    std::fs::write(tmp.path().join("er.cu"), src).expect("write");
+    let (code, _, err) = autosync(tmp.path(), &["check", "er.cu"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("barrier divergence"), "{err}");
+    assert!(err.contains("5 |     if (i >= n) return;"), "the guard is the early return: {err}");
+    // A uniform early return (per block) leaves the barrier non-divergent.
+    let uniform = src.replace("if (i >= n) return;", "if (blockIdx.x >= n) return;");
+    std::fs::write(tmp.path().join("ok.cu"), uniform).expect("write");
+    let (code, out, err) = autosync(tmp.path(), &["check", "ok.cu"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn template_args_from_the_command_line() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = "//--blockDim=64 --gridDim=1\ntemplate <int N, typename T>\n__global__ void k(T *A) {\n    __shared__ T s[N];\n    s[threadIdx.x] = A[threadIdx.x];\n    A[threadIdx.x] = s[N - 1 - threadIdx.x];\n}\n";
+    std::fs::write(tmp.path().join("t.cu"), src).expect("write");
+    let (code, _, err) = autosync(tmp.path(), &["check", "t.cu"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--template-arg N=VALUE"), "{err}");
+    let (code, out, err) = autosync(tmp.path(), &["fix", "--diff", "--template-arg", "N=64", "--template-arg", "T=float", "t.cu"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+    __syncthreads();"), "{out}");
+    let (code, _, err) = autosync(tmp.path(), &["check", "--template-arg", "N", "t.cu"]);
+    assert_eq!(code, 2, "{err}");
+}
