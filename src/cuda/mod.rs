@@ -22,12 +22,40 @@
 //! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
-//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)`, `threadIdx`,
-//! `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/`__mul24`,
-//! pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()` (a fence
-//! does not synchronize threads; it is a no-op for race checking), `#pragma` lines (ignored),
-//! object-like `#define`s and file-scope `const` integers whose value is an integer constant
-//! expression, `#include <system header>`, a final `return;` of the kernel body.
+//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
+//! `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/
+//! `__mul24`, pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()`
+//! (a fence does not synchronize threads; it is a no-op for race checking), `#pragma` lines
+//! (ignored), object-like `#define`s and file-scope `const` integers whose value is an integer
+//! constant expression, `#include <system header>`, and:
+//! - **Unstructured control flow** in the predicated form of the lock-step paper: `break`,
+//!   `continue`, early `return` and `switch` (fall-through, `default` anywhere) set per-thread
+//!   flag locals (`brk_2`, `cont_2`, `ret_2`, `fall_2`: fresh names, never placeable); loop
+//!   conditions are conjoined with `!brk` / `!ret`; the statements after one that may jump run
+//!   under `if (!(flags))`, whose block start carries the place after the jumping statement
+//!   (only threads that did not leave reach it), so a barrier after an early return sits under
+//!   the `!ret` guard and is divergent exactly when the return is thread-dependent.
+//! - **`__device__` functions**, inlined at each call site: value parameters become fresh
+//!   locals, pointer parameters aliases of the argument's array and element, the result a fresh
+//!   local (`f_ret`), early returns the predicated form. Every inlined copy of a statement keeps
+//!   the place it has in the function body (one edit there is valid for every call site);
+//!   labels are distinct (`8.5`, `8.10`). Recursion is an error naming the cycle.
+//! - **Templates**: a template kernel is lowered once per explicit instantiation in the file
+//!   (`template __global__ void reduce<256, float>(…);`), else once from `--template-arg`
+//!   ([`FrontEndOptions::template_args`]) and parameter defaults; each instance is a kernel named
+//!   like `reduce<256, float>` with places into the shared source. Templated device functions take
+//!   explicit arguments or deduce type parameters from argument types. An `if` whose condition
+//!   folds to a constant (`if (blockSize >= 512)`) lowers only the branch taken, as a plain block.
+//! - **Pointer aliases**: pointer locals and pointer parameters of device functions initialized
+//!   to point into an array (`volatile float *v = sdata;`, `float *row = &tile[ty][0];`,
+//!   `T *p = a + off;`, a row `tile[ty]`, pointer casts), moved by `p = q + k`, `p += k`, `p++`;
+//!   used as `p[i]`, `*p`, `*(p + k)`. The `SharedMemory<T>()` idiom (a struct whose conversion
+//!   operator returns an `extern __shared__` array) is that array; every `extern __shared__`
+//!   array of a kernel lowers to ONE KPL array (they are the same memory).
+//! - **Vector types and plain structs** (`float4`, `uint2`, `struct Pair { int key; float val; }`):
+//!   locals become one KPL local per field; arrays of them store each field as one word (the
+//!   last dimension is multiplied by the field count), so `a[i].y` is one access of word
+//!   `i * 4 + 1` and a whole-element copy is one access per field; `make_float4(…)` builds one.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -38,14 +66,22 @@
 //!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
 //! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
 //!   to right.
+//! - Memory is counted in elements, every element one word: a pointer cast between element types
+//!   keeps the element index, and vector/struct fields are one word each whatever their C size
+//!   (`double2`, a `char` field). Two accesses race in the model iff they touch the same modelled
+//!   word; with mixed element sizes in one buffer (e.g. `extern __shared__` used as `float` and
+//!   `double`) the model may miss an overlap of different-size elements: avoid such kernels.
 //!
 //! # Unsupported (an error naming the construct)
-//! `return` other than a final `return;`, `break`, `continue`, `goto`, labels, `switch`, calls to
-//! device or unknown functions, function-like macros and macros that are not integer constants,
-//! `#include "file"`, other preprocessor directives inside kernels, templates, pointer variables,
-//! pointer arithmetic and aliases, thread-local arrays, structs, vector types (`float4`, `dim3`),
-//! member access, inline `asm`, `__syncwarp`, `__syncthreads_count/and/or`, `atomicCAS` and other
-//! intrinsics, integer literals wider than 32 bits.
+//! `goto` and statement labels, calls to functions with no definition in the file or several
+//! overloads of one arity, function-like macros and macros that are not integer constants,
+//! `#include "file"`, other preprocessor directives inside kernels, pointers to pointers,
+//! pointer locals without an initializer or re-pointed at another array, pointer differences,
+//! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
+//! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
+//! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
+//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
+//! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
