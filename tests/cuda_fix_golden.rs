@@ -137,7 +137,10 @@ fn template_args_from_the_command_line() {
     let (code, _, err) = autosync(tmp.path(), &["check", "t.cu"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--template-arg N=VALUE"), "{err}");
-    let (code, out, err) = autosync(tmp.path(), &["fix", "--diff", "--template-arg", "N=64", "--template-arg", "T=float", "t.cu"]);
+    let (code, out, err) = autosync(
+        tmp.path(),
+        &["fix", "--diff", "--template-arg", "N=64", "--template-arg", "T=float", "t.cu"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("+    __syncthreads();"), "{out}");
     let (code, _, err) = autosync(tmp.path(), &["check", "--template-arg", "N", "t.cu"]);

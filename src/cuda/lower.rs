@@ -213,6 +213,33 @@ fn vector_type(name: &str) -> Option<Agg> {
 /// An evaluated argument of an inlined call: (C name, pointer target, value, type).
 type BoundParam = (String, Option<(String, Vec<Expr>)>, Option<Expr>, Ty);
 
+/// A piece of a statement list: one statement, or a region a `goto` forms.
+enum Unit {
+    One(usize),
+    /// Items `from..=to` repeat while a backward `goto label` is taken.
+    Back {
+        from: usize,
+        to: usize,
+        label: String,
+    },
+    /// Items `from..to` are skipped by a forward `goto label` (the label is item `to`).
+    Fwd {
+        from: usize,
+        to: usize,
+        label: String,
+    },
+}
+
+/// Whether `goto name` occurs under `n`.
+fn has_goto(n: Node, name: &str, src: &str) -> bool {
+    if n.kind() == "goto_statement" && n.child_by_field_name("label").is_some_and(|l| text(l, src) == name) {
+        return true;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| has_goto(ch, name, src))
+}
+
 /// Where a field access lands.
 enum Target2 {
     /// A field of a local: its KPL variable.
@@ -287,6 +314,8 @@ struct Lx<'a, 't> {
     file_bound: HashMap<String, Binding>,
     /// The one KPL array all `extern __shared__` declarations of the kernel alias.
     extern_shared: Option<(String, Ty)>,
+    /// `goto` targets in scope: label → the flag a `goto` to it sets.
+    gotos: HashMap<String, String>,
     /// KPL arrays whose elements are vectors or structs (the last dimension holds the fields).
     agg_arrays: HashMap<String, Rc<Agg>>,
     /// Top-level statements emitted by an inlined body: their places stay the body's places.
@@ -545,6 +574,7 @@ fn lower_instance<'t>(
         file_bound: HashMap::new(),
         extern_shared: None,
         agg_arrays: HashMap::new(),
+        gotos: HashMap::new(),
         inlined: HashSet::new(),
     };
     let main = lx.label();
@@ -965,11 +995,27 @@ impl<'t> Lx<'_, 't> {
                     .ok_or_else(|| Diagnostic::error("`continue` outside a loop", span(n)))?;
                 self.jump(n, ctx, flag)
             }
-            "goto_statement" => Err(unsupported("`goto`", n)
-                .with_label("jump")
-                .with_note("write the loop it forms as `while`/`do`-`while` with `break`/`continue`")),
-            "labeled_statement" => Err(unsupported("statement labels (`goto` targets)", n)
-                .with_note("write the loop it forms as `while`/`do`-`while` with `break`/`continue`")),
+            "goto_statement" => {
+                let name = n.child_by_field_name("label").map(|x| text(x, self.src)).unwrap_or("");
+                match self.gotos.get(name).cloned() {
+                    Some(flag) => self.jump(n, ctx, flag),
+                    None => Err(unsupported(
+                        format!("`goto {name}` into or out of a nested statement (irreducible or not lowered)"),
+                        n,
+                    )
+                    .with_label("jump")
+                    .with_note("only a `goto` to a label of an enclosing statement list is lowered (forward: a skip; backward: a loop)")),
+                }
+            }
+            "labeled_statement" => {
+                let mut c = n.walk();
+                let label = n.child_by_field_name("label");
+                let inner = n.named_children(&mut c).find(|x| Some(*x) != label && x.kind() != "comment");
+                match inner {
+                    Some(s) => self.stmt(s, ctx),
+                    None => Ok(()),
+                }
+            }
             "switch_statement" => self.switch_stmt(n, ctx),
             "preproc_call" => {
                 let d = n.child_by_field_name("directive").map(|d| text(d, self.src)).unwrap_or("");
@@ -1002,7 +1048,168 @@ impl<'t> Lx<'_, 't> {
     /// the start of the guarded block (only threads that did not leave reach it), so the
     /// statement's own label is not a barrier position.
     fn seq(&mut self, items: &[Node<'t>]) -> R<()> {
-        self.seq_from(0, items.len(), &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]))
+        let units = self.goto_units(items)?;
+        if units.iter().all(|u| matches!(u, Unit::One(_))) {
+            return self
+                .seq_from(0, items.len(), &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]));
+        }
+        let sp = |u: &Unit| match *u {
+            Unit::One(i) => span(items[i]),
+            Unit::Back { from, to, .. } => span(items[from]).to(span(items[to])),
+            Unit::Fwd { from, to, .. } => span(items[from]).to(span(items[to - 1])),
+        };
+        self.seq_from(0, units.len(), &mut |s, k| s.unit(items, &units[k]), &|k| sp(&units[k]))
+    }
+
+    /// Splits a statement list at the regions that `goto`s to its labels form: a backward goto
+    /// (`L: …; if (c) goto L;`) makes the statements from the label to the last goto a loop; a
+    /// forward one (`if (c) goto L; …; L:`) makes the statements from the first goto up to the
+    /// label a region the jump skips. Regions may not overlap; a goto into a nested statement
+    /// or out of its statement list is irreducible here and stays an error at the goto.
+    fn goto_units(&self, items: &[Node<'t>]) -> R<Vec<Unit>> {
+        let mut regions: Vec<Unit> = Vec::new();
+        for (l, it) in items.iter().enumerate() {
+            if it.kind() != "labeled_statement" {
+                continue;
+            }
+            let Some(name) = it.child_by_field_name("label").map(|x| text(x, self.src).to_string()) else {
+                continue;
+            };
+            let back = items[l..].iter().rposition(|x| has_goto(*x, &name, self.src)).map(|p| l + p);
+            let fwd = items[..l].iter().position(|x| has_goto(*x, &name, self.src));
+            match (fwd, back) {
+                (Some(_), Some(_)) => {
+                    return Err(unsupported(
+                        format!("`goto {name}` both before and after the label (irreducible control flow)"),
+                        *it,
+                    ))
+                }
+                (Some(from), None) => regions.push(Unit::Fwd { from, to: l, label: name }),
+                (None, Some(to)) => regions.push(Unit::Back { from: l, to, label: name }),
+                (None, None) => {}
+            }
+        }
+        regions.sort_by_key(|u| match u {
+            Unit::Back { from, .. } | Unit::Fwd { from, .. } => *from,
+            Unit::One(i) => *i,
+        });
+        let mut units = Vec::new();
+        let mut i = 0;
+        for r in regions {
+            let (from, end) = match &r {
+                Unit::Back { from, to, .. } => (*from, *to + 1),
+                Unit::Fwd { from, to, .. } => (*from, *to),
+                Unit::One(x) => (*x, *x + 1),
+            };
+            if from < i {
+                return Err(unsupported(
+                    "overlapping `goto` regions (irreducible control flow)",
+                    items[from],
+                ));
+            }
+            units.extend((i..from).map(Unit::One));
+            units.push(r);
+            i = end;
+        }
+        units.extend((i..items.len()).map(Unit::One));
+        Ok(units)
+    }
+
+    fn unit(&mut self, items: &[Node<'t>], u: &Unit) -> R<()> {
+        match u {
+            Unit::One(i) => self.stmt(items[*i], Ctx::Normal),
+            Unit::Fwd { from, to, label } => {
+                // `goto L` sets a skip flag; the statements after it up to `L:` run under
+                // `if (!skip)`; at the label every thread is back.
+                let first = self.places.len();
+                let before = self.out.len();
+                self.cur_span = span(items[*from]);
+                let g = self.flag("skip");
+                let saved_goto = self.gotos.insert(label.clone(), g.clone());
+                let saved = std::mem::take(&mut self.exits);
+                let r =
+                    self.seq_from(*from, *to, &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]));
+                self.restore_goto(label, saved_goto);
+                let set = std::mem::replace(&mut self.exits, saved);
+                self.exits.extend(set.into_iter().filter(|f| *f != g));
+                r?;
+                // After the region's last statement in the source every thread is back: that
+                // is after the region's last top-level KPL statement, not inside a guard.
+                let p = self.place_after(items[to - 1], Ctx::Normal);
+                for q in self.places.iter_mut().skip(first) {
+                    if *q == p {
+                        *q = Place::Not(LEFT.into());
+                    }
+                }
+                if let Some(l) = self.out.get(before..).and_then(|o| o.last()).map(|s| s.label) {
+                    self.set_place(l, p);
+                }
+                Ok(())
+            }
+            Unit::Back { from, to, label } => {
+                // `local g := 1; while (g) { g := 0; L: …; if (c) { g := 1; } }`.
+                self.cur_span = span(items[*from]);
+                let g = self.flag("again");
+                let a = self.emit(StmtKind::Assign { name: g.clone(), value: Expr::Const(1) });
+                self.set_place(a, Place::Not(FLAG.into()));
+                let l = self.label();
+                let bs = self.label();
+                let labeled = items[*from];
+                let mut c = labeled.walk();
+                let colon = labeled.children(&mut c).find(|x| x.kind() == ":");
+                let start = match colon {
+                    // A label usually sits at column 0: indent a barrier like the statement.
+                    Some(col) => match line_place(self.src, labeled.start_byte(), col.end_byte()) {
+                        Place::Line { offset, indent } => {
+                            let indent = match col.next_named_sibling() {
+                                Some(inner)
+                                    if !super::text::same_line(
+                                        self.src,
+                                        col.end_byte(),
+                                        inner.start_byte(),
+                                    ) =>
+                                {
+                                    super::text::indent_of(self.src, inner.start_byte())
+                                }
+                                _ => indent,
+                            };
+                            Place::Line { offset, indent }
+                        }
+                        p => p,
+                    },
+                    None => Place::Not(INSIDE.into()),
+                };
+                self.set_place(bs, start);
+                let saved_goto = self.gotos.insert(label.clone(), g.clone());
+                let saved = std::mem::take(&mut self.exits);
+                let r = self.nested(|s| {
+                    let z = s.emit(StmtKind::Assign { name: g.clone(), value: Expr::Const(0) });
+                    s.set_place(z, Place::Not(FLAG.into()));
+                    s.seq_from(*from, *to + 1, &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]))
+                });
+                self.restore_goto(label, saved_goto);
+                let set = std::mem::replace(&mut self.exits, saved);
+                self.exits.extend(set.into_iter().filter(|f| *f != g));
+                let (stmts, _) = r?;
+                let p = self.place_after(items[*to], Ctx::Normal);
+                self.set_place(l, p);
+                let sp = span(items[*from]).to(span(items[*to]));
+                let body = Block { label: l, start: bs, stmts, span: sp };
+                self.out.push(Stmt {
+                    label: l,
+                    kind: StmtKind::While { cond: Expr::Var(g), body },
+                    span: sp,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn restore_goto(&mut self, label: &str, saved: Option<String>) {
+        match saved {
+            Some(f) => self.gotos.insert(label.to_string(), f),
+            None => self.gotos.remove(label),
+        };
     }
 
     fn seq_from(
@@ -2937,6 +3144,7 @@ impl<'t> Lx<'_, 't> {
         let saved_frame = std::mem::replace(&mut self.frame, frame);
         let saved_targets = std::mem::take(&mut self.targets);
         let saved_exits = std::mem::take(&mut self.exits);
+        let saved_gotos = std::mem::take(&mut self.gotos);
         let mut c = body.walk();
         let children: Vec<Node> = body.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
         let saved_final = self.final_return;
@@ -2954,6 +3162,7 @@ impl<'t> Lx<'_, 't> {
         self.fn_body = saved_body;
         self.final_return = saved_final;
         self.exits = saved_exits;
+        self.gotos = saved_gotos;
         self.targets = saved_targets;
         self.frame = saved_frame;
         if let Some(sc) = self.hidden.pop() {

@@ -72,8 +72,14 @@
 //!   word; with mixed element sizes in one buffer (e.g. `extern __shared__` used as `float` and
 //!   `double`) the model may miss an overlap of different-size elements: avoid such kernels.
 //!
+//! - **`goto`** to a label of the same or an enclosing statement list: backward (the statements
+//!   from the label to the last `goto` become `local g := 1; while (g) { g := 0; … }` with
+//!   `goto` setting `g`) or forward (the statements from the first `goto` up to the label run
+//!   under `if (!skip)`); the barrier position after `L:` is the loop's start.
+//!
 //! # Unsupported (an error naming the construct)
-//! `goto` and statement labels, calls to functions with no definition in the file or several
+//! `goto` into a nested statement, out of it to a label that is not in an enclosing list, both
+//! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the file or several
 //! overloads of one arity, function-like macros and macros that are not integer constants,
 //! `#include "file"`, other preprocessor directives inside kernels, pointers to pointers,
 //! pointer locals without an initializer or re-pointed at another array, pointer differences,
