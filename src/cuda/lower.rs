@@ -943,7 +943,14 @@ impl<'t> Lx<'_, 't> {
         let before = self.out.len();
         f(self)?;
         if self.out.len() > before {
-            if let Some(l) = self.out.last().map(|s| s.label).filter(|l| !self.inlined.contains(l)) {
+            if self.out.last().is_some_and(|s| self.inlined.contains(&s.label)) {
+                // The statement ends with an inlined body, whose statements keep the places of
+                // the function: a no-op marker (a dead local) carries the caller's position
+                // after the call, so a barrier can go there instead of into every call.
+                self.cur_span = span(n);
+                self.temp(None);
+            }
+            if let Some(l) = self.out.last().map(|s| s.label) {
                 let p = self.place_after(n, ctx);
                 self.set_place(l, p);
             }
@@ -2260,7 +2267,21 @@ impl<'t> Lx<'_, 't> {
                     .map(|a| a.elem)
                     .unwrap_or(Ty::Int),
             },
-            "field_expression" => Ty::UInt,
+            "field_expression" => {
+                // A field of a vector/struct local or array element has its field's type; the
+                // launch builtins are unsigned.
+                let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
+                let mut base = n.child_by_field_name("argument").map(strip_parens);
+                while let Some(b) = base.filter(|b| b.kind() == "subscript_expression") {
+                    base = b.child_by_field_name("argument").map(strip_parens);
+                }
+                let agg = base.and_then(|b| match self.lookup(text(b, src)) {
+                    Some(Binding::Agg { agg, .. }) => Some(agg.clone()),
+                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+                    _ => None,
+                });
+                agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
+            }
             "subscript_expression" => {
                 let mut b = n;
                 while b.kind() == "subscript_expression" {
@@ -3004,6 +3025,15 @@ impl<'t> Lx<'_, 't> {
         args: &[Node],
     ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
+        if self.record.is_some() || self.replay.is_some() {
+            // A loop condition is evaluated twice (before the loop, at the end of the body)
+            // into the same temporaries; an inlined body would need its own locals twice.
+            return Err(unsupported(
+                format!("a call to the device function `{fname}` in a loop condition"),
+                n,
+            )
+            .with_note("compute the value into a local before the loop and at the end of its body"));
+        }
         let prog = self.prog;
         let cands = prog.function(fname, args.len(), src);
         let def = match cands[..] {

@@ -31,4 +31,3 @@ __global__ void reduce4(T *g_idata, T *g_odata, unsigned int n) {
 }
 
 template __global__ void reduce4<float, 128>(float *g_idata, float *g_odata, unsigned int n);
-template __global__ void reduce4<int, 256>(int *g_idata, int *g_odata, unsigned int n);

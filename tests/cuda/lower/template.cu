@@ -16,4 +16,3 @@ __global__ void reduce(T *g_idata, T *g_odata) {
 }
 
 template __global__ void reduce<256, float>(float *g_idata, float *g_odata);
-template __global__ void reduce<512, int>(int *g_idata, int *g_odata);
