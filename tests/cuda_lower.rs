@@ -90,6 +90,19 @@ fn check_invariants(k: &Kernel) {
         }
     });
     assert_eq!(seen.len(), k.places.len(), "{}: labels are dense", k.name);
+    // No two labels of the kernel's own text share a barrier position (a patch would insert two
+    // barriers there); inlined device-function copies share the function's places on purpose.
+    let mut at = std::collections::HashSet::new();
+    for (i, p) in k.places.iter().enumerate() {
+        let offset = match p {
+            Place::Line { offset, .. } => *offset,
+            Place::Braced { body_end, .. } => *body_end,
+            Place::Not(_) => continue,
+        };
+        if (k.body.span.start..=k.body.span.end).contains(&offset) {
+            assert!(at.insert(p.clone()), "{}: label {i} shares its place {p:?} with another", k.name);
+        }
+    }
     // Program-order allocation: the printout re-parses to the same structure and numbering. A
     // template instance is named `reduce<256, float>`, which is not a KPL identifier.
     let mut k = k.clone();

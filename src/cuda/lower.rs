@@ -1198,7 +1198,14 @@ impl<'t> Lx<'_, 't> {
                 let set = std::mem::replace(&mut self.exits, saved);
                 self.exits.extend(set.into_iter().filter(|f| *f != g));
                 let (stmts, _) = r?;
+                // After the last statement of the region in the source, only threads that do
+                // not jump back arrive: they leave the loop. That position is after the loop.
                 let p = self.place_after(items[*to], Ctx::Normal);
+                for q in self.places.iter_mut().skip(bs.0 as usize + 1) {
+                    if *q == p {
+                        *q = Place::Not(LEFT.into());
+                    }
+                }
                 self.set_place(l, p);
                 let sp = span(items[*from]).to(span(items[*to]));
                 let body = Block { label: l, start: bs, stmts, span: sp };
@@ -1240,9 +1247,11 @@ impl<'t> Lx<'_, 't> {
                 .map(|s| s.label)
                 .and_then(|l| self.places.get_mut(l.0 as usize))
                 .map(|p| std::mem::replace(p, Place::Not(LEFT.into())));
-            if i + 1 == n {
+            if i + 1 == n && !moved.as_ref().is_some_and(Place::is_placeable) {
                 return Ok(());
             }
+            // At the end of the list an empty guard keeps the source position after the
+            // jumping statement placeable (e.g. the end of a loop body after `if (c) break;`).
             let cond = not_any(&set);
             let l = self.label();
             let ts = self.label();
@@ -1253,7 +1262,7 @@ impl<'t> Lx<'_, 't> {
             let (stmts, _) = self.nested(|s| s.seq_from(i + 1, n, f, sp))?;
             // The guard's own span is the statement that may jump (diagnostics point at the
             // `return` that makes the rest thread-dependent); its block spans the rest.
-            let gspan = sp(i + 1).to(sp(n - 1));
+            let gspan = if i + 1 < n { sp(i + 1).to(sp(n - 1)) } else { Span::new(sp(i).end, sp(i).end) };
             let then = Block { label: l, start: ts, stmts, span: gspan };
             self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els: None }, span: sp(i) });
             return Ok(());
