@@ -51,12 +51,25 @@ struct LaunchArgs {
     /// Define a macro for the CUDA preprocessor: `-D NAME` (as 1) or `-D NAME=VALUE` (repeatable)
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
+    /// A template parameter's value for template kernels the file does not instantiate
+    /// (`--template-arg blockSize=256 --template-arg T=float`)
+    #[arg(long = "template-arg", value_name = "NAME=VALUE")]
+    template_arg: Vec<String>,
 }
 
 impl LaunchArgs {
     /// The CUDA front end's options for the file at `path`.
-    fn front_end(&self, path: &Path) -> autosync::cuda::FrontEndOptions {
-        autosync::cuda::FrontEndOptions {
+    fn front_end(&self, path: &Path) -> Result<autosync::cuda::FrontEndOptions, Failure> {
+        let mut template_args = Vec::new();
+        for a in &self.template_arg {
+            match a.split_once('=') {
+                Some((n, v)) if !n.trim().is_empty() && !v.trim().is_empty() => {
+                    template_args.push((n.trim().to_string(), v.trim().to_string()))
+                }
+                _ => return Err(Failure::Usage(format!("--template-arg `{a}`: expected NAME=VALUE"))),
+            }
+        }
+        Ok(autosync::cuda::FrontEndOptions {
             path: Some(path.to_path_buf()),
             include_dirs: self.include_dirs.clone(),
             defines: self
@@ -67,9 +80,9 @@ impl LaunchArgs {
                     None => (d.clone(), None),
                 })
                 .collect(),
+            template_args,
             only: self.kernel.clone(),
-            ..Default::default()
-        }
+        })
     }
 }
 
@@ -212,9 +225,12 @@ fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Fai
     };
     let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file_with(&source, &launch.front_end(path)).map_err(input)?
-    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() {
-        return Err(Failure::Usage(format!("{name}: `-I` and `-D` apply to CUDA files only")));
+        autosync::cuda::lower_file_with(&source, &launch.front_end(path)?).map_err(input)?
+    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
+    {
+        return Err(Failure::Usage(format!(
+            "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
+        )));
     } else {
         vec![kpl::parse(&source).map_err(input)?]
     };
@@ -804,7 +820,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
         let (place, cost) = match k.place(l) {
             Place::Not(why) if why.is_empty() => ("no".to_string(), "-".to_string()),
             Place::Not(why) => (format!("no ({why})"), "-".to_string()),
-            _ => ("yes".to_string(), model.cost(tree.loops(l).len(), tree.conds(l).len()).to_string()),
+            _ => ("yes".to_string(), synth::barrier_cost(k, &tree, model, l).to_string()),
         };
         // Compound statements show their header without the opening brace.
         let text = k

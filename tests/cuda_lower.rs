@@ -3,9 +3,9 @@
 //! - `tests/cuda/lower/NAME.cu` lowers to the KPL printout plus the source place of every label
 //!   in `NAME.kpl` (run with `BLESS=1` to rewrite the expected files after checking a change);
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
-//! - every `.cu` file under `benchmarks/plain/` and `benchmarks/micro/` lowers without error.
+//! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
-use autosync::cuda::lower_file;
+use autosync::cuda::{lower_file, lower_file_with, FrontEndOptions};
 use autosync::diag::line_col;
 use autosync::kpl::{self, Kernel, Place};
 use std::fmt::Write;
@@ -43,7 +43,16 @@ fn show_place(p: &Place, src: &str) -> String {
 
 /// The printout of a lowered kernel followed by its places, one label per line.
 fn render(k: &Kernel, src: &str) -> String {
-    let mut out = kpl::print(k);
+    // A template instance is named `reduce<256, float>`, which is not a KPL identifier: the
+    // expected files must stay parseable KPL (tests/kpl_parse.rs reads every .kpl file).
+    let mut out = String::new();
+    let mut k = k.clone();
+    if k.name.contains(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let _ = writeln!(out, "// instance: {}", k.name);
+        k.name = k.name.replace(|c: char| !(c.is_alphanumeric() || c == '_'), "_");
+    }
+    let k = &k;
+    out.push_str(&kpl::print(k));
     out.push_str("// places:\n");
     for (i, p) in k.places.iter().enumerate() {
         let name = k.label_names.get(i).map(|n| n.name.as_str()).unwrap_or("?");
@@ -81,7 +90,24 @@ fn check_invariants(k: &Kernel) {
         }
     });
     assert_eq!(seen.len(), k.places.len(), "{}: labels are dense", k.name);
-    // Program-order allocation: the printout re-parses to the same structure and numbering.
+    // No two labels of the kernel's own text share a barrier position (a patch would insert two
+    // barriers there); inlined device-function copies share the function's places on purpose.
+    let mut at = std::collections::HashSet::new();
+    for (i, p) in k.places.iter().enumerate() {
+        let offset = match p {
+            Place::Line { offset, .. } => *offset,
+            Place::Braced { body_end, .. } => *body_end,
+            Place::Not(_) => continue,
+        };
+        if (k.body.span.start..=k.body.span.end).contains(&offset) {
+            assert!(at.insert(p.clone()), "{}: label {i} shares its place {p:?} with another", k.name);
+        }
+    }
+    // Program-order allocation: the printout re-parses to the same structure and numbering. A
+    // template instance is named `reduce<256, float>`, which is not a KPL identifier.
+    let mut k = k.clone();
+    k.name = k.name.replace(|c: char| !(c.is_alphanumeric() || c == '_'), "_");
+    let k = &k;
     let printed = kpl::print(k);
     let reparsed = kpl::parse(&printed)
         .unwrap_or_else(|d| panic!("{}: printout does not parse: {}\n{printed}", k.name, d.message));
@@ -146,20 +172,43 @@ fn unsupported_constructs_are_errors_at_their_position() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn benchmarks_lower_without_error() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
-    let mut failures = Vec::new();
-    for sub in ["plain", "micro"] {
-        for cu in files(&root.join(sub), "cu") {
-            let src = std::fs::read_to_string(&cu).expect("read benchmark");
-            match lower_file(&src, None) {
-                Ok(ks) => ks.iter().for_each(check_invariants),
-                Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
-            }
+/// Every `.cu` file under `dir`, recursively, sorted.
+fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            cu_tree(&p, out);
+        } else if p.extension().is_some_and(|e| e == "cu") {
+            out.push(p);
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn benchmarks_lower_without_error() {
+    // Every kernel under benchmarks/ (micro, plain, and sdk where present), each file lowered
+    // with its own path so that `#include "…"` resolves.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
+    let mut all = Vec::new();
+    cu_tree(&root, &mut all);
+    assert!(all.len() >= 30, "expected the benchmark corpus under {}", root.display());
+    let mut failures = Vec::new();
+    for cu in all {
+        let src = std::fs::read_to_string(&cu).expect("read benchmark");
+        let options = FrontEndOptions { path: Some(cu.clone()), ..FrontEndOptions::default() };
+        match lower_file_with(&src, &options) {
+            Ok(ks) => ks.iter().for_each(check_invariants),
+            Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} benchmark file(s) do not lower:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -182,4 +231,36 @@ fn lowering_is_deterministic() {
         let b = lower_file(&src, None).map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
         assert_eq!(a.ok(), b.ok());
     }
+}
+
+#[test]
+fn template_instances_are_separate_kernels_sharing_places() {
+    let src = "template <unsigned int B, typename T>\n__global__ void r(T *g) {\n    __shared__ T s[B];\n    s[threadIdx.x] = g[threadIdx.x];\n    __syncthreads();\n    if (B >= 512) {\n        g[threadIdx.x] = s[B - 1 - threadIdx.x];\n    }\n}\ntemplate __global__ void r<256, float>(float *g);\ntemplate __global__ void r<512, int>(int *g);\n";
+    let ks = lower_file(src, None).expect("lowers");
+    let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["r<256, float>", "r<512, int>"]);
+    ks.iter().for_each(check_invariants);
+    // `if (B >= 512)` folds: the 256 instance has no access in it, the 512 one has it unguarded.
+    let accesses = |k: &Kernel| {
+        let mut n = 0;
+        k.walk(&mut |s| n += usize::from(s.access().is_some()));
+        n
+    };
+    assert_eq!(accesses(&ks[0]), 2);
+    assert_eq!(accesses(&ks[1]), 4);
+    // Both instances place the barrier after line 4 at the same source offset.
+    let line_places =
+        |k: &Kernel| k.places.iter().filter(|p| matches!(p, Place::Line { .. })).cloned().collect::<Vec<_>>();
+    let a = line_places(&ks[0]);
+    assert!(a.iter().all(|p| line_places(&ks[1]).contains(p)), "shared places");
+    // With neither an instantiation nor a value the error names the parameter and the flag.
+    let bare = src.lines().filter(|l| !l.starts_with("template __global__")).collect::<Vec<_>>().join("\n");
+    let err = lower_file(&bare, None).expect_err("needs template arguments");
+    assert!(err.message.contains("template parameter `B`"), "{}", err.message);
+    let opts = FrontEndOptions {
+        template_args: vec![("B".into(), "128".into()), ("T".into(), "unsigned int".into())],
+        ..FrontEndOptions::default()
+    };
+    let ks = lower_file_with(&bare, &opts).expect("lowers with --template-arg");
+    assert_eq!(ks[0].name, "r<128, unsigned int>");
 }

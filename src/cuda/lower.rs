@@ -1,11 +1,14 @@
 //! Lowering of one `__global__` kernel (a tree-sitter `function_definition`) to KPL.
 
 use super::consts::{const_eval, parse_char, parse_number, sizeof_type, Lit, Ty};
+use super::program::Program;
+use super::program::{template_params, TParam};
 use super::text::{block_start_place, braced_place, line_place};
 use super::{span, text, FileInfo, MacroVal};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::*;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 use tree_sitter::Node;
 
 type R<T> = Result<T, Diagnostic>;
@@ -16,6 +19,8 @@ type Recorded = Vec<(String, usize)>;
 const INSIDE: &str = "inside a source statement";
 const FOR_HEADER: &str = "inside a for header";
 const LOOP_COND: &str = "inside a loop condition";
+const FLAG: &str = "a control-flow flag of the predicated form";
+const LEFT: &str = "after a jump (`break`, `continue`, `return`) some threads may have left";
 
 /// Pure functions of floating arguments that become opaque calls.
 const FLOAT_MATH: &[&str] = &[
@@ -113,14 +118,9 @@ pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
                 Ok(Ty::Int)
             }
         }
-        "primitive_type" | "type_identifier" => match words.join(" ").as_str() {
-            "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
-            | "int64_t" | "ptrdiff_t" | "ssize_t" => Ok(Ty::Int),
-            "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar"
-            | "ushort" => Ok(Ty::UInt),
-            "float" | "double" => Ok(Ty::Float),
-            other => Err(unsupported(format!("type `{other}` (only scalar integer and floating types)"), n)),
-        },
+        "primitive_type" | "type_identifier" => ty_from_words(&words.join(" ")).ok_or_else(|| {
+            unsupported(format!("type `{}` (only scalar integer and floating types)", words.join(" ")), n)
+        }),
         _ => Err(unsupported(
             format!("type `{t}` (structs, enums, templates and vector types are not modelled)"),
             n,
@@ -128,11 +128,147 @@ pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
     }
 }
 
+/// The type class of a scalar type name such as `unsigned int` or `float` (for
+/// `--template-arg T=float` and type nodes).
+pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "register"))
+        .collect();
+    match words.join(" ").as_str() {
+        "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
+        | "int64_t" | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int"
+        | "signed char" => Some(Ty::Int),
+        "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar"
+        | "ushort" | "unsigned int" | "unsigned long" | "unsigned long long" | "unsigned char"
+        | "unsigned short" => Some(Ty::UInt),
+        "float" | "double" => Some(Ty::Float),
+        _ => None,
+    }
+}
+
 /// A C name in scope.
 #[derive(Clone, Debug)]
 enum Binding {
-    Var { kpl: String, ty: Ty },
-    Array { kpl: String, elem: Ty, ndims: usize, scalar: bool },
+    Var {
+        kpl: String,
+        ty: Ty,
+    },
+    Array {
+        kpl: String,
+        elem: Ty,
+        ndims: usize,
+        scalar: bool,
+    },
+    /// A local of a vector type (`float4`) or plain struct: one KPL local per field.
+    Agg {
+        agg: Rc<Agg>,
+        comps: Vec<String>,
+    },
+    /// A template value parameter (or other compile-time constant).
+    Const {
+        value: u32,
+        ty: Ty,
+    },
+    /// A pointer into `array`: element `comps` (one index per dimension of the array; pointer
+    /// arithmetic moves the last one). Each component is a constant or a KPL local that holds it.
+    Ptr {
+        array: String,
+        elem: Ty,
+        comps: Vec<Expr>,
+    },
+}
+
+/// A vector type or plain struct: its fields, each one 32-bit word (documented approximation:
+/// `double`, 64-bit and narrow fields are one word each, so layouts are per field, not per byte).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Agg {
+    name: String,
+    fields: Vec<(String, Ty)>,
+}
+
+impl Agg {
+    fn field(&self, f: &str) -> Option<(usize, Ty)> {
+        self.fields.iter().position(|(n, _)| n == f).map(|i| (i, self.fields[i].1))
+    }
+}
+
+/// The built-in vector types: `float4`, `uint2`, `int3`, … (fields `x`, `y`, `z`, `w`).
+fn vector_type(name: &str) -> Option<Agg> {
+    let n = name.chars().last()?.to_digit(10)? as usize;
+    let base = &name[..name.len() - 1];
+    let ty = match base {
+        "float" | "double" => Ty::Float,
+        "int" | "char" | "short" | "long" | "longlong" => Ty::Int,
+        "uint" | "uchar" | "ushort" | "ulong" | "ulonglong" => Ty::UInt,
+        _ => return None,
+    };
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let fields = ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), ty)).collect();
+    Some(Agg { name: name.to_string(), fields })
+}
+
+/// An evaluated argument of an inlined call: (C name, pointer target, value, type).
+type BoundParam = (String, Option<(String, Vec<Expr>)>, Option<Expr>, Ty);
+
+/// A piece of a statement list: one statement, or a region a `goto` forms.
+enum Unit {
+    One(usize),
+    /// Items `from..=to` repeat while a backward `goto label` is taken.
+    Back {
+        from: usize,
+        to: usize,
+        label: String,
+    },
+    /// Items `from..to` are skipped by a forward `goto label` (the label is item `to`).
+    Fwd {
+        from: usize,
+        to: usize,
+        label: String,
+    },
+}
+
+/// Whether `goto name` occurs under `n`.
+fn has_goto(n: Node, name: &str, src: &str) -> bool {
+    if n.kind() == "goto_statement" && n.child_by_field_name("label").is_some_and(|l| text(l, src) == name) {
+        return true;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| has_goto(ch, name, src))
+}
+
+/// Where a field access lands.
+enum Target2 {
+    /// A field of a local: its KPL variable.
+    Var(String, Ty),
+    /// A field of an array element: one word.
+    Mem(String, Vec<Expr>, Ty),
+}
+
+/// What `break` and `continue` jump to: the flags they set (predicated form).
+#[derive(Clone, Debug)]
+struct Target {
+    brk: Option<String>,
+    /// `None` for a `switch` (a `continue` there belongs to the enclosing loop).
+    cont: Option<String>,
+    is_loop: bool,
+}
+
+/// The state of the function whose body is being lowered (the kernel or an inlined device
+/// function): its return flag and return value variable.
+#[derive(Clone, Debug, Default)]
+struct FnFrame {
+    /// Set to 1 by an early `return` (predicated form); `None` when the body has none.
+    ret_flag: Option<String>,
+    /// Receives the value of `return e;` in an inlined non-void function.
+    ret_value: Option<(String, Ty)>,
+    /// Template type parameters: name → type.
+    types: HashMap<String, Ty>,
+    /// The names of the functions being inlined, outermost first (recursion check).
+    stack: Vec<String>,
 }
 
 /// Where the statement being lowered sits: normally in a braced block, or as the braceless body
@@ -144,9 +280,17 @@ enum Ctx {
 }
 
 struct Lx<'a, 't> {
+    /// Inlining depth guard.
+    inline_depth: usize,
+    /// The body of the function being lowered (the kernel or an inlined function).
+    fn_body: Option<Node<'t>>,
+    /// The C scopes of the callers of the functions being inlined (hidden, but alive).
+    hidden: Vec<Vec<HashMap<String, Binding>>>,
     src: &'a str,
     file: &'a FileInfo,
     places: Vec<Place>,
+    /// Labels of the `if (!flags)` guards of the predicated form (see `Kernel::flag_guards`).
+    flag_guards: std::collections::BTreeSet<Label>,
     arrays: Vec<ArrayDecl>,
     params: Vec<String>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -159,24 +303,264 @@ struct Lx<'a, 't> {
     depth: usize,
     record: Option<(usize, Vec<(String, usize)>)>,
     replay: Option<(usize, VecDeque<(String, usize)>)>,
-    /// The kernel body's last statement, where a plain `return;` is allowed.
+    /// The function body's last statement: a `return` there needs no flag.
     final_return: Option<Node<'t>>,
+    /// Exit flags (`break`, `continue`, `return`) the statements lowered so far in the current
+    /// region may have set: the rest of the enclosing block runs under `if (!flags)`.
+    exits: BTreeSet<String>,
+    /// Innermost last: the loops and switches `break`/`continue` refer to.
+    targets: Vec<Target>,
+    frame: FnFrame,
+    prog: &'a Program<'t>,
+    /// File-scope arrays already brought into the kernel: C name → binding.
+    file_bound: HashMap<String, Binding>,
+    /// The one KPL array all `extern __shared__` declarations of the kernel alias.
+    extern_shared: Option<(String, Ty)>,
+    /// `goto` targets in scope: label → the flag a `goto` to it sets.
+    gotos: HashMap<String, String>,
+    /// KPL arrays whose elements are vectors or structs (the last dimension holds the fields).
+    agg_arrays: HashMap<String, Rc<Agg>>,
+    /// Top-level statements emitted by an inlined body: their places stay the body's places.
+    inlined: HashSet<Label>,
 }
 
-/// Lowers one kernel function definition.
-pub(crate) fn lower_kernel(f: Node, src: &str, file: &FileInfo) -> R<Kernel> {
+/// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
+/// `reduce<256, float>`), or one for a plain kernel. `template_args` are the command line's
+/// `--template-arg NAME=VALUE`, used when the file has no explicit instantiation.
+pub(crate) fn lower_kernel<'t>(
+    f: Node<'t>,
+    src: &str,
+    file: &FileInfo,
+    template_args: &[(String, String)],
+) -> R<Vec<Kernel>> {
+    let mut root = f;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let prog = Program::collect(root, src);
     let name = super::function_name(f, src).unwrap_or("kernel").to_string();
+    let tparams = match f.parent() {
+        Some(t) if t.kind() == "template_declaration" => {
+            t.child_by_field_name("parameters").map(|l| template_params(l, src)).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    if tparams.is_empty() {
+        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default())?]);
+    }
+    let mut out = Vec::new();
+    for (iname, args) in prog.instantiations.iter().filter(|(n, _)| *n == name) {
+        let inst = instance_from_nodes(&tparams, *args, src, file, None)?;
+        let shown = format!("{iname}<{}>", inst.shown.join(", "));
+        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+    }
+    if out.is_empty() {
+        let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
+        let shown = format!("{name}<{}>", inst.shown.join(", "));
+        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+    }
+    Ok(out)
+}
+
+/// The template arguments of one instantiation.
+#[derive(Clone, Debug, Default)]
+struct Instance {
+    types: HashMap<String, Ty>,
+    values: Vec<(String, u32, Ty)>,
+    /// The arguments as written, for the kernel's name.
+    shown: Vec<String>,
+}
+
+/// Binds template parameters to the argument nodes of `<…>` (missing ones from defaults).
+/// `env` resolves names in the arguments (the caller's template parameters).
+fn instance_from_nodes(
+    tparams: &[TParam],
+    args: Node,
+    src: &str,
+    file: &FileInfo,
+    env: Option<ArgEnv>,
+) -> R<Instance> {
+    let mut c = args.walk();
+    let items: Vec<Node> = args.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+    if items.len() > tparams.len() {
+        return Err(unsupported(
+            format!("{} template arguments for {} parameters", items.len(), tparams.len()),
+            args,
+        ));
+    }
+    let mut inst = Instance::default();
+    for (i, p) in tparams.iter().enumerate() {
+        let node = items.get(i).copied().or(p.default);
+        let Some(node) = node else {
+            return Err(Diagnostic::error(
+                format!("no value for template parameter `{}`", p.name),
+                span(args),
+            ));
+        };
+        let arg = template_arg(node, src, file, env)?;
+        inst.bind(p, arg, node, src)?;
+        inst.shown.push(text(node, src).split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    Ok(inst)
+}
+
+/// Binds a template kernel's parameters from `--template-arg NAME=VALUE` (or their defaults).
+fn instance_from_flags(
+    tparams: &[TParam],
+    flags: &[(String, String)],
+    src: &str,
+    file: &FileInfo,
+    f: Node,
+) -> R<Instance> {
+    let mut inst = Instance::default();
+    let kname = super::function_name(f, src).unwrap_or("kernel");
+    for p in tparams {
+        let given = flags.iter().rev().find(|(n, _)| *n == p.name).map(|(_, v)| v.trim());
+        let (arg, shown) = match (given, p.default) {
+            (Some(v), _) => {
+                let arg = match p.type_node {
+                    None => Arg::Type(ty_from_words(v).ok_or_else(|| {
+                        Diagnostic::error(
+                            format!("--template-arg {}={v}: `{v}` is not a scalar type this front end models", p.name),
+                            span(f),
+                        )
+                    })?),
+                    Some(_) => {
+                        let value = match parse_number(v) {
+                            Some(Lit::Int(x, _)) => Some(x),
+                            _ => match file.macros.get(v) {
+                                Some(MacroVal::Const(x)) => Some(*x as u32),
+                                _ => None,
+                            },
+                        };
+                        Arg::Value(value.ok_or_else(|| {
+                            Diagnostic::error(
+                                format!("--template-arg {}={v}: not an integer constant", p.name),
+                                span(f),
+                            )
+                        })?)
+                    }
+                };
+                (arg, v.to_string())
+            }
+            (None, Some(d)) => (template_arg(d, src, file, None)?, text(d, src).to_string()),
+            (None, None) => {
+                return Err(Diagnostic::error(
+                    format!(
+                        "template kernel `{kname}` has no instantiation and no value for template parameter `{}`",
+                        p.name
+                    ),
+                    span(f),
+                )
+                .with_label("template kernel")
+                .with_note(format!(
+                    "add an explicit instantiation (`template __global__ void {kname}<…>(…);`) or pass `--template-arg {}=VALUE`",
+                    p.name
+                )))
+            }
+        };
+        inst.bind(p, arg, f, src)?;
+        inst.shown.push(shown);
+    }
+    Ok(inst)
+}
+
+/// Resolves names in template arguments (the caller's template parameters).
+type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
+
+/// A template argument's meaning.
+#[derive(Clone, Copy, Debug)]
+enum Arg {
+    Type(Ty),
+    Value(u32),
+}
+
+impl Instance {
+    fn bind(&mut self, p: &TParam, arg: Arg, at: Node, src: &str) -> R<()> {
+        match (p.type_node, arg) {
+            (None, Arg::Type(t)) => {
+                self.types.insert(p.name.clone(), t);
+            }
+            (Some(tn), Arg::Value(v)) => {
+                let ty = scalar_type(tn, src)?;
+                if ty == Ty::Float {
+                    return Err(unsupported(format!("the floating template parameter `{}`", p.name), tn));
+                }
+                self.values.push((p.name.clone(), v, ty));
+            }
+            (None, Arg::Value(_)) => {
+                return Err(unsupported(format!("a value for the type parameter `{}`", p.name), at))
+            }
+            (Some(_), Arg::Type(_)) => {
+                return Err(unsupported(format!("a type for the value parameter `{}`", p.name), at))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads one template argument: a type, or an integer constant expression.
+fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgEnv>) -> R<Arg> {
+    let lookup = |name: &str| env.and_then(|e| e(name));
+    if n.kind() == "type_descriptor" {
+        let t = n.child_by_field_name("type").ok_or_else(|| unsupported("template argument", n))?;
+        if n.child_by_field_name("declarator").is_some() {
+            return Err(unsupported(format!("template argument `{}`", text(n, src)), n));
+        }
+        // `f<blockSize>` parses as a type; a name bound to a value (or macro) is a value.
+        if t.kind() == "type_identifier" {
+            let name = text(t, src);
+            if let Some(a) = lookup(name) {
+                return Ok(a);
+            }
+            if let Some(MacroVal::Const(v)) = file.macros.get(name) {
+                return Ok(Arg::Value(*v as u32));
+            }
+        }
+        return scalar_type(t, src).map(Arg::Type);
+    }
+    let mut resolve = |name: &str| match lookup(name) {
+        Some(Arg::Value(v)) => Some(v as i64),
+        _ => match file.macros.get(name) {
+            Some(MacroVal::Const(v)) => Some(*v),
+            _ => None,
+        },
+    };
+    const_eval(n, src, &mut resolve).map(|v| Arg::Value(v as u32)).ok_or_else(|| {
+        unsupported(format!("template argument `{}` (not an integer constant)", text(n, src)), n)
+    })
+}
+
+fn lower_instance<'t>(
+    f: Node<'t>,
+    src: &str,
+    file: &FileInfo,
+    prog: &Program<'t>,
+    name: String,
+    inst: &Instance,
+) -> R<Kernel> {
     let body =
         f.child_by_field_name("body").ok_or_else(|| Diagnostic::error("a kernel without a body", span(f)))?;
     let mut taken = HashSet::new();
     collect_idents(f, src, &mut taken);
+    for (_, d) in &prog.functions {
+        collect_idents(d.node, src, &mut taken);
+    }
+    let mut scope0 = HashMap::new();
+    for (n, v, t) in &inst.values {
+        scope0.insert(n.clone(), Binding::Const { value: *v, ty: *t });
+    }
     let mut lx = Lx {
+        inline_depth: 0,
+        fn_body: Some(body),
+        hidden: Vec::new(),
         src,
         file,
         places: Vec::new(),
+        flag_guards: Default::default(),
         arrays: Vec::new(),
         params: Vec::new(),
-        scopes: vec![HashMap::new()],
+        scopes: vec![scope0],
         kpl_scopes: vec![HashSet::new()],
         taken,
         temp_counter: 0,
@@ -186,6 +570,15 @@ pub(crate) fn lower_kernel(f: Node, src: &str, file: &FileInfo) -> R<Kernel> {
         record: None,
         replay: None,
         final_return: None,
+        exits: BTreeSet::new(),
+        targets: Vec::new(),
+        frame: FnFrame { types: inst.types.clone(), ..FnFrame::default() },
+        prog,
+        file_bound: HashMap::new(),
+        extern_shared: None,
+        agg_arrays: HashMap::new(),
+        gotos: HashMap::new(),
+        inlined: HashSet::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
@@ -195,9 +588,12 @@ pub(crate) fn lower_kernel(f: Node, src: &str, file: &FileInfo) -> R<Kernel> {
     let mut c = body.walk();
     let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
     lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
-    for ch in children {
-        lx.stmt(ch, Ctx::Normal)?;
+    if has_early_return(body, lx.final_return) {
+        lx.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
+        let flag = lx.flag("ret");
+        lx.frame.ret_flag = Some(flag);
     }
+    lx.seq(&children)?;
     let stmts = std::mem::take(&mut lx.out);
     let n = lx.places.len();
     Ok(Kernel {
@@ -208,7 +604,48 @@ pub(crate) fn lower_kernel(f: Node, src: &str, file: &FileInfo) -> R<Kernel> {
         geometry: Geometry::default(),
         label_names: vec![LabelName { name: String::new(), explicit: false }; n],
         places: lx.places,
+        flag_guards: lx.flag_guards,
     })
+}
+
+/// Whether a function body has a `return` other than its final top-level one.
+fn has_early_return(n: Node, final_return: Option<Node>) -> bool {
+    if n.kind() == "return_statement" && Some(n) != final_return {
+        return true;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| has_early_return(ch, final_return))
+}
+
+/// Whether a `break` (`kind` = "break_statement") or `continue` under `n` jumps out of `n`'s
+/// innermost enclosing loop/switch, i.e. is not inside a nested loop (or, for `break`, switch).
+fn jumps_here(n: Node, kind: &str) -> bool {
+    let mut c = n.walk();
+    let children: Vec<Node> = n.named_children(&mut c).collect();
+    children.into_iter().any(|ch| {
+        if ch.kind() == kind {
+            return true;
+        }
+        let nested_loop = matches!(ch.kind(), "for_statement" | "while_statement" | "do_statement");
+        let nested_switch = ch.kind() == "switch_statement" && kind == "break_statement";
+        !nested_loop && !nested_switch && jumps_here(ch, kind)
+    })
+}
+
+/// The parameter declarations of a function definition.
+fn fn_params(f: Node) -> Vec<Node> {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            break;
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
+    let mut c = list.walk();
+    let v: Vec<Node> = list.named_children(&mut c).filter(|p| p.kind() == "parameter_declaration").collect();
+    v
 }
 
 fn collect_idents(n: Node, src: &str, out: &mut HashSet<String>) {
@@ -363,7 +800,7 @@ impl<'t> Lx<'_, 't> {
     /// Declares a C local: emits `local` (or reuses a dead KPL variable of the same name in the
     /// same KPL scope when there is an initializer) and binds the C name.
     fn declare_var(&mut self, cname: &str, ty: Ty, init: Option<Expr>) {
-        let bound_live = self.scopes.iter().any(|s| {
+        let bound_live = self.scopes.iter().chain(self.hidden.iter().flatten()).any(|s| {
             s.values()
                 .any(|b| matches!(b, Binding::Var { kpl, .. } | Binding::Array { kpl, .. } if kpl == cname))
         });
@@ -435,7 +872,21 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Err(unsupported("unnamed parameter", p));
             };
-            let ty = scalar_type(ty_node, self.src)?;
+            if let Some(agg) = self.agg_type(ty_node) {
+                let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                match (decl.kind(), inner) {
+                    ("pointer_declarator" | "array_declarator", Some(inner)) => {
+                        let cname = text(inner, self.src).to_string();
+                        self.add_array(&cname, Space::Global, agg.fields[0].1, vec![None], false, span(decl));
+                        if let Some(Binding::Array { kpl, .. }) = self.lookup(&cname).cloned() {
+                            self.agg_arrays.insert(kpl, agg);
+                        }
+                        continue;
+                    }
+                    _ => return Err(unsupported(format!("a {} parameter passed by value", agg.name), p)),
+                }
+            }
+            let ty = self.ty(ty_node)?;
             let (name_node, is_array) = match decl.kind() {
                 "identifier" => (decl, false),
                 "pointer_declarator" | "array_declarator" => {
@@ -496,6 +947,13 @@ impl<'t> Lx<'_, 't> {
         let before = self.out.len();
         f(self)?;
         if self.out.len() > before {
+            if self.out.last().is_some_and(|s| self.inlined.contains(&s.label)) {
+                // The statement ends with an inlined body, whose statements keep the places of
+                // the function: a no-op marker (a dead local) carries the caller's position
+                // after the call, so a barrier can go there instead of into every call.
+                self.cur_span = span(n);
+                self.temp(None);
+            }
             if let Some(l) = self.out.last().map(|s| s.label) {
                 let p = self.place_after(n, ctx);
                 self.set_place(l, p);
@@ -519,8 +977,9 @@ impl<'t> Lx<'_, 't> {
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
                 let mut c = n.walk();
-                let children: Vec<Node> = n.named_children(&mut c).collect();
-                let r = children.into_iter().try_for_each(|ch| self.stmt(ch, Ctx::Normal));
+                let children: Vec<Node> =
+                    n.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                let r = self.seq(&children);
                 self.scopes.pop();
                 r
             }
@@ -528,23 +987,47 @@ impl<'t> Lx<'_, 't> {
             "while_statement" => self.while_stmt(n, ctx),
             "for_statement" => self.for_stmt(n, ctx),
             "do_statement" => self.do_stmt(n, ctx),
-            "return_statement" => {
-                if self.final_return == Some(n) && n.named_child_count() == 0 {
-                    Ok(())
-                } else {
-                    Err(unsupported("`return` inside a kernel (early exit) is not supported yet", n)
-                        .with_label("early exit")
-                        .with_note("only a final `return;` at the end of the kernel body is accepted"))
+            "return_statement" => self.return_stmt(n, ctx),
+            "break_statement" => {
+                let flag = self
+                    .targets
+                    .last()
+                    .and_then(|t| t.brk.clone())
+                    .ok_or_else(|| Diagnostic::error("`break` outside a loop or `switch`", span(n)))?;
+                self.jump(n, ctx, flag)
+            }
+            "continue_statement" => {
+                let flag = self
+                    .targets
+                    .iter()
+                    .rev()
+                    .find(|t| t.is_loop)
+                    .and_then(|t| t.cont.clone())
+                    .ok_or_else(|| Diagnostic::error("`continue` outside a loop", span(n)))?;
+                self.jump(n, ctx, flag)
+            }
+            "goto_statement" => {
+                let name = n.child_by_field_name("label").map(|x| text(x, self.src)).unwrap_or("");
+                match self.gotos.get(name).cloned() {
+                    Some(flag) => self.jump(n, ctx, flag),
+                    None => Err(unsupported(
+                        format!("`goto {name}` into or out of a nested statement (irreducible or not lowered)"),
+                        n,
+                    )
+                    .with_label("jump")
+                    .with_note("only a `goto` to a label of an enclosing statement list is lowered (forward: a skip; backward: a loop)")),
                 }
             }
-            "break_statement" => Err(unsupported("`break` is not supported yet", n).with_label("loop exit")),
-            "continue_statement" => {
-                Err(unsupported("`continue` is not supported yet", n).with_label("loop jump"))
+            "labeled_statement" => {
+                let mut c = n.walk();
+                let label = n.child_by_field_name("label");
+                let inner = n.named_children(&mut c).find(|x| Some(*x) != label && x.kind() != "comment");
+                match inner {
+                    Some(s) => self.stmt(s, ctx),
+                    None => Ok(()),
+                }
             }
-            "goto_statement" => Err(unsupported("`goto`", n)),
-            "labeled_statement" => Err(unsupported("statement labels (`goto` targets)", n)),
-            "switch_statement" => Err(unsupported("`switch` is not supported yet", n)
-                .with_note("rewrite it as an `if`/`else` chain")),
+            "switch_statement" => self.switch_stmt(n, ctx),
             "preproc_call" => {
                 let d = n.child_by_field_name("directive").map(|d| text(d, self.src)).unwrap_or("");
                 if d == "#pragma" {
@@ -560,16 +1043,396 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// Declares a fresh per-thread flag local initialized to 0 (not a barrier position: it
+    /// stands for nothing in the source).
+    fn flag(&mut self, base: &str) -> String {
+        let name = self.fresh_name(base);
+        self.declare_kpl(&name);
+        let l = self.emit(StmtKind::Local { name: name.clone(), init: Some(Expr::Const(0)) });
+        self.set_place(l, Place::Not(FLAG.into()));
+        name
+    }
+
+    /// Lowers a statement sequence in the predicated form of unstructured control flow: after a
+    /// statement that may set exit flags (`break`, `continue`, `return`), the rest of the
+    /// sequence runs under `if (!(f1 || …))`. The place after that statement in the source is
+    /// the start of the guarded block (only threads that did not leave reach it), so the
+    /// statement's own label is not a barrier position.
+    fn seq(&mut self, items: &[Node<'t>]) -> R<()> {
+        let units = self.goto_units(items)?;
+        if units.iter().all(|u| matches!(u, Unit::One(_))) {
+            return self
+                .seq_from(0, items.len(), &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]));
+        }
+        let sp = |u: &Unit| match *u {
+            Unit::One(i) => span(items[i]),
+            Unit::Back { from, to, .. } => span(items[from]).to(span(items[to])),
+            Unit::Fwd { from, to, .. } => span(items[from]).to(span(items[to - 1])),
+        };
+        self.seq_from(0, units.len(), &mut |s, k| s.unit(items, &units[k]), &|k| sp(&units[k]))
+    }
+
+    /// Splits a statement list at the regions that `goto`s to its labels form: a backward goto
+    /// (`L: …; if (c) goto L;`) makes the statements from the label to the last goto a loop; a
+    /// forward one (`if (c) goto L; …; L:`) makes the statements from the first goto up to the
+    /// label a region the jump skips. Regions may not overlap; a goto into a nested statement
+    /// or out of its statement list is irreducible here and stays an error at the goto.
+    fn goto_units(&self, items: &[Node<'t>]) -> R<Vec<Unit>> {
+        let mut regions: Vec<Unit> = Vec::new();
+        for (l, it) in items.iter().enumerate() {
+            if it.kind() != "labeled_statement" {
+                continue;
+            }
+            let Some(name) = it.child_by_field_name("label").map(|x| text(x, self.src).to_string()) else {
+                continue;
+            };
+            let back = items[l..].iter().rposition(|x| has_goto(*x, &name, self.src)).map(|p| l + p);
+            let fwd = items[..l].iter().position(|x| has_goto(*x, &name, self.src));
+            match (fwd, back) {
+                (Some(_), Some(_)) => {
+                    return Err(unsupported(
+                        format!("`goto {name}` both before and after the label (irreducible control flow)"),
+                        *it,
+                    ))
+                }
+                (Some(from), None) => regions.push(Unit::Fwd { from, to: l, label: name }),
+                (None, Some(to)) => regions.push(Unit::Back { from: l, to, label: name }),
+                (None, None) => {}
+            }
+        }
+        regions.sort_by_key(|u| match u {
+            Unit::Back { from, .. } | Unit::Fwd { from, .. } => *from,
+            Unit::One(i) => *i,
+        });
+        let mut units = Vec::new();
+        let mut i = 0;
+        for r in regions {
+            let (from, end) = match &r {
+                Unit::Back { from, to, .. } => (*from, *to + 1),
+                Unit::Fwd { from, to, .. } => (*from, *to),
+                Unit::One(x) => (*x, *x + 1),
+            };
+            if from < i {
+                return Err(unsupported(
+                    "overlapping `goto` regions (irreducible control flow)",
+                    items[from],
+                ));
+            }
+            units.extend((i..from).map(Unit::One));
+            units.push(r);
+            i = end;
+        }
+        units.extend((i..items.len()).map(Unit::One));
+        Ok(units)
+    }
+
+    fn unit(&mut self, items: &[Node<'t>], u: &Unit) -> R<()> {
+        match u {
+            Unit::One(i) => self.stmt(items[*i], Ctx::Normal),
+            Unit::Fwd { from, to, label } => {
+                // `goto L` sets a skip flag; the statements after it up to `L:` run under
+                // `if (!skip)`; at the label every thread is back.
+                let first = self.places.len();
+                let before = self.out.len();
+                self.cur_span = span(items[*from]);
+                let g = self.flag("skip");
+                let saved_goto = self.gotos.insert(label.clone(), g.clone());
+                let saved = std::mem::take(&mut self.exits);
+                let r =
+                    self.seq_from(*from, *to, &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]));
+                self.restore_goto(label, saved_goto);
+                let set = std::mem::replace(&mut self.exits, saved);
+                self.exits.extend(set.into_iter().filter(|f| *f != g));
+                r?;
+                // After the region's last statement in the source every thread is back: that
+                // is after the region's last top-level KPL statement, not inside a guard.
+                let p = self.place_after(items[to - 1], Ctx::Normal);
+                for q in self.places.iter_mut().skip(first) {
+                    if *q == p {
+                        *q = Place::Not(LEFT.into());
+                    }
+                }
+                if let Some(l) = self.out.get(before..).and_then(|o| o.last()).map(|s| s.label) {
+                    self.set_place(l, p);
+                }
+                Ok(())
+            }
+            Unit::Back { from, to, label } => {
+                // `local g := 1; while (g) { g := 0; L: …; if (c) { g := 1; } }`.
+                self.cur_span = span(items[*from]);
+                let g = self.flag("again");
+                let a = self.emit(StmtKind::Assign { name: g.clone(), value: Expr::Const(1) });
+                self.set_place(a, Place::Not(FLAG.into()));
+                let l = self.label();
+                let bs = self.label();
+                let labeled = items[*from];
+                let mut c = labeled.walk();
+                let colon = labeled.children(&mut c).find(|x| x.kind() == ":");
+                let start = match colon {
+                    // A label usually sits at column 0: indent a barrier like the statement.
+                    Some(col) => match line_place(self.src, labeled.start_byte(), col.end_byte()) {
+                        Place::Line { offset, indent } => {
+                            let indent = match col.next_named_sibling() {
+                                Some(inner)
+                                    if !super::text::same_line(
+                                        self.src,
+                                        col.end_byte(),
+                                        inner.start_byte(),
+                                    ) =>
+                                {
+                                    super::text::indent_of(self.src, inner.start_byte())
+                                }
+                                _ => indent,
+                            };
+                            Place::Line { offset, indent }
+                        }
+                        p => p,
+                    },
+                    None => Place::Not(INSIDE.into()),
+                };
+                self.set_place(bs, start);
+                let saved_goto = self.gotos.insert(label.clone(), g.clone());
+                let saved = std::mem::take(&mut self.exits);
+                let r = self.nested(|s| {
+                    let z = s.emit(StmtKind::Assign { name: g.clone(), value: Expr::Const(0) });
+                    s.set_place(z, Place::Not(FLAG.into()));
+                    s.seq_from(*from, *to + 1, &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]))
+                });
+                self.restore_goto(label, saved_goto);
+                let set = std::mem::replace(&mut self.exits, saved);
+                self.exits.extend(set.into_iter().filter(|f| *f != g));
+                let (stmts, _) = r?;
+                // After the last statement of the region in the source, only threads that do
+                // not jump back arrive: they leave the loop. That position is after the loop.
+                let p = self.place_after(items[*to], Ctx::Normal);
+                for q in self.places.iter_mut().skip(bs.0 as usize + 1) {
+                    if *q == p {
+                        *q = Place::Not(LEFT.into());
+                    }
+                }
+                self.set_place(l, p);
+                let sp = span(items[*from]).to(span(items[*to]));
+                let body = Block { label: l, start: bs, stmts, span: sp };
+                self.out.push(Stmt {
+                    label: l,
+                    kind: StmtKind::While { cond: Expr::Var(g), body },
+                    span: sp,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn restore_goto(&mut self, label: &str, saved: Option<String>) {
+        match saved {
+            Some(f) => self.gotos.insert(label.to_string(), f),
+            None => self.gotos.remove(label),
+        };
+    }
+
+    fn seq_from(
+        &mut self,
+        from: usize,
+        n: usize,
+        f: &mut dyn FnMut(&mut Self, usize) -> R<()>,
+        sp: &dyn Fn(usize) -> Span,
+    ) -> R<()> {
+        for i in from..n {
+            let saved = std::mem::take(&mut self.exits);
+            f(self, i)?;
+            let set = std::mem::replace(&mut self.exits, saved);
+            self.exits.extend(set.iter().cloned());
+            if set.is_empty() {
+                continue;
+            }
+            let moved = self
+                .out
+                .last()
+                .map(|s| s.label)
+                .and_then(|l| self.places.get_mut(l.0 as usize))
+                .map(|p| std::mem::replace(p, Place::Not(LEFT.into())));
+            if i + 1 == n && !moved.as_ref().is_some_and(Place::is_placeable) {
+                return Ok(());
+            }
+            // At the end of the list an empty guard keeps the source position after the
+            // jumping statement placeable (e.g. the end of a loop body after `if (c) break;`).
+            let cond = not_any(&set);
+            let l = self.label();
+            let ts = self.label();
+            if let Some(p) = moved {
+                self.set_place(ts, p);
+            }
+            self.set_place(l, Place::Not("the end of statements guarded by an exit flag".into()));
+            let (stmts, _) = self.nested(|s| s.seq_from(i + 1, n, f, sp))?;
+            // The guard's own span is the statement that may jump (diagnostics point at the
+            // `return` that makes the rest thread-dependent); its block spans the rest.
+            let gspan = if i + 1 < n { sp(i + 1).to(sp(n - 1)) } else { Span::new(sp(i).end, sp(i).end) };
+            let then = Block { label: l, start: ts, stmts, span: gspan };
+            self.flag_guards.insert(l);
+            self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els: None }, span: sp(i) });
+            return Ok(());
+        }
+        Ok(())
+    }
+
+    /// `break;` / `continue;`: sets the flag; nothing after it in its block runs.
+    fn jump(&mut self, n: Node, ctx: Ctx, flag: String) -> R<()> {
+        self.simple(n, ctx, |s| {
+            s.emit(StmtKind::Assign { name: flag.clone(), value: Expr::Const(1) });
+            Ok(())
+        })?;
+        if let Some(l) = self.out.last().map(|s| s.label) {
+            self.set_place(l, Place::Not(LEFT.into()));
+        }
+        self.exits.insert(flag);
+        Ok(())
+    }
+
+    /// `return [e];`: the value goes to the inlined function's result variable; an early return
+    /// sets the function's return flag (a final one needs none).
+    fn return_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
+        let mut c = n.walk();
+        let value = n.named_children(&mut c).find(|x| x.kind() != "comment");
+        let is_final = self.final_return == Some(n);
+        let flag = if is_final { None } else { self.frame.ret_flag.clone() };
+        if !is_final && flag.is_none() {
+            return Err(Diagnostic::error("internal error: an early return without a return flag", span(n)));
+        }
+        let result = self.frame.ret_value.clone();
+        let from = self.places.len();
+        self.simple(n, ctx, |s| {
+            match (value, result) {
+                (Some(v), Some((var, ty))) => {
+                    let (e, t) = s.expr(v)?;
+                    s.emit(StmtKind::Assign { name: var, value: convert(e, t, ty) });
+                }
+                (Some(v), None) => return Err(unsupported("`return` with a value here", v)),
+                (None, _) => {}
+            }
+            if let Some(f) = &flag {
+                s.emit(StmtKind::Assign { name: f.clone(), value: Expr::Const(1) });
+            }
+            Ok(())
+        })?;
+        self.mark_from(from, LEFT);
+        if let Some(f) = flag {
+            self.exits.insert(f);
+        }
+        Ok(())
+    }
+
+    /// `switch`: `local sw := e; [local brk, fall := 0;]` then per case, in source order,
+    /// `if (fall || sw == v) { fall := 1; stmts }` (`default`: no case value matches), the
+    /// cases after one that may `break` guarded by the break flag like any statement sequence.
+    fn switch_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
+        let cn = self.cond_clause(n)?;
+        let body = n.child_by_field_name("body").ok_or_else(|| unsupported("`switch` without a body", n))?;
+        let mut c = body.walk();
+        let cases: Vec<Node<'t>> = body.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+        if let Some(bad) = cases.iter().find(|x| x.kind() != "case_statement") {
+            return Err(unsupported("a statement before the first `case` of a `switch`", *bad));
+        }
+        self.cur_span = span(n);
+        let first = self.places.len();
+        let (v, t) = self.expr(cn)?;
+        if t == Ty::Float {
+            return Err(Diagnostic::error("`switch` on a floating value", span(cn)));
+        }
+        let sw = self.temp(Some(v));
+        let brk = if jumps_here(body, "break_statement") { Some(self.flag("brk")) } else { None };
+        let fall = if cases.len() > 1 { Some(self.flag("fall")) } else { None };
+        self.mark_from(first, INSIDE);
+        let mut values = Vec::new();
+        for case in &cases {
+            if let Some(v) = case.child_by_field_name("value") {
+                let x = const_eval(v, self.src, &mut |name| self.const_value(name))
+                    .ok_or_else(|| unsupported("a `case` value that is not an integer constant", v))?;
+                values.push(x as u32);
+            }
+        }
+        self.targets.push(Target { brk: brk.clone(), cont: None, is_loop: false });
+        let saved = std::mem::take(&mut self.exits);
+        let r = self.seq_from(
+            0,
+            cases.len(),
+            &mut |s, i| s.case(cases[i], &sw, fall.as_deref(), &values),
+            &|i| span(cases[i]),
+        );
+        self.targets.pop();
+        let set = std::mem::replace(&mut self.exits, saved);
+        self.exits.extend(set.into_iter().filter(|f| Some(f) != brk.as_ref()));
+        r?;
+        if let Some(l) = self.out.last().map(|s| s.label).filter(|l| l.0 as usize >= first) {
+            let p = self.place_after(n, ctx);
+            self.set_place(l, p);
+        }
+        Ok(())
+    }
+
+    fn case(&mut self, case: Node<'t>, sw: &str, fall: Option<&str>, values: &[u32]) -> R<()> {
+        let src = self.src;
+        let matches = match case.child_by_field_name("value") {
+            Some(v) => {
+                let x = const_eval(v, src, &mut |name| self.const_value(name)).unwrap_or(0) as u32;
+                Expr::bin(BinOp::Eq, Expr::var(sw), Expr::Const(x))
+            }
+            None => values
+                .iter()
+                .map(|x| Expr::bin(BinOp::Ne, Expr::var(sw), Expr::Const(*x)))
+                .reduce(|a, b| Expr::bin(BinOp::And, a, b))
+                .unwrap_or(Expr::Const(1)),
+        };
+        let cond = match fall {
+            Some(f) => Expr::bin(BinOp::Or, Expr::var(f), matches),
+            None => matches,
+        };
+        let mut c = case.walk();
+        let colon = case.children(&mut c).find(|x| x.kind() == ":");
+        let mut c = case.walk();
+        let value = case.child_by_field_name("value");
+        let stmts: Vec<Node<'t>> =
+            case.named_children(&mut c).filter(|x| x.kind() != "comment" && Some(*x) != value).collect();
+        self.cur_span = span(case);
+        let l = self.label();
+        let ts = self.label();
+        let start_place = match colon {
+            Some(col) => line_place(src, case.start_byte(), col.end_byte()),
+            None => Place::Not(INSIDE.into()),
+        };
+        self.set_place(ts, start_place);
+        self.set_place(l, Place::Not("the end of a `switch` case".into()));
+        let (body, _) = self.nested(|s| {
+            if let Some(f) = fall {
+                s.cur_span = span(case);
+                let a = s.emit(StmtKind::Assign { name: f.to_string(), value: Expr::Const(1) });
+                s.set_place(a, Place::Not(FLAG.into()));
+            }
+            s.seq(&stmts)
+        })?;
+        let then = Block { label: l, start: ts, stmts: body, span: span(case) };
+        self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els: None }, span: span(case) });
+        Ok(())
+    }
+
+    /// The value of a constant name: a template value parameter or an integer macro.
+    fn const_value(&self, name: &str) -> Option<i64> {
+        match self.lookup(name) {
+            Some(Binding::Const { value, ty }) => {
+                Some(if *ty == Ty::Int { *value as i32 as i64 } else { *value as i64 })
+            }
+            Some(_) => None,
+            None => self.macro_value(name),
+        }
+    }
+
     /// Lowers the body of a compound statement into the current (fresh) statement list. Returns
     /// the place of the block's start node.
     fn body(&mut self, b: Node<'t>, parent: Node) -> R<Place> {
         if b.kind() == "compound_statement" {
             let place = block_start_place(self.src, b.start_byte(), first_stmt(b));
             let mut c = b.walk();
-            let children: Vec<Node> = b.named_children(&mut c).collect();
-            for ch in children {
-                self.stmt(ch, Ctx::Normal)?;
-            }
+            let children: Vec<Node> = b.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+            self.seq(&children)?;
             Ok(place)
         } else {
             self.stmt(b, Ctx::Body { parent_start: parent.start_byte() })?;
@@ -597,7 +1460,13 @@ impl<'t> Lx<'_, 't> {
     fn if_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
         let cn = self.cond_clause(n)?;
         self.cur_span = span(n);
+        let before = self.places.len();
         let cond = self.cond(cn)?;
+        if self.places.len() == before {
+            if let Some(v) = fold(&cond) {
+                return self.folded_if(n, v != 0);
+            }
+        }
         let l = self.label();
         let ts = self.label();
         let then_node =
@@ -629,6 +1498,32 @@ impl<'t> Lx<'_, 't> {
         let then = Block { label: l, start: ts, stmts: then_stmts, span: span(then_node) };
         self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els }, span: span(n) });
         Ok(())
+    }
+
+    /// An `if` whose condition is a constant (`if (blockSize >= 512)` in a template instance):
+    /// only the branch taken is lowered, as a plain block; its statements keep their places.
+    fn folded_if(&mut self, n: Node<'t>, taken: bool) -> R<()> {
+        let branch = if taken {
+            n.child_by_field_name("consequence")
+        } else {
+            n.child_by_field_name("alternative").and_then(|alt| {
+                let mut c = alt.walk();
+                let b = alt.named_children(&mut c).find(|x| x.kind() != "comment");
+                b
+            })
+        };
+        let Some(b) = branch else { return Ok(()) };
+        self.scopes.push(HashMap::new());
+        let r = if b.kind() == "compound_statement" {
+            let mut c = b.walk();
+            let children: Vec<Node> = b.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+            self.seq(&children)
+        } else {
+            let parent = if taken { n } else { b.parent().unwrap_or(n) };
+            self.stmt(b, Ctx::Body { parent_start: parent.start_byte() })
+        };
+        self.scopes.pop();
+        r
     }
 
     /// Lowers a loop condition the first time, recording its temporaries for [`Self::recond`].
@@ -687,8 +1582,15 @@ impl<'t> Lx<'_, 't> {
 
     /// A `while` (no update) or the rest of a `for` after its initializer: `while (cond)
     /// { body; update; <reads of cond again> }`, where the update and the re-reads are not
-    /// placeable. A missing condition is `1`.
+    /// placeable. A missing condition is `1`. With `break`/`continue`/`return` inside, the
+    /// predicated form: flags declared before the loop, the condition conjoined with `!brk`
+    /// (and `!ret`), `cont` cleared at the end of each iteration, and the update and re-reads
+    /// run only by threads that are still in the loop.
     fn loop_stmt(&mut self, n: Node<'t>, ctx: Ctx, cn: Option<Node<'t>>, update: Option<Node<'t>>) -> R<()> {
+        let body_node =
+            n.child_by_field_name("body").ok_or_else(|| unsupported("a loop without a body", n))?;
+        self.cur_span = span(n);
+        let (brk, cont) = self.loop_flags(body_node);
         let (cond, reads, rec) = match cn {
             Some(cn) => {
                 self.cur_span = span(cn);
@@ -698,21 +1600,27 @@ impl<'t> Lx<'_, 't> {
         };
         let l = self.label();
         let bs = self.label();
-        let body_node =
-            n.child_by_field_name("body").ok_or_else(|| unsupported("a loop without a body", n))?;
-        let (stmts, bplace) = self.nested(|s| {
+        self.targets.push(Target { brk: brk.clone(), cont: cont.clone(), is_loop: true });
+        let saved = std::mem::take(&mut self.exits);
+        let r = self.nested(|s| {
             let p = s.body(body_node, n)?;
-            if let Some(u) = update {
-                let from = s.places.len();
-                s.cur_span = span(u);
-                s.effect(u)?;
-                s.mark_from(from, FOR_HEADER);
-            }
-            if let (true, Some(cn)) = (reads, cn) {
-                s.recond(cn, &cond, rec)?;
-            }
+            s.loop_tail(cont.as_deref(), &mut |s| {
+                if let Some(u) = update {
+                    let from = s.places.len();
+                    s.cur_span = span(u);
+                    s.effect(u)?;
+                    s.mark_from(from, FOR_HEADER);
+                }
+                if let (true, Some(cn)) = (reads, cn) {
+                    s.recond(cn, &cond, rec.clone())?;
+                }
+                Ok(())
+            })?;
             Ok(p)
-        })?;
+        });
+        self.targets.pop();
+        let cond = self.close_loop(saved, cond, brk.as_deref(), cont.as_deref());
+        let (stmts, bplace) = r?;
         self.set_place(bs, bplace);
         let p = self.place_after(n, ctx);
         self.set_place(l, p);
@@ -721,32 +1629,100 @@ impl<'t> Lx<'_, 't> {
         Ok(())
     }
 
-    /// `do B while (c);` → `local d := 1; while (d) { B; d := c; }`.
+    /// Declares the `break`/`continue` flags a loop body needs.
+    fn loop_flags(&mut self, body: Node) -> (Option<String>, Option<String>) {
+        let brk = jumps_here(body, "break_statement").then(|| self.flag("brk"));
+        let cont = jumps_here(body, "continue_statement").then(|| self.flag("cont"));
+        (brk, cont)
+    }
+
+    /// The end of a loop iteration: clears `cont`, then runs `tail` (update, condition re-reads)
+    /// only for threads that did not `break` or `return` when the body may have.
+    fn loop_tail(&mut self, cont: Option<&str>, tail: &mut dyn FnMut(&mut Self) -> R<()>) -> R<()> {
+        if let Some(c) = cont {
+            let a = self.emit(StmtKind::Assign { name: c.to_string(), value: Expr::Const(0) });
+            self.set_place(a, Place::Not(FLAG.into()));
+        }
+        let leaving: BTreeSet<String> =
+            self.exits.iter().filter(|f| Some(f.as_str()) != cont).cloned().collect();
+        if leaving.is_empty() {
+            return tail(self);
+        }
+        let before = self.out.len();
+        let l = self.label();
+        let ts = self.label();
+        self.set_place(l, Place::Not(FOR_HEADER.into()));
+        self.set_place(ts, Place::Not(FOR_HEADER.into()));
+        let (stmts, _) = self.nested(|s| tail(s))?;
+        if stmts.is_empty() {
+            // Nothing to guard: give the two labels back (labels are dense and in order).
+            self.places.truncate(self.places.len() - 2);
+            debug_assert_eq!(self.out.len(), before);
+            return Ok(());
+        }
+        let sp = self.cur_span;
+        let then = Block { label: l, start: ts, stmts, span: sp };
+        self.flag_guards.insert(l);
+        self.out.push(Stmt {
+            label: l,
+            kind: StmtKind::If { cond: not_any(&leaving), then, els: None },
+            span: sp,
+        });
+        Ok(())
+    }
+
+    /// After a loop body: conjoins the loop condition with the negated flags of threads that
+    /// left the loop and passes `return` flags on to the enclosing statements.
+    fn close_loop(
+        &mut self,
+        saved: BTreeSet<String>,
+        cond: Expr,
+        brk: Option<&str>,
+        cont: Option<&str>,
+    ) -> Expr {
+        let set = std::mem::replace(&mut self.exits, saved);
+        let mut cond = cond;
+        for f in &set {
+            if Some(f.as_str()) != cont {
+                cond = Expr::bin(BinOp::And, cond, Expr::Unary(UnOp::Not, Box::new(Expr::var(f))));
+            }
+        }
+        self.exits.extend(set.into_iter().filter(|f| Some(f.as_str()) != brk && Some(f.as_str()) != cont));
+        cond
+    }
+
+    /// `do B while (c);` → `local d := 1; while (d) { B; d := c; }` (with flags as for loops).
     fn do_stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
         let cn = self.cond_clause(n)?;
+        self.cur_span = span(n);
+        let body_node = n.child_by_field_name("body").ok_or_else(|| unsupported("`do` without a body", n))?;
+        let (brk, cont) = self.loop_flags(body_node);
         self.cur_span = span(n);
         let flag = self.temp(Some(Expr::Const(1)));
         let l = self.label();
         let bs = self.label();
-        let body_node = n.child_by_field_name("body").ok_or_else(|| unsupported("`do` without a body", n))?;
-        let (stmts, bplace) = self.nested(|s| {
+        self.targets.push(Target { brk: brk.clone(), cont: cont.clone(), is_loop: true });
+        let saved = std::mem::take(&mut self.exits);
+        let r = self.nested(|s| {
             let p = s.body(body_node, n)?;
-            let from = s.places.len();
-            s.cur_span = span(cn);
-            let c = s.cond(cn)?;
-            s.emit(StmtKind::Assign { name: flag.clone(), value: c });
-            s.mark_from(from, LOOP_COND);
+            s.loop_tail(cont.as_deref(), &mut |s| {
+                let from = s.places.len();
+                s.cur_span = span(cn);
+                let c = s.cond(cn)?;
+                s.emit(StmtKind::Assign { name: flag.clone(), value: c });
+                s.mark_from(from, LOOP_COND);
+                Ok(())
+            })?;
             Ok(p)
-        })?;
+        });
+        self.targets.pop();
+        let cond = self.close_loop(saved, Expr::Var(flag), brk.as_deref(), cont.as_deref());
+        let (stmts, bplace) = r?;
         self.set_place(bs, bplace);
         let p = self.place_after(n, ctx);
         self.set_place(l, p);
         let body = Block { label: l, start: bs, stmts, span: span(body_node) };
-        self.out.push(Stmt {
-            label: l,
-            kind: StmtKind::While { cond: Expr::Var(flag), body },
-            span: span(n),
-        });
+        self.out.push(Stmt { label: l, kind: StmtKind::While { cond, body }, span: span(n) });
         Ok(())
     }
 
@@ -775,7 +1751,10 @@ impl<'t> Lx<'_, 't> {
         }
         let ty_node =
             n.child_by_field_name("type").ok_or_else(|| unsupported("declaration without a type", n))?;
-        let ty = scalar_type(ty_node, self.src)?;
+        if let Some(agg) = self.agg_type(ty_node) {
+            return self.agg_declaration(n, agg, shared, ext);
+        }
+        let ty = self.ty(ty_node)?;
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -795,6 +1774,19 @@ impl<'t> Lx<'_, 't> {
                     let name =
                         d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
                     let value = d.child_by_field_name("value").ok_or_else(|| unsupported("declarator", d))?;
+                    if name.kind() == "pointer_declarator" {
+                        let inner = name
+                            .child_by_field_name("declarator")
+                            .ok_or_else(|| unsupported("declarator", d))?;
+                        if inner.kind() != "identifier" {
+                            return Err(self.bad_declarator(inner));
+                        }
+                        let cname = text(inner, self.src).to_string();
+                        let (array, _, comps) = self.pointer(value)?;
+                        let mutable = self.fn_body.is_none_or(|b| assigns(b, self.src, &cname));
+                        self.bind_pointer(&cname, array, ty, comps, mutable);
+                        continue;
+                    }
                     if name.kind() != "identifier" {
                         return Err(self.bad_declarator(name));
                     }
@@ -816,8 +1808,8 @@ impl<'t> Lx<'_, 't> {
         match d.kind() {
             "array_declarator" => unsupported("thread-local arrays", d)
                 .with_note("only `__shared__` arrays, global pointer parameters and file-scope `__device__` arrays are modelled"),
-            "pointer_declarator" => unsupported("pointer variables (pointer aliases are not modelled)", d)
-                .with_note("index the parameter or shared array directly"),
+            "pointer_declarator" => unsupported("a pointer variable without an initializer", d)
+                .with_note("pointers are modelled as aliases of the array they are initialized to point into"),
             "reference_declarator" => unsupported("references", d),
             _ => unsupported(format!("declarator `{}`", text(d, self.src)), d),
         }
@@ -832,7 +1824,7 @@ impl<'t> Lx<'_, 't> {
         while cur.kind() == "array_declarator" {
             match cur.child_by_field_name("size") {
                 Some(s) => {
-                    let v = const_eval(s, self.src, &mut |name| self.macro_value(name))
+                    let v = const_eval(s, self.src, &mut |name| self.const_value(name))
                         .and_then(|v| u32::try_from(v).ok().filter(|v| *v > 0))
                         .ok_or_else(|| {
                             unsupported(
@@ -864,8 +1856,187 @@ impl<'t> Lx<'_, 't> {
             dims.push(Some(1));
         }
         let cname = text(cur, self.src).to_string();
+        if ext {
+            let kpl = self.extern_shared_array(&cname, ty, span(d));
+            self.bind(&cname, Binding::Array { kpl, elem: ty, ndims: 1, scalar: false });
+            return Ok(());
+        }
         self.add_array(&cname, Space::Shared, ty, dims, scalar, span(d));
         Ok(())
+    }
+
+    /// The vector type or plain struct a type node names, if any.
+    fn agg_type(&self, n: Node) -> Option<Rc<Agg>> {
+        let name = text(n, self.src).trim_start_matches("struct ").trim();
+        if let Some(a) = vector_type(name) {
+            return Some(Rc::new(a));
+        }
+        let (_, fields) = self.prog.structs.iter().find(|(s, _)| s == name)?;
+        let fields: Option<Vec<(String, Ty)>> =
+            fields.iter().map(|(f, t)| ty_from_words(t).map(|t| (f.clone(), t))).collect();
+        Some(Rc::new(Agg { name: name.to_string(), fields: fields? }))
+    }
+
+    /// Declarations of vector/struct type: shared arrays (fields in the last dimension) and
+    /// locals (one KPL local per field).
+    fn agg_declaration(&mut self, n: Node, agg: Rc<Agg>, shared: bool, ext: bool) -> R<()> {
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let k = agg.fields.len() as u32;
+        for d in decls {
+            if shared {
+                if ext {
+                    return Err(unsupported(format!("`extern __shared__` arrays of {}", agg.name), d));
+                }
+                let before = self.arrays.len();
+                self.shared_decl(d, agg.fields[0].1, false)?;
+                let Some(a) = self.arrays.get_mut(before) else { continue };
+                match a.dims.last_mut() {
+                    Some(Some(last)) if d.kind() != "identifier" => *last *= k,
+                    _ => {
+                        return Err(unsupported(
+                            format!("a `__shared__` {} that is not an array", agg.name),
+                            d,
+                        ))
+                    }
+                }
+                let name = a.name.clone();
+                self.agg_arrays.insert(name, agg.clone());
+                continue;
+            }
+            let (name, init) = match d.kind() {
+                "identifier" => (d, None),
+                "init_declarator" => (
+                    d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?,
+                    d.child_by_field_name("value"),
+                ),
+                _ => return Err(self.bad_declarator(d)),
+            };
+            if name.kind() == "pointer_declarator" {
+                return Err(unsupported(format!("pointer variables to {} elements", agg.name), name));
+            }
+            if name.kind() != "identifier" {
+                return Err(self.bad_declarator(name));
+            }
+            let values = match init {
+                Some(v) => Some(self.agg_value(v, &agg)?),
+                None => None,
+            };
+            let cname = text(name, self.src).to_string();
+            let mut comps = Vec::new();
+            for (i, (f, _)) in agg.fields.iter().enumerate() {
+                let base = format!("{cname}_{f}");
+                let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                    self.fresh_name(&base)
+                } else {
+                    base
+                };
+                self.declare_kpl(&k);
+                let init = values.as_ref().map(|v| v[i].clone());
+                self.emit(StmtKind::Local { name: k.clone(), init });
+                comps.push(k);
+            }
+            self.bind(&cname, Binding::Agg { agg: agg.clone(), comps });
+        }
+        Ok(())
+    }
+
+    /// The fields of an aggregate-valued expression: a local, an array element (one read per
+    /// field, in order), or `make_float4(…)`.
+    fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src)).cloned() {
+                Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {
+                    Ok(comps.into_iter().map(Expr::Var).collect())
+                }
+                _ => Err(unsupported(format!("`{}` as a {}", text(n, self.src), agg.name), n)),
+            },
+            "subscript_expression" => {
+                let (array, index, a) = self.agg_element(n)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                let mut out = Vec::new();
+                for i in 0..a.fields.len() {
+                    let t = self.temp(None);
+                    self.emit(StmtKind::Read {
+                        dst: t.clone(),
+                        array: array.clone(),
+                        index: field_index(&index, i),
+                    });
+                    out.push(Expr::Var(t));
+                }
+                Ok(out)
+            }
+            "call_expression" => {
+                let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
+                let args = self.args(n);
+                if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
+                    let mut out = Vec::new();
+                    for (a, (_, ty)) in args.iter().zip(&agg.fields) {
+                        let (e, t) = self.expr(*a)?;
+                        out.push(convert(e, t, *ty));
+                    }
+                    return Ok(out);
+                }
+                Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
+            }
+            _ => Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n)),
+        }
+    }
+
+    /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
+    fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let mut base = n;
+        while base.kind() == "subscript_expression" {
+            base = strip_parens(
+                base.child_by_field_name("argument").ok_or_else(|| unsupported("subscript", n))?,
+            );
+        }
+        let name = text(base, self.src);
+        if self.lookup(name).is_none() {
+            self.file_array(name);
+        }
+        let agg = match self.lookup(name) {
+            Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+            _ => None,
+        };
+        let Some(agg) = agg else {
+            return Err(unsupported(
+                format!("`{}` is not an array of vectors or structs", text(n, self.src)),
+                n,
+            ));
+        };
+        let Some(kpl) = (match self.lookup(name) {
+            Some(Binding::Array { kpl, .. }) => Some(kpl.clone()),
+            _ => None,
+        }) else {
+            return Err(unsupported("array", n));
+        };
+        // Index as a scalar array, then scale the last component by the number of fields.
+        let saved = self.agg_arrays.remove(&kpl);
+        let r = self.element(n, false);
+        if let Some(a) = saved {
+            self.agg_arrays.insert(kpl.clone(), a);
+        }
+        let (array, _, mut index) = r?;
+        let k = agg.fields.len() as u32;
+        if let Some(last) = index.last_mut() {
+            let old = std::mem::replace(last, Expr::Const(0));
+            *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
+        }
+        Ok((array, index, agg))
+    }
+
+    /// The type class of a type node; template type parameters resolve to their argument.
+    fn ty(&self, n: Node) -> R<Ty> {
+        if n.kind() == "type_identifier" {
+            if let Some(t) = self.frame.types.get(text(n, self.src)) {
+                return Ok(*t);
+            }
+        }
+        scalar_type(n, self.src)
     }
 
     fn macro_value(&self, name: &str) -> Option<i64> {
@@ -1086,7 +2257,7 @@ impl<'t> Lx<'_, 't> {
             return Err(unsupported(format!("cast to `{}` (pointer casts)", text(n, self.src)), n));
         }
         let t = n.child_by_field_name("type").ok_or_else(|| unsupported("type", n))?;
-        scalar_type(t, self.src)
+        self.ty(t)
     }
 
     /// The C type of an expression, without lowering it (used to type `?:` results).
@@ -1100,8 +2271,9 @@ impl<'t> Lx<'_, 't> {
                 None => Ty::Int,
             },
             "identifier" => match self.lookup(text(n, src)) {
-                Some(Binding::Var { ty, .. }) => *ty,
-                Some(Binding::Array { elem, .. }) => *elem,
+                Some(Binding::Var { ty, .. }) | Some(Binding::Const { ty, .. }) => *ty,
+                Some(Binding::Agg { .. }) => Ty::Int,
+                Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 None => self
                     .file
                     .arrays
@@ -1110,7 +2282,21 @@ impl<'t> Lx<'_, 't> {
                     .map(|a| a.elem)
                     .unwrap_or(Ty::Int),
             },
-            "field_expression" => Ty::UInt,
+            "field_expression" => {
+                // A field of a vector/struct local or array element has its field's type; the
+                // launch builtins are unsigned.
+                let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
+                let mut base = n.child_by_field_name("argument").map(strip_parens);
+                while let Some(b) = base.filter(|b| b.kind() == "subscript_expression") {
+                    base = b.child_by_field_name("argument").map(strip_parens);
+                }
+                let agg = base.and_then(|b| match self.lookup(text(b, src)) {
+                    Some(Binding::Agg { agg, .. }) => Some(agg.clone()),
+                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+                    _ => None,
+                });
+                agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
+            }
             "subscript_expression" => {
                 let mut b = n;
                 while b.kind() == "subscript_expression" {
@@ -1210,6 +2396,15 @@ impl<'t> Lx<'_, 't> {
         let name = text(n, self.src);
         match self.lookup(name).cloned() {
             Some(Binding::Var { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
+            Some(Binding::Const { value, ty }) => Ok((Expr::Const(value), ty)),
+            Some(Binding::Agg { agg, .. }) => Err(unsupported(
+                format!("the {} `{name}` as a value (only its fields `{name}.f` and whole copies)", agg.name),
+                n,
+            )),
+            Some(Binding::Ptr { .. }) => Err(unsupported(
+                format!("using the pointer `{name}` as a value (only `{name}[i]`, `*{name}` and pointer arithmetic)"),
+                n,
+            )),
             Some(Binding::Array { kpl, elem, scalar: true, .. }) => {
                 let t = self.temp(None);
                 self.emit(StmtKind::Read { dst: t.clone(), array: kpl, index: vec![Expr::Const(0)] });
@@ -1255,12 +2450,114 @@ impl<'t> Lx<'_, 't> {
 
     /// Brings a file-scope array into the kernel if one has this name.
     fn file_array(&mut self, name: &str) -> bool {
+        if let Some(b) = self.file_bound.get(name).cloned() {
+            self.scopes[0].insert(name.to_string(), b);
+            return true;
+        }
         let Some(a) = self.file.arrays.iter().find(|a| a.name == name).cloned() else { return false };
         self.add_array(&a.name, a.space, a.elem, a.dims, a.scalar, a.span);
+        if let Some(b) = self.scopes[0].get(name).cloned() {
+            self.file_bound.insert(name.to_string(), b);
+        }
         true
     }
 
+    /// A field of a vector/struct local (`v.x`: its KPL local) or array element (`a[i].x`: one
+    /// word of memory). `None`: not such a field access.
+    fn field_target(&mut self, n: Node) -> R<Option<Target2>> {
+        let n = strip_parens(n);
+        if n.kind() != "field_expression" {
+            return Ok(None);
+        }
+        let arg =
+            strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
+        let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        if n.child(1).is_some_and(|op| op.kind() == "->") {
+            return Err(unsupported(format!("member access through a pointer `{}`", text(n, self.src)), n));
+        }
+        match arg.kind() {
+            "identifier" => match self.lookup(text(arg, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| {
+                        Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n))
+                    })?;
+                    Ok(Some(Target2::Var(comps[i].clone(), ty)))
+                }
+                _ => Ok(None),
+            },
+            "subscript_expression" => {
+                let (array, index, agg) = self.agg_element(arg)?;
+                let (i, ty) = agg
+                    .field(f)
+                    .ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))?;
+                Ok(Some(Target2::Mem(array, field_index(&index, i), ty)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whole-aggregate assignment `v = …` / `a[i] = …`; `None` when `l` is not an aggregate.
+    fn agg_assign(&mut self, l: Node, r: Node) -> R<Option<(Expr, Ty)>> {
+        let l = strip_parens(l);
+        match l.kind() {
+            "identifier" => {
+                let Some(Binding::Agg { agg, comps }) = self.lookup(text(l, self.src)).cloned() else {
+                    return Ok(None);
+                };
+                let vals = self.agg_value(r, &agg)?;
+                for (c, v) in comps.into_iter().zip(vals) {
+                    self.emit(StmtKind::Assign { name: c, value: v });
+                }
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            "subscript_expression" => {
+                let mut base = l;
+                while base.kind() == "subscript_expression" {
+                    match base.child_by_field_name("argument") {
+                        Some(b) => base = strip_parens(b),
+                        None => return Ok(None),
+                    }
+                }
+                let is_agg = matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
+                    || (self.lookup(text(base, self.src)).is_none()
+                        && {
+                            self.file_array(text(base, self.src));
+                            matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
+                        });
+                if !is_agg {
+                    return Ok(None);
+                }
+                let agg = match self.lookup(text(base, self.src)) {
+                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
+                    _ => None,
+                };
+                let Some(agg) = agg else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_element(l)?;
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.emit(StmtKind::Write {
+                        array: array.clone(),
+                        index: field_index(&index, i),
+                        value: v,
+                    });
+                }
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn field(&mut self, n: Node) -> R<(Expr, Ty)> {
+        if let Some(t) = self.field_target(n)? {
+            return Ok(match t {
+                Target2::Var(v, ty) => (Expr::Var(v), ty),
+                Target2::Mem(array, index, ty) => {
+                    let t = self.temp(None);
+                    self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                    (Expr::Var(t), ty)
+                }
+            });
+        }
         let arg = n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?;
         let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
         let dim = match f {
@@ -1277,7 +2574,7 @@ impl<'t> Lx<'_, 't> {
             _ => {
                 return Err(unsupported(
                     format!(
-                        "member access `{}` (structs and vector types are not modelled)",
+                        "member access `{}` (only `threadIdx`/`blockIdx`/`blockDim`/`gridDim` and fields of vector and plain struct locals and arrays)",
                         text(n, self.src)
                     ),
                     n,
@@ -1290,10 +2587,23 @@ impl<'t> Lx<'_, 't> {
         Ok((Expr::Builtin(b), Ty::UInt))
     }
 
-    /// Resolves `a[i][j]` (or a shared scalar `s`) to (array, index, element type), lowering the
-    /// index expressions left to right.
+    /// Resolves `a[i][j]`, `p[i]`, `*p`, `*(p + k)` (or a shared scalar `s`) to (array, index,
+    /// element type), lowering the index expressions left to right.
     fn access(&mut self, n: Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip_parens(n);
+        if n.kind() == "pointer_expression"
+            && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "*")
+        {
+            let arg = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
+            let (array, elem, index) = self.pointer(arg)?;
+            return Ok((array, index, elem));
+        }
+        let (array, elem, index) = self.element(n, false)?;
+        Ok((array, index, elem))
+    }
+
+    /// `a[i][j]` with all indices (`partial`: or fewer, the rest 0 — a row pointer `tile[ty]`).
+    fn element(&mut self, n: Node, partial: bool) -> R<(String, Ty, Vec<Expr>)> {
         let mut idx_nodes = Vec::new();
         let mut base = n;
         while base.kind() == "subscript_expression" {
@@ -1310,8 +2620,20 @@ impl<'t> Lx<'_, 't> {
         }
         idx_nodes.reverse();
         if base.kind() != "identifier" {
+            if idx_nodes.len() == 1 && self.is_pointer(base) {
+                // `(p + k)[i]`
+                let (array, elem, comps) = self.pointer(base)?;
+                let (e, t) = self.expr(idx_nodes[0])?;
+                if t == Ty::Float {
+                    return Err(Diagnostic::error("array index of floating type", span(idx_nodes[0])));
+                }
+                return Ok((array, elem, offset(comps, e)));
+            }
             return Err(unsupported(
-                format!("indexing `{}` (only named arrays can be indexed)", text(base, self.src)),
+                format!(
+                    "indexing `{}` (only named arrays and pointers can be indexed)",
+                    text(base, self.src)
+                ),
                 base,
             ));
         }
@@ -1321,7 +2643,20 @@ impl<'t> Lx<'_, 't> {
         }
         let (kpl, elem, ndims, scalar) = match self.lookup(name).cloned() {
             Some(Binding::Array { kpl, elem, ndims, scalar }) => (kpl, elem, ndims, scalar),
-            Some(Binding::Var { .. }) => {
+            Some(Binding::Ptr { array, elem, comps }) => {
+                let [i] = idx_nodes[..] else {
+                    return Err(unsupported(
+                        format!("indexing the pointer `{name}` with {} indices", idx_nodes.len()),
+                        n,
+                    ));
+                };
+                let (e, t) = self.expr(i)?;
+                if t == Ty::Float {
+                    return Err(Diagnostic::error("array index of floating type", span(i)));
+                }
+                return Ok((array, elem, offset(comps, e)));
+            }
+            Some(Binding::Var { .. }) | Some(Binding::Const { .. }) | Some(Binding::Agg { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
             None => {
@@ -1333,11 +2668,24 @@ impl<'t> Lx<'_, 't> {
             if !idx_nodes.is_empty() {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), n));
             }
-            return Ok((kpl, vec![Expr::Const(0)], elem));
+            return Ok((kpl, elem, vec![Expr::Const(0)]));
         }
-        if idx_nodes.len() != ndims {
+        if let Some(agg) = self.agg_arrays.get(&kpl) {
             return Err(unsupported(
-                format!("`{name}` has {ndims} dimension(s) but is indexed with {} (row pointers are not modelled)", idx_nodes.len()),
+                format!(
+                    "the {} element `{}` used as a scalar (use a field, or copy it whole)",
+                    agg.name,
+                    text(n, self.src)
+                ),
+                n,
+            ));
+        }
+        if idx_nodes.len() > ndims || (idx_nodes.len() < ndims && !partial) {
+            return Err(unsupported(
+                format!(
+                    "`{name}` has {ndims} dimension(s) but is indexed with {} (a row pointer is supported only as a pointer value: `float *row = {name}[i];`)",
+                    idx_nodes.len()
+                ),
                 n,
             ));
         }
@@ -1349,7 +2697,201 @@ impl<'t> Lx<'_, 't> {
             }
             index.push(e);
         }
-        Ok((kpl, index, elem))
+        index.resize(ndims, Expr::Const(0));
+        Ok((kpl, elem, index))
+    }
+
+    /// Whether an expression denotes a pointer (an array, a pointer local, `&x`, pointer
+    /// arithmetic, a pointer cast, `SharedMemory<T>()`).
+    fn is_pointer(&self, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => {
+                let name = text(n, self.src);
+                match self.lookup(name) {
+                    Some(Binding::Array { scalar, .. }) => !scalar,
+                    Some(Binding::Ptr { .. }) => true,
+                    Some(_) => false,
+                    None => self.file.arrays.iter().any(|a| a.name == name && !a.scalar),
+                }
+            }
+            "pointer_expression" => n.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"),
+            "cast_expression" => n.child_by_field_name("type").is_some_and(|t| {
+                t.child_by_field_name("declarator").is_some_and(|d| d.kind().contains("pointer"))
+            }),
+            "binary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+                matches!(op, "+" | "-") && n.child_by_field_name("left").is_some_and(|l| self.is_pointer(l))
+                    || op == "+" && n.child_by_field_name("right").is_some_and(|r| self.is_pointer(r))
+            }
+            "subscript_expression" => {
+                // A row of a multi-dimensional array.
+                let mut k = 0;
+                let mut b = n;
+                while b.kind() == "subscript_expression" {
+                    k += 1;
+                    match b.child_by_field_name("argument") {
+                        Some(x) => b = strip_parens(x),
+                        None => return false,
+                    }
+                }
+                b.kind() == "identifier"
+                    && matches!(self.lookup(text(b, self.src)), Some(Binding::Array { ndims, .. }) if *ndims > k)
+            }
+            "call_expression" => self.shared_memory_call(n).is_some(),
+            _ => false,
+        }
+    }
+
+    /// `SharedMemory<T>()`: the struct's extern shared array name and the type node of `T`.
+    fn shared_memory_call<'n>(&self, n: Node<'n>) -> Option<(String, Option<Node<'n>>)> {
+        let f = n.child_by_field_name("function")?;
+        if f.kind() != "template_function" {
+            return None;
+        }
+        let name = text(f.child_by_field_name("name")?, self.src);
+        let array = self.prog.shared_memory(name)?.to_string();
+        let targ = f.child_by_field_name("arguments").and_then(|a| a.named_child(0));
+        Some((array, targ))
+    }
+
+    /// The (array, element type, index) a pointer expression points at.
+    fn pointer(&mut self, n: Node) -> R<(String, Ty, Vec<Expr>)> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => {
+                let name = text(n, self.src);
+                if self.lookup(name).is_none() {
+                    self.file_array(name);
+                }
+                match self.lookup(name).cloned() {
+                    Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(&kpl) => {
+                        Err(unsupported(format!("a pointer into the vector/struct array `{name}`"), n))
+                    }
+                    Some(Binding::Array { kpl, elem, ndims, scalar: false }) => {
+                        Ok((kpl, elem, vec![Expr::Const(0); ndims]))
+                    }
+                    Some(Binding::Ptr { array, elem, comps }) => Ok((array, elem, comps)),
+                    _ => Err(unsupported(
+                        format!("`{name}` as a pointer (only arrays and pointers into them)"),
+                        n,
+                    )),
+                }
+            }
+            // A pointer cast keeps the element index: element sizes are assumed equal (every
+            // element is one 32-bit word; documented approximation).
+            "cast_expression" if self.is_pointer(n) => {
+                let v = n.child_by_field_name("value").ok_or_else(|| unsupported("cast", n))?;
+                let (array, _, index) = self.pointer(v)?;
+                let elem = n
+                    .child_by_field_name("type")
+                    .and_then(|t| t.child_by_field_name("type"))
+                    .and_then(|t| self.ty(t).ok())
+                    .unwrap_or(Ty::Int);
+                Ok((array, elem, index))
+            }
+            "pointer_expression" if self.is_pointer(n) => {
+                let arg =
+                    strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("`&`", n))?);
+                match arg.kind() {
+                    "subscript_expression" => self.element(arg, false),
+                    "identifier" => {
+                        let name = text(arg, self.src);
+                        if self.lookup(name).is_none() {
+                            self.file_array(name);
+                        }
+                        match self.lookup(name).cloned() {
+                            Some(Binding::Array { kpl, elem, ndims, .. }) => {
+                                Ok((kpl, elem, vec![Expr::Const(0); ndims]))
+                            }
+                            _ => Err(unsupported(
+                                format!("the address of `{name}` (only of arrays and their elements)"),
+                                n,
+                            )),
+                        }
+                    }
+                    _ => Err(unsupported(format!("the address `{}`", text(n, self.src)), n)),
+                }
+            }
+            "subscript_expression" if self.is_pointer(n) => self.element(n, true),
+            "binary_expression" if self.is_pointer(n) => {
+                let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+                let l = n.child_by_field_name("left").ok_or_else(|| unsupported("pointer arithmetic", n))?;
+                let r = n.child_by_field_name("right").ok_or_else(|| unsupported("pointer arithmetic", n))?;
+                let (p, k) = if self.is_pointer(l) { (l, r) } else { (r, l) };
+                if self.is_pointer(k) {
+                    return Err(unsupported("the difference of two pointers", n));
+                }
+                let (array, elem, comps) = self.pointer(p)?;
+                let (e, t) = self.expr(k)?;
+                if t == Ty::Float {
+                    return Err(Diagnostic::error("pointer offset of floating type", span(k)));
+                }
+                let e = if op == "-" { Expr::Unary(UnOp::Neg, Box::new(e)) } else { e };
+                Ok((array, elem, offset(comps, e)))
+            }
+            "call_expression" => match self.shared_memory_call(n) {
+                Some((array, targ)) => {
+                    let elem = match targ {
+                        Some(t) if t.kind() == "type_descriptor" => {
+                            let tn = t.child_by_field_name("type").ok_or_else(|| unsupported("type", t))?;
+                            self.ty(tn)?
+                        }
+                        _ => Ty::Int,
+                    };
+                    let kpl = self.extern_shared_array(&array, elem, span(n));
+                    Ok((kpl, elem, vec![Expr::Const(0)]))
+                }
+                None => Err(unsupported(format!("the pointer value `{}`", text(n, self.src)), n)),
+            },
+            _ => Err(unsupported(
+                format!(
+                    "the pointer value `{}` (pointers are modelled only into named arrays)",
+                    text(n, self.src)
+                ),
+                n,
+            )),
+        }
+    }
+
+    /// The KPL array of the kernel's dynamic shared memory: every `extern __shared__` array of
+    /// a kernel is the same memory, so all of them lower to one KPL array.
+    fn extern_shared_array(&mut self, cname: &str, elem: Ty, sp: Span) -> String {
+        if let Some((kpl, _)) = &self.extern_shared {
+            return kpl.clone();
+        }
+        let kpl = if self.kpl_visible(cname) || crate::kpl::is_keyword(cname) {
+            self.fresh_name(cname)
+        } else {
+            self.taken.insert(cname.to_string());
+            cname.to_string()
+        };
+        self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: vec![None], span: sp });
+        self.extern_shared = Some((kpl.clone(), elem));
+        kpl
+    }
+
+    /// Binds a C pointer name to the element `comps` of `array`, snapshotting every component
+    /// that is not a constant (or every one, when the pointer is assigned later) in fresh locals.
+    fn bind_pointer(&mut self, cname: &str, array: String, elem: Ty, comps: Vec<Expr>, mutable: bool) {
+        let n = comps.len();
+        let mut out = Vec::new();
+        for (i, c) in comps.into_iter().enumerate() {
+            if matches!(c, Expr::Const(_)) && !mutable {
+                out.push(c);
+                continue;
+            }
+            let base = if n == 1 { format!("{cname}_off") } else { format!("{cname}_i{i}") };
+            let name = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                self.fresh_name(&base)
+            } else {
+                base
+            };
+            self.declare_kpl(&name);
+            self.emit(StmtKind::Local { name: name.clone(), init: Some(c) });
+            out.push(Expr::Var(name));
+        }
+        self.bind(cname, Binding::Ptr { array, elem, comps: out });
     }
 
     /// An lvalue: a local variable or an array element.
@@ -1367,6 +2909,9 @@ impl<'t> Lx<'_, 't> {
     fn check_lvalue(&self, l: Node) -> R<()> {
         let l = strip_parens(l);
         match l.kind() {
+            "pointer_expression" if l.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                Ok(())
+            }
             "identifier" | "subscript_expression" => {
                 if l.kind() == "identifier" {
                     if let Some(Binding::Array { scalar: false, .. }) = self.lookup(text(l, self.src)) {
@@ -1389,8 +2934,50 @@ impl<'t> Lx<'_, 't> {
         let l = n.child_by_field_name("left").ok_or_else(|| unsupported("assignment", n))?;
         let r = n.child_by_field_name("right").ok_or_else(|| unsupported("assignment", n))?;
         let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("=");
-        self.check_lvalue(l)?;
+        if let Some(r) = self.pointer_assign(l, Some((op, r)))? {
+            return Ok(r);
+        }
+        if op == "=" {
+            if let Some(x) = self.agg_assign(l, r)? {
+                return Ok(x);
+            }
+        }
         let bin = op.strip_suffix('=').unwrap_or("");
+        if strip_parens(l).kind() == "field_expression" {
+            let (rv, rt) = self.expr(r)?;
+            return match self.field_target(l)? {
+                Some(Target2::Var(var, ty)) => {
+                    let value = if bin.is_empty() {
+                        convert(rv, rt, ty)
+                    } else {
+                        let (e, t) =
+                            binary(bin, (Expr::var(&var), ty), (rv, rt)).map_err(|m| unsupported(m, n))?;
+                        convert(e, t, ty)
+                    };
+                    self.emit(StmtKind::Assign { name: var.clone(), value });
+                    Ok((Expr::Var(var), ty))
+                }
+                Some(Target2::Mem(array, index, ty)) => {
+                    let value = if bin.is_empty() {
+                        convert(rv, rt, ty)
+                    } else {
+                        let old = self.temp(None);
+                        self.emit(StmtKind::Read {
+                            dst: old.clone(),
+                            array: array.clone(),
+                            index: index.clone(),
+                        });
+                        let (e, t) =
+                            binary(bin, (Expr::var(&old), ty), (rv, rt)).map_err(|m| unsupported(m, n))?;
+                        convert(e, t, ty)
+                    };
+                    self.emit(StmtKind::Write { array, index, value: value.clone() });
+                    Ok((value, ty))
+                }
+                None => Err(unsupported(format!("assignment to `{}`", text(l, self.src)), l)),
+            };
+        }
+        self.check_lvalue(l)?;
         let (rv, rt) = self.expr(r)?;
         if let Some((var, ty)) = self.lvalue_is_var(l) {
             let value = if bin.is_empty() {
@@ -1420,6 +3007,9 @@ impl<'t> Lx<'_, 't> {
         let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("++");
         let prefix = n.child(0).is_some_and(|c| c.kind() == "++" || c.kind() == "--");
         let bin = if op == "++" { "+" } else { "-" };
+        if let Some(r) = self.pointer_assign(a, None)? {
+            return Ok(r);
+        }
         self.check_lvalue(a)?;
         if let Some((var, ty)) = self.lvalue_is_var(a) {
             let old = if used && !prefix { Some(self.temp(Some(Expr::var(&var)))) } else { None };
@@ -1438,6 +3028,285 @@ impl<'t> Lx<'_, 't> {
         Ok((if prefix { new } else { Expr::Var(old) }, elem))
     }
 
+    /// Inlines a call of the device function `fname`: value parameters become fresh locals,
+    /// pointer parameters aliases of the argument's array and element, the result a fresh
+    /// local, early returns the predicated form. Every inlined statement keeps the place it has
+    /// in the function's body, so a barrier there is one edit valid for every call site.
+    fn inline_call(
+        &mut self,
+        n: Node,
+        fname: &str,
+        targs: Option<Node>,
+        args: &[Node],
+    ) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        if self.record.is_some() || self.replay.is_some() {
+            // A loop condition is evaluated twice (before the loop, at the end of the body)
+            // into the same temporaries; an inlined body would need its own locals twice.
+            return Err(unsupported(
+                format!("a call to the device function `{fname}` in a loop condition"),
+                n,
+            )
+            .with_note("compute the value into a local before the loop and at the end of its body"));
+        }
+        let prog = self.prog;
+        let cands = prog.function(fname, args.len(), src);
+        let def = match cands[..] {
+            [d] => d.clone(),
+            [] => {
+                return Err(unsupported(
+                    format!(
+                        "call to `{fname}` with {} argument(s): no definition with that many parameters",
+                        args.len()
+                    ),
+                    n,
+                ))
+            }
+            _ => return Err(unsupported(format!("call to the overloaded function `{fname}`"), n)),
+        };
+        if self.frame.stack.iter().any(|x| x == fname) || self.inline_depth >= 32 {
+            let mut cycle = self.frame.stack.clone();
+            cycle.push(fname.to_string());
+            return Err(unsupported(
+                format!("recursion ({}): device functions are inlined", cycle.join(" -> ")),
+                n,
+            )
+            .with_label("recursive call"));
+        }
+        let fnode = def.node;
+        let body = fnode
+            .child_by_field_name("body")
+            .ok_or_else(|| unsupported(format!("`{fname}` without a body"), n))?;
+        // Template arguments: explicit ones, then deduced from the argument types.
+        let caller_env = |name: &str| -> Option<Arg> {
+            match self.lookup(name) {
+                Some(Binding::Const { value, .. }) => Some(Arg::Value(*value)),
+                _ => self.frame.types.get(name).map(|t| Arg::Type(*t)),
+            }
+        };
+        let mut inst = Instance::default();
+        let given = match targs {
+            Some(list) => {
+                let mut c = list.walk();
+                let v: Vec<Node> = list.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                v
+            }
+            None => Vec::new(),
+        };
+        let params = fn_params(fnode);
+        for (i, tp) in def.tparams.iter().enumerate() {
+            let arg = match given.get(i).or(tp.default.as_ref()) {
+                Some(a) => template_arg(*a, src, self.file, Some(&caller_env))?,
+                None => {
+                    // Deduce `T` from a parameter declared `T x` or `T *p`.
+                    let pos = params
+                        .iter()
+                        .position(|p| p.child_by_field_name("type").is_some_and(|t| text(t, src) == tp.name));
+                    match (pos.and_then(|i| args.get(i)), tp.type_node) {
+                        (Some(a), None) => Arg::Type(self.static_type(*a)),
+                        _ => {
+                            return Err(Diagnostic::error(
+                                format!("cannot deduce the template parameter `{}` of `{fname}`", tp.name),
+                                span(n),
+                            )
+                            .with_note("give the template arguments explicitly: `f<…>(…)`"))
+                        }
+                    }
+                }
+            };
+            inst.bind(tp, arg, n, src)?;
+        }
+        // Arguments, evaluated in the caller's scope, left to right.
+        let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
+        let mut bound = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            let ty_node =
+                p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
+            let decl =
+                p.child_by_field_name("declarator").ok_or_else(|| unsupported("unnamed parameter", *p))?;
+            let ty = self.ty(ty_node);
+            let is_ptr = matches!(decl.kind(), "pointer_declarator" | "array_declarator");
+            let name_node = if is_ptr { decl.child_by_field_name("declarator") } else { Some(decl) };
+            let name_node = name_node
+                .filter(|x| x.kind() == "identifier")
+                .ok_or_else(|| unsupported(format!("parameter `{}`", text(decl, src)), decl))?;
+            let ty = match ty {
+                Ok(t) => t,
+                Err(e) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+            };
+            let cname = text(name_node, src).to_string();
+            std::mem::swap(&mut self.frame.types, &mut inst.types);
+            let r = if is_ptr {
+                self.pointer(*a).map(|(array, _, comps)| (cname, Some((array, comps)), None, ty))
+            } else {
+                self.expr(*a).map(|(e, t)| (cname, None, Some(convert(e, t, ty)), ty))
+            };
+            std::mem::swap(&mut self.frame.types, &mut inst.types);
+            match r {
+                Ok(b) => bound.push(b),
+                Err(e) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+            }
+        }
+        self.frame.types = saved_types;
+        self.cur_span = span(n);
+        // The callee's frame.
+        let ret_ty = match fnode.child_by_field_name("type") {
+            Some(t) if text(t, src) == "void" => None,
+            Some(t) => {
+                if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator")
+                {
+                    return Err(unsupported(format!("`{fname}` returns a pointer or reference"), fnode));
+                }
+                let saved = std::mem::replace(&mut self.frame.types, inst.types.clone());
+                let r = self.ty(t);
+                self.frame.types = saved;
+                Some(r?)
+            }
+            None => None,
+        };
+        let rv = ret_ty.map(|t| {
+            let name = self.fresh_name(&format!("{fname}_ret"));
+            self.declare_kpl(&name);
+            let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
+            self.set_place(l, Place::Not(INSIDE.into()));
+            (name, t)
+        });
+        let mut scope0 = HashMap::new();
+        for (name, v, t) in &inst.values {
+            scope0.insert(name.clone(), Binding::Const { value: *v, ty: *t });
+        }
+        let caller_scopes = std::mem::replace(&mut self.scopes, vec![scope0, HashMap::new()]);
+        self.hidden.push(caller_scopes);
+        let mut stack = self.frame.stack.clone();
+        stack.push(fname.to_string());
+        let frame = FnFrame { ret_flag: None, ret_value: rv.clone(), types: inst.types.clone(), stack };
+        let saved_frame = std::mem::replace(&mut self.frame, frame);
+        let saved_targets = std::mem::take(&mut self.targets);
+        let saved_exits = std::mem::take(&mut self.exits);
+        let saved_gotos = std::mem::take(&mut self.gotos);
+        let mut c = body.walk();
+        let children: Vec<Node> = body.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+        let saved_final = self.final_return;
+        let saved_body = self.fn_body;
+        // SAFETY of lifetimes: the callee's nodes live as long as the tree (`'t`).
+        self.final_return = children.last().copied().filter(|x| x.kind() == "return_statement");
+        self.fn_body = Some(body);
+        self.inline_depth += 1;
+        let before = self.out.len();
+        let r = self.inline_body(body, bound, &children);
+        for s in &self.out[before..] {
+            self.inlined.insert(s.label);
+        }
+        self.inline_depth -= 1;
+        self.fn_body = saved_body;
+        self.final_return = saved_final;
+        self.exits = saved_exits;
+        self.gotos = saved_gotos;
+        self.targets = saved_targets;
+        self.frame = saved_frame;
+        if let Some(sc) = self.hidden.pop() {
+            self.scopes = sc;
+        }
+        r?;
+        self.cur_span = span(n);
+        Ok(rv.map(|(name, t)| (Expr::Var(name), t)))
+    }
+
+    /// Binds an inlined function's parameters and lowers its body (the frame is already set).
+    fn inline_body(&mut self, body: Node<'t>, bound: Vec<BoundParam>, children: &[Node<'t>]) -> R<()> {
+        for (cname, ptr, value, ty) in bound {
+            match (ptr, value) {
+                (Some((array, comps)), _) => {
+                    let mutable = assigns(body, self.src, &cname);
+                    self.bind_pointer(&cname, array, ty, comps, mutable)
+                }
+                (None, Some(v)) => {
+                    let k = if self.kpl_visible(&cname)
+                        || crate::kpl::is_keyword(&cname)
+                        || self.taken.contains(&cname)
+                    {
+                        self.fresh_name(&cname)
+                    } else {
+                        cname.clone()
+                    };
+                    self.declare_kpl(&k);
+                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(v) });
+                    self.set_place(l, Place::Not(INSIDE.into()));
+                    self.bind(&cname, Binding::Var { kpl: k, ty });
+                }
+                (None, None) => {}
+            }
+        }
+        if has_early_return(body, self.final_return) {
+            let f = self.flag("ret");
+            self.frame.ret_flag = Some(f);
+        }
+        self.seq(children)
+    }
+
+    /// An assignment (`p = q + k`, `p += k`; `None`: `p++`/`p--` with `op` from `n`'s parent)
+    /// to a pointer local: moves its components; the array must stay the same.
+    fn pointer_assign(&mut self, l: Node, rhs: Option<(&str, Node)>) -> R<Option<(Expr, Ty)>> {
+        let l = strip_parens(l);
+        if l.kind() != "identifier" {
+            return Ok(None);
+        }
+        let name = text(l, self.src);
+        let Some(Binding::Ptr { array, elem, comps }) = self.lookup(name).cloned() else { return Ok(None) };
+        let new = match rhs {
+            Some(("=", r)) => {
+                let (a2, _, c2) = self.pointer(r)?;
+                if a2 != array {
+                    return Err(unsupported(
+                        format!("pointing `{name}` at a different array than it was initialized with"),
+                        r,
+                    ));
+                }
+                c2
+            }
+            Some((op, r)) if op == "+=" || op == "-=" => {
+                let (e, t) = self.expr(r)?;
+                if t == Ty::Float {
+                    return Err(Diagnostic::error("pointer offset of floating type", span(r)));
+                }
+                let e = if op == "-=" { Expr::Unary(UnOp::Neg, Box::new(e)) } else { e };
+                offset(comps.clone(), e)
+            }
+            Some((op, r)) => return Err(unsupported(format!("`{op}` on a pointer"), r)),
+            None => {
+                let dec = l
+                    .parent()
+                    .and_then(|p| p.child_by_field_name("operator"))
+                    .is_some_and(|o| o.kind() == "--");
+                offset(comps.clone(), Expr::Const(if dec { u32::MAX } else { 1 }))
+            }
+        };
+        for (old, new) in comps.iter().zip(new) {
+            match old {
+                Expr::Var(v) => {
+                    if *old != new {
+                        self.emit(StmtKind::Assign { name: v.clone(), value: new });
+                    }
+                }
+                _ if *old == new => {}
+                _ => {
+                    return Err(Diagnostic::error(
+                        format!("internal error: pointer `{name}` is not mutable"),
+                        span(l),
+                    ))
+                }
+            }
+        }
+        let _ = elem;
+        Ok(Some((Expr::Const(0), Ty::Int)))
+    }
+
     fn args<'n>(&self, n: Node<'n>) -> Vec<Node<'n>> {
         match n.child_by_field_name("arguments") {
             Some(a) => {
@@ -1452,10 +3321,23 @@ impl<'t> Lx<'_, 't> {
     /// Lowers a call. `Ok(None)`: a statement-only call (barrier, fence) used as a statement.
     fn call(&mut self, n: Node, used: bool) -> R<Option<(Expr, Ty)>> {
         let f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        let (f, targs) = match f.kind() {
+            "template_function" => (
+                f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?,
+                f.child_by_field_name("arguments"),
+            ),
+            _ => (f, None),
+        };
         let fname = text(f, self.src).to_string();
         let args = self.args(n);
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
+        }
+        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
+            return self.inline_call(n, &fname, targs, &args);
+        }
+        if targs.is_some() {
+            return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
         if self.lookup(&fname).is_some() {
             return Err(unsupported(format!("calling `{fname}`"), n));
@@ -1545,6 +3427,16 @@ impl<'t> Lx<'_, 't> {
         if let Some(op) = atomic_op(&fname) {
             arity(2)?;
             let ptr = strip_parens(args[0]);
+            if !(ptr.kind() == "pointer_expression"
+                && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
+                && self.is_pointer(ptr)
+            {
+                let (array, elem, index) = self.pointer(ptr)?;
+                let (v, _) = self.expr(args[1])?;
+                let dst = if used { Some(self.temp(None)) } else { None };
+                self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
+                return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
+            }
             let target = if ptr.kind() == "pointer_expression"
                 && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&")
             {
@@ -1585,9 +3477,97 @@ impl<'t> Lx<'_, 't> {
         if fname.starts_with("__") {
             return Err(unsupported(format!("intrinsic `{fname}`"), n));
         }
-        Err(unsupported(format!("call to `{fname}` (device functions are not inlined yet)"), n)
-            .with_note("inline the function body into the kernel by hand"))
+        Err(unsupported(format!("call to `{fname}` (no definition of this function in the file)"), n)
+            .with_note("device functions are inlined; their definition must be in the file"))
     }
+}
+
+/// The index of a pointer plus `k` elements (the last component moves).
+fn offset(mut comps: Vec<Expr>, k: Expr) -> Vec<Expr> {
+    match comps.last_mut() {
+        Some(last) => {
+            let old = std::mem::replace(last, Expr::Const(0));
+            *last = match (&old, &k) {
+                (Expr::Const(0), _) => k,
+                (_, Expr::Const(0)) => old,
+                _ => Expr::bin(BinOp::Add, old, k),
+            };
+        }
+        None => comps.push(k),
+    }
+    comps
+}
+
+/// The value of an expression made of constants only (`None` otherwise or on division by 0).
+fn fold(e: &Expr) -> Option<u32> {
+    use BinOp::*;
+    Some(match e {
+        Expr::Const(v) => *v,
+        Expr::Unary(op, a) => {
+            let a = fold(a)?;
+            match op {
+                UnOp::Neg => a.wrapping_neg(),
+                UnOp::Not => (a == 0) as u32,
+                UnOp::BitNot => !a,
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (fold(a)?, fold(b)?);
+            let (sa, sb) = (a as i32, b as i32);
+            match op {
+                Add => a.wrapping_add(b),
+                Sub => a.wrapping_sub(b),
+                Mul => a.wrapping_mul(b),
+                Div => sa.checked_div(sb)? as u32,
+                Rem => sa.checked_rem(sb)? as u32,
+                UDiv => a.checked_div(b)?,
+                URem => a.checked_rem(b)?,
+                Shl => a.wrapping_shl(b),
+                Shr => sa.wrapping_shr(b) as u32,
+                UShr => a.wrapping_shr(b),
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                And => (a != 0 && b != 0) as u32,
+                Or => (a != 0 || b != 0) as u32,
+                Eq => (a == b) as u32,
+                Ne => (a != b) as u32,
+                Lt => (sa < sb) as u32,
+                Le => (sa <= sb) as u32,
+                Gt => (sa > sb) as u32,
+                Ge => (sa >= sb) as u32,
+                ULt => (a < b) as u32,
+                ULe => (a <= b) as u32,
+                UGt => (a > b) as u32,
+                UGe => (a >= b) as u32,
+                Min => sa.min(sb) as u32,
+                Max => sa.max(sb) as u32,
+            }
+        }
+        Expr::Select(c, a, b) => {
+            if fold(c)? != 0 {
+                fold(a)?
+            } else {
+                fold(b)?
+            }
+        }
+        Expr::Var(_) | Expr::Builtin(_) | Expr::Call(..) => return None,
+    })
+}
+
+/// The index of field `i` of an aggregate element whose first field is at `index`.
+fn field_index(index: &[Expr], i: usize) -> Vec<Expr> {
+    offset(index.to_vec(), Expr::Const(i as u32))
+}
+
+/// `!(f1 || f2 || …)` over exit flags.
+fn not_any(flags: &BTreeSet<String>) -> Expr {
+    let any = flags
+        .iter()
+        .map(|f| Expr::var(f))
+        .reduce(|a, b| Expr::bin(BinOp::Or, a, b))
+        .unwrap_or(Expr::Const(0));
+    Expr::Unary(UnOp::Not, Box::new(any))
 }
 
 /// The truth value of a value: floats are compared with 0.

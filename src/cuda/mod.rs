@@ -22,15 +22,43 @@
 //! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
-//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)`, `threadIdx`,
-//! `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/`__mul24`,
-//! pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()` (a fence
-//! does not synchronize threads; it is a no-op for race checking), `#pragma` lines (ignored),
-//! file-scope `const` integers whose value is an integer constant expression, a final `return;`
-//! of the kernel body. The file is preprocessed first ([`preprocess`]: macros, `#include "…"`
-//! with `-I`, conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans,
-//! places and diagnostics are mapped back to the user's text, and no place lies inside a macro
-//! expansion or an included file.
+//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
+//! `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/
+//! `__mul24`, pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()`
+//! (a fence does not synchronize threads; it is a no-op for race checking), `#pragma` lines
+//! (ignored), file-scope `const` integers whose value is an integer constant expression, and:
+//! - **Unstructured control flow** in the predicated form of the lock-step paper: `break`,
+//!   `continue`, early `return` and `switch` (fall-through, `default` anywhere) set per-thread
+//!   flag locals (`brk_2`, `cont_2`, `ret_2`, `fall_2`: fresh names, never placeable); loop
+//!   conditions are conjoined with `!brk` / `!ret`; the statements after one that may jump run
+//!   under `if (!(flags))`, whose block start carries the place after the jumping statement
+//!   (only threads that did not leave reach it), so a barrier after an early return sits under
+//!   the `!ret` guard and is divergent exactly when the return is thread-dependent.
+//! - **`__device__` functions**, inlined at each call site: value parameters become fresh
+//!   locals, pointer parameters aliases of the argument's array and element, the result a fresh
+//!   local (`f_ret`), early returns the predicated form. Every inlined copy of a statement keeps
+//!   the place it has in the function body (one edit there is valid for every call site);
+//!   labels are distinct (`8.5`, `8.10`). Recursion is an error naming the cycle.
+//! - **Templates**: a template kernel is lowered once per explicit instantiation in the file
+//!   (`template __global__ void reduce<256, float>(…);`), else once from `--template-arg`
+//!   ([`FrontEndOptions::template_args`]) and parameter defaults; each instance is a kernel named
+//!   like `reduce<256, float>` with places into the shared source. Templated device functions take
+//!   explicit arguments or deduce type parameters from argument types. An `if` whose condition
+//!   folds to a constant (`if (blockSize >= 512)`) lowers only the branch taken, as a plain block.
+//! - **Pointer aliases**: pointer locals and pointer parameters of device functions initialized
+//!   to point into an array (`volatile float *v = sdata;`, `float *row = &tile[ty][0];`,
+//!   `T *p = a + off;`, a row `tile[ty]`, pointer casts), moved by `p = q + k`, `p += k`, `p++`;
+//!   used as `p[i]`, `*p`, `*(p + k)`. The `SharedMemory<T>()` idiom (a struct whose conversion
+//!   operator returns an `extern __shared__` array) is that array; every `extern __shared__`
+//!   array of a kernel lowers to ONE KPL array (they are the same memory).
+//! - **Vector types and plain structs** (`float4`, `uint2`, `struct Pair { int key; float val; }`):
+//!   locals become one KPL local per field; arrays of them store each field as one word (the
+//!   last dimension is multiplied by the field count), so `a[i].y` is one access of word
+//!   `i * 4 + 1` and a whole-element copy is one access per field; `make_float4(…)` builds one.
+//! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
+//!   conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans, places and
+//!   diagnostics are mapped back to the user's text, and no place lies inside a macro expansion
+//!   or an included file.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -41,19 +69,34 @@
 //!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
 //! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
 //!   to right.
+//! - Memory is counted in elements, every element one word: a pointer cast between element types
+//!   keeps the element index, and vector/struct fields are one word each whatever their C size
+//!   (`double2`, a `char` field). Two accesses race in the model iff they touch the same modelled
+//!   word; with mixed element sizes in one buffer (e.g. `extern __shared__` used as `float` and
+//!   `double`) the model may miss an overlap of different-size elements: avoid such kernels.
+//!
+//! - **`goto`** to a label of the same or an enclosing statement list: backward (the statements
+//!   from the label to the last `goto` become `local g := 1; while (g) { g := 0; … }` with
+//!   `goto` setting `g`) or forward (the statements from the first `goto` up to the label run
+//!   under `if (!skip)`); the barrier position after `L:` is the loop's start.
 //!
 //! # Unsupported (an error naming the construct)
-//! `return` other than a final `return;`, `break`, `continue`, `goto`, labels, `switch`, calls to
-//! device or unknown functions, templates, pointer variables,
-//! pointer arithmetic and aliases, thread-local arrays, structs, vector types (`float4`, `dim3`),
-//! member access, inline `asm`, `__syncwarp`, `__syncthreads_count/and/or`, `atomicCAS` and other
-//! intrinsics, integer literals wider than 32 bits.
+//! `goto` into a nested statement, out of it to a label that is not in an enclosing list, both
+//! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the
+//! file or several overloads of one arity, pointers to pointers,
+//! pointer locals without an initializer or re-pointed at another array, pointer differences,
+//! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
+//! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
+//! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
+//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
+//! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
 mod consts;
 mod lower;
 pub mod preprocess;
+mod program;
 mod text;
 
 use crate::diag::Diagnostic;
@@ -109,7 +152,7 @@ pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Di
     let geometry = crate::kpl::parse_header(source)?;
     let pre = preprocess::preprocess(source, options)?;
     let map = &pre.map;
-    let mut kernels = lower_expanded(&pre.text, options.only.as_deref()).map_err(|d| map.diagnostic(d))?;
+    let mut kernels = lower_expanded(&pre.text, options).map_err(|d| map.diagnostic(d))?;
     for kernel in &mut kernels {
         map.kernel(kernel);
         kernel.geometry = geometry.clone();
@@ -119,7 +162,8 @@ pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Di
 }
 
 /// Lowers the kernels of preprocessed text; spans and places point into `text`.
-fn lower_expanded(text: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
+fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<Kernel>, Diagnostic> {
+    let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
     let mut file = FileInfo::default();
@@ -140,7 +184,11 @@ fn lower_expanded(text: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnos
         };
         return Err(Diagnostic::error(msg, Span::new(0, 0)));
     }
-    kernels.into_iter().map(|f| lower::lower_kernel(f, text, &file)).collect()
+    let mut out = Vec::new();
+    for f in kernels {
+        out.extend(lower::lower_kernel(f, text, &file, &options.template_args)?);
+    }
+    Ok(out)
 }
 
 fn parse(source: &str) -> Result<Tree, Diagnostic> {
@@ -222,7 +270,7 @@ fn eval_constant(name: &str, defs: &HashMap<String, Span>, src: &str, depth: usi
     const_eval(init, &wrapped, &mut |n| eval_constant(n, defs, src, depth + 1))
 }
 
-fn has_global(f: Node, src: &str) -> bool {
+pub(crate) fn has_global(f: Node, src: &str) -> bool {
     let mut c = f.walk();
     let found = f
         .children(&mut c)
@@ -231,7 +279,7 @@ fn has_global(f: Node, src: &str) -> bool {
     found
 }
 
-fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
+pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     let mut d = f.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
         d = d.child_by_field_name("declarator")?;
@@ -305,17 +353,16 @@ fn scan<'t>(
                 }
             }
             "template_declaration" => {
-                let t = text(ch, src);
-                if t.contains("__global__") {
-                    let mut cc = ch.walk();
-                    let f = ch.named_children(&mut cc).find(|x| x.kind() == "function_definition");
-                    let name = f.and_then(|f| function_name(f, src));
+                // A template kernel: lowered once per instantiation (see `lower::lower_kernel`).
+                let mut cc = ch.walk();
+                let f = ch.named_children(&mut cc).find(|x| x.kind() == "function_definition");
+                if let Some(f) = f.filter(|f| has_global(*f, src)) {
+                    let name = function_name(f, src);
                     if only.is_none_or(|o| Some(o) == name) {
-                        return Err(Diagnostic::error("unsupported: template kernels", span(ch))
-                            .with_label("template kernel")
-                            .with_note(
-                                "instantiate the template by hand (replace template parameters by constants)",
-                            ));
+                        if f.has_error() {
+                            return Err(syntax_error(f, src));
+                        }
+                        kernels.push(f);
                     }
                 }
             }

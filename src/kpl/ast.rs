@@ -473,6 +473,11 @@ pub struct Kernel {
     /// Where a barrier after each label goes in the source, indexed by `Label.0`. Labels without
     /// an entry (barriers inserted by synthesis) are not placeable.
     pub places: Vec<Place>,
+    /// If statements the front end introduced for the predicated form of `break`, `continue`,
+    /// `return` and `goto` (`if (!flags) { rest of the block }`). Their then block runs whenever
+    /// the source's control flow reaches it, so the cost model does not count them as
+    /// conditionals. Empty for KPL files.
+    pub flag_guards: std::collections::BTreeSet<Label>,
 }
 
 impl Kernel {

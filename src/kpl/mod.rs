@@ -66,5 +66,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         geometry: k.geometry.clone(),
         places: Vec::new(),
         label_names: names,
+        flag_guards: Default::default(),
     }
 }

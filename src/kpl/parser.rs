@@ -164,6 +164,7 @@ impl Parser<'_> {
             geometry: Geometry::default(),
             label_names: std::mem::take(&mut self.names),
             places,
+            flag_guards: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

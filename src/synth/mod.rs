@@ -115,6 +115,14 @@ pub enum SynthError {
     WeightOverflow,
 }
 
+/// The cost of a barrier after `l` (AutoSync Sec. III-C): ×LC per enclosing loop, ×IC per
+/// enclosing conditional, where the front end's flag guards of the predicated form
+/// ([`Kernel::flag_guards`]) are not conditionals: they do not make a barrier rarer.
+pub fn barrier_cost(kernel: &Kernel, tree: &LabelTree, model: &CostModel, l: Label) -> Ratio {
+    let conds = tree.conds(l).iter().filter(|b| !kernel.flag_guards.contains(b)).count();
+    model.cost(tree.loops(l).len(), conds)
+}
+
 /// One kernel of a synthesis group, with its candidate positions.
 struct Unit<'k> {
     original: &'k Kernel,
@@ -201,7 +209,7 @@ fn build_units<'k>(
             if matches!(base.stmt(l).map(|s| &s.kind), Some(StmtKind::Barrier)) {
                 continue;
             }
-            let c = opts.cost.cost(tree.loops(l).len(), tree.conds(l).len());
+            let c = barrier_cost(&base, &tree, &opts.cost, l);
             lcm = (lcm / gcd(lcm, c.den)).checked_mul(c.den).ok_or(SynthError::WeightOverflow)?;
             let v = *by_place.entry(base.place(l).clone()).or_insert_with(|| solver.new_var());
             sites.members.entry(v).or_default().push((ui, l));

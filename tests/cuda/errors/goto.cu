@@ -1,4 +1,11 @@
 __global__ void k(int *A, int n) {
     int i = threadIdx.x;
-    goto done;
+    if (i > n) {
+        goto out;
+    }
+    A[i] = 1;
+    {
+    out:
+        A[0] = 2;
+    }
 }

@@ -1,0 +1,253 @@
+//! The file-level context a kernel's lowering needs beyond macros and arrays: the device
+//! functions it may call (inlined at their call sites), template parameter lists and explicit
+//! instantiations, and the `SharedMemory<T>` idiom (a struct whose conversion operator returns an
+//! `extern __shared__` array).
+//!
+//! Guarantees: collection never fails; what it cannot read is left out, so a kernel that uses it
+//! gets an error at the use.
+
+use super::text;
+use tree_sitter::Node;
+
+/// A template parameter.
+#[derive(Clone, Debug)]
+pub(crate) struct TParam<'t> {
+    pub name: String,
+    /// `typename T` / `class T` (a type) or `unsigned int N` (a value, with its type node).
+    pub type_node: Option<Node<'t>>,
+    /// The default argument, if any.
+    pub default: Option<Node<'t>>,
+}
+
+/// A function definition at file scope that is not a kernel.
+#[derive(Clone, Debug)]
+pub(crate) struct FnDef<'t> {
+    pub node: Node<'t>,
+    pub tparams: Vec<TParam<'t>>,
+}
+
+/// What the whole file defines for the lowering of its kernels.
+#[derive(Default, Debug)]
+pub(crate) struct Program<'t> {
+    /// Device (and host-device) functions by name, in source order (overloads by arity).
+    pub functions: Vec<(String, FnDef<'t>)>,
+    /// Struct name → the `extern __shared__` array its conversion operator returns.
+    pub shared_memory: Vec<(String, String)>,
+    /// Plain structs: name → fields (name, type text), in declaration order.
+    pub structs: Vec<(String, Vec<(String, String)>)>,
+    /// Explicit instantiations: (function name, template argument list node).
+    pub instantiations: Vec<(String, Node<'t>)>,
+}
+
+impl<'t> Program<'t> {
+    /// Collects the definitions of the translation unit whose root is `root`.
+    pub fn collect(root: Node<'t>, src: &str) -> Program<'t> {
+        let mut p = Program::default();
+        p.scan(root, src, Vec::new());
+        p
+    }
+
+    /// The device functions named `name` with `arity` parameters.
+    pub fn function(&self, name: &str, arity: usize, src: &str) -> Vec<&FnDef<'t>> {
+        self.functions
+            .iter()
+            .filter(|(n, f)| n == name && param_count(f.node, src) == arity)
+            .map(|(_, f)| f)
+            .collect()
+    }
+
+    pub fn has_function(&self, name: &str) -> bool {
+        self.functions.iter().any(|(n, _)| n == name)
+    }
+
+    /// The extern shared array behind `SharedMemory<T>`-style struct `name`.
+    pub fn shared_memory(&self, name: &str) -> Option<&str> {
+        self.shared_memory.iter().find(|(n, _)| n == name).map(|(_, a)| a.as_str())
+    }
+
+    fn scan(&mut self, n: Node<'t>, src: &str, tparams: Vec<TParam<'t>>) {
+        let mut c = n.walk();
+        let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
+        for ch in children {
+            match ch.kind() {
+                "function_definition" if !super::has_global(ch, src) => {
+                    if let Some(name) = super::function_name(ch, src) {
+                        let def = FnDef { node: ch, tparams: tparams.clone() };
+                        self.functions.push((name.to_string(), def));
+                    }
+                }
+                "template_declaration" => {
+                    let params = ch.child_by_field_name("parameters").map(|l| template_params(l, src));
+                    self.scan(ch, src, params.unwrap_or_default());
+                }
+                "struct_specifier" | "class_specifier" => self.structure(ch, src),
+                "declaration" => {
+                    // `template<…> struct S {…};` parses as a declaration around the struct.
+                    if let Some(t) = ch.child_by_field_name("type") {
+                        if matches!(t.kind(), "struct_specifier" | "class_specifier") {
+                            self.structure(t, src);
+                        }
+                    }
+                }
+                "template_instantiation" => {
+                    if let Some((name, args)) = instantiated(ch, src) {
+                        self.instantiations.push((name, args));
+                    }
+                }
+                "linkage_specification" | "namespace_definition" | "declaration_list" => {
+                    match ch.child_by_field_name("body") {
+                        Some(b) if b.kind() == "function_definition" => {
+                            self.scan_one(b, src);
+                        }
+                        Some(b) => self.scan(b, src, Vec::new()),
+                        None => self.scan(ch, src, Vec::new()),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn scan_one(&mut self, f: Node<'t>, src: &str) {
+        if !super::has_global(f, src) {
+            if let Some(name) = super::function_name(f, src) {
+                self.functions.push((name.to_string(), FnDef { node: f, tparams: Vec::new() }));
+            }
+        }
+    }
+
+    /// Records a struct whose conversion operator returns an `extern __shared__` array, and
+    /// the fields of a struct made of plain data members.
+    fn structure(&mut self, s: Node<'t>, src: &str) {
+        let (Some(name), Some(body)) = (s.child_by_field_name("name"), s.child_by_field_name("body")) else {
+            return;
+        };
+        let mut c = body.walk();
+        let members: Vec<Node> = body.named_children(&mut c).collect();
+        let mut fields = Vec::new();
+        let mut plain = true;
+        for m in &members {
+            match m.kind() {
+                "field_declaration" => {
+                    let ty =
+                        m.child_by_field_name("type").map(|t| text(t, src).to_string()).unwrap_or_default();
+                    let mut cc = m.walk();
+                    let decls: Vec<Node> = m.children_by_field_name("declarator", &mut cc).collect();
+                    for d in decls {
+                        if d.kind() == "field_identifier" {
+                            fields.push((text(d, src).to_string(), ty.clone()));
+                        } else {
+                            plain = false;
+                        }
+                    }
+                }
+                "comment" => {}
+                _ => plain = false,
+            }
+        }
+        if plain && !fields.is_empty() {
+            self.structs.push((text(name, src).to_string(), fields));
+        }
+        for m in members {
+            if m.kind() != "function_definition" {
+                continue;
+            }
+            let is_cast = m.child_by_field_name("declarator").is_some_and(|d| d.kind() == "operator_cast");
+            if let (true, Some(fb)) = (is_cast, m.child_by_field_name("body")) {
+                if let Some(array) = extern_shared_name(fb, src) {
+                    let name = text(name, src).to_string();
+                    if !self.shared_memory.iter().any(|(n, _)| *n == name) {
+                        self.shared_memory.push((name, array));
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The parameters of a `template <…>` list.
+pub(crate) fn template_params<'t>(list: Node<'t>, src: &str) -> Vec<TParam<'t>> {
+    let mut out = Vec::new();
+    let mut c = list.walk();
+    let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
+    for p in items {
+        let default =
+            p.child_by_field_name("default_value").or_else(|| p.child_by_field_name("default_type"));
+        match p.kind() {
+            "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                let mut cc = p.walk();
+                let name = p
+                    .child_by_field_name("name")
+                    .or_else(|| p.named_children(&mut cc).find(|x| x.kind() == "type_identifier"));
+                if let Some(name) = name {
+                    out.push(TParam { name: text(name, src).to_string(), type_node: None, default });
+                }
+            }
+            "parameter_declaration" | "optional_parameter_declaration" => {
+                let ty = p.child_by_field_name("type");
+                let name = p.child_by_field_name("declarator").filter(|d| d.kind() == "identifier");
+                if let (Some(ty), Some(name)) = (ty, name) {
+                    out.push(TParam { name: text(name, src).to_string(), type_node: Some(ty), default });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The number of parameters of a function definition (`(void)` has none).
+pub(crate) fn param_count(f: Node, src: &str) -> usize {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            break;
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return 0 };
+    let mut c = list.walk();
+    let n = list
+        .named_children(&mut c)
+        .filter(|p| p.kind() != "comment" && text(*p, src).trim() != "void")
+        .count();
+    n
+}
+
+/// `template __global__ void reduce<256, float>(…);` → (`reduce`, `<256, float>`).
+fn instantiated<'t>(n: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
+    let mut d = n.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    let tf = d.child_by_field_name("declarator")?;
+    if tf.kind() != "template_function" {
+        return None;
+    }
+    let name = tf.child_by_field_name("name")?;
+    Some((text(name, src).to_string(), tf.child_by_field_name("arguments")?))
+}
+
+/// The name of an `extern __shared__` array declared in a block.
+fn extern_shared_name(block: Node, src: &str) -> Option<String> {
+    let mut c = block.walk();
+    let items: Vec<Node> = block.named_children(&mut c).collect();
+    for d in items {
+        if d.kind() != "declaration" {
+            continue;
+        }
+        let t = text(d, src);
+        if !(t.contains("extern") && t.contains("__shared__")) {
+            continue;
+        }
+        let mut cur = d.child_by_field_name("declarator")?;
+        while cur.kind() == "array_declarator" {
+            cur = cur.child_by_field_name("declarator")?;
+        }
+        if cur.kind() == "identifier" {
+            return Some(text(cur, src).to_string());
+        }
+    }
+    None
+}

@@ -1,4 +1,0 @@
-__global__ void k(int *A, int n) {
-    int i = threadIdx.x;
-    switch (i) { case 0: A[0] = 1; }
-}

@@ -1,0 +1,3 @@
+__global__ void k(float4 *v, float *out) {
+    out[threadIdx.x] = v[threadIdx.x];
+}
