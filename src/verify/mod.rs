@@ -14,6 +14,7 @@
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
 pub mod cases;
+pub mod pow2;
 pub mod symbolic;
 pub mod uniform;
 
