@@ -15,6 +15,7 @@
 
 pub mod cases;
 pub mod pow2;
+pub mod refine;
 pub mod symbolic;
 pub mod uniform;
 
@@ -185,7 +186,8 @@ struct Analysis {
     launch: Launch,
     block: Mode,
     grid: Option<Mode>,
-    case_results: HashMap<Case, Outcome>,
+    /// Case answers, keyed by the case and the barrier refinements its query used.
+    case_results: HashMap<(Case, Vec<refine::RefineKey>), Outcome>,
     pair_possible: HashMap<(Label, Label), bool>,
     grid_results: HashMap<(Label, Label), Outcome>,
     block_divergence: HashMap<Label, Outcome>,
@@ -534,7 +536,11 @@ impl Z3Oracle {
                             continue;
                         }
                     }
-                    match self.case_outcome(key, tree, a, b, &case, ka, kb) {
+                    let refinement = match self.analyses.get(&key) {
+                        Some(an) => refine::constraints(tree, &an.block.traces, barriers, &case, a),
+                        None => (Vec::new(), Vec::new()),
+                    };
+                    match self.case_outcome(key, tree, a, b, &case, ka, kb, refinement) {
                         Outcome::None => {}
                         Outcome::Race { witness, benign } => cases_found.push(RaceCase {
                             case,
@@ -634,9 +640,12 @@ impl Z3Oracle {
         case: &Case,
         ka: AccessKind,
         kb: AccessKind,
+        refinement: (Vec<refine::RefineKey>, Vec<Bool>),
     ) -> Outcome {
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
-        if let Some(o) = an.case_results.get(case) {
+        let (refine_keys, refine_constraints) = refinement;
+        let cache_key = (*case, refine_keys);
+        if let Some(o) = an.case_results.get(&cache_key) {
             self.stats.cache_hits += 1;
             return o.clone();
         }
@@ -672,6 +681,7 @@ impl Z3Oracle {
             if let Some(sep) = an.warp_separation(tree, case, a, b) {
                 extra.push(sep.not());
             }
+            extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
             match query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats) {
                 Outcome::Race { witness, .. } => {
@@ -691,7 +701,7 @@ impl Z3Oracle {
                 other => other,
             }
         };
-        an.case_results.insert(*case, out.clone());
+        an.case_results.insert(cache_key, out.clone());
         out
     }
 
