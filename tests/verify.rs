@@ -173,7 +173,11 @@ const VARIANTS: &[Variant] = &[
         strict: false,
         geometry: |g| Geometry { block_dim: None, grid_dim: None, warp_sync: g.warp_sync },
     },
-    Variant { suffix: "nowarp.expected", strict: false, geometry: |g| Geometry { warp_sync: None, ..g.clone() } },
+    Variant {
+        suffix: "nowarp.expected",
+        strict: false,
+        geometry: |g| Geometry { warp_sync: None, ..g.clone() },
+    },
 ];
 
 fn parse_file(path: &Path) -> (Kernel, String) {
@@ -260,8 +264,17 @@ fn interpreter_finds_nothing_outside_the_expectations() {
                     interp::Scope::Block => "block",
                     interp::Scope::Grid => "grid",
                 };
-                let t = (k.label_name(r.first).to_string(), k.label_name(r.second).to_string(), scope.to_string());
-                assert!(allowed.contains(&t), "{base} (seed {seed}): the interpreter found {:?} not expected: {}", t, rep.render(&k));
+                let t = (
+                    k.label_name(r.first).to_string(),
+                    k.label_name(r.second).to_string(),
+                    scope.to_string(),
+                );
+                assert!(
+                    allowed.contains(&t),
+                    "{base} (seed {seed}): the interpreter found {:?} not expected: {}",
+                    t,
+                    rep.render(&k)
+                );
             }
             for d in &rep.divergences {
                 assert!(
@@ -274,4 +287,92 @@ fn interpreter_finds_nothing_outside_the_expectations() {
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} corpus kernels have concrete geometry");
+}
+
+/// Soundness on variants: every corpus kernel with concrete geometry, with each of its barriers
+/// removed in turn and with all of them removed — the oracle reports every race and divergence the
+/// interpreter observes (the refinements that count barriers outside the syntactic separating
+/// sets must never hide one).
+#[test]
+fn oracle_covers_the_interpreter_on_barrier_ablations() {
+    let kernels: Vec<(PathBuf, Kernel)> =
+        corpus_files().into_iter().map(|p| (p.clone(), parse_file(&p).0)).collect();
+    assert!(ablations_are_covered(&kernels) >= 60);
+}
+
+/// The same on the hand-synchronized CUDA benchmarks (real kernels: scans, FFT, sorts, stencils).
+#[test]
+fn oracle_covers_the_interpreter_on_benchmark_ablations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/plain");
+    let mut kernels = Vec::new();
+    let mut paths: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("benchmarks").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "cu")) {
+        let src = std::fs::read_to_string(&p).expect("read");
+        for mut k in autosync::cuda::lower_file(&src, None)
+            .unwrap_or_else(|d| panic!("{}", d.render(&p.display().to_string(), &src)))
+        {
+            // Two blocks are enough for grid races and keep the interpreter fast; oracle and
+            // interpreter both use this geometry.
+            if k.geometry.grid_dim.is_some() {
+                k.geometry.grid_dim = Some([2, 1, 1]);
+            }
+            kernels.push((p.clone(), k));
+        }
+    }
+    assert!(ablations_are_covered(&kernels) >= 30);
+}
+
+/// Checks every kernel with concrete geometry with each barrier removed and with all removed;
+/// returns the number of variants checked.
+fn ablations_are_covered(kernels: &[(PathBuf, Kernel)]) -> usize {
+    let mut variants = 0;
+    for (path, k) in kernels {
+        let path = path.as_path();
+        if k.geometry.block_dim.is_none() || k.geometry.grid_dim.is_none() || k.geometry.warp_sync.is_some() {
+            continue;
+        }
+        let all = k.barriers();
+        let mut removals: Vec<Vec<kpl::Label>> = all.iter().map(|b| vec![*b]).collect();
+        if all.len() > 1 {
+            removals.push(all.clone());
+        }
+        let mut o =
+            Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: true });
+        for rm in removals {
+            let mut v = k.clone();
+            v.remove_barriers(&rm);
+            let verdict = o.check(&v);
+            let reported: BTreeSet<(kpl::Label, kpl::Label, bool)> = verdict
+                .races
+                .iter()
+                .chain(verdict.benign.iter())
+                .flat_map(|r| {
+                    let g = r.scope == Scope::Grid;
+                    [(r.first, r.second, g), (r.second, r.first, g)]
+                })
+                .collect();
+            let diverging: BTreeSet<kpl::Label> = verdict.divergences.iter().map(|d| d.barrier).collect();
+            for seed in 0..2 {
+                let cfg = interp::RunConfig::for_kernel(&v).with_seed(seed).with_max_steps(200_000);
+                let rep = interp::run(&v, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                for r in &rep.races {
+                    let t = (r.first, r.second, r.scope == interp::Scope::Grid);
+                    assert!(
+                        reported.contains(&t),
+                        "{} without {:?}: missed {}",
+                        path.display(),
+                        rm.iter().map(|l| k.label_name(*l)).collect::<Vec<_>>(),
+                        rep.render(&v)
+                    );
+                }
+                for d in &rep.divergences {
+                    assert!(diverging.contains(&d.barrier), "{}: missed divergence", path.display());
+                }
+            }
+            variants += 1;
+        }
+    }
+    variants
 }

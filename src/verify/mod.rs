@@ -262,8 +262,11 @@ impl Z3Oracle {
             }
         };
         loop {
-            let next: BTreeSet<Label> =
-                Uniformity::analyze(k, &assumed).uniform_read_candidates.intersection(&assumed).copied().collect();
+            let next: BTreeSet<Label> = Uniformity::analyze(k, &assumed)
+                .uniform_read_candidates
+                .intersection(&assumed)
+                .copied()
+                .collect();
             if next == assumed {
                 return assumed;
             }
@@ -445,7 +448,8 @@ impl Analysis {
         }
         let s1 = self.block.traces[0].accesses.get(&a)?;
         let s2 = self.block.traces[1].accesses.get(&a)?;
-        let subst: Vec<(&BV, &BV)> = s2.loops.iter().zip(s1.loops.iter()).map(|((_, k2), (_, k1))| (k2, k1)).collect();
+        let subst: Vec<(&BV, &BV)> =
+            s2.loops.iter().zip(s1.loops.iter()).map(|((_, k2), (_, k1))| (k2, k1)).collect();
         let enabled2 = s2.enabled.substitute(&subst);
         Some(Bool::and(&[same_warp, &enabled2]))
     }

@@ -42,7 +42,11 @@ impl Pow2 {
             return None;
         }
         let c = BV::from_u64(u64::from(c), W);
-        Some(Pow2 { exp: self.exp.bvsub(&c), cond: Bool::and(&[&self.cond, &self.exp.bvuge(&c)]), small: true })
+        Some(Pow2 {
+            exp: self.exp.bvsub(&c),
+            cond: Bool::and(&[&self.cond, &self.exp.bvuge(&c)]),
+            small: true,
+        })
     }
 
     /// `x * self`.

@@ -121,7 +121,8 @@ pub fn constraints(
     }
     // One constraint per key.
     let mut seen = std::collections::BTreeSet::new();
-    let mut pairs: Vec<(RefineKey, Bool)> = keys.into_iter().zip(out).filter(|(k, _)| seen.insert(*k)).collect();
+    let mut pairs: Vec<(RefineKey, Bool)> =
+        keys.into_iter().zip(out).filter(|(k, _)| seen.insert(*k)).collect();
     pairs.sort_by_key(|(k, _)| *k);
     pairs.into_iter().unzip()
 }

@@ -319,8 +319,10 @@ impl<'a> SymExec<'a> {
         }
         let guard = self.eval_bool(cond);
         // Closed forms at the start of iteration k, to evaluate them at the exit iteration.
-        let at_k: HashMap<String, BV> =
-            assigned.keys().filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone()))).collect();
+        let at_k: HashMap<String, BV> = assigned
+            .keys()
+            .filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone())))
+            .collect();
         self.block(body, &Bool::and(&[enabled, &guard]));
         self.loops.pop();
         self.assume.truncate(assumed_before);
@@ -358,7 +360,12 @@ impl<'a> SymExec<'a> {
 
     /// The environment after `n` iterations of a body that only assigns locals (no memory
     /// access, no loop), started from `entry`; `None` when the body does anything else.
-    fn unroll_pure(&mut self, body: &Block, n: u64, entry: &HashMap<String, BV>) -> Option<HashMap<String, BV>> {
+    fn unroll_pure(
+        &mut self,
+        body: &Block,
+        n: u64,
+        entry: &HashMap<String, BV>,
+    ) -> Option<HashMap<String, BV>> {
         let saved = std::mem::replace(&mut self.env, entry.clone());
         let mut ok = true;
         for _ in 0..n {
@@ -618,8 +625,12 @@ impl<'a> SymExec<'a> {
         // Constant operands are left to z3, which handles them well.
         let symbolic = |e: &Expr| !matches!(e, Expr::Const(_));
         match op {
-            BinOp::Mul if symbolic(b) && self.pow2_of(b).is_some() => self.pow2_of(b).map(|p| p.mul(&self.eval(a))),
-            BinOp::Mul if symbolic(a) && self.pow2_of(a).is_some() => self.pow2_of(a).map(|p| p.mul(&self.eval(b))),
+            BinOp::Mul if symbolic(b) && self.pow2_of(b).is_some() => {
+                self.pow2_of(b).map(|p| p.mul(&self.eval(a)))
+            }
+            BinOp::Mul if symbolic(a) && self.pow2_of(a).is_some() => {
+                self.pow2_of(a).map(|p| p.mul(&self.eval(b)))
+            }
             BinOp::Div | BinOp::Rem | BinOp::UDiv | BinOp::URem if symbolic(b) => {
                 let p = self.pow2_of(b)?;
                 let x = self.eval(a);
