@@ -376,3 +376,35 @@ fn ablations_are_covered(kernels: &[(PathBuf, Kernel)]) -> usize {
     }
     variants
 }
+
+/// Timing of the oracle over the corpus (not an assertion: run with
+/// `cargo test --release --test verify -- --ignored --nocapture time_corpus`). Prints per kernel
+/// the best of seven in-process `check` times with a fresh oracle (z3 context, symbolic
+/// execution, all queries), then the median and the maximum.
+#[test]
+#[ignore]
+fn time_corpus() {
+    let mut times: Vec<(f64, String)> = Vec::new();
+    for path in corpus_files() {
+        let (k, _) = parse_file(&path);
+        let mut best = f64::MAX;
+        for _ in 0..7 {
+            let start = std::time::Instant::now();
+            let mut o = Z3Oracle::new(OracleOptions {
+                geometry: k.geometry.clone(),
+                timeout_ms: 10_000,
+                strict: false,
+            });
+            let _ = o.check(&k);
+            best = best.min(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.push((best, path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (t, n) in &times {
+        println!("{t:8.2} ms  {n}");
+    }
+    let median = times[times.len() / 2].0;
+    let max = times.last().map(|t| t.0).unwrap_or(0.0);
+    println!("kernels: {}  median: {median:.2} ms  max: {max:.2} ms", times.len());
+}

@@ -664,9 +664,12 @@ impl Z3Oracle {
             s1.assume.clone(),
             s2.assume.clone(),
         ];
-        // Cheap filter: if the two accesses can never meet at all, no case can.
+        // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
+        // shared loop has a single case: the filter would repeat its query.)
+        let single_case = tree.shared_loops(a, b).is_empty();
         let possible = match an.pair_possible.get(&(a, b)) {
             Some(p) => *p,
+            None if single_case => true,
             None => {
                 let p = !matches!(
                     query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats),
