@@ -309,7 +309,7 @@ fn make_mode(
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(|w| {
         let bd = &launch.block_dim;
-        let linear = |t: &[BV; 3]| t[0].bvadd(&t[1].bvmul(&bd[0])).bvadd(&t[2].bvmul(&bd[0].bvmul(&bd[1])));
+        let linear = |t: &[BV; 3]| t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])));
         let w = BV::from_u64(u64::from(w), W);
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
     });
