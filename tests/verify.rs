@@ -388,6 +388,7 @@ fn time_corpus() {
     for path in corpus_files() {
         let (k, _) = parse_file(&path);
         let mut best = f64::MAX;
+        let mut queries = 0;
         for _ in 0..7 {
             let start = std::time::Instant::now();
             let mut o = Z3Oracle::new(OracleOptions {
@@ -397,8 +398,10 @@ fn time_corpus() {
             });
             let _ = o.check(&k);
             best = best.min(start.elapsed().as_secs_f64() * 1000.0);
+            queries = o.stats().smt_queries;
         }
-        times.push((best, path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()));
+        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        times.push((best, format!("{name} ({queries} queries)")));
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
     for (t, n) in &times {
