@@ -14,6 +14,8 @@
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
 pub mod cases;
+pub mod pow2;
+pub mod refine;
 pub mod symbolic;
 pub mod uniform;
 
@@ -25,7 +27,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use symbolic::{Launch, SymExec, ThreadIds, ThreadTrace, W};
 use uniform::Uniformity;
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, BV};
 use z3::{Params, SatResult, Solver};
 
 /// The kind of a memory access.
@@ -184,7 +186,8 @@ struct Analysis {
     launch: Launch,
     block: Mode,
     grid: Option<Mode>,
-    case_results: HashMap<Case, Outcome>,
+    /// Case answers, keyed by the case and the barrier refinements its query used.
+    case_results: HashMap<(Case, Vec<refine::RefineKey>), Outcome>,
     pair_possible: HashMap<(Label, Label), bool>,
     grid_results: HashMap<(Label, Label), Outcome>,
     block_divergence: HashMap<Label, Outcome>,
@@ -195,6 +198,8 @@ struct Mode {
     ids: [ThreadIds; 2],
     traces: [ThreadTrace; 2],
     solver: Solver,
+    /// Under `--warp-sync=W` (block scope only): the two threads are in one warp.
+    same_warp: Option<Bool>,
 }
 
 impl Z3Oracle {
@@ -213,7 +218,8 @@ impl Z3Oracle {
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry);
-            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms);
+            let warp = self.opts.geometry.warp_sync;
+            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
             self.analyses.insert(
                 key,
                 Analysis {
@@ -233,14 +239,34 @@ impl Z3Oracle {
     }
 
     /// The reads whose values the oracle may treat as uniform: those with a uniform address in
-    /// uniform blocks (a fixed point, since uniform reads make more addresses uniform).
+    /// uniform blocks, given that the reads assumed uniform are. This is the *greatest* fixed
+    /// point below `within` (all reads when `None`): start by assuming every read uniform and drop
+    /// reads until the assumption is self-consistent. Sound by induction over an SDV trace (see
+    /// docs/semantics.md): the first assumed read to yield different values in two threads would
+    /// be executed by all enabled threads in one instance at one address, so some write in its
+    /// barrier interval races with it — which the oracle reports, retracting the assumption.
+    /// (A least fixed point from the empty set could not bootstrap a loop bound re-read in the
+    /// loop: the loop is uniform only if the read is, and the read is a candidate only if the
+    /// loop is uniform.)
     fn uniform_read_candidates(k: &Kernel, within: Option<&BTreeSet<Label>>) -> BTreeSet<Label> {
-        let mut assumed: BTreeSet<Label> = BTreeSet::new();
-        loop {
-            let mut next = Uniformity::analyze(k, &assumed).uniform_read_candidates;
-            if let Some(w) = within {
-                next = next.intersection(w).copied().collect();
+        let mut assumed: BTreeSet<Label> = match within {
+            Some(w) => w.clone(),
+            None => {
+                let mut all = BTreeSet::new();
+                k.walk(&mut |s| {
+                    if matches!(s.kind, StmtKind::Read { .. }) {
+                        all.insert(s.label);
+                    }
+                });
+                all
             }
+        };
+        loop {
+            let next: BTreeSet<Label> = Uniformity::analyze(k, &assumed)
+                .uniform_read_candidates
+                .intersection(&assumed)
+                .copied()
+                .collect();
             if next == assumed {
                 return assumed;
             }
@@ -256,6 +282,7 @@ fn make_mode(
     launch: &Launch,
     grid: bool,
     timeout_ms: u32,
+    warp_sync: Option<u32>,
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
@@ -279,7 +306,14 @@ fn make_mode(
     for f in &facts {
         solver.assert(f);
     }
-    Mode { ids: [id1, id2], traces: [t1, t2], solver }
+    // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
+    let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(|w| {
+        let bd = &launch.block_dim;
+        let linear = |t: &[BV; 3]| t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])));
+        let w = BV::from_u64(u64::from(w), W);
+        linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
+    });
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp }
 }
 
 /// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
@@ -395,6 +429,32 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// Under `--warp-sync`: a condition under which the warp re-synchronizes between the two
+    /// accesses of a same-iteration case (thread 1 performs `a` first, thread 2 `b` at the same or
+    /// a later step). It is that both threads are in one warp and thread 2 executes the very
+    /// instance of `a` that thread 1 executes — one statement instance executed by both between
+    /// the accesses, as docs/semantics.md requires. `None` when this cannot be claimed soundly:
+    /// the same statement instance (`a == b`), carried cases (their loop-head values are not
+    /// tracked per iteration), or `a` inside a loop whose guard may differ between threads (the
+    /// symbolic guard at one iteration over-approximates being enabled there).
+    fn warp_separation(&self, tree: &LabelTree, case: &Case, a: Label, b: Label) -> Option<Bool> {
+        let same_warp = self.block.same_warp.as_ref()?;
+        if a == b || case.relation != Relation::SameIteration || case.first != a {
+            return None;
+        }
+        if tree.loops(a).iter().any(|l| self.uniformity.varying_guards.contains(l)) {
+            return None;
+        }
+        let s1 = self.block.traces[0].accesses.get(&a)?;
+        let s2 = self.block.traces[1].accesses.get(&a)?;
+        let subst: Vec<(&BV, &BV)> =
+            s2.loops.iter().zip(s1.loops.iter()).map(|((_, k2), (_, k1))| (k2, k1)).collect();
+        let enabled2 = s2.enabled.substitute(&subst);
+        Some(Bool::and(&[same_warp, &enabled2]))
+    }
+}
+
 impl Oracle for Z3Oracle {
     fn check(&mut self, kernel: &Kernel) -> Verdict {
         self.stats.checks += 1;
@@ -480,7 +540,11 @@ impl Z3Oracle {
                             continue;
                         }
                     }
-                    match self.case_outcome(key, tree, a, b, &case, ka, kb) {
+                    let refinement = match self.analyses.get(&key) {
+                        Some(an) => refine::constraints(tree, &an.block.traces, barriers, &case, a),
+                        None => (Vec::new(), Vec::new()),
+                    };
+                    match self.case_outcome(key, tree, a, b, &case, ka, kb, refinement) {
                         Outcome::None => {}
                         Outcome::Race { witness, benign } => cases_found.push(RaceCase {
                             case,
@@ -580,9 +644,12 @@ impl Z3Oracle {
         case: &Case,
         ka: AccessKind,
         kb: AccessKind,
+        refinement: (Vec<refine::RefineKey>, Vec<Bool>),
     ) -> Outcome {
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
-        if let Some(o) = an.case_results.get(case) {
+        let (refine_keys, refine_constraints) = refinement;
+        let cache_key = (*case, refine_keys);
+        if let Some(o) = an.case_results.get(&cache_key) {
             self.stats.cache_hits += 1;
             return o.clone();
         }
@@ -597,9 +664,12 @@ impl Z3Oracle {
             s1.assume.clone(),
             s2.assume.clone(),
         ];
-        // Cheap filter: if the two accesses can never meet at all, no case can.
+        // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
+        // shared loop has a single case: the filter would repeat its query.)
+        let single_case = tree.shared_loops(a, b).is_empty();
         let possible = match an.pair_possible.get(&(a, b)) {
             Some(p) => *p,
+            None if single_case => true,
             None => {
                 let p = !matches!(
                     query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats),
@@ -615,6 +685,10 @@ impl Z3Oracle {
             let shared = tree.shared_loops(a, b);
             let mut extra = meet.clone();
             extra.extend(an.relation(case, a, b, &shared));
+            if let Some(sep) = an.warp_separation(tree, case, a, b) {
+                extra.push(sep.not());
+            }
+            extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
             match query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats) {
                 Outcome::Race { witness, .. } => {
@@ -634,7 +708,7 @@ impl Z3Oracle {
                 other => other,
             }
         };
-        an.case_results.insert(*case, out.clone());
+        an.case_results.insert(cache_key, out.clone());
         out
     }
 
@@ -647,7 +721,7 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout));
+            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None));
         }
         let Some(grid) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {

@@ -18,6 +18,7 @@
 //!   shared by the two threads, so equal iterations give equal values.
 
 use crate::kpl::{BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
 use std::collections::{BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
@@ -115,6 +116,26 @@ pub struct BlockSym {
 pub struct ThreadTrace {
     pub accesses: HashMap<Label, AccessSym>,
     pub blocks: HashMap<Label, BlockSym>,
+    /// Loops whose guard is a constant at every iteration, with their exact trip count (the same
+    /// for every thread that enters them).
+    pub trips: HashMap<Label, u64>,
+}
+
+/// Loops with a constant trip count up to this many iterations are recognized.
+const MAX_TRIPS: u64 = 1024;
+/// Bodies that only compute locals are unrolled up to this many iterations.
+const MAX_UNROLL: u64 = 64;
+
+/// The iteration at which `guard` (a function of the iteration variable `k`) first fails, when it
+/// is a constant at every iteration up to there.
+fn constant_trip_count(guard: &Bool, k: &BV) -> Option<u64> {
+    for j in 0..=MAX_TRIPS {
+        match guard.substitute(&[(k, &BV::from_u64(j, W))]).simplify().as_bool()? {
+            true => continue,
+            false => return Some(j),
+        }
+    }
+    None
 }
 
 /// Walks the kernel for one thread.
@@ -129,6 +150,10 @@ pub struct SymExec<'a> {
     /// other thread is in another block).
     share_uniform: bool,
     env: HashMap<String, BV>,
+    /// Power-of-two facts about variables, valid while the variable still holds the term.
+    pow2: HashMap<String, (BV, Pow2)>,
+    /// Set by `closed_form` when the counter it closed is a power of two.
+    closed_pow2: Option<Pow2>,
     loops: Vec<(Label, BV)>,
     /// Assumptions of the enclosing loops' closed forms.
     assume: Vec<Bool>,
@@ -156,6 +181,8 @@ impl<'a> SymExec<'a> {
             launch,
             share_uniform,
             env: params.clone(),
+            pow2: HashMap::new(),
+            closed_pow2: None,
             loops: Vec::new(),
             assume: Vec::new(),
             trace: ThreadTrace::default(),
@@ -214,10 +241,16 @@ impl<'a> SymExec<'a> {
                         Some(e) => self.eval(e),
                         None => self.private_value(format!("undef_{}_{}", l.0, name)),
                     };
+                    if let Some(p) = init.as_ref().and_then(|e| self.pow2_of(e)) {
+                        self.pow2.insert(name.clone(), (v.clone(), p));
+                    }
                     self.env.insert(name.clone(), v);
                 }
                 StmtKind::Assign { name, value } => {
                     let v = self.eval(value);
+                    if let Some(p) = self.pow2_of(value) {
+                        self.pow2.insert(name.clone(), (v.clone(), p));
+                    }
                     self.env.insert(name.clone(), v);
                 }
                 StmtKind::Read { dst, array, index } => {
@@ -275,6 +308,9 @@ impl<'a> SymExec<'a> {
             let Some(x0) = entry.get(name.as_str()) else { continue };
             let closed = induction_step(body, name, &assigned)
                 .and_then(|(op, step)| self.closed_form(op, x0, &step, &k, &format!("ind_{}_{name}", l.0)));
+            if let (Some(v), Some(p)) = (&closed, self.closed_pow2.take()) {
+                self.pow2.insert(name.clone(), (v.clone(), p));
+            }
             let v = match closed {
                 Some(v) => v,
                 None => self.havoc(name, &format!("loop_{}_{name}", l.0)),
@@ -282,19 +318,99 @@ impl<'a> SymExec<'a> {
             self.env.insert(name.clone(), v);
         }
         let guard = self.eval_bool(cond);
+        // Closed forms at the start of iteration k, to evaluate them at the exit iteration.
+        let at_k: HashMap<String, BV> = assigned
+            .keys()
+            .filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone())))
+            .collect();
         self.block(body, &Bool::and(&[enabled, &guard]));
         self.loops.pop();
         self.assume.truncate(assumed_before);
-        // After the loop: every assigned variable is unconstrained.
-        self.env = entry;
+        let trips = constant_trip_count(&guard, &k);
+        if let Some(n) = trips {
+            self.trace.trips.insert(l, n);
+        }
+        // After the loop: exact values when the trip count is a constant (the same for every
+        // thread: the guard does not depend on anything but constants) and the value is known —
+        // a closed form evaluated at the exit iteration, or the body unrolled when it only
+        // computes locals; otherwise unconstrained.
+        self.env = entry.clone();
+        let unrolled = match trips {
+            Some(n) if n <= MAX_UNROLL => self.unroll_pure(body, n, &entry),
+            _ => None,
+        };
         let mut names: Vec<&String> = assigned.keys().collect();
         names.sort();
         for name in names {
-            if self.env.contains_key(name.as_str()) {
-                let v = self.havoc(name, &format!("exit_{}_{name}", l.0));
-                self.env.insert(name.clone(), v);
+            if !self.env.contains_key(name.as_str()) {
+                continue;
+            }
+            let exact = match (&unrolled, trips) {
+                (Some(env), _) => env.get(name.as_str()).cloned(),
+                (None, Some(n)) => at_k.get(name.as_str()).and_then(|v| {
+                    let v = v.substitute(&[(&k, &BV::from_u64(n, W))]).simplify();
+                    v.as_u64().map(|_| v)
+                }),
+                (None, None) => None,
+            };
+            let v = exact.unwrap_or_else(|| self.havoc(name, &format!("exit_{}_{name}", l.0)));
+            self.env.insert(name.clone(), v);
+        }
+    }
+
+    /// The environment after `n` iterations of a body that only assigns locals (no memory
+    /// access, no loop), started from `entry`; `None` when the body does anything else.
+    fn unroll_pure(
+        &mut self,
+        body: &Block,
+        n: u64,
+        entry: &HashMap<String, BV>,
+    ) -> Option<HashMap<String, BV>> {
+        let saved = std::mem::replace(&mut self.env, entry.clone());
+        let mut ok = true;
+        for _ in 0..n {
+            ok = self.pure_block(body);
+            if !ok {
+                break;
+            }
+            for v in self.env.values_mut() {
+                *v = v.simplify();
             }
         }
+        let out = std::mem::replace(&mut self.env, saved);
+        ok.then_some(out)
+    }
+
+    /// Executes a block of local computations on `self.env` (if/else merged as in `block`);
+    /// false on a memory access, barrier or loop.
+    fn pure_block(&mut self, b: &Block) -> bool {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
+                    let v = self.eval(e);
+                    self.env.insert(name.clone(), v);
+                }
+                StmtKind::If { cond, then, els } => {
+                    let c = self.eval_bool(cond);
+                    let before = self.env.clone();
+                    if !self.pure_block(then) {
+                        return false;
+                    }
+                    let after_then = std::mem::replace(&mut self.env, before.clone());
+                    self.env = merge(&c, after_then, before);
+                    if let Some(e) = els {
+                        let before = self.env.clone();
+                        if !self.pure_block(e) {
+                            return false;
+                        }
+                        let after_else = std::mem::replace(&mut self.env, before.clone());
+                        self.env = merge(&c.not(), after_else, before);
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 
     fn havoc(&self, var: &str, name: &str) -> BV {
@@ -327,6 +443,20 @@ impl<'a> SymExec<'a> {
             self.assume.push(exact.bvsge(BV::from_i64(i32::MIN as i64, 64)));
             self.assume.push(exact.bvsle(BV::from_i64(i32::MAX as i64, 64)));
         };
+        // A counter started at a constant power of two stays one (doubling counters do not
+        // overflow, halving ones until they reach 0).
+        self.closed_pow2 = None;
+        let start = x0.as_u64().and_then(|v| u32::try_from(v).ok()).and_then(Pow2::constant);
+        let amount_pow2 = |amount: &BV| {
+            start.as_ref().map(|p| Pow2 { exp: p.exp.bvadd(amount), cond: p.cond.clone(), small: true })
+        };
+        let halved = |amount: &BV| {
+            start.as_ref().filter(|p| p.small).map(|p| Pow2 {
+                exp: p.exp.bvsub(amount),
+                cond: p.exp.bvuge(amount),
+                small: true,
+            })
+        };
         Some(match op {
             BinOp::Add => {
                 no_wrap(false);
@@ -336,19 +466,23 @@ impl<'a> SymExec<'a> {
                 no_wrap(true);
                 x0.bvsub(k.bvmul(&e))
             }
-            BinOp::Mul => {
-                let amount = sat(log2(c?)?);
+            BinOp::Mul | BinOp::Shl => {
+                let per = if op == BinOp::Mul { log2(c?)? } else { c.filter(|c| *c < 32)? };
+                let amount = sat(per);
                 self.no_shift_overflow(x0, &amount);
+                self.closed_pow2 = amount_pow2(&amount);
                 x0.bvshl(&amount)
             }
-            BinOp::Shl if c? < 32 => {
-                let amount = sat(c?);
-                self.no_shift_overflow(x0, &amount);
-                x0.bvshl(&amount)
+            BinOp::Shr | BinOp::UShr | BinOp::UDiv => {
+                let per = if op == BinOp::UDiv { log2(c?)? } else { c.filter(|c| *c < 32)? };
+                let amount = sat(per);
+                self.closed_pow2 = halved(&amount);
+                if op == BinOp::Shr {
+                    x0.bvashr(&amount)
+                } else {
+                    x0.bvlshr(&amount)
+                }
             }
-            BinOp::Shr if c? < 32 => x0.bvashr(sat(c?)),
-            BinOp::UShr if c? < 32 => x0.bvlshr(sat(c?)),
-            BinOp::UDiv => x0.bvlshr(sat(log2(c?)?)),
             BinOp::Div => {
                 let s = log2(c?)?;
                 let nonneg = x0.bvsge(BV::from_u64(0, W));
@@ -420,6 +554,9 @@ impl<'a> SymExec<'a> {
                 if matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe) {
                     return of_bool(self.eval_bool(e));
                 }
+                if let Some(v) = self.pow2_arith(*op, a, b) {
+                    return v;
+                }
                 let (x, y) = (self.eval(a), self.eval(b));
                 match op {
                     Add => x.bvadd(&y),
@@ -455,6 +592,57 @@ impl<'a> SymExec<'a> {
                     .as_bv()
                     .unwrap_or_else(|| BV::new_const(name, W))
             }
+        }
+    }
+
+    /// A power-of-two fact about an expression's value.
+    fn pow2_of(&self, e: &Expr) -> Option<Pow2> {
+        match e {
+            Expr::Const(c) => Pow2::constant(*c),
+            Expr::Var(v) => {
+                let (term, p) = self.pow2.get(v)?;
+                self.env.get(v).filter(|cur| cur.ast_eq(term)).map(|_| p.clone())
+            }
+            Expr::Binary(BinOp::Mul, a, b) => Some(self.pow2_of(a)?.times(&self.pow2_of(b)?)),
+            Expr::Binary(BinOp::Shl, a, b) => match **b {
+                Expr::Const(c) if c < 32 => Some(self.pow2_of(a)?.times(&Pow2::constant(1 << c)?)),
+                _ => None,
+            },
+            Expr::Binary(BinOp::Shr | BinOp::UShr, a, b) => match **b {
+                Expr::Const(c) if c < 32 => self.pow2_of(a)?.shifted_right(c),
+                _ => None,
+            },
+            Expr::Binary(BinOp::Div | BinOp::UDiv, a, b) => match **b {
+                Expr::Const(c) if c.is_power_of_two() => self.pow2_of(a)?.shifted_right(c.trailing_zeros()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Multiplication, division and remainder by a power of two, as shifts and masks.
+    fn pow2_arith(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<BV> {
+        // Constant operands are left to z3, which handles them well (measured: encoding `% 2` as
+        // a mask made the Sec. III-E kernel slower).
+        let symbolic = |e: &Expr| !matches!(e, Expr::Const(_));
+        match op {
+            BinOp::Mul if symbolic(b) && self.pow2_of(b).is_some() => {
+                self.pow2_of(b).map(|p| p.mul(&self.eval(a)))
+            }
+            BinOp::Mul if symbolic(a) && self.pow2_of(a).is_some() => {
+                self.pow2_of(a).map(|p| p.mul(&self.eval(b)))
+            }
+            BinOp::Div | BinOp::Rem | BinOp::UDiv | BinOp::URem if symbolic(b) => {
+                let p = self.pow2_of(b)?;
+                let x = self.eval(a);
+                Some(match op {
+                    BinOp::Div => p.sdiv(&x),
+                    BinOp::Rem => p.srem(&x),
+                    BinOp::UDiv => p.udiv(&x),
+                    _ => p.urem(&x),
+                })
+            }
+            _ => None,
         }
     }
 
