@@ -8,6 +8,7 @@
 use super::{Method, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Bar colours per method, like [`Method::ALL`].
 const COLOURS: [RGBColor; 3] = [RGBColor(160, 160, 160), RGBColor(230, 140, 40), RGBColor(40, 110, 200)];
@@ -81,9 +82,7 @@ fn draw_panel(
         .x_label_formatter(&label)
         .x_label_style(
             // Anchored at its start so that the rotated name runs down from its tick.
-            ("sans-serif", 11)
-                .into_font()
-                .transform(FontTransform::Rotate90)
+            TextStyle::from(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
                 .pos(Pos::new(HPos::Left, VPos::Center)),
         )
         .y_label_style(("sans-serif", 11))
