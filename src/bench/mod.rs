@@ -316,31 +316,6 @@ fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
     }
 }
 
-fn run_job(job: Job, opts: &BenchOptions) -> Row {
-    let result = job.kernel.map(|k| {
-        let original = Original {
-            barriers: k.barriers().len(),
-            cost: barrier_cost(&k, &opts.config),
-            verified: oracle_for(&k, &opts.config).check(&k).is_clean(),
-        };
-        let mut stripped = k.clone();
-        stripped.remove_barriers(&k.barriers());
-        let skip =
-            |why: &str| Outcome::Failed { error: why.into(), oracle_calls: 0, time_ms: 0.0, cpu_ms: 0.0 };
-        let methods = Method::ALL.map(|m| {
-            if !opts.methods.contains(&m) {
-                skip("not run")
-            } else if opts.only_verified_originals && !original.verified {
-                skip("not run: the original does not verify")
-            } else {
-                run_method(&stripped, m, &opts.config)
-            }
-        });
-        KernelResult { original, methods }
-    });
-    Row { suite: job.suite, name: job.name, path: job.path, loc: job.loc, result }
-}
-
 /// The worker threads a run with `requested` threads uses: `requested`, or for 0 rayon's default
 /// (one per core, or `RAYON_NUM_THREADS`).
 pub fn worker_threads(requested: usize) -> usize {
@@ -353,10 +328,11 @@ pub fn worker_threads(requested: usize) -> usize {
 
 /// Told about the progress of [`run`] (from worker threads).
 pub trait Progress: Sync {
-    /// Called once, before any kernel runs, with the number of rows to come.
+    /// Called once, before any work, with the number of steps to come (one check of each
+    /// original, one synthesis per kernel and selected method).
     fn start(&self, total: usize);
-    /// Called once per finished kernel, in completion order.
-    fn done(&self, row: &Row);
+    /// Called once per finished step, in completion order, with what it was.
+    fn done(&self, what: &str);
 }
 
 /// A [`Progress`] that shows nothing.
@@ -364,11 +340,18 @@ pub struct Silent;
 
 impl Progress for Silent {
     fn start(&self, _: usize) {}
-    fn done(&self, _: &Row) {}
+    fn done(&self, _: &str) {}
 }
 
-/// Runs every selected method on every kernel of `files`, in parallel over kernels. The rows are
-/// in input order whatever the number of threads.
+/// A loaded kernel after the check of its original.
+struct Checked {
+    original: Original,
+    stripped: Kernel,
+}
+
+/// Runs every selected method on every kernel of `files`. Work is parallel over kernels (checking
+/// the originals) and then over kernel × method pairs (so one slow kernel does not serialize its
+/// methods). The rows are in input order whatever the number of threads.
 ///
 /// Errors: the worker threads cannot be started.
 pub fn run(files: &[BenchFile], opts: &BenchOptions, progress: &dyn Progress) -> Result<Vec<Row>, String> {
@@ -377,13 +360,72 @@ pub fn run(files: &[BenchFile], opts: &BenchOptions, progress: &dyn Progress) ->
         .num_threads(worker_threads(opts.threads))
         .build()
         .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-    progress.start(jobs.len());
+    let loaded = jobs.iter().filter(|j| j.kernel.is_ok()).count();
+    progress.start(loaded * (1 + opts.methods.len()));
     Ok(pool.install(|| {
-        jobs.into_par_iter()
+        let checked: Vec<Option<Checked>> = jobs
+            .par_iter()
             .map(|j| {
-                let row = run_job(j, opts);
-                progress.done(&row);
-                row
+                let k = j.kernel.as_ref().ok()?;
+                let original = Original {
+                    barriers: k.barriers().len(),
+                    cost: barrier_cost(k, &opts.config),
+                    verified: oracle_for(k, &opts.config).check(k).is_clean(),
+                };
+                let mut stripped = k.clone();
+                stripped.remove_barriers(&k.barriers());
+                progress.done(&format!("{}/{} original", j.suite, j.name));
+                Some(Checked { original, stripped })
+            })
+            .collect();
+        let tasks: Vec<(usize, Method)> =
+            (0..jobs.len()).flat_map(|i| Method::ALL.into_iter().map(move |m| (i, m))).collect();
+        let outcomes: Vec<Option<Outcome>> = tasks
+            .par_iter()
+            .map(|&(i, m)| {
+                let c = checked[i].as_ref()?;
+                let skip = |why: &str| Outcome::Failed {
+                    error: why.into(),
+                    oracle_calls: 0,
+                    time_ms: 0.0,
+                    cpu_ms: 0.0,
+                };
+                Some(if !opts.methods.contains(&m) {
+                    skip("not run")
+                } else if opts.only_verified_originals && !c.original.verified {
+                    progress.done(&format!("{}/{} {} (skipped)", jobs[i].suite, jobs[i].name, m.name()));
+                    skip("not run: the original does not verify")
+                } else {
+                    let o = run_method(&c.stripped, m, &opts.config);
+                    progress.done(&format!("{}/{} {}", jobs[i].suite, jobs[i].name, m.name()));
+                    o
+                })
+            })
+            .collect();
+        let mut outcomes = outcomes.into_iter();
+        jobs.into_iter()
+            .zip(checked)
+            .map(|(j, c)| {
+                // Exactly `Method::ALL.len()` outcomes per job, in task order.
+                let mine: Vec<Option<Outcome>> = outcomes.by_ref().take(Method::ALL.len()).collect();
+                let result = match (j.kernel, c) {
+                    (Err(e), _) => Err(e),
+                    (Ok(_), None) => Err("internal error: kernel not checked".to_string()),
+                    (Ok(_), Some(c)) => {
+                        let mut it = mine.into_iter().flatten();
+                        let mut next = || {
+                            it.next().unwrap_or_else(|| Outcome::Failed {
+                                error: "internal error: no outcome".into(),
+                                oracle_calls: 0,
+                                time_ms: 0.0,
+                                cpu_ms: 0.0,
+                            })
+                        };
+                        let methods = [next(), next(), next()];
+                        Ok(KernelResult { original: c.original, methods })
+                    }
+                };
+                Row { suite: j.suite, name: j.name, path: j.path, loc: j.loc, result }
             })
             .collect()
     }))

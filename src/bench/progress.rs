@@ -1,11 +1,11 @@
 //! The progress bar of `autosync bench`: on stderr, and only when stderr is a terminal (so logs
 //! and CI output stay clean).
 
-use super::{Progress, Row};
+use super::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
-/// An indicatif bar counting finished kernels; hidden when stderr is not a terminal.
+/// An indicatif bar counting finished steps (original checks and syntheses); hidden when stderr is not a terminal.
 pub struct Bar {
     bar: ProgressBar,
 }
@@ -19,7 +19,7 @@ impl Bar {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(None, target);
-        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} kernels  {elapsed}  {msg}") {
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} steps  {elapsed}  {msg}") {
             bar.set_style(style);
         }
         Bar { bar }
@@ -34,8 +34,8 @@ impl Progress for Bar {
     fn start(&self, total: usize) {
         self.bar.set_length(total as u64);
     }
-    fn done(&self, row: &Row) {
-        self.bar.set_message(format!("{}/{}", row.suite, row.name));
+    fn done(&self, what: &str) {
+        self.bar.set_message(what.to_string());
         self.bar.inc(1);
     }
 }

@@ -472,6 +472,7 @@ mod tests {
     #[test]
     fn csv_quotes_commas() {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("a\"b"), "a\"b");
+        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
+        assert_eq!(csv_field("ab"), "ab");
     }
 }
