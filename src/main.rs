@@ -383,7 +383,7 @@ fn bench(
         "latest.md",
         &format!(
             "# autosync benchmark results\n\n{}",
-            report::markdown(&rows, &machine, &cost, "latest.svg")
+            report::markdown(&rows, &machine, &cost, "latest.svg", 2)
         ),
     )?;
     write("latest.csv", &report::csv(&rows))?;
@@ -395,7 +395,7 @@ fn bench(
         let base = readme.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let plot = out.join("latest.svg");
         let href = plot.strip_prefix(base).unwrap_or(&plot).display().to_string();
-        let section = report::markdown(&rows, &machine, &cost, &href);
+        let section = report::markdown(&rows, &machine, &cost, &href, 3);
         let text = report::splice_readme(&text, &section)
             .map_err(|e| Failure::Usage(format!("{}: {e}", readme.display())))?;
         autosync::patch::write_atomic(readme, &text).map_err(|e| Failure::Usage(e.to_string()))?;
