@@ -13,6 +13,9 @@ pub struct Machine {
     pub threads: usize,
     /// UTC date and time, `YYYY-MM-DD HH:MM UTC`.
     pub date: String,
+    /// The 1-minute load average of /proc/loadavg when the description was taken (other work on
+    /// the machine inflates the times), if known.
+    pub load: Option<String>,
 }
 
 impl Machine {
@@ -24,7 +27,10 @@ impl Machine {
             .unwrap_or_else(|| "unknown CPU".to_string());
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        Machine { cpu, cores, threads, date: utc_date(secs) }
+        let load = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().map(str::to_string));
+        Machine { cpu, cores, threads, date: utc_date(secs), load }
     }
 }
 

@@ -67,24 +67,10 @@ fn draw_panel(
         .y_label_area_size(60)
         .build_cartesian_2d(0f64..n as f64, (floor..max * 2.0).log_scale())
         .map_err(err)?;
-    let label = |x: &f64| {
-        let i = x.floor() as usize;
-        if x_labels && (*x - i as f64 - 0.5).abs() < 1e-6 {
-            names.get(i).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(n * 2 + 1)
-        .x_label_formatter(&label)
-        .x_label_style(
-            // Anchored at its start so that the rotated name runs down from its tick.
-            TextStyle::from(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
-                .pos(Pos::new(HPos::Left, VPos::Center)),
-        )
+        .x_labels(0)
         .y_label_style(("sans-serif", 11))
         .draw()
         .map_err(err)?;
@@ -101,6 +87,17 @@ fn draw_panel(
             .map_err(err)?
             .label(m.name())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+    }
+    if x_labels {
+        // The kernel names, drawn here rather than by the mesh: plotters centres rotated tick
+        // labels on the tick, so half of each name would fall inside the plot.
+        let style = TextStyle::from(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let (bx, by) = area.get_base_pixel();
+        for (i, name) in names.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64 + 0.5, floor));
+            area.draw_text(name, &style, (x - bx, y - by + 6)).map_err(err)?;
+        }
     }
     chart
         .configure_series_labels()
