@@ -4,7 +4,7 @@ CARGO ?= cargo
 APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo lint fmt clean fuzz
+.PHONY: all deps build test demo bench fuzz lint fmt clean
 
 all: build
 
@@ -31,6 +31,10 @@ demo: build
 	@echo '$$ autosync fix --explain --stats target/demo/fig4.cu'
 	./target/release/autosync fix --explain --stats target/demo/fig4.cu
 
+# The benchmark suite (benchmarks/README.md): writes benchmarks/results/latest.{md,csv,svg} and
+# regenerates the "Results" section of README.md. Exit 1 when a kernel fails or does not verify.
+bench: build
+	./target/release/autosync bench --out benchmarks/results --readme README.md
 
 # The differential property tests (tests/prop.rs) on many more generated kernels than `make test`
 # runs; FUZZ_CASES and FUZZ_SEED choose how many and which.

@@ -6,6 +6,7 @@
 // Diagnostics travel on the cold error path; boxing every `Result<_, Diagnostic>` buys nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod bench;
 pub mod config;
 pub mod cuda;
 pub mod diag;
