@@ -907,7 +907,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
         let (place, cost) = match k.place(l) {
             Place::Not(why) if why.is_empty() => ("no".to_string(), "-".to_string()),
             Place::Not(why) => (format!("no ({why})"), "-".to_string()),
-            _ => ("yes".to_string(), synth::barrier_cost(k, &tree, model, l).to_string()),
+            _ => ("yes".to_string(), synth::barrier_cost(k, tree, model, l).to_string()),
         };
         // Compound statements show their header without the opening brace.
         let text = k

@@ -13,7 +13,14 @@ use std::process::Command;
 /// Kernels whose correct hand-placed original the oracle rejects (false alarms, being fixed in
 /// the oracle). Synthesis is not run on them while the original does not verify; the test says
 /// so on stderr, and fails if a kernel not listed here is rejected.
-const KNOWN_FALSE_ALARMS: &[&str] = &["fft_butterfly", "scan_blelloch", "uniform_bound_loop"];
+const KNOWN_FALSE_ALARMS: &[&str] = &[];
+
+/// Kernels whose hand placement relies on a barrier that separates accesses only in executions
+/// where a loop runs (scan_blelloch: the barrier at the top of the up-sweep body also orders the
+/// loads before the loop). The paper's constraint space holds the interval sets only, so paper
+/// mode needs one more barrier there; informed mode offers such positions and must match or beat
+/// the original. The test fails if paper mode stops being worse (then remove the kernel).
+const PAPER_MODE_SYNTACTIC_ONLY: &[&str] = &["scan_blelloch"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -92,7 +99,14 @@ fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
         for m in [Method::Paper, Method::Informed] {
             match k.get(m) {
                 Outcome::Placed { barriers, cost, verified: true, .. } => {
-                    if *barriers > k.original.barriers || ratio_lt(k.original.cost, *cost) {
+                    let worse = *barriers > k.original.barriers || ratio_lt(k.original.cost, *cost);
+                    let exempt = m == Method::Paper && PAPER_MODE_SYNTACTIC_ONLY.contains(&r.name.as_str());
+                    if exempt && !worse {
+                        problems.push(format!(
+                            "{id} paper: now no worse than the original; remove it from PAPER_MODE_SYNTACTIC_ONLY"
+                        ));
+                    }
+                    if worse && !exempt {
                         problems.push(format!(
                             "{id} {}: {barriers} barrier(s) at cost {cost}, the original has {} at cost {}",
                             m.name(),
@@ -108,8 +122,9 @@ fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
         if let (Outcome::Placed { cost: a, .. }, Outcome::Placed { cost: b, .. }) =
             (k.get(Method::Paper), k.get(Method::Informed))
         {
-            if a != b {
-                problems.push(format!("{id}: paper mode reaches cost {a}, informed mode {b}"));
+            // Informed mode searches a superset of paper mode's constraint space.
+            if ratio_lt(*a, *b) {
+                problems.push(format!("{id}: paper mode reaches cost {a}, informed mode only {b}"));
             }
         }
     }

@@ -186,6 +186,17 @@ fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Benchmark kernels that use a construct the front end does not model yet, with the error they
+/// must give (the test fails when one starts lowering, so the list stays current).
+const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[
+    // A device function taking references to shared elements.
+    ("sdk/bitonic_sort.cu", "unsupported: parameter `&a`"),
+    // Moving a pointer to `float2` elements.
+    ("sdk/fft_butterfly.cu", "pointer arithmetic is not modelled"),
+    // A device function taking a reference to a vector.
+    ("sdk/uniformUpdate.cu", "unsupported: parameter `&v`"),
+];
+
 #[test]
 fn benchmarks_lower_without_error() {
     // Every kernel under benchmarks/ (micro, plain, and sdk where present), each file lowered
@@ -198,9 +209,14 @@ fn benchmarks_lower_without_error() {
     for cu in all {
         let src = std::fs::read_to_string(&cu).expect("read benchmark");
         let options = FrontEndOptions { path: Some(cu.clone()), ..FrontEndOptions::default() };
-        match lower_file_with(&src, &options) {
-            Ok(ks) => ks.iter().for_each(check_invariants),
-            Err(d) => failures.push(d.render(&cu.display().to_string(), &src)),
+        let known = UNSUPPORTED_BENCHMARKS.iter().find(|(f, _)| cu.ends_with(f));
+        match (lower_file_with(&src, &options), known) {
+            (Ok(ks), None) => ks.iter().for_each(check_invariants),
+            (Ok(_), Some((f, _))) => {
+                failures.push(format!("{f} lowers now: remove it from UNSUPPORTED_BENCHMARKS"))
+            }
+            (Err(d), Some((_, why))) if d.message.contains(why) => {}
+            (Err(d), _) => failures.push(d.render(&cu.display().to_string(), &src)),
         }
     }
     assert!(

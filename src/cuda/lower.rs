@@ -585,6 +585,7 @@ fn lower_instance<'t>(
     let start = lx.label();
     lx.places[start.0 as usize] = block_start_place(src, body.start_byte(), first_stmt(body));
     lx.parameters(f, body)?;
+    lx.movable_pointer_parameters(body);
     let mut c = body.walk();
     let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
     lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
@@ -1041,6 +1042,59 @@ impl<'t> Lx<'_, 't> {
             "gnu_asm_expression" | "asm_statement" => Err(unsupported("inline `asm`", n)),
             k => Err(unsupported(format!("statement kind `{k}`"), n)),
         }
+    }
+
+    /// Pointer parameters the kernel moves (`d_data += blockIdx.x * N;`, `p++`, `p = p + k`)
+    /// become pointers into their array: a fresh offset local, 0 at entry, that the moves update
+    /// (`pointer_assign`). Other pointer parameters (and arrays of vectors or structs, which stay
+    /// an error when moved) stay arrays.
+    fn movable_pointer_parameters(&mut self, body: Node<'t>) {
+        fn assigned(n: Node, name: &str, src: &str) -> bool {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => n.child_by_field_name("argument"),
+                _ => None,
+            };
+            if target.map(strip_parens).is_some_and(|t| t.kind() == "identifier" && text(t, src) == name) {
+                return true;
+            }
+            let mut c = n.walk();
+            let children: Vec<Node> = n.children(&mut c).collect();
+            children.into_iter().any(|ch| assigned(ch, name, src))
+        }
+        let params: Vec<(String, String, Ty)> = self
+            .scopes
+            .first()
+            .map(|s| {
+                s.iter()
+                    .filter_map(|(name, b)| match b {
+                        Binding::Array { kpl, elem, ndims: 1, scalar: false } => {
+                            Some((name.clone(), kpl.clone(), *elem))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut params: Vec<_> = params
+            .into_iter()
+            .filter(|(name, kpl, _)| {
+                self.params_array(kpl)
+                    && !self.agg_arrays.contains_key(name)
+                    && !self.agg_arrays.contains_key(kpl)
+                    && assigned(body, name, self.src)
+            })
+            .collect();
+        params.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, kpl, elem) in params {
+            let off = self.flag(&format!("{name}_off"));
+            self.bind(&name, Binding::Ptr { array: kpl, elem, comps: vec![Expr::Var(off)] });
+        }
+    }
+
+    /// Whether KPL array `kpl` is a kernel parameter (global memory, not a file-scope array).
+    fn params_array(&self, kpl: &str) -> bool {
+        self.arrays.iter().any(|a| a.name == kpl && a.space == Space::Global)
     }
 
     /// Declares a fresh per-thread flag local initialized to 0 (not a barrier position: it

@@ -11,7 +11,7 @@
 //! - `-D NAME[=VALUE]` after the predefined `__CUDACC__`, `__NVCC__`, `__CUDA_ARCH__` (700: the
 //!   first architecture with independent thread scheduling, which is the default semantics) and
 //!   `__cplusplus` (201703L); `__LINE__` and `__FILE__`;
-//! - `#pragma` lines are kept (the lowering ignores them), `#error` is an error, `#line` and
+//! - `#pragma` lines are blanked (they do not change what a kernel does), `#error` is an error, `#line` and
 //!   `#warning` are dropped;
 //! - a file-scope `typedef` of a scalar type (`typedef unsigned int uint;`) makes later uses of the
 //!   name expand to the type, so the lowering sees a type it knows.
@@ -401,14 +401,13 @@ impl<'o> Pp<'o> {
             },
             "include" => return self.include(f, line, args, span, out),
             "pragma" => {
+                // Blanked like every directive: `#pragma unroll` and friends do not change what
+                // the kernel does, and a pragma between a braceless `for` and its body would not
+                // parse.
                 if args.first().is_some_and(|t| &*t.text == "once") {
                     if let Some(p) = f.path.as_ref().and_then(|p| std::fs::canonicalize(p).ok()) {
                         self.once.insert(p);
                     }
-                } else {
-                    // Kept: the lowering knows `#pragma unroll` and friends.
-                    out.verbatim_to(text, line.end);
-                    return Ok(());
                 }
             }
             "error" => {

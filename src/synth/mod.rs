@@ -151,6 +151,38 @@ impl Unit<'_> {
         out
     }
 
+    /// Positions that separate `case` in the executions where they run, beyond the interval set
+    /// (the oracle's refinements, src/verify/refine.rs): inside loops between the two accesses,
+    /// and directly in the body of a loop around one access only (its next or earlier
+    /// iteration). Informed mode offers them to the solver; the oracle decides.
+    fn conditional_positions(&self, case: &Case) -> Vec<Label> {
+        let tree = &self.tree;
+        let direct = case.separating_positions(tree);
+        let mut out: BTreeSet<Label> = BTreeSet::new();
+        let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);
+        for x in direct.iter().filter(|x| !enclosing(x)) {
+            // Through loops only: a loop between the accesses usually runs (the oracle proves
+            // when), a conditional block usually is not provably taken.
+            let mut inside: BTreeSet<Label> = tree.subtree(*x).into_iter().collect();
+            inside.insert(*x);
+            out.extend(inside.iter().copied().filter(|l| {
+                tree.blks(*l)
+                    .iter()
+                    .filter(|b| inside.contains(b))
+                    .all(|b| tree.kind(*b) == Some(crate::kpl::NodeKind::While))
+            }));
+        }
+        let (around_first, around_second) = (tree.loops(case.first), tree.loops(case.second));
+        let one_sided = around_first
+            .iter()
+            .filter(|l| !around_second.contains(l))
+            .chain(around_second.iter().filter(|l| !around_first.contains(l)));
+        for lp in one_sided {
+            out.extend(tree.children(*lp).iter().copied());
+        }
+        out.into_iter().filter(|l| !direct.contains(l)).collect()
+    }
+
     fn clause_of(&self, case: &Case, excluded: &BTreeSet<Var>) -> Vec<Lit> {
         self.lits(case.separating_positions(&self.tree), excluded)
     }
@@ -288,6 +320,9 @@ pub fn synthesize_group(
     // the values written uniform, and the race benign. Reported only if they stay.
     let mut deferred: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
     let mut chosen: BTreeSet<Var> = BTreeSet::new();
+    // Per race case, the conditional positions (`Unit::conditional_positions`) the oracle has
+    // seen fail to separate it.
+    let mut withdrawn: HashMap<(usize, Case), BTreeSet<Var>> = HashMap::new();
     let mut iterations = 0u32;
     let impossible = |reasons: Vec<Vec<Unfixable>>| -> Vec<Synthesis> {
         reasons.into_iter().map(|r| Synthesis::Impossible { reasons: dedup(r) }).collect()
@@ -334,7 +369,21 @@ pub fn synthesize_group(
                     match opts.mode {
                         Mode::Informed => {
                             for c in &race.cases {
-                                let clause = unit.clause_of(&c.case, &excluded);
+                                let mut clause = unit.clause_of(&c.case, &excluded);
+                                // Positions that separate the case only in some executions: offered
+                                // until the oracle reports the case with them chosen.
+                                let tried = withdrawn.entry((ui, c.case)).or_default();
+                                let conditional = unit.lits(unit.conditional_positions(&c.case), &excluded);
+                                for lit in &conditional {
+                                    if chosen.contains(&lit.var) {
+                                        tried.insert(lit.var);
+                                    }
+                                }
+                                for lit in conditional {
+                                    if !tried.contains(&lit.var) && !clause.contains(&lit) {
+                                        clause.push(lit);
+                                    }
+                                }
                                 if clause.is_empty() && is_write_self_case(race, &c.case) {
                                     deferred[ui].push(Unfixable::SelfRace { race: race.clone() });
                                     continue;
