@@ -104,6 +104,9 @@ enum Command {
         /// Treat benign write-write races (same value) as errors
         #[arg(long)]
         strict: bool,
+        /// Print the verifier's work per kernel on stderr (SMT queries, cache hits, time)
+        #[arg(long)]
+        stats: bool,
         /// Output format
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -299,13 +302,25 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             }
             Ok(0)
         }
-        Command::Check { file, launch, strict, format } => {
+        Command::Check { file, launch, strict, stats, format } => {
             let loaded = load(&file, &launch, &config)?;
             let mut findings = false;
             let mut json = Vec::new();
             for k in &loaded.kernels {
                 let mut oracle = oracle_for(k, &config, strict);
+                let started = std::time::Instant::now();
                 let verdict = oracle.check(k);
+                if stats {
+                    let st = oracle.stats();
+                    eprintln!(
+                        "{}: kernel `{}`: SMT queries {}, cache hits {}, time {:.1} ms",
+                        loaded.name,
+                        k.name,
+                        st.smt_queries,
+                        st.cache_hits,
+                        started.elapsed().as_secs_f64() * 1e3
+                    );
+                }
                 findings |= !verdict.is_clean();
                 match format {
                     Format::Json => json.push(

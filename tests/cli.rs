@@ -114,3 +114,20 @@ fn help_mentions_tree() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("label tree"));
 }
+
+#[test]
+fn check_stats_reports_the_verifiers_work() {
+    let out = autosync(&["check", "--stats", FIG4]);
+    let stderr = text(&out.stderr);
+    // fig4.kpl has its barriers removed in tests/kpl/paper: it races (exit 1) and needs queries.
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
+    let line = stderr.lines().find(|l| l.contains("SMT queries")).unwrap_or_else(|| panic!("{stderr}"));
+    let queries: u64 = line
+        .split("SMT queries ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(queries > 0, "{line}");
+    assert!(line.contains("cache hits") && line.contains(" ms"), "{line}");
+}
