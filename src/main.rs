@@ -576,23 +576,7 @@ fn report_verdict(loaded: &Loaded, k: &Kernel, v: &Verdict) {
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }
     for dv in &v.divergences {
-        let mut d = Diagnostic::error(
-            "barrier may be reached by only some threads of a block (barrier divergence)",
-            stmt_span(k, dv.barrier),
-        )
-        .with_label("divergent barrier")
-        .with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
-        if let Some(t) = &dv.threads {
-            d = d.with_note(format!(
-                "thread {} reaches the barrier, thread {} does not",
-                fmt_tid(&t[0].tid),
-                fmt_tid(&t[1].tid)
-            ));
-        }
-        if let Some(why) = &dv.undecided {
-            d = d.with_note(format!("reported as possible: {why}"));
-        }
-        eprint!("{}", d.render(&loaded.name, &loaded.source));
+        eprint!("{}", divergence_diagnostic(k, dv).render(&loaded.name, &loaded.source));
     }
     let summary = format!(
         "{}: kernel `{}`: {} race(s), {} divergent barrier(s), {} warning(s)",
@@ -839,6 +823,32 @@ fn sharing_groups(kernels: &[Kernel]) -> Vec<Vec<usize>> {
     groups
 }
 
+fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "barrier may be reached by only some threads of a block (barrier divergence)",
+        stmt_span(k, dv.barrier),
+    )
+    .with_label("divergent barrier");
+    if k.flag_guards.contains(&dv.block) {
+        d = d.with_secondary(guard_span(k, dv.block), "this exit depends on the thread").with_note(
+            "threads that leave here (`return`, `break`, `continue`, `goto`) never reach the barrier",
+        );
+    } else {
+        d = d.with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
+    }
+    if let Some(t) = &dv.threads {
+        d = d.with_note(format!(
+            "thread {} reaches the barrier, thread {} does not",
+            fmt_tid(&t[0].tid),
+            fmt_tid(&t[1].tid)
+        ));
+    }
+    if let Some(why) = &dv.undecided {
+        d = d.with_note(format!("reported as possible: {why}"));
+    }
+    d
+}
+
 fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
     let d = match u {
         Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
@@ -849,10 +859,18 @@ fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
             let mut d = race_diagnostic(k, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
             for b in blocks {
-                d = d.with_secondary(guard_span(k, *b), "thread-dependent guard");
+                if k.flag_guards.contains(b) {
+                    d = d
+                        .with_secondary(guard_span(k, *b), "a thread-dependent exit: later barriers diverge");
+                } else {
+                    d = d.with_secondary(guard_span(k, *b), "thread-dependent guard");
+                }
             }
             d
         }
+        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
+            "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
+        ),
     };
     eprint!("{}", d.render(&loaded.name, &loaded.source));
 }

@@ -196,3 +196,28 @@ fn kernels_sharing_source_get_one_placement() {
     }
     assert_eq!(stats.oracle_calls, 4, "two kernels, two rounds");
 }
+
+#[test]
+fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
+    // The barrier under `i < n` diverges (n is a parameter). Synthesis must say so at once,
+    // instead of excluding the block and proposing the same kernel again.
+    let src = "//--blockDim=64 --gridDim=1\nkernel k(n) {\n  global A[];\n  shared s[64];\n  local i := tid.x;\n  if (i < n) {\n    local t0;\n    t0 := rd A[i];\n    wr s[i] := t0;\n    barrier;\n    local t1;\n    t1 := rd s[63 - i];\n    wr A[i] := t1;\n  }\n}\n";
+    let k = kpl::parse(src).expect("parse");
+    let mut o = oracle(&k);
+    let (res, stats) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
+    match res {
+        Synthesis::Impossible { reasons } => {
+            assert!(matches!(reasons[0], synth::Unfixable::DivergentBarrier { .. }), "{reasons:?}")
+        }
+        other => panic!("expected impossible, got {other:?}"),
+    }
+    assert_eq!(stats.oracle_calls, 1);
+    // Under reoptimize the barrier is a candidate like any other: the race has no valid position.
+    let opts = SynthOptions { reoptimize: true, ..SynthOptions::default() };
+    let mut o = oracle(&k);
+    let (res, _) = synth::synthesize(&k, &mut o, &opts).expect("synthesis");
+    assert!(
+        matches!(&res, Synthesis::Impossible { reasons } if matches!(reasons[0], synth::Unfixable::NoValidPosition { .. })),
+        "{res:?}"
+    );
+}

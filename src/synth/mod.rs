@@ -16,7 +16,7 @@
 use crate::config::{gcd, CostModel, Ratio};
 use crate::kpl::{Kernel, Label, LabelTree, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
-use crate::verify::{AccessKind, Case, Oracle, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, Case, Divergence, Oracle, Race, Relation, Scope, Verdict};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -76,6 +76,9 @@ pub enum Unfixable {
     /// Every position that would separate the race lies in a block whose guard depends on the
     /// thread (a barrier there diverges) or cannot take a barrier in the source.
     NoValidPosition { race: Race, blocks: Vec<Label> },
+    /// A barrier of the input kernel may diverge: synthesis adds barriers, it does not remove
+    /// them (except under `reoptimize`, where the input's barriers are candidates like any other).
+    DivergentBarrier { divergence: Divergence },
 }
 
 /// One inserted barrier.
@@ -339,10 +342,19 @@ pub fn synthesize_group(
         let diverging = verdicts.iter().any(|(v, _)| !v.divergences.is_empty());
         let racing = verdicts.iter().any(|(v, _)| !v.races.is_empty());
         if diverging {
+            let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
             for (ui, (v, _)) in verdicts.iter().enumerate() {
+                let original = units[ui].base.barriers();
                 for d in &v.divergences {
-                    exclude_block(&mut units[ui], d.block, &mut excluded, &mut solver);
+                    if original.contains(&d.barrier) {
+                        stuck[ui].push(Unfixable::DivergentBarrier { divergence: d.clone() });
+                    } else {
+                        exclude_block(&mut units[ui], d.block, &mut excluded, &mut solver);
+                    }
                 }
+            }
+            if stuck.iter().any(|s| !s.is_empty()) {
+                return Ok((impossible(stuck), finish(stats, started, oracle, queries_before, iterations)));
             }
         } else if !racing {
             let finished = finish(stats, started, oracle, queries_before, iterations);
