@@ -251,6 +251,9 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
                             Unfixable::NoValidPosition { race, .. } => {
                                 x.scope == IScope::Block && pair == (race.first, race.second)
                             }
+                            // Not a race; synthesis starts from barrier-free kernels here, so
+                            // this reason does not occur (counted as unconfirmed if it does).
+                            Unfixable::DivergentBarrier { .. } => false,
                         }
                     })
                 });
