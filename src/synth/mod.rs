@@ -253,6 +253,11 @@ fn build_units<'k>(
         }
         units.push(Unit { original: kernel, base, tree, var_of, cost, varying: BTreeSet::new() });
     }
+    // Weight = (site count + 1) × cost + 1 for a site outside the kernel's own body (inside a
+    // device function): among placements of equal cost, the one with fewest barriers in device
+    // functions wins (the user's kernel is where they expect them), and a cheaper placement
+    // always wins, since the tie-breaks of all sites together stay below one cost unit.
+    let scale = sites.members.len() as u128 + 1;
     for (v, labels) in &sites.members {
         let mut w = 0u128;
         for (ui, l) in labels {
@@ -261,12 +266,29 @@ fn build_units<'k>(
                 .num
                 .checked_mul(lcm / c.den)
                 .and_then(|x| x.checked_add(w))
-                .filter(|w| *w <= u64::MAX as u128 / 1024)
                 .ok_or(SynthError::WeightOverflow)?;
         }
+        let outside = labels.iter().any(|(ui, l)| !in_own_body(units[*ui].original, *l));
+        let w = w
+            .checked_mul(scale)
+            .and_then(|x| x.checked_add(outside as u128))
+            .filter(|w| *w <= u64::MAX as u128 / 1024)
+            .ok_or(SynthError::WeightOverflow)?;
         solver.add_soft(Lit::neg(*v), w as u64);
     }
     Ok((units, sites))
+}
+
+/// Whether a barrier after `l` goes into the kernel's own body text (not into a device function
+/// inlined into it). KPL kernels and kernels without a body span count as their own body.
+fn in_own_body(k: &Kernel, l: Label) -> bool {
+    let body = k.body.span;
+    let at = match k.place(l) {
+        crate::kpl::Place::Line { offset, .. } => *offset,
+        crate::kpl::Place::Braced { body_start, .. } => *body_start,
+        crate::kpl::Place::Not(_) => return true,
+    };
+    body.start == body.end || (body.start..=body.end).contains(&at)
 }
 
 /// Synthesizes the cheapest barrier placement the oracle accepts.
