@@ -137,11 +137,25 @@ impl Config {
     }
 }
 
-/// A non-negative rational `num / den`, reduced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A non-negative rational `num / den`, reduced. Ordered by value (`401/2 < 201/1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ratio {
     pub num: u128,
     pub den: u128,
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        // Cross-multiplication is exact for the reduced costs the model produces; saturation
+        // keeps it total for the rest.
+        self.num.saturating_mul(other.den).cmp(&other.num.saturating_mul(self.den))
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Ratio) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Greatest common divisor (1 for `gcd(0, 0)`, so it is always a valid divisor).

@@ -164,3 +164,14 @@ fn cli_rejects_a_bad_config_with_exit_code_2() {
     let row = stdout.lines().find(|l| l.trim_start().starts_with("2 ")).unwrap_or_default();
     assert!(row.split_whitespace().any(|w| w == "10"), "row of label 2: {row:?}");
 }
+
+#[test]
+fn costs_are_ordered_by_value() {
+    use autosync::config::Ratio;
+    assert!(Ratio::new(401, 2) < Ratio::new(201, 1), "200.5 < 201");
+    assert!(Ratio::new(1, 2) < Ratio::new(1, 1));
+    assert_eq!(Ratio::new(2, 4).cmp(&Ratio::new(1, 2)), std::cmp::Ordering::Equal);
+    let mut v = vec![Ratio::new(201, 1), Ratio::new(1, 4), Ratio::new(401, 2)];
+    v.sort();
+    assert_eq!(v, [Ratio::new(1, 4), Ratio::new(401, 2), Ratio::new(201, 1)]);
+}

@@ -247,18 +247,14 @@ fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
     })
 }
 
-/// The cost of a kernel's own barriers under the cost model.
+/// The cost of a kernel's own barriers under the cost model (each as synthesis prices its
+/// position: [`synth::barrier_cost`](crate::synth::barrier_cost)).
 pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
     let tree = LabelTree::new(k);
     let model = config.cost_model();
     k.barriers()
         .iter()
-        .fold(Ratio::new(0, 1), |acc, b| acc.plus(model.cost(tree.loops(*b).len(), tree.conds(*b).len())))
-}
-
-/// `a < b` as numbers (`Ratio`'s derived order compares numerators first, not values).
-pub fn ratio_lt(a: Ratio, b: Ratio) -> bool {
-    a.num.saturating_mul(b.den) < b.num.saturating_mul(a.den)
+        .fold(Ratio::new(0, 1), |acc, b| acc.plus(crate::synth::barrier_cost(k, &tree, &model, *b)))
 }
 
 /// Runs one method on the barrier-free kernel and verifies its result with a fresh oracle.

@@ -6,7 +6,7 @@
 //! be regenerated from the same data and tested without running the oracle.
 
 use super::machine::Machine;
-use super::{ratio_lt, Method, Outcome, Row};
+use super::{Method, Outcome, Row};
 use crate::config::{CostModel, Ratio};
 
 /// The 18 kernels of the AutoSync paper's Table II, by file stem.
@@ -197,7 +197,7 @@ pub fn beats(r: &Row) -> Option<String> {
     let k = r.result.as_ref().ok()?;
     let Outcome::Placed { barriers, cost, verified: true, .. } = k.get(Method::Informed) else { return None };
     let o = &k.original;
-    (*barriers < o.barriers || ratio_lt(*cost, o.cost)).then(|| {
+    (*barriers < o.barriers || *cost < o.cost).then(|| {
         format!("beats original: {} → {} barrier(s), cost {} → {}", o.barriers, barriers, o.cost, cost)
     })
 }
@@ -312,7 +312,7 @@ pub fn summary(rows: &[Row]) -> String {
         .filter_map(|r| {
             let k = r.result.as_ref().ok()?;
             let Outcome::Placed { barriers, cost, .. } = k.get(Method::Informed) else { return None };
-            (*barriers > k.original.barriers || ratio_lt(k.original.cost, *cost)).then(|| {
+            (*barriers > k.original.barriers || k.original.cost < *cost).then(|| {
                 format!(
                     "{}/{} ({} → {} barrier(s), cost {} → {})",
                     r.suite, r.name, k.original.barriers, barriers, k.original.cost, cost
