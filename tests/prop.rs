@@ -447,3 +447,24 @@ fn soundness_comparison_detects_missing_reports() {
     }
     assert!(unreported(&k, &tree, &r, &only_same_iteration, &mut stats).is_some());
 }
+
+/// Under warp-sync the comparison is as strict: the oracle's verdict for a kernel whose races
+/// are all ordered by the warp (one warp, straight-line code) covers a warp-sync run, but not a
+/// run of the same kernel without warp-sync, whose race the oracle rightly left out.
+#[test]
+fn soundness_comparison_detects_missing_reports_under_warp_sync() {
+    let src = "//--blockDim=[32,1,1] --warp-sync=32\nkernel k() { shared A[64]; local x;\n wr A[tid.x] := 1; x := rd A[tid.x + 1]; }";
+    let k = kpl::parse(src).expect("parses");
+    assert_eq!(k.geometry.warp_sync, Some(32));
+    let tree = LabelTree::new(&k);
+    let mut stats = Stats::default();
+    let v = oracle_for(&k).check(&k);
+    let synced = run(&k, 0).expect("runs");
+    assert!(synced.races.is_empty(), "{}", synced.render(&k));
+    assert_eq!(unreported(&k, &tree, &synced, &v, &mut stats), None);
+    let mut unsynced = k.clone();
+    unsynced.geometry.warp_sync = None;
+    let r = run(&unsynced, 0).expect("runs");
+    assert!(!r.races.is_empty(), "{}", r.render(&k));
+    assert!(unreported(&k, &tree, &r, &v, &mut stats).is_some(), "{v:#?}");
+}
