@@ -21,22 +21,39 @@ pub const MAX_DEPTH: usize = 3;
 /// Deepest nesting of loops.
 pub const MAX_LOOPS: usize = 2;
 
-/// Launch geometries: (blockDim, gridDim), each at most 256 threads per block.
-pub const GEOMETRIES: &[([u32; 3], [u32; 3])] = &[
-    ([1, 1, 1], [1, 1, 1]),
-    ([2, 1, 1], [1, 1, 1]),
-    ([3, 1, 1], [1, 1, 1]),
-    ([8, 1, 1], [1, 1, 1]),
-    ([32, 1, 1], [1, 1, 1]),
-    ([33, 1, 1], [1, 1, 1]),
-    ([64, 1, 1], [1, 1, 1]),
-    ([256, 1, 1], [1, 1, 1]),
-    ([4, 4, 1], [1, 1, 1]),
-    ([8, 2, 1], [1, 1, 1]),
-    ([16, 16, 1], [1, 1, 1]),
-    ([8, 1, 1], [2, 1, 1]),
-    ([32, 1, 1], [2, 1, 1]),
-    ([4, 4, 1], [2, 1, 1]),
+/// A launch geometry: blockDim, gridDim and the warp size under warp-sync (`None`: no implicit
+/// warp synchrony).
+pub type Geom = ([u32; 3], [u32; 3], Option<u32>);
+
+/// Launch geometries, each at most 256 threads per block. Eleven of 25 use warp-sync: warps of
+/// 32 with blocks of 32 to 128 threads (one to four warps, a partial last warp), and warps of 4
+/// or 8 with small blocks, so that several warps (and 2-D warps by linear thread id) exist.
+pub const GEOMETRIES: &[Geom] = &[
+    ([1, 1, 1], [1, 1, 1], None),
+    ([2, 1, 1], [1, 1, 1], None),
+    ([3, 1, 1], [1, 1, 1], None),
+    ([8, 1, 1], [1, 1, 1], None),
+    ([32, 1, 1], [1, 1, 1], None),
+    ([33, 1, 1], [1, 1, 1], None),
+    ([64, 1, 1], [1, 1, 1], None),
+    ([256, 1, 1], [1, 1, 1], None),
+    ([4, 4, 1], [1, 1, 1], None),
+    ([8, 2, 1], [1, 1, 1], None),
+    ([16, 16, 1], [1, 1, 1], None),
+    ([8, 1, 1], [2, 1, 1], None),
+    ([32, 1, 1], [2, 1, 1], None),
+    ([4, 4, 1], [2, 1, 1], None),
+    ([32, 1, 1], [1, 1, 1], Some(32)),
+    ([33, 1, 1], [1, 1, 1], Some(32)),
+    ([64, 1, 1], [1, 1, 1], Some(32)),
+    ([96, 1, 1], [1, 1, 1], Some(32)),
+    ([128, 1, 1], [1, 1, 1], Some(32)),
+    ([8, 1, 1], [1, 1, 1], Some(4)),
+    ([6, 1, 1], [1, 1, 1], Some(4)),
+    ([16, 1, 1], [1, 1, 1], Some(8)),
+    ([4, 4, 1], [1, 1, 1], Some(8)),
+    ([8, 2, 1], [1, 1, 1], Some(4)),
+    ([8, 1, 1], [2, 1, 1], Some(4)),
 ];
 
 /// An array: `A`, `B` (shared) or `G` (global).
@@ -160,7 +177,7 @@ fn arb_idx() -> impl Strategy<Value = Idx> {
 
 fn arb_cond() -> impl Strategy<Value = Cond> {
     prop_oneof![
-        2 => prop_oneof![Just(1u32), Just(2), Just(16), Just(32)].prop_map(Cond::TidLt),
+        2 => prop_oneof![Just(1u32), Just(2), Just(4), Just(16), Just(32)].prop_map(Cond::TidLt),
         1 => Just(Cond::TidEven),
         1 => Just(Cond::TidZero),
         1 => Just(Cond::TidYZero),
@@ -215,17 +232,21 @@ enum Open {
 }
 
 impl GenKernel {
-    /// The launch geometry (blockDim, gridDim).
-    pub fn dims(&self) -> ([u32; 3], [u32; 3]) {
+    /// The launch geometry (blockDim, gridDim, warp size under warp-sync).
+    pub fn dims(&self) -> Geom {
         GEOMETRIES[self.geometry % GEOMETRIES.len()]
     }
 
     /// The kernel as KPL text, with a header giving its geometry.
     pub fn render(&self) -> String {
-        let (b, g) = self.dims();
+        let (b, g, warp) = self.dims();
         let mut out = String::new();
         let _ =
-            writeln!(out, "//--blockDim=[{},{},{}] --gridDim=[{},{},{}]", b[0], b[1], b[2], g[0], g[1], g[2]);
+            write!(out, "//--blockDim=[{},{},{}] --gridDim=[{},{},{}]", b[0], b[1], b[2], g[0], g[1], g[2]);
+        if let Some(w) = warp {
+            let _ = write!(out, " --warp-sync={w}");
+        }
+        out.push('\n');
         let _ = writeln!(out, "kernel gen(n, m) {{");
         let _ = writeln!(out, "  shared A[{SIZE}];\n  shared B[{SIZE}];\n  global G[{SIZE}];");
         out.push_str("  local a := 0;\n  local c := 1;\n");
