@@ -694,11 +694,19 @@ fn first_stmt(block: Node) -> Option<usize> {
     first
 }
 
-/// Whether a field of `name` is assigned anywhere under `n` (`name.x = …`, `name.x++`).
+/// Whether `name` may be written under `n` other than by `name = …`/`name++` (see [`assigns`]):
+/// a field of it is assigned (`name.x = …`) or its address is taken (`&name`, `&name.x`).
 fn body_writes_fields(n: Node, src: &str, name: &str) -> bool {
     let target = match n.kind() {
         "assignment_expression" => n.child_by_field_name("left"),
         "update_expression" => n.child_by_field_name("argument"),
+        "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| o.kind() == "&") => {
+            let arg = n.child_by_field_name("argument").map(strip_parens);
+            if arg.is_some_and(|a| a.kind() == "identifier" && text(a, src) == name) {
+                return true;
+            }
+            arg
+        }
         _ => None,
     };
     if let Some(t) = target.map(strip_parens).filter(|t| t.kind() == "field_expression") {
