@@ -20,6 +20,12 @@ __device__ void store(float2 &dst, const float2 &src) { dst = src; }
 
 __device__ void setField(float &f) { f = 1.0f; }
 
+// Moving the index variable through another reference does not move `a`.
+__device__ void moveIdx(uint &a, uint &idx) {
+    idx = idx + 1;
+    a = 7;
+}
+
 __global__ void k(uint *d, uint4 *q, float2 *r) {
     __shared__ uint s[64];
     __shared__ float2 sv[64];
@@ -36,6 +42,7 @@ __global__ void k(uint *d, uint4 *q, float2 *r) {
     setField(sv[n].y);
     float2 w = r[0];
     setField(w.x);
+    moveIdx(s[n], n);
     d[threadIdx.x] = s[threadIdx.x] + v.w;
     r[threadIdx.x] = w;
 }
