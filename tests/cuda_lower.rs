@@ -188,14 +188,7 @@ fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Benchmark kernels that use a construct the front end does not model yet, with the error they
 /// must give (the test fails when one starts lowering, so the list stays current).
-const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[
-    // A device function taking references to shared elements.
-    ("sdk/bitonic_sort.cu", "unsupported: parameter `&a`"),
-    // Moving a pointer to `float2` elements.
-    ("sdk/fft_butterfly.cu", "pointer arithmetic is not modelled"),
-    // A device function taking a reference to a vector.
-    ("sdk/uniformUpdate.cu", "unsupported: parameter `&v`"),
-];
+const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[];
 
 #[test]
 fn benchmarks_lower_without_error() {

@@ -177,6 +177,16 @@ enum Binding {
         elem: Ty,
         comps: Vec<Expr>,
     },
+    /// A reference parameter bound to an array element (`uint &a` ← `s[i]`, `float &f` ←
+    /// `d[i].x`, `float2 &v` ← `d[i]`): `index` was evaluated once at the call (constants or
+    /// fresh locals), so later writes to the caller's index variables do not move it. With
+    /// `agg`, the element is a whole vector/struct whose first field is at `index`.
+    Ref {
+        array: String,
+        elem: Ty,
+        index: Vec<Expr>,
+        agg: Option<Rc<Agg>>,
+    },
 }
 
 /// A vector type or plain struct: its fields, each one 32-bit word (documented approximation:
@@ -210,8 +220,17 @@ fn vector_type(name: &str) -> Option<Agg> {
     Some(Agg { name: name.to_string(), fields })
 }
 
-/// An evaluated argument of an inlined call: (C name, pointer target, value, type).
-type BoundParam = (String, Option<(String, Vec<Expr>)>, Option<Expr>, Ty);
+/// An evaluated argument of an inlined call, bound to the callee's parameter `cname`.
+enum BoundParam {
+    /// A pointer parameter: the argument's array and element.
+    Ptr { cname: String, array: String, comps: Vec<Expr>, ty: Ty },
+    /// A value parameter: a fresh local holding the argument's value.
+    Value { cname: String, value: Expr, ty: Ty },
+    /// A reference parameter: the binding of the argument lvalue (its indices already fixed).
+    Alias { cname: String, binding: Binding },
+    /// A vector/struct value parameter: fresh locals holding the argument's fields.
+    AggValue { cname: String, agg: Rc<Agg>, values: Vec<Expr> },
+}
 
 /// A piece of a statement list: one statement, or a region a `goto` forms.
 enum Unit {
@@ -265,6 +284,9 @@ struct FnFrame {
     ret_flag: Option<String>,
     /// Receives the value of `return e;` in an inlined non-void function.
     ret_value: Option<(String, Ty)>,
+    /// Receives the value of `return v;` in an inlined function returning a vector/struct:
+    /// one KPL local per field.
+    ret_agg: Option<(Rc<Agg>, Vec<String>)>,
     /// Template type parameters: name → type.
     types: HashMap<String, Ty>,
     /// The names of the functions being inlined, outermost first (recursion check).
@@ -322,6 +344,10 @@ struct Lx<'a, 't> {
     agg_arrays: HashMap<String, Rc<Agg>>,
     /// Top-level statements emitted by an inlined body: their places stay the body's places.
     inlined: HashSet<Label>,
+    /// Set by `agg_value` before inlining a call whose vector/struct result it takes.
+    want_agg: Option<Rc<Agg>>,
+    /// The field locals of the result of the vector/struct-valued call just inlined.
+    agg_result: Option<Vec<String>>,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -579,6 +605,8 @@ fn lower_instance<'t>(
         agg_arrays: HashMap::new(),
         gotos: HashMap::new(),
         inlined: HashSet::new(),
+        want_agg: None,
+        agg_result: None,
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
@@ -664,6 +692,31 @@ fn first_stmt(block: Node) -> Option<usize> {
     let mut c = block.walk();
     let first = block.named_children(&mut c).find(|n| n.kind() != "comment").map(|n| n.start_byte());
     first
+}
+
+/// Whether `name` may be written under `n` other than by `name = …`/`name++` (see [`assigns`]):
+/// a field of it is assigned (`name.x = …`) or its address is taken (`&name`, `&name.x`).
+fn body_writes_fields(n: Node, src: &str, name: &str) -> bool {
+    let target = match n.kind() {
+        "assignment_expression" => n.child_by_field_name("left"),
+        "update_expression" => n.child_by_field_name("argument"),
+        "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| o.kind() == "&") => {
+            let arg = n.child_by_field_name("argument").map(strip_parens);
+            if arg.is_some_and(|a| a.kind() == "identifier" && text(a, src) == name) {
+                return true;
+            }
+            arg
+        }
+        _ => None,
+    };
+    if let Some(t) = target.map(strip_parens).filter(|t| t.kind() == "field_expression") {
+        if t.child_by_field_name("argument").map(strip_parens).is_some_and(|b| text(b, src) == name) {
+            return true;
+        }
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| body_writes_fields(ch, src, name))
 }
 
 /// Whether `name` is assigned anywhere under `n` (`name = …`, `name += …`, `name++`).
@@ -1079,10 +1132,8 @@ impl<'t> Lx<'_, 't> {
         let mut params: Vec<_> = params
             .into_iter()
             .filter(|(name, kpl, _)| {
-                self.params_array(kpl)
-                    && !self.agg_arrays.contains_key(name)
-                    && !self.agg_arrays.contains_key(kpl)
-                    && assigned(body, name, self.src)
+                // Pointers into vector/struct arrays move by elements (see `pointer_any`).
+                self.params_array(kpl) && assigned(body, name, self.src)
             })
             .collect();
         params.sort_by(|a, b| a.0.cmp(&b.0));
@@ -1353,9 +1404,18 @@ impl<'t> Lx<'_, 't> {
             return Err(Diagnostic::error("internal error: an early return without a return flag", span(n)));
         }
         let result = self.frame.ret_value.clone();
+        let result_agg = self.frame.ret_agg.clone();
         let from = self.places.len();
         self.simple(n, ctx, |s| {
             match (value, result) {
+                (Some(v), None) if result_agg.is_some() => {
+                    if let Some((agg, comps)) = result_agg {
+                        let vals = s.agg_value(v, &agg)?;
+                        for (c, e) in comps.into_iter().zip(vals) {
+                            s.emit(StmtKind::Assign { name: c, value: e });
+                        }
+                    }
+                }
                 (Some(v), Some((var, ty))) => {
                     let (e, t) = s.expr(v)?;
                     s.emit(StmtKind::Assign { name: var, value: convert(e, t, ty) });
@@ -1967,7 +2027,22 @@ impl<'t> Lx<'_, 't> {
                 _ => return Err(self.bad_declarator(d)),
             };
             if name.kind() == "pointer_declarator" {
-                return Err(unsupported(format!("pointer variables to {} elements", agg.name), name));
+                // `float2 *p = d + k;`: a pointer into a vector/struct array, counting elements.
+                let inner = name.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                let (Some(inner), Some(value)) = (inner, init) else {
+                    return Err(self.bad_declarator(name));
+                };
+                let (array, comps, a) = self.agg_pointer(value)?;
+                if a.fields != agg.fields {
+                    return Err(unsupported(
+                        format!("a {} pointer into an array of {}", agg.name, a.name),
+                        value,
+                    ));
+                }
+                let cname = text(inner, self.src).to_string();
+                let mutable = self.fn_body.is_none_or(|b| assigns(b, self.src, &cname));
+                self.bind_pointer(&cname, array, agg.fields[0].1, comps, mutable);
+                continue;
             }
             if name.kind() != "identifier" {
                 return Err(self.bad_declarator(name));
@@ -1977,22 +2052,27 @@ impl<'t> Lx<'_, 't> {
                 None => None,
             };
             let cname = text(name, self.src).to_string();
-            let mut comps = Vec::new();
-            for (i, (f, _)) in agg.fields.iter().enumerate() {
-                let base = format!("{cname}_{f}");
-                let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
-                    self.fresh_name(&base)
-                } else {
-                    base
-                };
-                self.declare_kpl(&k);
-                let init = values.as_ref().map(|v| v[i].clone());
-                self.emit(StmtKind::Local { name: k.clone(), init });
-                comps.push(k);
-            }
-            self.bind(&cname, Binding::Agg { agg: agg.clone(), comps });
+            self.agg_locals(&cname, agg.clone(), values);
         }
         Ok(())
+    }
+
+    /// Declares the vector/struct local `cname`: one KPL local per field (with `values`).
+    fn agg_locals(&mut self, cname: &str, agg: Rc<Agg>, values: Option<Vec<Expr>>) {
+        let mut comps = Vec::new();
+        for (i, (f, _)) in agg.fields.iter().enumerate() {
+            let base = format!("{cname}_{f}");
+            let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                self.fresh_name(&base)
+            } else {
+                base
+            };
+            self.declare_kpl(&k);
+            let init = values.as_ref().and_then(|v| v.get(i).cloned());
+            self.emit(StmtKind::Local { name: k.clone(), init });
+            comps.push(k);
+        }
+        self.bind(cname, Binding::Agg { agg, comps });
     }
 
     /// The fields of an aggregate-valued expression: a local, an array element (one read per
@@ -2003,6 +2083,21 @@ impl<'t> Lx<'_, 't> {
             "identifier" => match self.lookup(text(n, self.src)).cloned() {
                 Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {
                     Ok(comps.into_iter().map(Expr::Var).collect())
+                }
+                Some(Binding::Ref { array, index, agg: Some(a), .. })
+                    if a.fields.len() == agg.fields.len() =>
+                {
+                    let mut out = Vec::new();
+                    for i in 0..a.fields.len() {
+                        let t = self.temp(None);
+                        self.emit(StmtKind::Read {
+                            dst: t.clone(),
+                            array: array.clone(),
+                            index: field_index(&index, i),
+                        });
+                        out.push(Expr::Var(t));
+                    }
+                    Ok(out)
                 }
                 _ => Err(unsupported(format!("`{}` as a {}", text(n, self.src), agg.name), n)),
             },
@@ -2026,6 +2121,30 @@ impl<'t> Lx<'_, 't> {
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
                 let args = self.args(n);
+                let callee = n.child_by_field_name("function");
+                let fname = callee
+                    .map(|c| {
+                        if c.kind() == "template_function" {
+                            c.child_by_field_name("name").unwrap_or(c)
+                        } else {
+                            c
+                        }
+                    })
+                    .map(|c| text(c, self.src))
+                    .unwrap_or("");
+                if self.lookup(fname).is_none() && self.prog.has_function(fname) {
+                    // A device function returning a vector/struct: its result locals.
+                    self.want_agg = Some(agg.clone());
+                    let r = self.call(n, true);
+                    self.want_agg = None;
+                    r?;
+                    return match self.agg_result.take() {
+                        Some(comps) => Ok(comps.into_iter().map(Expr::Var).collect()),
+                        None => {
+                            Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
+                        }
+                    };
+                }
                 if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
                     let mut out = Vec::new();
                     for (a, (_, ty)) in args.iter().zip(&agg.fields) {
@@ -2040,41 +2159,51 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
-    /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
-    fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+    /// The KPL array and type of the vector/struct array (or pointer into one) that the
+    /// subscripts `n` index; `None` when `n` is not such an element.
+    fn agg_base(&mut self, n: Node) -> Option<(String, Rc<Agg>)> {
         let mut base = n;
         while base.kind() == "subscript_expression" {
-            base = strip_parens(
-                base.child_by_field_name("argument").ok_or_else(|| unsupported("subscript", n))?,
-            );
+            base = strip_parens(base.child_by_field_name("argument")?);
+        }
+        if base.kind() != "identifier" {
+            return None;
         }
         let name = text(base, self.src);
         if self.lookup(name).is_none() {
             self.file_array(name);
         }
-        let agg = match self.lookup(name) {
-            Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
-            _ => None,
+        let kpl = match self.lookup(name)? {
+            Binding::Array { kpl, .. } => kpl.clone(),
+            Binding::Ptr { array, .. } => array.clone(),
+            _ => return None,
         };
-        let Some(agg) = agg else {
+        self.agg_arrays.get(&kpl).map(|a| (kpl, a.clone()))
+    }
+
+    /// `a[i]` (or `p[i]`) of a vector/struct array: (array, index with the element number in
+    /// the last component, type).
+    fn agg_index(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let Some((kpl, agg)) = self.agg_base(n) else {
             return Err(unsupported(
                 format!("`{}` is not an array of vectors or structs", text(n, self.src)),
                 n,
             ));
         };
-        let Some(kpl) = (match self.lookup(name) {
-            Some(Binding::Array { kpl, .. }) => Some(kpl.clone()),
-            _ => None,
-        }) else {
-            return Err(unsupported("array", n));
-        };
-        // Index as a scalar array, then scale the last component by the number of fields.
+        // Index as a scalar array (the last component counts elements).
         let saved = self.agg_arrays.remove(&kpl);
         let r = self.element(n, false);
         if let Some(a) = saved {
             self.agg_arrays.insert(kpl.clone(), a);
         }
-        let (array, _, mut index) = r?;
+        let (array, _, index) = r?;
+        Ok((array, index, agg))
+    }
+
+    /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
+    fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, mut index, agg) = self.agg_index(n)?;
+        // Scale the element number by the number of fields (one word each).
         let k = agg.fields.len() as u32;
         if let Some(last) = index.last_mut() {
             let old = std::mem::replace(last, Expr::Const(0));
@@ -2328,6 +2457,8 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Var { ty, .. }) | Some(Binding::Const { ty, .. }) => *ty,
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
+                Some(Binding::Ref { elem, agg: None, .. }) => *elem,
+                Some(Binding::Ref { .. }) => Ty::Int,
                 None => self
                     .file
                     .arrays
@@ -2409,7 +2540,7 @@ impl<'t> Lx<'_, 't> {
                     })
                     .unwrap_or_default();
                 match f {
-                    "umin" | "umax" | "__umul24" => Ty::UInt,
+                    "umin" | "umax" | "__umul24" | "__brev" => Ty::UInt,
                     "min" | "max" => args.iter().copied().fold(Ty::Int, common),
                     _ if atomic_op(f).is_some() => args.first().copied().unwrap_or(Ty::Int),
                     _ => Ty::Int,
@@ -2464,6 +2595,15 @@ impl<'t> Lx<'_, 't> {
                 self.emit(StmtKind::Read { dst: t.clone(), array: kpl, index: vec![Expr::Const(0)] });
                 Ok((Expr::Var(t), elem))
             }
+            Some(Binding::Ref { array, elem, index, agg: None }) => {
+                let t = self.temp(None);
+                self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                Ok((Expr::Var(t), elem))
+            }
+            Some(Binding::Ref { agg: Some(agg), .. }) => Err(unsupported(
+                format!("the {} `{name}` as a value (only its fields `{name}.f` and whole copies)", agg.name),
+                n,
+            )),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(
                     "using the array `{name}` as a value (pointer arithmetic and aliases are not modelled)"
@@ -2537,6 +2677,12 @@ impl<'t> Lx<'_, 't> {
                     })?;
                     Ok(Some(Target2::Var(comps[i].clone(), ty)))
                 }
+                Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| {
+                        Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n))
+                    })?;
+                    Ok(Some(Target2::Mem(array, field_index(&index, i), ty)))
+                }
                 _ => Ok(None),
             },
             "subscript_expression" => {
@@ -2554,38 +2700,29 @@ impl<'t> Lx<'_, 't> {
     fn agg_assign(&mut self, l: Node, r: Node) -> R<Option<(Expr, Ty)>> {
         let l = strip_parens(l);
         match l.kind() {
-            "identifier" => {
-                let Some(Binding::Agg { agg, comps }) = self.lookup(text(l, self.src)).cloned() else {
-                    return Ok(None);
-                };
-                let vals = self.agg_value(r, &agg)?;
-                for (c, v) in comps.into_iter().zip(vals) {
-                    self.emit(StmtKind::Assign { name: c, value: v });
-                }
-                Ok(Some((Expr::Const(0), Ty::Int)))
-            }
-            "subscript_expression" => {
-                let mut base = l;
-                while base.kind() == "subscript_expression" {
-                    match base.child_by_field_name("argument") {
-                        Some(b) => base = strip_parens(b),
-                        None => return Ok(None),
+            "identifier" => match self.lookup(text(l, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let vals = self.agg_value(r, &agg)?;
+                    for (c, v) in comps.into_iter().zip(vals) {
+                        self.emit(StmtKind::Assign { name: c, value: v });
                     }
+                    Ok(Some((Expr::Const(0), Ty::Int)))
                 }
-                let is_agg = matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
-                    || (self.lookup(text(base, self.src)).is_none()
-                        && {
-                            self.file_array(text(base, self.src));
-                            matches!(self.lookup(text(base, self.src)), Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(kpl))
+                Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
+                    let vals = self.agg_value(r, &agg)?;
+                    for (i, v) in vals.into_iter().enumerate() {
+                        self.emit(StmtKind::Write {
+                            array: array.clone(),
+                            index: field_index(&index, i),
+                            value: v,
                         });
-                if !is_agg {
-                    return Ok(None);
+                    }
+                    Ok(Some((Expr::Const(0), Ty::Int)))
                 }
-                let agg = match self.lookup(text(base, self.src)) {
-                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
-                    _ => None,
-                };
-                let Some(agg) = agg else { return Ok(None) };
+                _ => Ok(None),
+            },
+            "subscript_expression" => {
+                let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
                 for (i, v) in vals.into_iter().enumerate() {
@@ -2697,6 +2834,17 @@ impl<'t> Lx<'_, 't> {
         }
         let (kpl, elem, ndims, scalar) = match self.lookup(name).cloned() {
             Some(Binding::Array { kpl, elem, ndims, scalar }) => (kpl, elem, ndims, scalar),
+            Some(Binding::Ptr { array, .. }) if self.agg_arrays.contains_key(&array) => {
+                let agg = &self.agg_arrays[&array];
+                return Err(unsupported(
+                    format!(
+                        "the {} element `{}` used as a scalar (use a field, or copy it whole)",
+                        agg.name,
+                        text(n, self.src)
+                    ),
+                    n,
+                ));
+            }
             Some(Binding::Ptr { array, elem, comps }) => {
                 let [i] = idx_nodes[..] else {
                     return Err(unsupported(
@@ -2710,7 +2858,13 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Ok((array, elem, offset(comps, e)));
             }
-            Some(Binding::Var { .. }) | Some(Binding::Const { .. }) | Some(Binding::Agg { .. }) => {
+            Some(Binding::Ref { array, elem, index, agg: None }) if idx_nodes.is_empty() => {
+                return Ok((array, elem, index))
+            }
+            Some(Binding::Var { .. })
+            | Some(Binding::Const { .. })
+            | Some(Binding::Agg { .. })
+            | Some(Binding::Ref { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
             None => {
@@ -2809,8 +2963,42 @@ impl<'t> Lx<'_, 't> {
         Some((array, targ))
     }
 
-    /// The (array, element type, index) a pointer expression points at.
+    /// The (array, element type, index) a pointer expression points at; pointers into arrays
+    /// of vectors/structs are refused (their index counts elements, not words: see
+    /// [`Self::pointer_any`]).
     fn pointer(&mut self, n: Node) -> R<(String, Ty, Vec<Expr>)> {
+        let r = self.pointer_any(n)?;
+        if let Some(agg) = self.agg_arrays.get(&r.0) {
+            return Err(unsupported(
+                format!(
+                    "`{}` as a pointer to a scalar: it points into an array of {}",
+                    text(n, self.src),
+                    agg.name
+                ),
+                n,
+            ));
+        }
+        Ok(r)
+    }
+
+    /// A pointer into an array of vectors/structs: (array, index in elements, the type).
+    fn agg_pointer(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, _, comps) = self.pointer_any(n)?;
+        match self.agg_arrays.get(&array) {
+            Some(agg) => Ok((array, comps, agg.clone())),
+            None => Err(unsupported(
+                format!(
+                    "`{}` as a pointer to vectors or structs: it points into a scalar array",
+                    text(n, self.src)
+                ),
+                n,
+            )),
+        }
+    }
+
+    /// [`Self::pointer`], also into arrays of vectors/structs, whose pointers count elements:
+    /// the last component is an element number (words = element × fields, see `agg_element`).
+    fn pointer_any(&mut self, n: Node) -> R<(String, Ty, Vec<Expr>)> {
         let n = strip_parens(n);
         match n.kind() {
             "identifier" => {
@@ -2819,9 +3007,6 @@ impl<'t> Lx<'_, 't> {
                     self.file_array(name);
                 }
                 match self.lookup(name).cloned() {
-                    Some(Binding::Array { kpl, .. }) if self.agg_arrays.contains_key(&kpl) => {
-                        Err(unsupported(format!("a pointer into the vector/struct array `{name}`"), n))
-                    }
                     Some(Binding::Array { kpl, elem, ndims, scalar: false }) => {
                         Ok((kpl, elem, vec![Expr::Const(0); ndims]))
                     }
@@ -2836,18 +3021,24 @@ impl<'t> Lx<'_, 't> {
             // element is one 32-bit word; documented approximation).
             "cast_expression" if self.is_pointer(n) => {
                 let v = n.child_by_field_name("value").ok_or_else(|| unsupported("cast", n))?;
+                let to = n.child_by_field_name("type").and_then(|t| t.child_by_field_name("type"));
+                if let Some(agg) = to.and_then(|t| self.agg_type(t)) {
+                    // Elements of another size: the index would change units.
+                    return Err(unsupported(format!("a cast to a pointer to {}", agg.name), n));
+                }
+                // `pointer` refuses pointers into vector/struct arrays for the same reason.
                 let (array, _, index) = self.pointer(v)?;
-                let elem = n
-                    .child_by_field_name("type")
-                    .and_then(|t| t.child_by_field_name("type"))
-                    .and_then(|t| self.ty(t).ok())
-                    .unwrap_or(Ty::Int);
+                let elem = to.and_then(|t| self.ty(t).ok()).unwrap_or(Ty::Int);
                 Ok((array, elem, index))
             }
             "pointer_expression" if self.is_pointer(n) => {
                 let arg =
                     strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("`&`", n))?);
                 match arg.kind() {
+                    "subscript_expression" if self.agg_base(arg).is_some() => {
+                        let (array, index, agg) = self.agg_index(arg)?;
+                        Ok((array, agg.fields[0].1, index))
+                    }
                     "subscript_expression" => self.element(arg, false),
                     "identifier" => {
                         let name = text(arg, self.src);
@@ -2857,6 +3048,13 @@ impl<'t> Lx<'_, 't> {
                         match self.lookup(name).cloned() {
                             Some(Binding::Array { kpl, elem, ndims, .. }) => {
                                 Ok((kpl, elem, vec![Expr::Const(0); ndims]))
+                            }
+                            // A reference to a scalar element (not to a field: its index
+                            // counts words of a vector/struct array).
+                            Some(Binding::Ref { array, elem, index, agg: None })
+                                if !self.agg_arrays.contains_key(&array) =>
+                            {
+                                Ok((array, elem, index))
                             }
                             _ => Err(unsupported(
                                 format!("the address of `{name}` (only of arrays and their elements)"),
@@ -2876,7 +3074,7 @@ impl<'t> Lx<'_, 't> {
                 if self.is_pointer(k) {
                     return Err(unsupported("the difference of two pointers", n));
                 }
-                let (array, elem, comps) = self.pointer(p)?;
+                let (array, elem, comps) = self.pointer_any(p)?;
                 let (e, t) = self.expr(k)?;
                 if t == Ty::Float {
                     return Err(Diagnostic::error("pointer offset of floating type", span(k)));
@@ -3094,6 +3292,9 @@ impl<'t> Lx<'_, 't> {
         args: &[Node],
     ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
+        // Taken first: the arguments may inline calls of their own.
+        let want_agg = self.want_agg.take();
+        self.agg_result = None;
         if self.record.is_some() || self.replay.is_some() {
             // A loop condition is evaluated twice (before the loop, at the end of the body)
             // into the same temporaries; an inlined body would need its own locals twice.
@@ -3178,9 +3379,18 @@ impl<'t> Lx<'_, 't> {
                 p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
             let decl =
                 p.child_by_field_name("declarator").ok_or_else(|| unsupported("unnamed parameter", *p))?;
-            let ty = self.ty(ty_node);
+            let agg = self.agg_type(ty_node);
+            let ty = match &agg {
+                Some(a) => Ok(a.fields[0].1),
+                None => self.ty(ty_node),
+            };
             let is_ptr = matches!(decl.kind(), "pointer_declarator" | "array_declarator");
-            let name_node = if is_ptr { decl.child_by_field_name("declarator") } else { Some(decl) };
+            let is_ref = decl.kind() == "reference_declarator";
+            let name_node = match decl.kind() {
+                "pointer_declarator" | "array_declarator" => decl.child_by_field_name("declarator"),
+                "reference_declarator" => decl.named_child(0),
+                _ => Some(decl),
+            };
             let name_node = name_node
                 .filter(|x| x.kind() == "identifier")
                 .ok_or_else(|| unsupported(format!("parameter `{}`", text(decl, src)), decl))?;
@@ -3192,11 +3402,37 @@ impl<'t> Lx<'_, 't> {
                 }
             };
             let cname = text(name_node, src).to_string();
+            let is_const = {
+                let mut c = p.walk();
+                let q =
+                    p.children(&mut c).any(|ch| ch.kind() == "type_qualifier" && text(ch, src) == "const");
+                q
+            };
+            let writes = assigns(body, src, &cname) || body_writes_fields(body, src, &cname);
             std::mem::swap(&mut self.frame.types, &mut inst.types);
-            let r = if is_ptr {
-                self.pointer(*a).map(|(array, _, comps)| (cname, Some((array, comps)), None, ty))
-            } else {
-                self.expr(*a).map(|(e, t)| (cname, None, Some(convert(e, t, ty)), ty))
+            let r = match (&agg, is_ptr, is_ref) {
+                (Some(agg), true, _) => self.agg_pointer(*a).and_then(|(array, comps, a2)| {
+                    if a2.fields == agg.fields {
+                        Ok(BoundParam::Ptr { cname, array, comps, ty })
+                    } else {
+                        Err(unsupported(
+                            format!("a pointer into an array of {} passed as {} *", a2.name, agg.name),
+                            *a,
+                        ))
+                    }
+                }),
+                (None, true, _) => {
+                    self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
+                }
+                (_, false, true) => self.ref_arg(*a, &cname, agg.clone(), ty, is_const, writes),
+                (Some(agg), false, false) => self.agg_value(*a, agg).map(|values| BoundParam::AggValue {
+                    cname,
+                    agg: agg.clone(),
+                    values,
+                }),
+                (None, false, false) => {
+                    self.expr(*a).map(|(e, t)| BoundParam::Value { cname, value: convert(e, t, ty), ty })
+                }
             };
             std::mem::swap(&mut self.frame.types, &mut inst.types);
             match r {
@@ -3210,7 +3446,38 @@ impl<'t> Lx<'_, 't> {
         self.frame.types = saved_types;
         self.cur_span = span(n);
         // The callee's frame.
+        let ret_agg = fnode.child_by_field_name("type").and_then(|t| self.agg_type(t));
+        let ret_agg = match (ret_agg, want_agg) {
+            (None, None) => None,
+            (Some(r), Some(w)) if r.fields == w.fields => {
+                let mut comps = Vec::new();
+                for (f, _) in &r.fields {
+                    let name = self.fresh_name(&format!("{fname}_ret_{f}"));
+                    self.declare_kpl(&name);
+                    let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
+                    self.set_place(l, Place::Not(INSIDE.into()));
+                    comps.push(name);
+                }
+                Some((r, comps))
+            }
+            (Some(r), Some(w)) => {
+                return Err(unsupported(
+                    format!("the {} result of `{fname}` used as a {}", r.name, w.name),
+                    n,
+                ))
+            }
+            (Some(r), None) => {
+                return Err(unsupported(
+                    format!("the {} result of `{fname}` used as a scalar (use a field of a copy)", r.name),
+                    n,
+                ))
+            }
+            (None, Some(w)) => {
+                return Err(unsupported(format!("the result of `{fname}` used as a {}", w.name), n))
+            }
+        };
         let ret_ty = match fnode.child_by_field_name("type") {
+            _ if ret_agg.is_some() => None,
             Some(t) if text(t, src) == "void" => None,
             Some(t) => {
                 if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator")
@@ -3239,7 +3506,9 @@ impl<'t> Lx<'_, 't> {
         self.hidden.push(caller_scopes);
         let mut stack = self.frame.stack.clone();
         stack.push(fname.to_string());
-        let frame = FnFrame { ret_flag: None, ret_value: rv.clone(), types: inst.types.clone(), stack };
+        let result_comps = ret_agg.as_ref().map(|(_, c)| c.clone());
+        let frame =
+            FnFrame { ret_flag: None, ret_value: rv.clone(), ret_agg, types: inst.types.clone(), stack };
         let saved_frame = std::mem::replace(&mut self.frame, frame);
         let saved_targets = std::mem::take(&mut self.targets);
         let saved_exits = std::mem::take(&mut self.exits);
@@ -3269,18 +3538,19 @@ impl<'t> Lx<'_, 't> {
         }
         r?;
         self.cur_span = span(n);
+        self.agg_result = result_comps;
         Ok(rv.map(|(name, t)| (Expr::Var(name), t)))
     }
 
     /// Binds an inlined function's parameters and lowers its body (the frame is already set).
     fn inline_body(&mut self, body: Node<'t>, bound: Vec<BoundParam>, children: &[Node<'t>]) -> R<()> {
-        for (cname, ptr, value, ty) in bound {
-            match (ptr, value) {
-                (Some((array, comps)), _) => {
+        for b in bound {
+            match b {
+                BoundParam::Ptr { cname, array, comps, ty } => {
                     let mutable = assigns(body, self.src, &cname);
                     self.bind_pointer(&cname, array, ty, comps, mutable)
                 }
-                (None, Some(v)) => {
+                BoundParam::Value { cname, value, ty } => {
                     let k = if self.kpl_visible(&cname)
                         || crate::kpl::is_keyword(&cname)
                         || self.taken.contains(&cname)
@@ -3290,11 +3560,12 @@ impl<'t> Lx<'_, 't> {
                         cname.clone()
                     };
                     self.declare_kpl(&k);
-                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(v) });
+                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
                     self.set_place(l, Place::Not(INSIDE.into()));
                     self.bind(&cname, Binding::Var { kpl: k, ty });
                 }
-                (None, None) => {}
+                BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
+                BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
             }
         }
         if has_early_return(body, self.final_return) {
@@ -3302,6 +3573,152 @@ impl<'t> Lx<'_, 't> {
             self.frame.ret_flag = Some(f);
         }
         self.seq(children)
+    }
+
+    /// The index of an element a reference is bound to, evaluated now: every component that is
+    /// not a constant is copied into a fresh local, so later writes to the variables it reads
+    /// do not move the reference.
+    fn fix_index(&mut self, base: &str, index: Vec<Expr>) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for (i, c) in index.into_iter().enumerate() {
+            if matches!(c, Expr::Const(_)) {
+                out.push(c);
+                continue;
+            }
+            let b = format!("{base}_i{i}");
+            let name =
+                if self.taken.contains(&b) || crate::kpl::is_keyword(&b) { self.fresh_name(&b) } else { b };
+            self.declare_kpl(&name);
+            let l = self.emit(StmtKind::Local { name: name.clone(), init: Some(c) });
+            self.set_place(l, Place::Not(INSIDE.into()));
+            out.push(Expr::Var(name));
+        }
+        out
+    }
+
+    /// Binds the reference parameter `cname` (`T &x`, `const T &x`; `agg` for a vector/struct
+    /// `T`) to the argument `a`: the lvalue it denotes (a local, a vector/struct field, an array
+    /// element, a whole vector/struct local or element), its indices evaluated once, now. A
+    /// `const` reference to something that is not an lvalue of type `T` binds a copy (C++ binds
+    /// it to a temporary); a non-`const` one is an error. `writes`: the callee assigns `cname`.
+    fn ref_arg(
+        &mut self,
+        a: Node,
+        cname: &str,
+        agg: Option<Rc<Agg>>,
+        ty: Ty,
+        is_const: bool,
+        writes: bool,
+    ) -> R<BoundParam> {
+        let a = strip_parens(a);
+        let cname = cname.to_string();
+        let not_lvalue = |what: &str| {
+            unsupported(
+                format!("binding the reference parameter `&{cname}` to `{}` ({what})", text(a, self.src)),
+                a,
+            )
+            .with_note("a non-`const` reference must be bound to a variable, a field or an array element of its type")
+        };
+        if let Some(agg) = agg {
+            let bound = match a.kind() {
+                "identifier" => {
+                    let b = self.lookup(text(a, self.src)).cloned();
+                    match &b {
+                        Some(Binding::Agg { agg: a2, .. }) | Some(Binding::Ref { agg: Some(a2), .. })
+                            if a2.fields == agg.fields =>
+                        {
+                            b
+                        }
+                        _ => None,
+                    }
+                }
+                "subscript_expression" if self.agg_base(a).is_some_and(|(_, a2)| a2.fields == agg.fields) => {
+                    let (array, index, _) = self.agg_element(a)?;
+                    let index = self.fix_index(&cname, index);
+                    Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
+                }
+                _ => None,
+            };
+            return match bound {
+                Some(binding) => Ok(BoundParam::Alias { cname, binding }),
+                None if is_const => {
+                    let values = self.agg_value(a, &agg)?;
+                    Ok(BoundParam::AggValue { cname, agg, values })
+                }
+                None => Err(not_lvalue(&format!("not a {} variable or element", agg.name))),
+            };
+        }
+        // A scalar: the lvalue as a binding with its type, or `None` when `a` is not one.
+        let lvalue: Option<(Binding, Ty)> = match a.kind() {
+            "identifier" => {
+                let name = text(a, self.src);
+                if self.lookup(name).is_none() {
+                    self.file_array(name);
+                }
+                match self.lookup(name).cloned() {
+                    Some(Binding::Var { kpl, ty: t }) => {
+                        if writes && self.params.contains(&kpl) {
+                            // KPL parameters are read-only; the kernel assigns no copy of it.
+                            return Err(unsupported(
+                                format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns"),
+                                a,
+                            )
+                            .with_note("copy the parameter into a local first"));
+                        }
+                        Some((Binding::Var { kpl, ty: t }, t))
+                    }
+                    Some(Binding::Ref { array, elem, index, agg: None }) => {
+                        Some((Binding::Ref { array, elem, index, agg: None }, elem))
+                    }
+                    Some(Binding::Array { kpl, elem, scalar: true, .. }) => Some((
+                        Binding::Ref { array: kpl, elem, index: vec![Expr::Const(0)], agg: None },
+                        elem,
+                    )),
+                    _ => None,
+                }
+            }
+            "field_expression" => match self.field_target(a)? {
+                Some(Target2::Var(v, t)) => Some((Binding::Var { kpl: v, ty: t }, t)),
+                Some(Target2::Mem(array, index, t)) => {
+                    let index = self.fix_index(&cname, index);
+                    Some((Binding::Ref { array, elem: t, index, agg: None }, t))
+                }
+                None => None,
+            },
+            "subscript_expression" => {
+                let (array, index, t) = self.access(a)?;
+                let index = self.fix_index(&cname, index);
+                Some((Binding::Ref { array, elem: t, index, agg: None }, t))
+            }
+            "pointer_expression" if a.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                let (array, index, t) = self.access(a)?;
+                let index = self.fix_index(&cname, index);
+                Some((Binding::Ref { array, elem: t, index, agg: None }, t))
+            }
+            _ => None,
+        };
+        match lvalue {
+            Some((binding, t)) if t == ty => Ok(BoundParam::Alias { cname, binding }),
+            Some((binding, t)) if is_const => {
+                // A converted copy of the lvalue's current value.
+                let value = match binding {
+                    Binding::Var { kpl, .. } => Expr::Var(kpl),
+                    Binding::Ref { array, index, .. } => {
+                        let tmp = self.temp(None);
+                        self.emit(StmtKind::Read { dst: tmp.clone(), array, index });
+                        Expr::Var(tmp)
+                    }
+                    _ => return Err(not_lvalue("an unexpected binding")),
+                };
+                Ok(BoundParam::Value { cname, value: convert(value, t, ty), ty })
+            }
+            Some(_) => Err(not_lvalue("an lvalue of another type")),
+            None if is_const => {
+                let (e, t) = self.expr(a)?;
+                Ok(BoundParam::Value { cname, value: convert(e, t, ty), ty })
+            }
+            None => Err(not_lvalue("not a variable, field or array element")),
+        }
     }
 
     /// An assignment (`p = q + k`, `p += k`; `None`: `p++`/`p--` with `op` from `n`'s parent)
@@ -3315,7 +3732,8 @@ impl<'t> Lx<'_, 't> {
         let Some(Binding::Ptr { array, elem, comps }) = self.lookup(name).cloned() else { return Ok(None) };
         let new = match rhs {
             Some(("=", r)) => {
-                let (a2, _, c2) = self.pointer(r)?;
+                // The same array as before, so the same units (elements of a vector/struct array).
+                let (a2, _, c2) = self.pointer_any(r)?;
                 if a2 != array {
                     return Err(unsupported(
                         format!("pointing `{name}` at a different array than it was initialized with"),
@@ -3461,6 +3879,60 @@ impl<'t> Lx<'_, 't> {
                 );
                 return Ok(Some((e, Ty::Int)));
             }
+            "__brev" => {
+                // Exact: five swap steps (halves of ever smaller blocks), each into a temporary
+                // so the argument is not duplicated 32 times.
+                arity(1)?;
+                let (a, _) = self.expr(args[0])?;
+                let mut v = self.temp(Some(a));
+                let masks = [
+                    (1, 0x5555_5555u32),
+                    (2, 0x3333_3333),
+                    (4, 0x0f0f_0f0f),
+                    (8, 0x00ff_00ff),
+                    (16, 0x0000_ffff),
+                ];
+                for (sh, m) in masks {
+                    let x = || Expr::var(&v);
+                    let hi = Expr::bin(
+                        BinOp::BitAnd,
+                        Expr::bin(BinOp::UShr, x(), Expr::Const(sh)),
+                        Expr::Const(m),
+                    );
+                    let lo =
+                        Expr::bin(BinOp::Shl, Expr::bin(BinOp::BitAnd, x(), Expr::Const(m)), Expr::Const(sh));
+                    v = self.temp(Some(Expr::bin(BinOp::BitOr, hi, lo)));
+                }
+                return Ok(Some((Expr::Var(v), Ty::UInt)));
+            }
+            "__sincosf" | "sincosf" | "sincos" => {
+                // `sincosf(x, &s, &c)`: two opaque pure results stored through the pointers.
+                arity(3)?;
+                let (x, t) = self.expr(args[0])?;
+                let x = convert(x, t, Ty::Float);
+                for (k, out) in [(1, "sinf"), (2, "cosf")] {
+                    let value = Expr::Call(out.into(), vec![x.clone()]);
+                    let p = strip_parens(args[k]);
+                    let target = (p.kind() == "pointer_expression"
+                        && p.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
+                    .then(|| p.child_by_field_name("argument"))
+                    .flatten();
+                    match target.and_then(|t| self.lvalue_is_var(t)) {
+                        Some((var, ty)) => {
+                            self.emit(StmtKind::Assign { name: var, value: convert(value, Ty::Float, ty) });
+                        }
+                        None => {
+                            let (array, elem, index) = self.pointer(p)?;
+                            self.emit(StmtKind::Write {
+                                array,
+                                index,
+                                value: convert(value, Ty::Float, elem),
+                            });
+                        }
+                    }
+                }
+                return Ok(None);
+            }
             "__mul24" | "__umul24" => {
                 arity(2)?;
                 let (a, _) = self.expr(args[0])?;
@@ -3510,7 +3982,10 @@ impl<'t> Lx<'_, 't> {
                 if self.lookup(name).is_none() {
                     self.file_array(name);
                 }
-                if !matches!(self.lookup(name), Some(Binding::Array { scalar: true, .. })) {
+                if !matches!(
+                    self.lookup(name),
+                    Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })
+                ) {
                     return Err(unsupported(
                         format!("atomic on `&{name}` (only arrays and shared/device scalars)"),
                         target,

@@ -39,6 +39,13 @@
 //!   local (`f_ret`), early returns the predicated form. Every inlined copy of a statement keeps
 //!   the place it has in the function body (one edit there is valid for every call site);
 //!   labels are distinct (`8.5`, `8.10`). Recursion is an error naming the cycle.
+//!   Reference parameters (`T &x`, `const T &x`, `float4 &v`) are bound to the argument's
+//!   lvalue: an array element or field word (its index evaluated ONCE at the call into fresh
+//!   locals `x_i0`, so later writes to the caller's index variables do not move the reference),
+//!   or an alias of the caller's local / vector fields; reads and writes of `x` are reads and
+//!   writes of that lvalue. A `const` reference to a non-lvalue binds a copy (C++'s temporary);
+//!   a non-`const` one is an error, and so is passing a kernel parameter to a reference the
+//!   function writes. Vector/struct value parameters and results are one local per field.
 //! - **Templates**: a template kernel is lowered once per explicit instantiation in the file
 //!   (`template __global__ void reduce<256, float>(…);`), else once from `--template-arg`
 //!   ([`FrontEndOptions::template_args`]) and parameter defaults; each instance is a kernel named
@@ -55,6 +62,11 @@
 //!   locals become one KPL local per field; arrays of them store each field as one word (the
 //!   last dimension is multiplied by the field count), so `a[i].y` is one access of word
 //!   `i * 4 + 1` and a whole-element copy is one access per field; `make_float4(…)` builds one.
+//!   Pointers into such arrays (`float2 *p = d + k;`, a moved `float2 *d` parameter) count
+//!   elements: `p[i].x` is word `(off + i) * 2`; casting them, or using them as scalar pointers,
+//!   is an error (the units would change).
+//! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
+//!   two opaque results through its pointers.
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
 //!   conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans, places and
 //!   diagnostics are mapped back to the user's text, and no place lies inside a macro expansion

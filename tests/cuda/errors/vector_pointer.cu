@@ -1,4 +1,4 @@
 __global__ void k(float4 *v) {
-    float4 *p = v + threadIdx.x;
-    p[0].x = 1.0f;
+    float *f = (float *)v;
+    f[threadIdx.x] = 1.0f;
 }
