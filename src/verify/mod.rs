@@ -653,6 +653,19 @@ impl Z3Oracle {
             self.stats.cache_hits += 1;
             return o.clone();
         }
+        // Refinements only add conjuncts to the query: a case that had no race under a subset of
+        // the current refinements has none now (the synthesis loop's new barriers in nested
+        // blocks would otherwise re-ask cases already proven race-free).
+        let proven_free = an.case_results.iter().any(|((c, keys), o)| {
+            c == case
+                && matches!(o, Outcome::None)
+                && keys.iter().all(|k| cache_key.1.binary_search(k).is_ok())
+        });
+        if proven_free {
+            self.stats.cache_hits += 1;
+            an.case_results.insert(cache_key, Outcome::None);
+            return Outcome::None;
+        }
         let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
         else {
             return Outcome::None;
