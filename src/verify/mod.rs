@@ -189,6 +189,9 @@ struct Analysis {
     /// Case answers, keyed by the case and the barrier refinements its query used.
     case_results: HashMap<(Case, Vec<refine::RefineKey>), Outcome>,
     pair_possible: HashMap<(Label, Label), bool>,
+    /// The model of a pair's meeting query, when it had one: a witness for the case whose
+    /// relation its iterations satisfy (`witness_in_case`).
+    meet_witness: HashMap<(Label, Label), Witness>,
     grid_results: HashMap<(Label, Label), Outcome>,
     block_divergence: HashMap<Label, Outcome>,
 }
@@ -230,6 +233,7 @@ impl Z3Oracle {
                     grid: None,
                     case_results: HashMap::new(),
                     pair_possible: HashMap::new(),
+                    meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
                     block_divergence: HashMap::new(),
                 },
@@ -379,6 +383,27 @@ fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Spa
     });
     out.sort_by_key(|(l, ..)| tree.order(*l));
     out
+}
+
+/// Whether a witness of two threads meeting (thread 1 performing `a`) has the iterations `case`
+/// requires of the `shared` loops — the relation `Analysis::relation` asserts. Missing
+/// iterations count as not satisfying it.
+fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool {
+    let it = |i: usize, l: Label| w.threads[i].iterations.iter().find(|(x, _)| *x == l).map(|(_, k)| *k);
+    let upto = match case.relation {
+        Relation::SameIteration => shared.len(),
+        Relation::Carried { shared_loop, .. } => shared.iter().position(|l| *l == shared_loop).unwrap_or(0),
+    };
+    let outer_equal =
+        shared[..upto].iter().all(|l| matches!((it(0, *l), it(1, *l)), (Some(x), Some(y)) if x == y));
+    match case.relation {
+        Relation::SameIteration => outer_equal,
+        Relation::Carried { shared_loop, gap2 } => {
+            let (Some(x), Some(y)) = (it(0, shared_loop), it(1, shared_loop)) else { return false };
+            let (early, late) = if case.first == a { (x, y) } else { (y, x) };
+            outer_equal && early < late && if gap2 { late - early >= 2 } else { early + 1 == late }
+        }
+    }
 }
 
 fn conflicting(a: AccessKind, b: AccessKind) -> bool {
@@ -653,6 +678,19 @@ impl Z3Oracle {
             self.stats.cache_hits += 1;
             return o.clone();
         }
+        // Refinements only add conjuncts to the query: a case that had no race under a subset of
+        // the current refinements has none now (the synthesis loop's new barriers in nested
+        // blocks would otherwise re-ask cases already proven race-free).
+        let proven_free = an.case_results.iter().any(|((c, keys), o)| {
+            c == case
+                && matches!(o, Outcome::None)
+                && keys.iter().all(|k| cache_key.1.binary_search(k).is_ok())
+        });
+        if proven_free {
+            self.stats.cache_hits += 1;
+            an.case_results.insert(cache_key, Outcome::None);
+            return Outcome::None;
+        }
         let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
         else {
             return Outcome::None;
@@ -671,10 +709,12 @@ impl Z3Oracle {
             Some(p) => *p,
             None if single_case => true,
             None => {
-                let p = !matches!(
-                    query(&an.block, &an.launch, &meet, None, [&[], &[]], &mut self.stats),
-                    Outcome::None
-                );
+                let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
+                let out = query(&an.block, &an.launch, &meet, Some(&s1.index), loops, &mut self.stats);
+                let p = !matches!(out, Outcome::None);
+                if let Outcome::Race { witness, .. } = out {
+                    an.meet_witness.insert((a, b), witness);
+                }
                 an.pair_possible.insert((a, b), p);
                 p
             }
@@ -685,12 +725,27 @@ impl Z3Oracle {
             let shared = tree.shared_loops(a, b);
             let mut extra = meet.clone();
             extra.extend(an.relation(case, a, b, &shared));
+            let relation_len = extra.len() - meet.len();
             if let Some(sep) = an.warp_separation(tree, case, a, b) {
                 extra.push(sep.not());
             }
+            // The meeting query's model answers the case when it satisfies every conjunct the case
+            // adds: its relation (checked on the model's iterations) and no refinement or warp
+            // constraint (those are not checked on the model; the case is asked then).
+            let hint = match (
+                refine_constraints.is_empty() && extra.len() == meet.len() + relation_len,
+                an.meet_witness.get(&(a, b)),
+            ) {
+                (true, Some(w)) if witness_in_case(w, case, a, &shared) => Some(w.clone()),
+                _ => None,
+            };
             extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-            match query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats) {
+            let answer = match hint {
+                Some(witness) => Outcome::Race { witness, benign: false },
+                None => query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats),
+            };
+            match answer {
                 Outcome::Race { witness, .. } => {
                     let benign = match (ka, kb, &s1.value, &s2.value) {
                         (AccessKind::Write, AccessKind::Write, Some(v1), Some(v2)) => {

@@ -516,7 +516,7 @@ impl<'a> SymExec<'a> {
                 None => v,
                 Some(acc) => {
                     let d = dims.get(i).copied().flatten().unwrap_or(1) as u64;
-                    acc.bvmul(BV::from_u64(d, W)).bvadd(&v)
+                    recombined(&acc, d, &v).unwrap_or_else(|| acc.bvmul(BV::from_u64(d, W)).bvadd(&v))
                 }
             });
         }
@@ -675,6 +675,30 @@ impl<'a> SymExec<'a> {
     }
 }
 
+/// `q * d + r` when it is `(x / d) * d + x % d` (signed or unsigned, `d` the constant dimension):
+/// exactly `x`. The identity holds for every bit-vector `x` under SMT-LIB's division, so the
+/// rewrite is exact; it spares the solver two divider circuits it would have to relate (an index
+/// `a[k / 14][k % 14]` made queries take 200 ms instead of 2 ms).
+fn recombined(q: &BV, d: u64, r: &BV) -> Option<BV> {
+    use z3::DeclKind;
+    let parts = |t: &BV, kinds: [DeclKind; 2]| -> Option<(DeclKind, BV, u64)> {
+        if !t.is_app() || t.num_children() != 2 {
+            return None;
+        }
+        let kind = t.safe_decl().ok()?.kind();
+        if !kinds.contains(&kind) {
+            return None;
+        }
+        let x = t.nth_child(0)?.as_bv()?;
+        let c = t.nth_child(1)?.as_bv()?.as_u64()?;
+        Some((kind, x, c))
+    };
+    let (qk, qx, qc) = parts(q, [DeclKind::Bsdiv, DeclKind::Budiv])?;
+    let (rk, rx, rc) = parts(r, [DeclKind::Bsrem, DeclKind::Burem])?;
+    let same_sign = (qk == DeclKind::Bsdiv) == (rk == DeclKind::Bsrem);
+    (same_sign && qc == d && rc == d && qx.ast_eq(&rx)).then_some(qx)
+}
+
 fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -> HashMap<String, BV> {
     let mut out = before.clone();
     for (name, v) in taken {
@@ -745,4 +769,25 @@ fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> O
         }
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotient_and_remainder_by_the_dimension_recombine() {
+        let x = BV::new_const("x", W);
+        let c = |v: u64| BV::from_u64(v, W);
+        let r = recombined(&x.bvsdiv(c(14)), 14, &x.bvsrem(c(14)));
+        assert!(r.is_some_and(|r| r.ast_eq(&x)));
+        let r = recombined(&x.bvudiv(c(8)), 8, &x.bvurem(c(8)));
+        assert!(r.is_some_and(|r| r.ast_eq(&x)));
+        // Another dimension, mixed signedness or different dividends: no rewrite.
+        assert!(recombined(&x.bvsdiv(c(14)), 16, &x.bvsrem(c(14))).is_none());
+        assert!(recombined(&x.bvsdiv(c(14)), 14, &x.bvurem(c(14))).is_none());
+        let y = BV::new_const("y", W);
+        assert!(recombined(&x.bvsdiv(c(14)), 14, &y.bvsrem(c(14))).is_none());
+        assert!(recombined(&x, 14, &y).is_none());
+    }
 }
