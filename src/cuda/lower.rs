@@ -2077,6 +2077,22 @@ impl<'t> Lx<'_, 't> {
 
     /// The fields of an aggregate-valued expression: a local, an array element (one read per
     /// field, in order), or `make_float4(…)`.
+    /// Reads the `nfields` words of the vector/struct element at `index` of `array` into fresh
+    /// temporaries, in field order.
+    fn read_fields(&mut self, array: &str, index: &[Expr], nfields: usize) -> Vec<Expr> {
+        (0..nfields)
+            .map(|i| {
+                let t = self.temp(None);
+                self.emit(StmtKind::Read {
+                    dst: t.clone(),
+                    array: array.to_string(),
+                    index: field_index(index, i),
+                });
+                Expr::Var(t)
+            })
+            .collect()
+    }
+
     fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
         let n = strip_parens(n);
         match n.kind() {
@@ -2087,17 +2103,7 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Ref { array, index, agg: Some(a), .. })
                     if a.fields.len() == agg.fields.len() =>
                 {
-                    let mut out = Vec::new();
-                    for i in 0..a.fields.len() {
-                        let t = self.temp(None);
-                        self.emit(StmtKind::Read {
-                            dst: t.clone(),
-                            array: array.clone(),
-                            index: field_index(&index, i),
-                        });
-                        out.push(Expr::Var(t));
-                    }
-                    Ok(out)
+                    Ok(self.read_fields(&array, &index, a.fields.len()))
                 }
                 _ => Err(unsupported(format!("`{}` as a {}", text(n, self.src), agg.name), n)),
             },
@@ -2106,17 +2112,7 @@ impl<'t> Lx<'_, 't> {
                 if a.fields.len() != agg.fields.len() {
                     return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
                 }
-                let mut out = Vec::new();
-                for i in 0..a.fields.len() {
-                    let t = self.temp(None);
-                    self.emit(StmtKind::Read {
-                        dst: t.clone(),
-                        array: array.clone(),
-                        index: field_index(&index, i),
-                    });
-                    out.push(Expr::Var(t));
-                }
-                Ok(out)
+                Ok(self.read_fields(&array, &index, a.fields.len()))
             }
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
