@@ -2077,6 +2077,14 @@ impl<'t> Lx<'_, 't> {
 
     /// The fields of an aggregate-valued expression: a local, an array element (one read per
     /// field, in order), or `make_float4(…)`.
+    /// Writes `values` to the words of the vector/struct element at `index` of `array`, in field
+    /// order.
+    fn write_fields(&mut self, array: &str, index: &[Expr], values: Vec<Expr>) {
+        for (i, value) in values.into_iter().enumerate() {
+            self.emit(StmtKind::Write { array: array.to_string(), index: field_index(index, i), value });
+        }
+    }
+
     /// Reads the `nfields` words of the vector/struct element at `index` of `array` into fresh
     /// temporaries, in field order.
     fn read_fields(&mut self, array: &str, index: &[Expr], nfields: usize) -> Vec<Expr> {
@@ -2706,13 +2714,7 @@ impl<'t> Lx<'_, 't> {
                 }
                 Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
                     let vals = self.agg_value(r, &agg)?;
-                    for (i, v) in vals.into_iter().enumerate() {
-                        self.emit(StmtKind::Write {
-                            array: array.clone(),
-                            index: field_index(&index, i),
-                            value: v,
-                        });
-                    }
+                    self.write_fields(&array, &index, vals);
                     Ok(Some((Expr::Const(0), Ty::Int)))
                 }
                 _ => Ok(None),
@@ -2721,13 +2723,7 @@ impl<'t> Lx<'_, 't> {
                 let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
-                for (i, v) in vals.into_iter().enumerate() {
-                    self.emit(StmtKind::Write {
-                        array: array.clone(),
-                        index: field_index(&index, i),
-                        value: v,
-                    });
-                }
+                self.write_fields(&array, &index, vals);
                 Ok(Some((Expr::Const(0), Ty::Int)))
             }
             _ => Ok(None),
