@@ -37,19 +37,25 @@ pub(crate) fn parse_number(text: &str) -> Option<Lit> {
         return body.parse::<f64>().ok().map(|v| Lit::Float(v as f32));
     }
     let unsigned = lower.contains('u');
-    let body = lower.trim_end_matches(['u', 'l']);
-    let value = if let Some(h) = body.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()?
-    } else if let Some(b) = body.strip_prefix("0b") {
-        u64::from_str_radix(b, 2).ok()?
-    } else if body.len() > 1 && body.starts_with('0') {
-        u64::from_str_radix(&body[1..], 8).ok()?
-    } else {
-        body.parse::<u64>().ok()?
-    };
-    let v = u32::try_from(value).ok()?;
+    let v = u32::try_from(parse_integer(&lower)?).ok()?;
     let ty = if unsigned || v > i32::MAX as u32 { Ty::UInt } else { Ty::Int };
     Some(Lit::Int(v, ty))
+}
+
+/// The value of a C integer literal in any base (decimal, `0x`, `0b`, octal `0…`), with `u`/`l`
+/// suffixes and `'` separators, in 64 bits.
+pub(crate) fn parse_integer(text: &str) -> Option<u64> {
+    let t = text.replace('\'', "").to_ascii_lowercase();
+    let body = t.trim_end_matches(['u', 'l']);
+    if let Some(h) = body.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = body.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else if body.len() > 1 && body.starts_with('0') {
+        u64::from_str_radix(&body[1..], 8).ok()
+    } else {
+        body.parse::<u64>().ok()
+    }
 }
 
 /// The value of a character literal such as `'a'` or `'\n'`.
@@ -88,6 +94,45 @@ pub(crate) fn sizeof_type(text: &str) -> Option<i64> {
 
 /// Evaluates an integer constant expression over literals, `sizeof(type)` and names `resolve`
 /// knows (macros, constants). `None` if the expression is not such a constant.
+/// Why a constant binary operation has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ConstFault {
+    Overflow,
+    DivisionByZero,
+    ShiftCount,
+    /// Not an integer operator of C.
+    Operator,
+}
+
+/// `a op b` with C's integer operators on 64-bit values, checked: the one evaluator of the
+/// front end's constant expressions and the preprocessor's `#if` conditions.
+pub(crate) fn binary(op: &str, a: i64, b: i64) -> Result<i64, ConstFault> {
+    use ConstFault::*;
+    let shift = |b: i64| u32::try_from(b).ok().filter(|s| *s < 64).ok_or(ShiftCount);
+    Ok(match op {
+        "+" => a.checked_add(b).ok_or(Overflow)?,
+        "-" => a.checked_sub(b).ok_or(Overflow)?,
+        "*" => a.checked_mul(b).ok_or(Overflow)?,
+        "/" | "%" if b == 0 => return Err(DivisionByZero),
+        "/" => a.checked_div(b).ok_or(Overflow)?,
+        "%" => a.checked_rem(b).ok_or(Overflow)?,
+        "<<" => a.checked_shl(shift(b)?).ok_or(Overflow)?,
+        ">>" => a >> shift(b)?,
+        "&" => a & b,
+        "|" => a | b,
+        "^" => a ^ b,
+        "<" => (a < b) as i64,
+        "<=" => (a <= b) as i64,
+        ">" => (a > b) as i64,
+        ">=" => (a >= b) as i64,
+        "==" => (a == b) as i64,
+        "!=" => (a != b) as i64,
+        "&&" => (a != 0 && b != 0) as i64,
+        "||" => (a != 0 || b != 0) as i64,
+        _ => return Err(Operator),
+    })
+}
+
 pub(crate) fn const_eval(n: Node, src: &str, resolve: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
     let text = n.utf8_text(src.as_bytes()).ok()?;
     match n.kind() {
@@ -120,27 +165,7 @@ pub(crate) fn const_eval(n: Node, src: &str, resolve: &mut dyn FnMut(&str) -> Op
             let op = n.child_by_field_name("operator")?.kind();
             let a = const_eval(n.child_by_field_name("left")?, src, resolve)?;
             let b = const_eval(n.child_by_field_name("right")?, src, resolve)?;
-            Some(match op {
-                "+" => a.checked_add(b)?,
-                "-" => a.checked_sub(b)?,
-                "*" => a.checked_mul(b)?,
-                "/" => a.checked_div(b)?,
-                "%" => a.checked_rem(b)?,
-                "<<" => a.checked_shl(u32::try_from(b).ok().filter(|s| *s < 63)?)?,
-                ">>" => a.checked_shr(u32::try_from(b).ok().filter(|s| *s < 63)?)?,
-                "&" => a & b,
-                "|" => a | b,
-                "^" => a ^ b,
-                "<" => (a < b) as i64,
-                "<=" => (a <= b) as i64,
-                ">" => (a > b) as i64,
-                ">=" => (a >= b) as i64,
-                "==" => (a == b) as i64,
-                "!=" => (a != b) as i64,
-                "&&" => (a != 0 && b != 0) as i64,
-                "||" => (a != 0 || b != 0) as i64,
-                _ => return None,
-            })
+            binary(op, a, b).ok()
         }
         "conditional_expression" => {
             let c = const_eval(n.child_by_field_name("condition")?, src, resolve)?;

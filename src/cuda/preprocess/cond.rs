@@ -89,7 +89,10 @@ impl P<'_> {
 
     fn unary(&mut self) -> Result<i64, String> {
         if self.eat("-") {
-            return self.unary()?.checked_neg().ok_or_else(overflow);
+            return self
+                .unary()?
+                .checked_neg()
+                .ok_or_else(|| "integer overflow in the condition".to_string());
         }
         if self.eat("+") {
             return self.unary();
@@ -125,52 +128,20 @@ impl P<'_> {
     }
 }
 
-fn overflow() -> String {
-    "integer overflow in the condition".into()
-}
-
 fn apply(op: &str, a: i64, b: i64) -> Result<i64, String> {
-    let shift = |b: i64| {
-        u32::try_from(b).ok().filter(|s| *s < 64).ok_or_else(|| "shift count out of range".to_string())
-    };
-    Ok(match op {
-        "+" => a.checked_add(b).ok_or_else(overflow)?,
-        "-" => a.checked_sub(b).ok_or_else(overflow)?,
-        "*" => a.checked_mul(b).ok_or_else(overflow)?,
-        "/" | "%" if b == 0 => return Err("division by zero in the condition".into()),
-        "/" => a.checked_div(b).ok_or_else(overflow)?,
-        "%" => a.checked_rem(b).ok_or_else(overflow)?,
-        "<<" => a.checked_shl(shift(b)?).ok_or_else(overflow)?,
-        ">>" => a >> shift(b)?,
-        "&" => a & b,
-        "|" => a | b,
-        "^" => a ^ b,
-        "<" => (a < b) as i64,
-        "<=" => (a <= b) as i64,
-        ">" => (a > b) as i64,
-        ">=" => (a >= b) as i64,
-        "==" => (a == b) as i64,
-        "!=" => (a != b) as i64,
-        "&&" => (a != 0 && b != 0) as i64,
-        "||" => (a != 0 || b != 0) as i64,
-        _ => return Err(format!("operator `{op}` in the condition")),
+    use crate::cuda::consts::{binary, ConstFault};
+    binary(op, a, b).map_err(|fault| match fault {
+        ConstFault::Overflow => "integer overflow in the condition".to_string(),
+        ConstFault::DivisionByZero => "division by zero in the condition".to_string(),
+        ConstFault::ShiftCount => "shift count out of range".to_string(),
+        ConstFault::Operator => format!("operator `{op}` in the condition"),
     })
 }
 
 /// An integer literal (decimal, hex, octal, binary; `u`/`l` suffixes; `'` separators).
 fn number(text: &str) -> Result<i64, String> {
-    let t = text.replace('\'', "").to_ascii_lowercase();
-    let body = t.trim_end_matches(['u', 'l']);
-    let v = if let Some(h) = body.strip_prefix("0x") {
-        u64::from_str_radix(h, 16)
-    } else if let Some(b) = body.strip_prefix("0b") {
-        u64::from_str_radix(b, 2)
-    } else if body.len() > 1 && body.starts_with('0') {
-        u64::from_str_radix(&body[1..], 8)
-    } else {
-        body.parse::<u64>()
-    };
-    let v = v.map_err(|_| format!("`{text}` is not an integer literal"))?;
+    let v = crate::cuda::consts::parse_integer(text)
+        .ok_or_else(|| format!("`{text}` is not an integer literal"))?;
     // Unsigned values above i64::MAX wrap, as `intmax_t`/`uintmax_t` mixing would in C.
     Ok(v as i64)
 }
