@@ -10,11 +10,6 @@ use autosync::config::Config;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Kernels whose correct hand-placed original the oracle rejects (false alarms, being fixed in
-/// the oracle). Synthesis is not run on them while the original does not verify; the test says
-/// so on stderr, and fails if a kernel not listed here is rejected.
-const KNOWN_FALSE_ALARMS: &[&str] = &[];
-
 /// Kernels whose hand placement relies on a barrier that separates accesses only in executions
 /// where a loop runs (scan_blelloch: the barrier at the top of the up-sweep body also orders the
 /// loads before the loop). The paper's constraint space holds the interval sets only, so paper
@@ -68,11 +63,6 @@ fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
     assert!(rows.len() >= 40, "only {} benchmark kernels found", rows.len());
 
     let mut problems = Vec::new();
-    for known in KNOWN_FALSE_ALARMS {
-        if !rows.iter().any(|r| r.name == *known) {
-            problems.push(format!("{known}: listed in KNOWN_FALSE_ALARMS but no such benchmark"));
-        }
-    }
     for r in &rows {
         let id = format!("{}/{}", r.suite, r.name);
         let k = match &r.result {
@@ -82,19 +72,9 @@ fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
                 continue;
             }
         };
-        let known = KNOWN_FALSE_ALARMS.contains(&r.name.as_str());
         if !k.original.verified {
-            if known {
-                eprintln!(
-                    "NOT CHECKED {id}: the oracle rejects its hand-placed original (known false alarm)"
-                );
-            } else {
-                problems.push(format!("{id}: the oracle rejects the hand-placed original"));
-            }
+            problems.push(format!("{id}: the oracle rejects the hand-placed original"));
             continue;
-        }
-        if known {
-            eprintln!("{id}: the original now verifies; remove it from KNOWN_FALSE_ALARMS");
         }
         for m in [Method::Paper, Method::Informed] {
             match k.get(m) {
