@@ -195,12 +195,17 @@ impl Unit<'_> {
         self.var_of.iter().filter(|(_, v)| chosen.contains(v)).map(|(l, _)| *l).collect()
     }
 
-    fn with_barriers(&self, labels: &[Label]) -> Kernel {
+    /// The base kernel with a barrier at every label of the sites `chosen`, and per inserted
+    /// barrier statement the site it stands for.
+    fn with_barriers(&self, chosen: &BTreeSet<Var>) -> (Kernel, Vec<(Var, Label)>) {
         let mut k = self.base.clone();
-        for l in labels {
-            k.insert_barrier_after(*l);
+        let mut barriers = Vec::new();
+        for l in self.labels_at(chosen) {
+            if let (Some(b), Some(v)) = (k.insert_barrier_after(l), self.var_of.get(&l)) {
+                barriers.push((*v, b));
+            }
         }
-        k
+        (k, barriers)
     }
 
     fn cost_of(&self, labels: &[Label]) -> Ratio {
@@ -355,7 +360,7 @@ pub fn synthesize_group(
     loop {
         let mut verdicts = Vec::new();
         for unit in &units {
-            let candidate = unit.with_barriers(&unit.labels_at(&chosen));
+            let (candidate, _) = unit.with_barriers(&chosen);
             let t = Instant::now();
             verdicts.push((oracle.check(&candidate), candidate));
             stats.oracle_calls += 1;
@@ -721,17 +726,7 @@ pub fn naive(
     let Some(unit) = units.first() else { return (None, stats) };
     let mut chosen: Vec<Var> = sites.members.keys().copied().collect();
     // The candidate kernel and, per inserted barrier, the site it stands for.
-    let build = |chosen: &[Var]| -> (Kernel, Vec<(Var, Label)>) {
-        let set: BTreeSet<Var> = chosen.iter().copied().collect();
-        let mut k = unit.base.clone();
-        let mut barriers = Vec::new();
-        for l in unit.labels_at(&set) {
-            if let (Some(b), Some(v)) = (k.insert_barrier_after(l), unit.var_of.get(&l)) {
-                barriers.push((*v, b));
-            }
-        }
-        (k, barriers)
-    };
+    let build = |chosen: &[Var]| unit.with_barriers(&chosen.iter().copied().collect());
     // Drop divergent barriers (their sites) until none diverges.
     loop {
         let (k, barriers) = build(&chosen);
