@@ -851,22 +851,16 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
-    /// Declares a C local: emits `local` (or reuses a dead KPL variable of the same name in the
-    /// same KPL scope when there is an initializer) and binds the C name.
+    /// Declares a C local: emits `local` under the C name, or under a fresh name when that one is
+    /// taken in KPL, and binds the C name.
     fn declare_var(&mut self, cname: &str, ty: Ty, init: Option<Expr>) {
-        let bound_live = self.scopes.iter().chain(self.hidden.iter().flatten()).any(|s| {
-            s.values()
-                .any(|b| matches!(b, Binding::Var { kpl, .. } | Binding::Array { kpl, .. } if kpl == cname))
-        });
+        // Never reuse a KPL variable for another C variable, even a dead one: the uniformity
+        // analysis is per name, so a second inlined copy of a device function under a
+        // thread-dependent guard would make the first copy's variables varying too.
         let reserved = crate::kpl::is_keyword(cname) || self.arrays.iter().any(|a| a.name == cname);
         let kpl = if !self.kpl_visible(cname) && !reserved {
             self.declare_kpl(cname);
             self.emit(StmtKind::Local { name: cname.to_string(), init });
-            cname.to_string()
-        } else if !bound_live && !reserved && init.is_some() && self.kpl_visible(cname) {
-            if let Some(e) = init {
-                self.emit(StmtKind::Assign { name: cname.to_string(), value: e });
-            }
             cname.to_string()
         } else {
             let k = self.fresh_name(cname);

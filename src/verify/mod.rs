@@ -21,7 +21,7 @@ pub mod uniform;
 
 pub use cases::{Case, Relation};
 
-use crate::kpl::{Geometry, Kernel, Label, LabelTree, Space, StmtKind};
+use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -456,16 +456,43 @@ impl Analysis {
 
 impl Analysis {
     /// Under `--warp-sync`: a condition under which the warp re-synchronizes between the two
-    /// accesses of a same-iteration case (thread 1 performs `a` first, thread 2 `b` at the same or
-    /// a later step). It is that both threads are in one warp and thread 2 executes the very
-    /// instance of `a` that thread 1 executes — one statement instance executed by both between
-    /// the accesses, as docs/semantics.md requires. `None` when this cannot be claimed soundly:
-    /// the same statement instance (`a == b`), carried cases (their loop-head values are not
-    /// tracked per iteration), or `a` inside a loop whose guard may differ between threads (the
-    /// symbolic guard at one iteration over-approximates being enabled there).
+    /// accesses of a case: both threads execute one statement instance at or after the first
+    /// access and before the second, as docs/semantics.md requires. Two sound instances of that
+    /// rule, tried in order:
+    ///
+    /// 1. `first` sits directly (under no conditional) in the body of a block `C` that also holds
+    ///    `second`: the kernel body or a loop shared by both for same-iteration cases, the carrying
+    ///    loop for carried cases. The thread performing `second` runs the same iteration of `C` or
+    ///    a later one, and so executes `first`'s very instance too. The condition is that both
+    ///    threads are in one warp.
+    /// 2. Same-iteration cases with thread 1 performing `first` (`a`): both in one warp and thread
+    ///    2's symbolic predicate of `a`, at thread 1's iterations, holds. Only where that predicate
+    ///    is exact: `a` in no loop whose guard may differ between threads.
+    ///
+    /// `None` when neither applies (and always for a statement instance meeting itself).
     fn warp_separation(&self, tree: &LabelTree, case: &Case, a: Label, b: Label) -> Option<Bool> {
         let same_warp = self.block.same_warp.as_ref()?;
-        if a == b || case.relation != Relation::SameIteration || case.first != a {
+        let first = case.first;
+        let same_instance = a == b && case.relation == Relation::SameIteration;
+        if same_instance {
+            return None;
+        }
+        let second = if first == a { b } else { a };
+        if let Some(&c) = tree.blks(first).last() {
+            let runs_first = match case.relation {
+                // Every shared loop is at the same iteration: `C` must be one of them, or the body.
+                Relation::SameIteration => {
+                    matches!(tree.kind(c), Some(NodeKind::Main | NodeKind::While))
+                        && (c == Label::MAIN || tree.is_inside(second, c))
+                }
+                // Loops inside the carrying loop may run a different number of iterations.
+                Relation::Carried { shared_loop, .. } => c == shared_loop,
+            };
+            if runs_first {
+                return Some(same_warp.clone());
+            }
+        }
+        if case.relation != Relation::SameIteration || first != a {
             return None;
         }
         if tree.loops(a).iter().any(|l| self.uniformity.varying_guards.contains(l)) {

@@ -306,8 +306,10 @@ impl<'a> SymExec<'a> {
         names.sort();
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
-            let closed = induction_step(body, name, &assigned)
-                .and_then(|(op, step)| self.closed_form(op, x0, &step, &k, &format!("ind_{}_{name}", l.0)));
+            let start = self.pow2.get(name.as_str()).filter(|(t, _)| t.ast_eq(x0)).map(|(_, p)| p.clone());
+            let closed = induction_step(body, name, &assigned).and_then(|(op, step)| {
+                self.closed_form(op, (x0, start), &step, &k, &format!("ind_{}_{name}", l.0))
+            });
             if let (Some(v), Some(p)) = (&closed, self.closed_pow2.take()) {
                 self.pow2.insert(name.clone(), (v.clone(), p));
             }
@@ -422,7 +424,14 @@ impl<'a> SymExec<'a> {
     }
 
     /// The value at the start of iteration `k` of `x := x op step`, started from `x0`.
-    fn closed_form(&mut self, op: BinOp, x0: &BV, step: &Expr, k: &BV, name: &str) -> Option<BV> {
+    fn closed_form(
+        &mut self,
+        op: BinOp,
+        (x0, start): (&BV, Option<Pow2>),
+        step: &Expr,
+        k: &BV,
+        name: &str,
+    ) -> Option<BV> {
         let e = self.eval(step);
         let c = match step {
             Expr::Const(c) => Some(*c),
@@ -443,17 +452,23 @@ impl<'a> SymExec<'a> {
             self.assume.push(exact.bvsge(BV::from_i64(i32::MIN as i64, 64)));
             self.assume.push(exact.bvsle(BV::from_i64(i32::MAX as i64, 64)));
         };
-        // A counter started at a constant power of two stays one (doubling counters do not
-        // overflow, halving ones until they reach 0).
+        // A counter started at a power of two (a constant, or a value known to be one, like
+        // `k = p` for a doubling `p`) stays one (doubling counters do not overflow, halving ones
+        // until they reach 0).
         self.closed_pow2 = None;
-        let start = x0.as_u64().and_then(|v| u32::try_from(v).ok()).and_then(Pow2::constant);
+        let start = x0.as_u64().and_then(|v| u32::try_from(v).ok()).and_then(Pow2::constant).or(start);
         let amount_pow2 = |amount: &BV| {
-            start.as_ref().map(|p| Pow2 { exp: p.exp.bvadd(amount), cond: p.cond.clone(), small: true })
+            // Small: `2^exp <= 2^30` at the start, and no_shift_overflow keeps it a positive int.
+            start.as_ref().filter(|p| p.small).map(|p| Pow2 {
+                exp: p.exp.bvadd(amount),
+                cond: p.cond.clone(),
+                small: true,
+            })
         };
         let halved = |amount: &BV| {
             start.as_ref().filter(|p| p.small).map(|p| Pow2 {
                 exp: p.exp.bvsub(amount),
-                cond: p.exp.bvuge(amount),
+                cond: Bool::and(&[&p.cond, &p.exp.bvuge(amount)]),
                 small: true,
             })
         };
