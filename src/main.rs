@@ -831,7 +831,10 @@ fn is_syncwarp(k: &Kernel, l: autosync::kpl::Label) -> bool {
 fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> Diagnostic {
     let warp = is_syncwarp(k, dv.barrier);
     let (message, label) = if warp {
-        ("warp barrier may be reached by only some threads of a warp (warp barrier divergence)", "divergent warp barrier")
+        (
+            "warp barrier may be reached by only some threads of a warp (warp barrier divergence)",
+            "divergent warp barrier",
+        )
     } else {
         ("barrier may be reached by only some threads of a block (barrier divergence)", "divergent barrier")
     };

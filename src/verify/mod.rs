@@ -324,9 +324,8 @@ fn make_mode(
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
     };
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
-    let syncwarp_mates = (!grid).then(|| {
-        in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() }))
-    });
+    let syncwarp_mates =
+        (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
     Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates }
 }
 
@@ -549,7 +548,10 @@ impl Oracle for Z3Oracle {
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let key = self.analysis(&stripped, &assumed);
         let candidates: Vec<Label> = self.analyses[&key].uniformity.varying_blocks.iter().copied().collect();
-        candidates.into_iter().filter(|b| !matches!(self.block_divergence(key, *b, false), Outcome::None)).collect()
+        candidates
+            .into_iter()
+            .filter(|b| !matches!(self.block_divergence(key, *b, false), Outcome::None))
+            .collect()
     }
 
     fn stats(&self) -> OracleStats {
