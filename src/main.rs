@@ -903,9 +903,15 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }
     for dv in &report.divergences {
-        let d = Diagnostic::error("barrier divergence observed", stmt_span(k, dv.barrier)).with_label(
-            format!("thread {:?} reached it, thread {:?} did not", dv.enabled_thread, dv.disabled_thread),
-        );
+        let what = if is_syncwarp(k, dv.barrier) {
+            "warp barrier divergence observed (within one warp)"
+        } else {
+            "barrier divergence observed"
+        };
+        let d = Diagnostic::error(what, stmt_span(k, dv.barrier)).with_label(format!(
+            "thread {:?} reached it, thread {:?} did not",
+            dv.enabled_thread, dv.disabled_thread
+        ));
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }
     println!(
