@@ -823,12 +823,22 @@ fn sharing_groups(kernels: &[Kernel]) -> Vec<Vec<usize>> {
     groups
 }
 
+/// Whether `l` labels a `syncwarp` statement (a warp barrier) rather than a block barrier.
+fn is_syncwarp(k: &Kernel, l: autosync::kpl::Label) -> bool {
+    matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Syncwarp))
+}
+
 fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> Diagnostic {
-    let mut d = Diagnostic::error(
-        "barrier may be reached by only some threads of a block (barrier divergence)",
-        stmt_span(k, dv.barrier),
-    )
-    .with_label("divergent barrier");
+    let warp = is_syncwarp(k, dv.barrier);
+    let (message, label) = if warp {
+        (
+            "warp barrier may be reached by only some threads of a warp (warp barrier divergence)",
+            "divergent warp barrier",
+        )
+    } else {
+        ("barrier may be reached by only some threads of a block (barrier divergence)", "divergent barrier")
+    };
+    let mut d = Diagnostic::error(message, stmt_span(k, dv.barrier)).with_label(label);
     if k.flag_guards.contains(&dv.block) {
         d = d.with_secondary(guard_span(k, dv.block), "this exit depends on the thread").with_note(
             "threads that leave here (`return`, `break`, `continue`, `goto`) never reach the barrier",
@@ -868,6 +878,10 @@ fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
             }
             d
         }
+        Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
+            divergence_diagnostic(k, divergence)
+                .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
+        }
         Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
             "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
         ),
@@ -889,9 +903,15 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }
     for dv in &report.divergences {
-        let d = Diagnostic::error("barrier divergence observed", stmt_span(k, dv.barrier)).with_label(
-            format!("thread {:?} reached it, thread {:?} did not", dv.enabled_thread, dv.disabled_thread),
-        );
+        let what = if is_syncwarp(k, dv.barrier) {
+            "warp barrier divergence observed (within one warp)"
+        } else {
+            "barrier divergence observed"
+        };
+        let d = Diagnostic::error(what, stmt_span(k, dv.barrier)).with_label(format!(
+            "thread {:?} reached it, thread {:?} did not",
+            dv.enabled_thread, dv.disabled_thread
+        ));
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }
     println!(
@@ -931,6 +951,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                 Some(StmtKind::Write { .. }) => "write",
                 Some(StmtKind::Atomic { .. }) => "atomic",
                 Some(StmtKind::Barrier) => "barrier",
+                Some(StmtKind::Syncwarp) => "syncwarp",
                 Some(StmtKind::Local { .. }) => "local",
                 _ => "assign",
             }

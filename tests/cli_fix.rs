@@ -72,3 +72,23 @@ fn bad_input_is_exit_2_and_leaves_the_file_alone() {
     assert!(err.contains("bad.cu:2:"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), text);
 }
+
+#[test]
+fn divergent_syncwarp_is_reported_and_not_fixed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("warp.cu");
+    let text = "//--blockDim=64 --gridDim=1\n__global__ void k(int *out) {\n  __shared__ int s[64];\n  s[threadIdx.x] = 1;\n  if (threadIdx.x < 16) {\n    __syncwarp();\n  }\n  out[threadIdx.x] = s[threadIdx.x];\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let path = file.to_str().expect("utf8");
+    let (code, _, err) = autosync(&["check", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("warp barrier divergence") && err.contains("warp.cu:6:"), "{err}");
+    let (code, _, err) = autosync(&["fix", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("never moves or removes one"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), text);
+    // Under `threadIdx.x >= 32` whole warps reach it: no divergence, nothing to fix.
+    std::fs::write(&file, text.replace("< 16", ">= 32")).expect("write");
+    let (code, _, err) = autosync(&["check", path]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -885,3 +885,64 @@ fn absurdly_deep_expressions_are_an_error() {
     }
     assert!(matches!(run(&k, &block(2)), Err(InterpError::TooDeep { .. })));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Warp barriers (`syncwarp`): groups of 32 linear thread ids, or the `--warp-sync` size.
+
+/// A read of the right neighbour's element, a `syncwarp`, then a write of the own element.
+const SHIFT_SYNCWARP: &str = "kernel s() {
+   shared A[129];
+   local x;
+   @r x := rd A[tid + 1];
+   @s syncwarp;
+   @w wr A[tid] := x;
+ }";
+
+#[test]
+fn syncwarp_orders_threads_of_one_warp() {
+    let k = kernel(SHIFT_SYNCWARP);
+    let rep = run_ok(&k, &block(32));
+    assert!(rep.races.is_empty(), "{}", rep.render(&k));
+    assert!(rep.divergences.is_empty());
+}
+
+#[test]
+fn syncwarp_does_not_order_threads_of_different_warps() {
+    let k = kernel(SHIFT_SYNCWARP);
+    let rep = run_ok(&k, &block(64));
+    // Only thread 31 reads A[32], which thread 32 (warp 1) writes.
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]), "{}", rep.render(&k));
+    let r = &rep.races[0];
+    assert_eq!((r.threads[0][0], r.threads[1][0]), (31, 32));
+}
+
+#[test]
+fn syncwarp_warps_follow_the_warp_sync_size() {
+    // With --warp-sync=16 warps have 16 lanes: thread 15 reads A[16], which thread 16 (the next
+    // warp) writes, and neither the syncwarp nor the re-sync orders threads of two warps.
+    let k = kernel(&format!("//--warp-sync=16\n{SHIFT_SYNCWARP}"));
+    let rep = run_ok(&k, &block(32));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("r", "w")]), "{}", rep.render(&k));
+    assert!(rep.races.iter().all(|r| (r.threads[0][0], r.threads[1][0]) == (15, 16)), "{}", rep.render(&k));
+    // Without the syncwarp and without warp-sync the same kernel races at every lane.
+    let plain = kernel(&SHIFT_SYNCWARP.replace("@s syncwarp;", ""));
+    let rep = run_ok(&plain, &block(32));
+    assert_eq!(rep.race_pairs(), pairs(&plain, &[("r", "w")]));
+    assert!(rep.races.iter().any(|r| (r.threads[0][0], r.threads[1][0]) != (15, 16)));
+}
+
+#[test]
+fn syncwarp_reached_by_part_of_a_warp_diverges() {
+    let k = kernel(
+        "kernel d() {
+           if (tid < 16) { @s syncwarp; }
+           if (tid >= 32) { @t syncwarp; }
+         }",
+    );
+    let rep = run_ok(&k, &block(64));
+    // s: lanes 0..15 of warp 0 only; t: all of warp 1 and none of warp 0, not divergent.
+    assert_eq!(rep.divergences.len(), 1, "{}", rep.render(&k));
+    let d = &rep.divergences[0];
+    assert_eq!(d.barrier, label(&k, "s"));
+    assert!(d.enabled_thread[0] < 16 && (16..32).contains(&d.disabled_thread[0]));
+}

@@ -323,3 +323,25 @@ fn unknown_labels_give_empty_answers() {
     assert_eq!(t.kind(bogus), None);
     assert!(t.contains(l(&k, "1")));
 }
+
+#[test]
+fn syncwarp_is_an_ordinary_leaf_not_a_barrier() {
+    let src = "kernel s() { shared A[64]; local x; @r x := rd A[tid + 1]; @s syncwarp; @b barrier; @w wr A[tid] := x; }";
+    let mut k = parse_src("syncwarp", src);
+    let t = LabelTree::new(&k);
+    assert_eq!(t.kind(l(&k, "s")), Some(NodeKind::Leaf));
+    assert_eq!(interval(&k, &t, "r", "w"), ["r", "s", "b"]);
+    assert_eq!(names(&k, &k.syncwarps()), ["s"]);
+    assert_eq!(names(&k, &k.barriers()), ["b"]);
+    // Removing every barrier keeps the syncwarp; a barrier can go right after it.
+    let all = k.barriers();
+    k.remove_barriers(&all);
+    assert_eq!(names(&k, &k.syncwarps()), ["s"]);
+    let s = l(&k, "s");
+    let nb = k.insert_barrier_after(s).expect("a barrier after the syncwarp");
+    let t = LabelTree::new(&k);
+    let kids = t.children(Label::MAIN);
+    let at = kids.iter().position(|x| *x == s).expect("s is a child of main");
+    assert_eq!(kids.get(at + 1), Some(&nb));
+    assert!(autosync::kpl::print(&k).contains("@s syncwarp;"));
+}

@@ -18,6 +18,10 @@
 //! warps of 32 with blocks of 32 to 128 threads, and warps of 4 or 8 with small blocks so that
 //! several warps exist. Both sides then follow the re-sync semantics; the oracle may over-report
 //! (it claims re-synchronization only in the cases it can prove), so the properties are the same.
+//!
+//! Generated kernels also hold `syncwarp;` statements (warp barriers: warps of 32, or of W under
+//! warp-sync); the synthesis keeps them, so a divergent one makes it `Impossible`
+//! (`Unfixable::DivergentBarrier`).
 
 #[path = "prop/gen.rs"]
 mod gen;

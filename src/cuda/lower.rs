@@ -3827,7 +3827,23 @@ impl<'t> Lx<'_, 't> {
                 return Ok(None);
             }
             "__syncwarp" => {
-                return Err(unsupported("`__syncwarp` (warp-level barriers are not modelled yet)", n))
+                if args.len() > 1 {
+                    arity(1)?;
+                }
+                if used {
+                    return Err(unsupported("`__syncwarp()` inside an expression", n));
+                }
+                // The mask is evaluated (it may read memory). Only the full mask is a warp
+                // barrier; a partial or unknown mask orders nothing here, which can only add
+                // reported races (docs/semantics.md, "Warp barriers").
+                let full = match args.first() {
+                    None => true,
+                    Some(m) => fold(&self.expr(*m)?.0) == Some(u32::MAX),
+                };
+                if full {
+                    self.emit(StmtKind::Syncwarp);
+                }
+                return Ok(None);
             }
             "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
                 return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))

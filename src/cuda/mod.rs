@@ -22,7 +22,8 @@
 //! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
-//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
+//! `__syncthreads()`, `__syncwarp()` and `__syncwarp(0xffffffff)` (`syncwarp;`; another mask orders
+//! nothing and lowers to no statement), `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
 //! `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/
 //! `__mul24`, pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()`
 //! (a fence does not synchronize threads; it is a no-op for race checking), `#pragma` lines
@@ -99,7 +100,7 @@
 //! pointer locals without an initializer or re-pointed at another array, pointer differences,
 //! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
-//! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
+//! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 

@@ -38,6 +38,8 @@ pub(crate) enum CStmt {
     Write(Label, Target, CExpr),
     Atomic(Label, Option<usize>, AtomicOp, Target, CExpr),
     Barrier(Label),
+    /// A warp barrier (`syncwarp`).
+    Syncwarp(Label),
     If(CExpr, Vec<CStmt>, Option<Vec<CStmt>>),
     While(Label, CExpr, Vec<CStmt>),
 }
@@ -63,6 +65,10 @@ pub(crate) struct Program {
     pub body: Vec<CStmt>,
     /// Warp-sync: threads whose linear ids agree divided by this size form a warp.
     pub warp_size: Option<u32>,
+    /// The warp size `syncwarp` synchronizes (`warp_size`, else 32), and whether the kernel has
+    /// a `syncwarp` at all.
+    pub syncwarp_width: u32,
+    pub has_syncwarp: bool,
 }
 
 struct Compiler<'k> {
@@ -115,7 +121,15 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
         arrays.push(CArray { name: a.name.clone(), space: a.space, dims: a.dims.clone(), strides });
     }
     let body = c.block(&kernel.body)?;
-    Ok(Program { vars: c.vars, params, arrays, body, warp_size: kernel.geometry.warp_sync })
+    Ok(Program {
+        vars: c.vars,
+        params,
+        arrays,
+        body,
+        warp_size: kernel.geometry.warp_sync,
+        syncwarp_width: Kernel::syncwarp_width(&kernel.geometry),
+        has_syncwarp: !kernel.syncwarps().is_empty(),
+    })
 }
 
 impl<'k> Compiler<'k> {
@@ -207,6 +221,7 @@ impl<'k> Compiler<'k> {
                 CStmt::Atomic(l, d, *op, t, v)
             }
             StmtKind::Barrier => CStmt::Barrier(l),
+            StmtKind::Syncwarp => CStmt::Syncwarp(l),
             StmtKind::If { cond, then, els } => {
                 let c = self.expr(cond, l)?;
                 let t = self.block(then)?;

@@ -67,6 +67,8 @@ struct Access {
     value: u32,
     /// The block's step (statement instance) at which the access happened.
     step: u64,
+    /// How many `syncwarp` instances the thread's warp had executed before the access.
+    warp_syncs: u64,
     ctx: Rc<Ctx>,
 }
 
@@ -141,6 +143,10 @@ pub(crate) struct Machine<'p> {
     /// step of the current barrier interval (see [`WarpSteps`]).
     warp: Option<u32>,
     warp_steps: Vec<WarpSteps>,
+    /// Per `syncwarp` warp (of `prog.syncwarp_width` lanes) of the current block, the number of
+    /// `syncwarp` instances it executed: two accesses of one warp with different counts have a
+    /// warp barrier between them.
+    warp_syncs: Vec<u64>,
 }
 
 /// The steps (statement instances) a warp executed in the current barrier interval, as maximal
@@ -221,6 +227,7 @@ impl<'p> Machine<'p> {
             steps: 0,
             warp: prog.warp_size,
             warp_steps: Vec::new(),
+            warp_syncs: Vec::new(),
         }
     }
 
@@ -256,6 +263,7 @@ impl<'p> Machine<'p> {
             Some(w) => (0..self.n.div_ceil(w as usize)).map(|_| WarpSteps::default()).collect(),
             None => Vec::new(),
         };
+        self.warp_syncs = vec![0; self.n.div_ceil(self.prog.syncwarp_width as usize)];
         let np = self.param_values.len();
         let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
         self.vars = Vec::with_capacity(self.n * self.nv);
@@ -402,6 +410,7 @@ impl<'p> Machine<'p> {
                 }
             }
             CStmt::Barrier(l) => self.barrier(*l, mask),
+            CStmt::Syncwarp(l) => self.syncwarp(*l, mask),
             CStmt::If(cond, then, els) => {
                 let mut tm = vec![false; n];
                 let mut em = vec![false; n];
@@ -477,6 +486,31 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// A warp barrier: every warp with some lane enabled executes it, which orders the accesses
+    /// its lanes made before it against those after it. A warp with some but not all of its
+    /// lanes enabled records a [`DynDivergence`] (once per label and block) and still
+    /// synchronizes, as a divergent block barrier does.
+    fn syncwarp(&mut self, l: Label, mask: &[bool]) {
+        let w = self.prog.syncwarp_width as usize;
+        for (k, count) in self.warp_syncs.iter_mut().enumerate() {
+            let lanes = (k * w).min(mask.len())..((k + 1) * w).min(mask.len());
+            let enabled = lanes.clone().find(|&t| mask[t]);
+            let disabled = lanes.clone().find(|&t| !mask[t]);
+            let Some(e) = enabled else { continue };
+            *count += 1;
+            if let Some(d) = disabled {
+                if self.div_seen.insert((l, self.blin)) {
+                    self.report.divergences.push(DynDivergence {
+                        barrier: l,
+                        block: self.bid,
+                        enabled_thread: self.tids[e],
+                        disabled_thread: self.tids[d],
+                    });
+                }
+            }
+        }
+    }
+
     /// The linear element index of an access, or `None` (recorded as out of bounds) when an index
     /// exceeds a known dimension.
     fn index(&mut self, l: Label, target: &Target, t: usize) -> Option<u64> {
@@ -535,11 +569,13 @@ impl<'p> Machine<'p> {
             block: self.blin,
             value: val,
             step: self.steps.saturating_sub(1),
+            warp_syncs: self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0),
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
         let epoch = self.epoch;
         let (warp, steps) = (self.warp, &self.warp_steps);
+        let sw = self.prog.syncwarp_width;
         let log = self.block_logs[array].entry(idx).or_default();
         if log.epoch != epoch {
             log.entries.clear();
@@ -549,11 +585,13 @@ impl<'p> Machine<'p> {
             if e.thread != new.thread
                 && conflict(e.kind, kind)
                 && Self::unordered_in_warp(warp, steps, e, &new)
+                && !(e.thread / sw == new.thread / sw && e.warp_syncs != new.warp_syncs)
             {
                 found.push((e.clone(), Scope::Block));
             }
         }
-        let keep = if warp.is_some() { usize::MAX } else { 2 };
+        // Warp-sync and `syncwarp` order some pairs of threads and not others: keep every thread.
+        let keep = if warp.is_some() || self.prog.has_syncwarp { usize::MAX } else { 2 };
         log_insert(&mut log.entries, new.clone(), keep, |a, b| a.thread == b.thread);
         if self.prog.arrays[array].space == Space::Global {
             let glog = self.grid_logs[array].entry(idx).or_default();

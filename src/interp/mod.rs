@@ -19,6 +19,11 @@
 //! - **Barrier**: with every thread of the block enabled it ends the block's barrier interval.
 //!   With some but not all enabled it records a [`DynDivergence`] (once per barrier and block)
 //!   and still synchronizes. With none enabled it is not executed.
+//! - **Syncwarp** (a warp barrier): warps are groups of 32 consecutive linear thread ids (of
+//!   `W` under warp-sync). Each warp with some lane enabled executes it; two accesses by threads
+//!   of one warp with such an instance between them are ordered. A warp with some but not all
+//!   lanes enabled records a [`DynDivergence`] (once per label and block) and still
+//!   synchronizes, like a divergent barrier.
 //! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
 //!   operators as their [`BinOp`](crate::kpl::ast::BinOp) variants say; comparisons and logical
 //!   operators yield 0 or 1; **division and remainder by zero follow SMT-LIB's bit-vectors**

@@ -383,6 +383,12 @@ pub enum StmtKind {
         value: Expr,
     },
     Barrier,
+    /// `syncwarp;`: a warp barrier (CUDA's full-mask `__syncwarp()`). It orders the accesses of
+    /// two threads of one warp (32 consecutive linear thread ids, or `Geometry.warp_sync`'s size)
+    /// that it lies between; threads of different warps are not ordered by it. Reached by some but
+    /// not all threads of a warp it diverges. An ordinary statement for the label tree and the
+    /// synthesis: not a barrier, never inserted or removed by them.
+    Syncwarp,
     /// `if (cond) then else els`. The then block's label is this statement's label; the else
     /// block has a label of its own and, under predicated execution, runs after the then block
     /// (so in the label tree it is a sibling that follows this statement).
@@ -607,6 +613,22 @@ impl Kernel {
             }
         }
         go(&mut self.body, labels)
+    }
+
+    /// Labels of all `syncwarp` statements, in program text order.
+    pub fn syncwarps(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        self.walk(&mut |s| {
+            if matches!(s.kind, StmtKind::Syncwarp) {
+                out.push(s.label)
+            }
+        });
+        out
+    }
+
+    /// The warp size `syncwarp` synchronizes: `geometry.warp_sync` when set, else 32 (CUDA's).
+    pub fn syncwarp_width(geometry: &Geometry) -> u32 {
+        geometry.warp_sync.filter(|w| *w > 0).unwrap_or(32)
     }
 
     /// Labels of all barrier statements, in program text order.

@@ -272,6 +272,11 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Barrier
             }
+            Tok::Ident(kw) if kw == "syncwarp" => {
+                self.bump();
+                self.expect(";")?;
+                StmtKind::Syncwarp
+            }
             Tok::Ident(kw) if kw == "wr" => {
                 self.bump();
                 let (array, index) = self.access()?;
@@ -564,6 +569,7 @@ pub fn is_keyword(s: &str) -> bool {
             | "wr"
             | "atomic"
             | "barrier"
+            | "syncwarp"
             | "if"
             | "else"
             | "while"

@@ -70,6 +70,7 @@ pub fn statement_head(s: &Stmt) -> String {
             format!("{d}atomic {} {array}{}, {};", op.name(), idx(index), expr(value))
         }
         StmtKind::Barrier => "barrier;".to_string(),
+        StmtKind::Syncwarp => "syncwarp;".to_string(),
         StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
         StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),
     }

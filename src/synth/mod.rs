@@ -371,7 +371,10 @@ pub fn synthesize_group(
         if diverging {
             let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
             for (ui, (v, _)) in verdicts.iter().enumerate() {
-                let original = units[ui].base.barriers();
+                // Barriers and `syncwarp`s of the input: synthesis never removes them (without
+                // --reoptimize) and never moves a `syncwarp`, so their divergence is the input's.
+                let mut original = units[ui].base.barriers();
+                original.extend(units[ui].base.syncwarps());
                 for d in &v.divergences {
                     if original.contains(&d.barrier) {
                         stuck[ui].push(Unfixable::DivergentBarrier { divergence: d.clone() });

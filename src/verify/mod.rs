@@ -194,6 +194,8 @@ struct Analysis {
     meet_witness: HashMap<(Label, Label), Witness>,
     grid_results: HashMap<(Label, Label), Outcome>,
     block_divergence: HashMap<Label, Outcome>,
+    /// Like `block_divergence`, for two threads of one `syncwarp` warp.
+    warp_divergence: HashMap<Label, Outcome>,
 }
 
 /// Two threads, their traces and a solver holding the launch and thread facts.
@@ -203,6 +205,9 @@ struct Mode {
     solver: Solver,
     /// Under `--warp-sync=W` (block scope only): the two threads are in one warp.
     same_warp: Option<Bool>,
+    /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
+    /// ([`Kernel::syncwarp_width`]: the `--warp-sync` size, else 32).
+    syncwarp_mates: Option<Bool>,
 }
 
 impl Z3Oracle {
@@ -236,6 +241,7 @@ impl Z3Oracle {
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
                     block_divergence: HashMap::new(),
+                    warp_divergence: HashMap::new(),
                 },
             );
         }
@@ -311,13 +317,16 @@ fn make_mode(
         solver.assert(f);
     }
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
-    let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(|w| {
+    let in_one_warp = |w: u32| {
         let bd = &launch.block_dim;
         let linear = |t: &[BV; 3]| t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])));
         let w = BV::from_u64(u64::from(w), W);
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
-    });
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp }
+    };
+    let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
+    let syncwarp_mates =
+        (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates }
 }
 
 /// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
@@ -539,7 +548,10 @@ impl Oracle for Z3Oracle {
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let key = self.analysis(&stripped, &assumed);
         let candidates: Vec<Label> = self.analyses[&key].uniformity.varying_blocks.iter().copied().collect();
-        candidates.into_iter().filter(|b| !matches!(self.block_divergence(key, *b), Outcome::None)).collect()
+        candidates
+            .into_iter()
+            .filter(|b| !matches!(self.block_divergence(key, *b, false), Outcome::None))
+            .collect()
     }
 
     fn stats(&self) -> OracleStats {
@@ -548,9 +560,12 @@ impl Oracle for Z3Oracle {
 }
 
 impl Z3Oracle {
-    fn block_divergence(&mut self, key: u64, block: Label) -> Outcome {
+    /// Whether two threads of a block (`in_warp`: of one `syncwarp` warp) can disagree on
+    /// entering `block` at the same iterations of its loops.
+    fn block_divergence(&mut self, key: u64, block: Label, in_warp: bool) -> Outcome {
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
-        if let Some(o) = an.block_divergence.get(&block) {
+        let cache = if in_warp { &an.warp_divergence } else { &an.block_divergence };
+        if let Some(o) = cache.get(&block) {
             self.stats.cache_hits += 1;
             return o.clone();
         }
@@ -561,17 +576,28 @@ impl Z3Oracle {
                 for ((_, k1), (_, k2)) in b1.loops.iter().zip(b2.loops.iter()) {
                     extra.push(k1.eq(k2));
                 }
+                if in_warp {
+                    match &an.block.syncwarp_mates {
+                        Some(mates) => extra.push(mates.clone()),
+                        None => return Outcome::Unknown("internal: no warp of a block mode".into()),
+                    }
+                }
                 query(&an.block, &an.launch, &extra, None, [&b1.loops, &b2.loops], &mut self.stats)
             }
             _ => Outcome::None,
         };
-        an.block_divergence.insert(block, out.clone());
+        if in_warp {
+            an.warp_divergence.insert(block, out.clone());
+        } else {
+            an.block_divergence.insert(block, out.clone());
+        }
         out
     }
 
     fn evaluate(&mut self, key: u64, tree: &LabelTree, barriers: &[Label], kernel: &Kernel) -> Verdict {
         let mut verdict = Verdict::default();
         let acc = accesses(&self.analyses[&key].kernel, tree);
+        let syncwarps = kernel.syncwarps();
         let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
         for i in 0..acc.len() {
             for j in i..acc.len() {
@@ -596,7 +622,10 @@ impl Z3Oracle {
                         Some(an) => refine::constraints(tree, &an.block.traces, barriers, &case, a),
                         None => (Vec::new(), Vec::new()),
                     };
-                    match self.case_outcome(key, tree, a, b, &case, ka, kb, refinement) {
+                    // A `syncwarp` between every pair of instances of the case orders two threads
+                    // of one warp (it does not diverge, or that is reported below).
+                    let warp_separated = case.is_separated_by(tree, &syncwarps);
+                    match self.case_outcome(key, tree, a, b, &case, ka, kb, refinement, warp_separated) {
                         Outcome::None => {}
                         Outcome::Race { witness, benign } => cases_found.push(RaceCase {
                             case,
@@ -655,16 +684,17 @@ impl Z3Oracle {
                 }
             }
         }
-        // Divergence of the kernel's barriers.
+        // Divergence of the kernel's barriers, and of its `syncwarp`s within a warp.
         let varying = self.analyses[&key].uniformity.varying_blocks.clone();
         let guards = self.analyses[&key].uniformity.varying_guards.clone();
-        for b in kernel.barriers() {
+        let barriers = kernel.barriers().into_iter().map(|b| (b, false));
+        for (b, warp) in barriers.chain(syncwarps.iter().map(|s| (*s, true))) {
             let Some(parent) = tree.parent(b) else { continue };
             if !varying.contains(&parent) {
                 continue;
             }
             let culprit = tree.blks(b).iter().rev().copied().find(|x| guards.contains(x)).unwrap_or(parent);
-            match self.block_divergence(key, parent) {
+            match self.block_divergence(key, parent, warp) {
                 Outcome::None => {}
                 Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
                     barrier: b,
@@ -697,6 +727,7 @@ impl Z3Oracle {
         ka: AccessKind,
         kb: AccessKind,
         refinement: (Vec<refine::RefineKey>, Vec<Bool>),
+        warp_separated: bool,
     ) -> Outcome {
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
         let (refine_keys, refine_constraints) = refinement;
@@ -755,6 +786,13 @@ impl Z3Oracle {
             let relation_len = extra.len() - meet.len();
             if let Some(sep) = an.warp_separation(tree, case, a, b) {
                 extra.push(sep.not());
+            }
+            // Separated by a `syncwarp`: only threads of different warps can race. (Fixed for the
+            // analysis: its kernel holds the `syncwarp`s, so the cache key needs no more.)
+            if warp_separated {
+                if let Some(mates) = &an.block.syncwarp_mates {
+                    extra.push(mates.not());
+                }
             }
             // The meeting query's model answers the case when it satisfies every conjunct the case
             // adds: its relation (checked on the model's iterations) and no refinement or warp

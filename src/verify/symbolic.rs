@@ -273,7 +273,7 @@ impl<'a> SymExec<'a> {
                         self.env.insert(d.clone(), v);
                     }
                 }
-                StmtKind::Barrier => {}
+                StmtKind::Barrier | StmtKind::Syncwarp => {}
                 StmtKind::If { cond, then, els } => {
                     let c = self.eval_bool(cond);
                     let before = self.env.clone();

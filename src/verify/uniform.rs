@@ -85,7 +85,10 @@ impl Uniformity {
                 StmtKind::Atomic { dst: Some(d), .. } => {
                     varying.insert(d.clone());
                 }
-                StmtKind::Atomic { dst: None, .. } | StmtKind::Write { .. } | StmtKind::Barrier => {}
+                StmtKind::Atomic { dst: None, .. }
+                | StmtKind::Write { .. }
+                | StmtKind::Barrier
+                | StmtKind::Syncwarp => {}
                 StmtKind::If { cond, then, els } => {
                     let guard_varies = !self.expr_is_uniform(cond);
                     if guard_varies {

@@ -133,6 +133,8 @@ pub enum Tok {
     Atomic(Arr, Idx, bool),
     Assign(bool),
     Barrier,
+    /// A warp barrier (`syncwarp;`).
+    Syncwarp,
     If(Cond),
     Else,
     Loop(LoopKind),
@@ -212,6 +214,7 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         1 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, r)| Tok::Atomic(a, i, r)),
         1 => any::<bool>().prop_map(Tok::Assign),
         3 => Just(Tok::Barrier),
+        2 => Just(Tok::Syncwarp),
         2 => arb_cond().prop_map(Tok::If),
         1 => Just(Tok::Else),
         2 => arb_loop().prop_map(Tok::Loop),
@@ -286,6 +289,7 @@ impl GenKernel {
                     }
                 }
                 Tok::Barrier => "barrier;".to_string(),
+                Tok::Syncwarp => "syncwarp;".to_string(),
                 Tok::If(cond) => {
                     if d >= MAX_DEPTH {
                         continue;

@@ -1,4 +1,4 @@
 __global__ void k(int *A, int n) {
     int i = threadIdx.x;
-    __syncwarp();
+    __syncwarp(0xffffffff, i);
 }
