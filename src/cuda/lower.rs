@@ -736,6 +736,22 @@ fn assigns(n: Node, src: &str, name: &str) -> bool {
     children.into_iter().any(|ch| assigns(ch, src, name))
 }
 
+/// The identifier a pointer expression starts from (`p` of `p + 1`, `a` of `&a[i]`), if any.
+fn pointer_root(n: Node) -> Option<Node> {
+    let n = strip_parens(n);
+    match n.kind() {
+        "identifier" => Some(n),
+        "subscript_expression" | "pointer_expression" => pointer_root(n.child_by_field_name("argument")?),
+        "binary_expression" => pointer_root(n.child_by_field_name("left")?),
+        _ => None,
+    }
+}
+
+/// Whether `n` is a dereference `*p`.
+fn is_deref(n: Node) -> bool {
+    n.kind() == "pointer_expression" && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "*")
+}
+
 fn strip_parens(mut n: Node) -> Node {
     while n.kind() == "parenthesized_expression" {
         match n.named_child(0) {
@@ -2116,6 +2132,14 @@ impl<'t> Lx<'_, 't> {
                 }
                 Ok(self.read_fields(&array, &index, a.fields.len()))
             }
+            "pointer_expression" if is_deref(n) => {
+                let ptr = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
+                let (array, index, a) = self.agg_deref(ptr)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                Ok(self.read_fields(&array, &index, a.fields.len()))
+            }
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
                 let args = self.args(n);
@@ -2179,6 +2203,31 @@ impl<'t> Lx<'_, 't> {
         self.agg_arrays.get(&kpl).map(|a| (kpl, a.clone()))
     }
 
+    /// The vector/struct type of the elements the expression `n` denotes or points into (a
+    /// vector/struct local or reference, an array of them, a pointer into one, an element, its
+    /// address, `*p`, pointer arithmetic), judged from the names alone: nothing is lowered.
+    fn agg_of(&self, n: Node) -> Option<Rc<Agg>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src))? {
+                Binding::Agg { agg, .. } | Binding::Ref { agg: Some(agg), .. } => Some(agg.clone()),
+                Binding::Array { kpl, .. } => self.agg_arrays.get(kpl).cloned(),
+                Binding::Ptr { array, .. } => self.agg_arrays.get(array).cloned(),
+                _ => None,
+            },
+            "subscript_expression" | "pointer_expression" => self.agg_of(n.child_by_field_name("argument")?),
+            "binary_expression" => {
+                let l = n.child_by_field_name("left")?;
+                if self.is_pointer(l) {
+                    self.agg_of(l)
+                } else {
+                    self.agg_of(n.child_by_field_name("right")?)
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// `a[i]` (or `p[i]`) of a vector/struct array: (array, index with the element number in
     /// the last component, type).
     fn agg_index(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
@@ -2200,13 +2249,16 @@ impl<'t> Lx<'_, 't> {
 
     /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
     fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
-        let (array, mut index, agg) = self.agg_index(n)?;
-        // Scale the element number by the number of fields (one word each).
-        let k = agg.fields.len() as u32;
-        if let Some(last) = index.last_mut() {
-            let old = std::mem::replace(last, Expr::Const(0));
-            *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
-        }
+        let (array, index, agg) = self.agg_index(n)?;
+        let index = element_words(index, &agg);
+        Ok((array, index, agg))
+    }
+
+    /// The vector/struct element a pointer points at (`*p`, and so `p->f` = `(*p).f` =
+    /// `p[0].f`): (array, index of its first field word, type).
+    fn agg_deref(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, index, agg) = self.agg_pointer(ptr)?;
+        let index = element_words(index, &agg);
         Ok((array, index, agg))
     }
 
@@ -2469,15 +2521,7 @@ impl<'t> Lx<'_, 't> {
                 // A field of a vector/struct local or array element has its field's type; the
                 // launch builtins are unsigned.
                 let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
-                let mut base = n.child_by_field_name("argument").map(strip_parens);
-                while let Some(b) = base.filter(|b| b.kind() == "subscript_expression") {
-                    base = b.child_by_field_name("argument").map(strip_parens);
-                }
-                let agg = base.and_then(|b| match self.lookup(text(b, src)) {
-                    Some(Binding::Agg { agg, .. }) => Some(agg.clone()),
-                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
-                    _ => None,
-                });
+                let agg = n.child_by_field_name("argument").and_then(|b| self.agg_of(b));
                 agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
             }
             "subscript_expression" => {
@@ -2664,8 +2708,20 @@ impl<'t> Lx<'_, 't> {
         let arg =
             strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
         let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        let field_of = |agg: &Agg| {
+            agg.field(f).ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))
+        };
         if n.child(1).is_some_and(|op| op.kind() == "->") {
-            return Err(unsupported(format!("member access through a pointer `{}`", text(n, self.src)), n));
+            // `p->f` is `(*p).f`: a field word of the element `p` points at.
+            let (array, index, agg) = self.agg_deref(arg)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
+        }
+        if is_deref(arg) {
+            let ptr = arg.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", arg))?;
+            let (array, index, agg) = self.agg_deref(ptr)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
         }
         match arg.kind() {
             "identifier" => match self.lookup(text(arg, self.src)).cloned() {
@@ -2717,6 +2773,19 @@ impl<'t> Lx<'_, 't> {
                 let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
+                self.write_fields(&array, &index, vals);
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            "pointer_expression" if is_deref(l) => {
+                let ptr = l.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", l))?;
+                if let Some(name) = pointer_root(ptr).map(|b| text(b, self.src)) {
+                    if self.lookup(name).is_none() {
+                        self.file_array(name);
+                    }
+                }
+                let Some(agg) = self.agg_of(ptr) else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_deref(ptr)?;
                 self.write_fields(&array, &index, vals);
                 Ok(Some((Expr::Const(0), Ty::Int)))
             }
@@ -3995,6 +4064,17 @@ impl<'t> Lx<'_, 't> {
         Err(unsupported(format!("call to `{fname}` (no definition of this function in the file)"), n)
             .with_note("device functions are inlined; their definition must be in the file"))
     }
+}
+
+/// The index of an element's first word from an index counting vector/struct elements: the
+/// last component is scaled by the number of fields (one word each).
+fn element_words(mut index: Vec<Expr>, agg: &Agg) -> Vec<Expr> {
+    let k = agg.fields.len() as u32;
+    if let Some(last) = index.last_mut() {
+        let old = std::mem::replace(last, Expr::Const(0));
+        *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
+    }
+    index
 }
 
 /// The index of a pointer plus `k` elements (the last component moves).

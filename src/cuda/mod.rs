@@ -64,7 +64,9 @@
 //!   `i * 4 + 1` and a whole-element copy is one access per field; `make_float4(…)` builds one.
 //!   Pointers into such arrays (`float2 *p = d + k;`, a moved `float2 *d` parameter) count
 //!   elements: `p[i].x` is word `(off + i) * 2`; casting them, or using them as scalar pointers,
-//!   is an error (the units would change).
+//!   is an error (the units would change). `p->x` is `(*p).x` = `p[0].x` (also `(&a[i])->x`,
+//!   `(p + 1)->x`, a pointer parameter `p->x`), and `*p` is the whole element (copied to and
+//!   from, one access per field).
 //! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
 //!   two opaque results through its pointers.
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
@@ -97,7 +99,7 @@
 //! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the
 //! file or several overloads of one arity, pointers to pointers,
 //! pointer locals without an initializer or re-pointed at another array, pointer differences,
-//! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
+//! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
 //! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
