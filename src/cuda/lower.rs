@@ -306,6 +306,8 @@ struct Lx<'a, 't> {
     inline_depth: usize,
     /// The body of the function being lowered (the kernel or an inlined function).
     fn_body: Option<Node<'t>>,
+    /// A reference local, not a parameter, is being bound (for the wording of errors).
+    binding_local: bool,
     /// The C scopes of the callers of the functions being inlined (hidden, but alive).
     hidden: Vec<Vec<HashMap<String, Binding>>>,
     src: &'a str,
@@ -579,6 +581,7 @@ fn lower_instance<'t>(
     let mut lx = Lx {
         inline_depth: 0,
         fn_body: Some(body),
+        binding_local: false,
         hidden: Vec::new(),
         src,
         file,
@@ -669,7 +672,7 @@ fn fn_params(f: Node) -> Vec<Node> {
         if x.kind() == "function_declarator" {
             break;
         }
-        d = x.child_by_field_name("declarator");
+        d = super::inner_declarator(x);
     }
     let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
     let mut c = list.walk();
@@ -1898,6 +1901,10 @@ impl<'t> Lx<'_, 't> {
                     let name =
                         d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
                     let value = d.child_by_field_name("value").ok_or_else(|| unsupported("declarator", d))?;
+                    if name.kind() == "reference_declarator" {
+                        self.ref_local(n, name, value, None, ty)?;
+                        continue;
+                    }
                     if name.kind() == "pointer_declarator" {
                         let inner = name
                             .child_by_field_name("declarator")
@@ -2036,6 +2043,10 @@ impl<'t> Lx<'_, 't> {
                 ),
                 _ => return Err(self.bad_declarator(d)),
             };
+            if let ("reference_declarator", Some(value)) = (name.kind(), init) {
+                self.ref_local(n, name, value, Some(agg.clone()), agg.fields[0].1)?;
+                continue;
+            }
             if name.kind() == "pointer_declarator" {
                 // `float2 *p = d + k;`: a pointer into a vector/struct array, counting elements.
                 let inner = name.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
@@ -3600,34 +3611,66 @@ impl<'t> Lx<'_, 't> {
     /// Binds an inlined function's parameters and lowers its body (the frame is already set).
     fn inline_body(&mut self, body: Node<'t>, bound: Vec<BoundParam>, children: &[Node<'t>]) -> R<()> {
         for b in bound {
-            match b {
-                BoundParam::Ptr { cname, array, comps, ty } => {
-                    let mutable = assigns(body, self.src, &cname);
-                    self.bind_pointer(&cname, array, ty, comps, mutable)
-                }
-                BoundParam::Value { cname, value, ty } => {
-                    let k = if self.kpl_visible(&cname)
-                        || crate::kpl::is_keyword(&cname)
-                        || self.taken.contains(&cname)
-                    {
-                        self.fresh_name(&cname)
-                    } else {
-                        cname.clone()
-                    };
-                    self.declare_kpl(&k);
-                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
-                    self.set_place(l, Place::Not(INSIDE.into()));
-                    self.bind(&cname, Binding::Var { kpl: k, ty });
-                }
-                BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
-                BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
-            }
+            self.bind_bound(b, body);
         }
         if has_early_return(body, self.final_return) {
             let f = self.flag("ret");
             self.frame.ret_flag = Some(f);
         }
         self.seq(children)
+    }
+
+    /// Binds a C name as `b` says (see [`BoundParam`]); `scope` is where the name is visible
+    /// (a pointer that is assigned there gets mutable components).
+    fn bind_bound(&mut self, b: BoundParam, scope: Node) {
+        match b {
+            BoundParam::Ptr { cname, array, comps, ty } => {
+                let mutable = assigns(scope, self.src, &cname);
+                self.bind_pointer(&cname, array, ty, comps, mutable)
+            }
+            BoundParam::Value { cname, value, ty } => {
+                let k = if self.kpl_visible(&cname)
+                    || crate::kpl::is_keyword(&cname)
+                    || self.taken.contains(&cname)
+                {
+                    self.fresh_name(&cname)
+                } else {
+                    cname.clone()
+                };
+                self.declare_kpl(&k);
+                let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
+                self.set_place(l, Place::Not(INSIDE.into()));
+                self.bind(&cname, Binding::Var { kpl: k, ty });
+            }
+            BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
+            BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
+        }
+    }
+
+    /// A reference local `T &r = init;` (`const T &r`, `float4 &v`) declared by `decl`: bound
+    /// like a reference parameter ([`Self::ref_arg`]) to the lvalue `init` denotes, its index
+    /// evaluated once, here; reads and writes of `r` are reads and writes of that lvalue. A
+    /// `const` one bound to a non-lvalue holds a copy.
+    fn ref_local(&mut self, decl: Node, rd: Node, init: Node, agg: Option<Rc<Agg>>, ty: Ty) -> R<()> {
+        let Some(name) = rd.named_child(0).filter(|x| x.kind() == "identifier") else {
+            return Err(self.bad_declarator(rd));
+        };
+        let cname = text(name, self.src).to_string();
+        let is_const = {
+            let mut c = decl.walk();
+            let q = decl
+                .children(&mut c)
+                .any(|ch| ch.kind() == "type_qualifier" && text(ch, self.src) == "const");
+            q
+        };
+        // Where `r` is visible: the enclosing block (a name assigned anywhere there counts).
+        let scope = decl.parent().unwrap_or(decl);
+        let writes = assigns(scope, self.src, &cname) || body_writes_fields(scope, self.src, &cname);
+        self.binding_local = true;
+        let b = self.ref_arg(init, &cname, agg, ty, is_const, writes);
+        self.binding_local = false;
+        self.bind_bound(b?, scope);
+        Ok(())
     }
 
     /// The index of an element a reference is bound to, evaluated now: every component that is
@@ -3665,11 +3708,12 @@ impl<'t> Lx<'_, 't> {
         is_const: bool,
         writes: bool,
     ) -> R<BoundParam> {
+        let role = if self.binding_local { "local" } else { "parameter" };
         let a = strip_parens(a);
         let cname = cname.to_string();
         let not_lvalue = |what: &str| {
             unsupported(
-                format!("binding the reference parameter `&{cname}` to `{}` ({what})", text(a, self.src)),
+                format!("binding the reference {role} `&{cname}` to `{}` ({what})", text(a, self.src)),
                 a,
             )
             .with_note("a non-`const` reference must be bound to a variable, a field or an array element of its type")
@@ -3715,7 +3759,11 @@ impl<'t> Lx<'_, 't> {
                         if writes && self.params.contains(&kpl) {
                             // KPL parameters are read-only; the kernel assigns no copy of it.
                             return Err(unsupported(
-                                format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns"),
+                                if role == "local" {
+                                    format!("binding the reference local `&{cname}` to the kernel parameter `{name}`, and assigning it")
+                                } else {
+                                    format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns")
+                                },
                                 a,
                             )
                             .with_note("copy the parameter into a local first"));

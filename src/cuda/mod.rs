@@ -46,6 +46,10 @@
 //!   writes of that lvalue. A `const` reference to a non-lvalue binds a copy (C++'s temporary);
 //!   a non-`const` one is an error, and so is passing a kernel parameter to a reference the
 //!   function writes. Vector/struct value parameters and results are one local per field.
+//! - **Reference locals** (`T &r = s[i];`, `const T &r = a[j];`, `float4 &v = arr[tid];`,
+//!   `T &r = x;`) are bound exactly like reference parameters: to the element (index evaluated
+//!   once, at the declaration, into `r_i0`), field or variable; a `const` one bound to a
+//!   non-lvalue holds a copy. Functions returning a reference or pointer are an error.
 //! - **Templates**: a template kernel is lowered once per explicit instantiation in the file
 //!   (`template __global__ void reduce<256, float>(…);`), else once from `--template-arg`
 //!   ([`FrontEndOptions::template_args`]) and parameter defaults; each instance is a kernel named
@@ -102,7 +106,8 @@
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
-//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
+//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, functions returning references
+//! or pointers, integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
@@ -293,10 +298,19 @@ pub(crate) fn has_global(f: Node, src: &str) -> bool {
     found
 }
 
+/// The declarator inside `d` (`*p` → `p`); a reference declarator (`&r`, `int &f(…)`) has no
+/// `declarator` field in the grammar, its declarator is its first named child.
+pub(crate) fn inner_declarator(d: Node) -> Option<Node> {
+    match d.kind() {
+        "reference_declarator" => d.named_child(0),
+        _ => d.child_by_field_name("declarator"),
+    }
+}
+
 pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     let mut d = f.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
+        d = inner_declarator(d)?;
     }
     let name = d.child_by_field_name("declarator")?;
     (name.kind() == "identifier").then(|| text(name, src))
