@@ -2595,7 +2595,9 @@ impl<'t> Lx<'_, 't> {
                 match f {
                     "umin" | "umax" | "__umul24" | "__brev" => Ty::UInt,
                     "min" | "max" => args.iter().copied().fold(Ty::Int, common),
-                    _ if atomic_op(f).is_some() => args.first().copied().unwrap_or(Ty::Int),
+                    _ if atomic_op(f).is_some() || f == "atomicCAS" => {
+                        args.first().copied().unwrap_or(Ty::Int)
+                    }
                     _ => Ty::Int,
                 }
             }
@@ -3882,6 +3884,52 @@ impl<'t> Lx<'_, 't> {
         Ok(Some((Expr::Const(0), Ty::Int)))
     }
 
+    /// The word an atomic's first argument points at: `&a[i]`, `&s` (a shared/device scalar or a
+    /// scalar reference), `&a[i].x` / `&p->x` (a field word), or a pointer expression `p + i`.
+    fn atomic_target(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Ty)> {
+        let ptr = strip_parens(ptr);
+        let is_addr = ptr.kind() == "pointer_expression"
+            && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&");
+        if !is_addr && self.is_pointer(ptr) {
+            let (array, elem, index) = self.pointer(ptr)?;
+            return Ok((array, index, elem));
+        }
+        if !is_addr {
+            return Err(unsupported(
+                format!("atomic on `{}` (the target must be written `&a[i]` or `&s`)", text(ptr, self.src)),
+                ptr,
+            ));
+        }
+        let target = ptr.child_by_field_name("argument").ok_or_else(|| unsupported("atomic target", ptr))?;
+        let target = strip_parens(target);
+        match target.kind() {
+            "identifier" => {
+                let name = text(target, self.src);
+                if self.lookup(name).is_none() {
+                    self.file_array(name);
+                }
+                if !matches!(
+                    self.lookup(name),
+                    Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })
+                ) {
+                    return Err(unsupported(
+                        format!("atomic on `&{name}` (only arrays and shared/device scalars)"),
+                        target,
+                    ));
+                }
+            }
+            "field_expression" => {
+                return match self.field_target(target)? {
+                    Some(Target2::Mem(array, index, ty)) => Ok((array, index, ty)),
+                    _ => Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target)),
+                };
+            }
+            "subscript_expression" => {}
+            _ => return Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target)),
+        }
+        self.access(target)
+    }
+
     fn args<'n>(&self, n: Node<'n>) -> Vec<Node<'n>> {
         match n.child_by_field_name("arguments") {
             Some(a) => {
@@ -3949,7 +3997,6 @@ impl<'t> Lx<'_, 't> {
             "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
                 return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
             }
-            "atomicCAS" => return Err(unsupported("`atomicCAS` is not supported yet", n)),
             "min" | "max" | "umin" | "umax" => {
                 arity(2)?;
                 let (a, ta) = self.expr(args[0])?;
@@ -4055,52 +4102,24 @@ impl<'t> Lx<'_, 't> {
         }
         if let Some(op) = atomic_op(&fname) {
             arity(2)?;
-            let ptr = strip_parens(args[0]);
-            if !(ptr.kind() == "pointer_expression"
-                && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
-                && self.is_pointer(ptr)
-            {
-                let (array, elem, index) = self.pointer(ptr)?;
-                let (v, _) = self.expr(args[1])?;
-                let dst = if used { Some(self.temp(None)) } else { None };
-                self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
-                return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
-            }
-            let target = if ptr.kind() == "pointer_expression"
-                && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&")
-            {
-                ptr.child_by_field_name("argument").ok_or_else(|| unsupported("atomic target", ptr))?
-            } else {
-                return Err(unsupported(
-                    format!(
-                        "atomic on `{}` (the target must be written `&a[i]` or `&s`)",
-                        text(ptr, self.src)
-                    ),
-                    ptr,
-                ));
-            };
-            let target = strip_parens(target);
-            if target.kind() == "identifier" {
-                let name = text(target, self.src);
-                if self.lookup(name).is_none() {
-                    self.file_array(name);
-                }
-                if !matches!(
-                    self.lookup(name),
-                    Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })
-                ) {
-                    return Err(unsupported(
-                        format!("atomic on `&{name}` (only arrays and shared/device scalars)"),
-                        target,
-                    ));
-                }
-            } else if target.kind() != "subscript_expression" {
-                return Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target));
-            }
-            let (array, index, elem) = self.access(target)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
             let (v, _) = self.expr(args[1])?;
             let dst = if used { Some(self.temp(None)) } else { None };
             self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
+            return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
+        }
+        if fname == "atomicCAS" {
+            // One atomic read-modify-write of the target. KPL has no compare-and-swap: it is
+            // `exch` with the value CAS may store. The oracle treats the old value (the result)
+            // and the memory after any atomic as unknown, so only the access matters to it; the
+            // interpreter stores `val` even where CUDA's comparison would fail (documented).
+            arity(3)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
+            // `compare` is evaluated (its reads and side effects happen) but not modelled.
+            let _ = self.expr(args[1])?;
+            let (v, _) = self.expr(args[2])?;
+            let dst = if used { Some(self.temp(None)) } else { None };
+            self.emit(StmtKind::Atomic { dst: dst.clone(), op: AtomicOp::Exch, array, index, value: v });
             return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
         }
         if fname.starts_with("atomic") {

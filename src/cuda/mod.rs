@@ -22,7 +22,8 @@
 //! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
-//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
+//! `__syncthreads()`, `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`,
+//! `(&a[i].x, v)`, `(&p->x, v)`), `atomicCAS(&a[i], cmp, v)` (see Approximations),
 //! `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/
 //! `__mul24`, pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()`
 //! (a fence does not synchronize threads; it is a no-op for race checking), `#pragma` lines
@@ -85,6 +86,10 @@
 //!   `fmul`, `fdiv`, `fneg`; comparisons `fcmp_lt`, `fcmp_le`, `fcmp_gt`, `fcmp_ge`, `fcmp_eq`,
 //!   `fcmp_ne` (yielding 0/1); conversions `i2f`, `u2f`, `f2i`, `f2u`; a floating literal is the
 //!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
+//! - `atomicCAS(&a[i], cmp, v)` is one atomic read-modify-write of `a[i]` (KPL `exch` with `v`;
+//!   `cmp` is evaluated but not modelled): the oracle treats an atomic's old value (the result)
+//!   and the memory after it as unknown, so races and divergence are judged exactly; the
+//!   reference interpreter stores `v` even where CUDA's comparison would fail.
 //! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
 //!   to right.
 //! - Memory is counted in elements, every element one word: a pointer cast between element types
@@ -106,7 +111,7 @@
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
-//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, functions returning references
+//! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions returning references
 //! or pointers, integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
