@@ -87,8 +87,9 @@
 //!   `fcmp_ne` (yielding 0/1); conversions `i2f`, `u2f`, `f2i`, `f2u`; a floating literal is the
 //!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
 //! - `atomicCAS(&a[i], cmp, v)` is one atomic read-modify-write of `a[i]` (KPL `exch` with `v`;
-//!   `cmp` is evaluated but not modelled): the oracle treats an atomic's old value (the result)
-//!   and the memory after it as unknown, so races and divergence are judged exactly; the
+//!   `cmp` is evaluated but not modelled): the oracle tracks no memory contents (every read is
+//!   unconstrained) and an atomic's result is an unknown per-thread value, so races and
+//!   divergence are judged as for the real CAS; the
 //!   reference interpreter stores `v` even where CUDA's comparison would fail.
 //! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
 //!   to right.
