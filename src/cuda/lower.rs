@@ -3738,6 +3738,19 @@ impl<'t> Lx<'_, 't> {
                     let index = self.fix_index(&cname, index);
                     Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
                 }
+                // `*p`, `*(p + k)`: the element a pointer into a vector/struct array points at.
+                "pointer_expression"
+                    if is_deref(a)
+                        && a.child_by_field_name("argument")
+                            .and_then(|p| self.agg_of(p))
+                            .is_some_and(|a2| a2.fields == agg.fields) =>
+                {
+                    let ptr =
+                        a.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", a))?;
+                    let (array, index, _) = self.agg_deref(ptr)?;
+                    let index = self.fix_index(&cname, index);
+                    Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
+                }
                 _ => None,
             };
             return match bound {

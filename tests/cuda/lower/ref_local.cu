@@ -21,6 +21,10 @@ __global__ void k(int *a, float4 *arr, Acc *acc, int m) {
     Acc &t = acc[threadIdx.x];
     t.n += c + x + m;
     t.sum = w.z;
+    float4 *p = arr + 2;
+    float4 &e = *(p + threadIdx.y);
+    int &k = acc->n;
+    e.w = (float)k;
     float4 copy = v;
     a[i] = (int)copy.w;
 }
