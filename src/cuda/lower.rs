@@ -306,6 +306,8 @@ struct Lx<'a, 't> {
     inline_depth: usize,
     /// The body of the function being lowered (the kernel or an inlined function).
     fn_body: Option<Node<'t>>,
+    /// A reference local, not a parameter, is being bound (for the wording of errors).
+    binding_local: bool,
     /// The C scopes of the callers of the functions being inlined (hidden, but alive).
     hidden: Vec<Vec<HashMap<String, Binding>>>,
     src: &'a str,
@@ -579,6 +581,7 @@ fn lower_instance<'t>(
     let mut lx = Lx {
         inline_depth: 0,
         fn_body: Some(body),
+        binding_local: false,
         hidden: Vec::new(),
         src,
         file,
@@ -669,7 +672,7 @@ fn fn_params(f: Node) -> Vec<Node> {
         if x.kind() == "function_declarator" {
             break;
         }
-        d = x.child_by_field_name("declarator");
+        d = super::inner_declarator(x);
     }
     let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
     let mut c = list.walk();
@@ -734,6 +737,22 @@ fn assigns(n: Node, src: &str, name: &str) -> bool {
     let mut c = n.walk();
     let children: Vec<Node> = n.children(&mut c).collect();
     children.into_iter().any(|ch| assigns(ch, src, name))
+}
+
+/// The identifier a pointer expression starts from (`p` of `p + 1`, `a` of `&a[i]`), if any.
+fn pointer_root(n: Node) -> Option<Node> {
+    let n = strip_parens(n);
+    match n.kind() {
+        "identifier" => Some(n),
+        "subscript_expression" | "pointer_expression" => pointer_root(n.child_by_field_name("argument")?),
+        "binary_expression" => pointer_root(n.child_by_field_name("left")?),
+        _ => None,
+    }
+}
+
+/// Whether `n` is a dereference `*p`.
+fn is_deref(n: Node) -> bool {
+    n.kind() == "pointer_expression" && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "*")
 }
 
 fn strip_parens(mut n: Node) -> Node {
@@ -1882,6 +1901,10 @@ impl<'t> Lx<'_, 't> {
                     let name =
                         d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
                     let value = d.child_by_field_name("value").ok_or_else(|| unsupported("declarator", d))?;
+                    if name.kind() == "reference_declarator" {
+                        self.ref_local(n, name, value, None, ty)?;
+                        continue;
+                    }
                     if name.kind() == "pointer_declarator" {
                         let inner = name
                             .child_by_field_name("declarator")
@@ -2020,6 +2043,10 @@ impl<'t> Lx<'_, 't> {
                 ),
                 _ => return Err(self.bad_declarator(d)),
             };
+            if let ("reference_declarator", Some(value)) = (name.kind(), init) {
+                self.ref_local(n, name, value, Some(agg.clone()), agg.fields[0].1)?;
+                continue;
+            }
             if name.kind() == "pointer_declarator" {
                 // `float2 *p = d + k;`: a pointer into a vector/struct array, counting elements.
                 let inner = name.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
@@ -2116,6 +2143,14 @@ impl<'t> Lx<'_, 't> {
                 }
                 Ok(self.read_fields(&array, &index, a.fields.len()))
             }
+            "pointer_expression" if is_deref(n) => {
+                let ptr = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
+                let (array, index, a) = self.agg_deref(ptr)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                Ok(self.read_fields(&array, &index, a.fields.len()))
+            }
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
                 let args = self.args(n);
@@ -2179,6 +2214,31 @@ impl<'t> Lx<'_, 't> {
         self.agg_arrays.get(&kpl).map(|a| (kpl, a.clone()))
     }
 
+    /// The vector/struct type of the elements the expression `n` denotes or points into (a
+    /// vector/struct local or reference, an array of them, a pointer into one, an element, its
+    /// address, `*p`, pointer arithmetic), judged from the names alone: nothing is lowered.
+    fn agg_of(&self, n: Node) -> Option<Rc<Agg>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src))? {
+                Binding::Agg { agg, .. } | Binding::Ref { agg: Some(agg), .. } => Some(agg.clone()),
+                Binding::Array { kpl, .. } => self.agg_arrays.get(kpl).cloned(),
+                Binding::Ptr { array, .. } => self.agg_arrays.get(array).cloned(),
+                _ => None,
+            },
+            "subscript_expression" | "pointer_expression" => self.agg_of(n.child_by_field_name("argument")?),
+            "binary_expression" => {
+                let l = n.child_by_field_name("left")?;
+                if self.is_pointer(l) {
+                    self.agg_of(l)
+                } else {
+                    self.agg_of(n.child_by_field_name("right")?)
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// `a[i]` (or `p[i]`) of a vector/struct array: (array, index with the element number in
     /// the last component, type).
     fn agg_index(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
@@ -2200,13 +2260,16 @@ impl<'t> Lx<'_, 't> {
 
     /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
     fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
-        let (array, mut index, agg) = self.agg_index(n)?;
-        // Scale the element number by the number of fields (one word each).
-        let k = agg.fields.len() as u32;
-        if let Some(last) = index.last_mut() {
-            let old = std::mem::replace(last, Expr::Const(0));
-            *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
-        }
+        let (array, index, agg) = self.agg_index(n)?;
+        let index = element_words(index, &agg);
+        Ok((array, index, agg))
+    }
+
+    /// The vector/struct element a pointer points at (`*p`, and so `p->f` = `(*p).f` =
+    /// `p[0].f`): (array, index of its first field word, type).
+    fn agg_deref(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, index, agg) = self.agg_pointer(ptr)?;
+        let index = element_words(index, &agg);
         Ok((array, index, agg))
     }
 
@@ -2469,15 +2532,7 @@ impl<'t> Lx<'_, 't> {
                 // A field of a vector/struct local or array element has its field's type; the
                 // launch builtins are unsigned.
                 let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
-                let mut base = n.child_by_field_name("argument").map(strip_parens);
-                while let Some(b) = base.filter(|b| b.kind() == "subscript_expression") {
-                    base = b.child_by_field_name("argument").map(strip_parens);
-                }
-                let agg = base.and_then(|b| match self.lookup(text(b, src)) {
-                    Some(Binding::Agg { agg, .. }) => Some(agg.clone()),
-                    Some(Binding::Array { kpl, .. }) => self.agg_arrays.get(kpl).cloned(),
-                    _ => None,
-                });
+                let agg = n.child_by_field_name("argument").and_then(|b| self.agg_of(b));
                 agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
             }
             "subscript_expression" => {
@@ -2540,7 +2595,9 @@ impl<'t> Lx<'_, 't> {
                 match f {
                     "umin" | "umax" | "__umul24" | "__brev" => Ty::UInt,
                     "min" | "max" => args.iter().copied().fold(Ty::Int, common),
-                    _ if atomic_op(f).is_some() => args.first().copied().unwrap_or(Ty::Int),
+                    _ if atomic_op(f).is_some() || f == "atomicCAS" => {
+                        args.first().copied().unwrap_or(Ty::Int)
+                    }
                     _ => Ty::Int,
                 }
             }
@@ -2664,8 +2721,20 @@ impl<'t> Lx<'_, 't> {
         let arg =
             strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
         let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        let field_of = |agg: &Agg| {
+            agg.field(f).ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))
+        };
         if n.child(1).is_some_and(|op| op.kind() == "->") {
-            return Err(unsupported(format!("member access through a pointer `{}`", text(n, self.src)), n));
+            // `p->f` is `(*p).f`: a field word of the element `p` points at.
+            let (array, index, agg) = self.agg_deref(arg)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
+        }
+        if is_deref(arg) {
+            let ptr = arg.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", arg))?;
+            let (array, index, agg) = self.agg_deref(ptr)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
         }
         match arg.kind() {
             "identifier" => match self.lookup(text(arg, self.src)).cloned() {
@@ -2717,6 +2786,19 @@ impl<'t> Lx<'_, 't> {
                 let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
+                self.write_fields(&array, &index, vals);
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            "pointer_expression" if is_deref(l) => {
+                let ptr = l.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", l))?;
+                if let Some(name) = pointer_root(ptr).map(|b| text(b, self.src)) {
+                    if self.lookup(name).is_none() {
+                        self.file_array(name);
+                    }
+                }
+                let Some(agg) = self.agg_of(ptr) else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_deref(ptr)?;
                 self.write_fields(&array, &index, vals);
                 Ok(Some((Expr::Const(0), Ty::Int)))
             }
@@ -3531,34 +3613,66 @@ impl<'t> Lx<'_, 't> {
     /// Binds an inlined function's parameters and lowers its body (the frame is already set).
     fn inline_body(&mut self, body: Node<'t>, bound: Vec<BoundParam>, children: &[Node<'t>]) -> R<()> {
         for b in bound {
-            match b {
-                BoundParam::Ptr { cname, array, comps, ty } => {
-                    let mutable = assigns(body, self.src, &cname);
-                    self.bind_pointer(&cname, array, ty, comps, mutable)
-                }
-                BoundParam::Value { cname, value, ty } => {
-                    let k = if self.kpl_visible(&cname)
-                        || crate::kpl::is_keyword(&cname)
-                        || self.taken.contains(&cname)
-                    {
-                        self.fresh_name(&cname)
-                    } else {
-                        cname.clone()
-                    };
-                    self.declare_kpl(&k);
-                    let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
-                    self.set_place(l, Place::Not(INSIDE.into()));
-                    self.bind(&cname, Binding::Var { kpl: k, ty });
-                }
-                BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
-                BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
-            }
+            self.bind_bound(b, body);
         }
         if has_early_return(body, self.final_return) {
             let f = self.flag("ret");
             self.frame.ret_flag = Some(f);
         }
         self.seq(children)
+    }
+
+    /// Binds a C name as `b` says (see [`BoundParam`]); `scope` is where the name is visible
+    /// (a pointer that is assigned there gets mutable components).
+    fn bind_bound(&mut self, b: BoundParam, scope: Node) {
+        match b {
+            BoundParam::Ptr { cname, array, comps, ty } => {
+                let mutable = assigns(scope, self.src, &cname);
+                self.bind_pointer(&cname, array, ty, comps, mutable)
+            }
+            BoundParam::Value { cname, value, ty } => {
+                let k = if self.kpl_visible(&cname)
+                    || crate::kpl::is_keyword(&cname)
+                    || self.taken.contains(&cname)
+                {
+                    self.fresh_name(&cname)
+                } else {
+                    cname.clone()
+                };
+                self.declare_kpl(&k);
+                let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
+                self.set_place(l, Place::Not(INSIDE.into()));
+                self.bind(&cname, Binding::Var { kpl: k, ty });
+            }
+            BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
+            BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
+        }
+    }
+
+    /// A reference local `T &r = init;` (`const T &r`, `float4 &v`) declared by `decl`: bound
+    /// like a reference parameter ([`Self::ref_arg`]) to the lvalue `init` denotes, its index
+    /// evaluated once, here; reads and writes of `r` are reads and writes of that lvalue. A
+    /// `const` one bound to a non-lvalue holds a copy.
+    fn ref_local(&mut self, decl: Node, rd: Node, init: Node, agg: Option<Rc<Agg>>, ty: Ty) -> R<()> {
+        let Some(name) = rd.named_child(0).filter(|x| x.kind() == "identifier") else {
+            return Err(self.bad_declarator(rd));
+        };
+        let cname = text(name, self.src).to_string();
+        let is_const = {
+            let mut c = decl.walk();
+            let q = decl
+                .children(&mut c)
+                .any(|ch| ch.kind() == "type_qualifier" && text(ch, self.src) == "const");
+            q
+        };
+        // Where `r` is visible: the enclosing block (a name assigned anywhere there counts).
+        let scope = decl.parent().unwrap_or(decl);
+        let writes = assigns(scope, self.src, &cname) || body_writes_fields(scope, self.src, &cname);
+        self.binding_local = true;
+        let b = self.ref_arg(init, &cname, agg, ty, is_const, writes);
+        self.binding_local = false;
+        self.bind_bound(b?, scope);
+        Ok(())
     }
 
     /// The index of an element a reference is bound to, evaluated now: every component that is
@@ -3596,11 +3710,12 @@ impl<'t> Lx<'_, 't> {
         is_const: bool,
         writes: bool,
     ) -> R<BoundParam> {
+        let role = if self.binding_local { "local" } else { "parameter" };
         let a = strip_parens(a);
         let cname = cname.to_string();
         let not_lvalue = |what: &str| {
             unsupported(
-                format!("binding the reference parameter `&{cname}` to `{}` ({what})", text(a, self.src)),
+                format!("binding the reference {role} `&{cname}` to `{}` ({what})", text(a, self.src)),
                 a,
             )
             .with_note("a non-`const` reference must be bound to a variable, a field or an array element of its type")
@@ -3620,6 +3735,19 @@ impl<'t> Lx<'_, 't> {
                 }
                 "subscript_expression" if self.agg_base(a).is_some_and(|(_, a2)| a2.fields == agg.fields) => {
                     let (array, index, _) = self.agg_element(a)?;
+                    let index = self.fix_index(&cname, index);
+                    Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
+                }
+                // `*p`, `*(p + k)`: the element a pointer into a vector/struct array points at.
+                "pointer_expression"
+                    if is_deref(a)
+                        && a.child_by_field_name("argument")
+                            .and_then(|p| self.agg_of(p))
+                            .is_some_and(|a2| a2.fields == agg.fields) =>
+                {
+                    let ptr =
+                        a.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", a))?;
+                    let (array, index, _) = self.agg_deref(ptr)?;
                     let index = self.fix_index(&cname, index);
                     Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
                 }
@@ -3646,7 +3774,11 @@ impl<'t> Lx<'_, 't> {
                         if writes && self.params.contains(&kpl) {
                             // KPL parameters are read-only; the kernel assigns no copy of it.
                             return Err(unsupported(
-                                format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns"),
+                                if role == "local" {
+                                    format!("binding the reference local `&{cname}` to the kernel parameter `{name}`, and assigning it")
+                                } else {
+                                    format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns")
+                                },
                                 a,
                             )
                             .with_note("copy the parameter into a local first"));
@@ -3765,6 +3897,52 @@ impl<'t> Lx<'_, 't> {
         Ok(Some((Expr::Const(0), Ty::Int)))
     }
 
+    /// The word an atomic's first argument points at: `&a[i]`, `&s` (a shared/device scalar or a
+    /// scalar reference), `&a[i].x` / `&p->x` (a field word), or a pointer expression `p + i`.
+    fn atomic_target(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Ty)> {
+        let ptr = strip_parens(ptr);
+        let is_addr = ptr.kind() == "pointer_expression"
+            && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&");
+        if !is_addr && self.is_pointer(ptr) {
+            let (array, elem, index) = self.pointer(ptr)?;
+            return Ok((array, index, elem));
+        }
+        if !is_addr {
+            return Err(unsupported(
+                format!("atomic on `{}` (the target must be written `&a[i]` or `&s`)", text(ptr, self.src)),
+                ptr,
+            ));
+        }
+        let target = ptr.child_by_field_name("argument").ok_or_else(|| unsupported("atomic target", ptr))?;
+        let target = strip_parens(target);
+        match target.kind() {
+            "identifier" => {
+                let name = text(target, self.src);
+                if self.lookup(name).is_none() {
+                    self.file_array(name);
+                }
+                if !matches!(
+                    self.lookup(name),
+                    Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })
+                ) {
+                    return Err(unsupported(
+                        format!("atomic on `&{name}` (only arrays and shared/device scalars)"),
+                        target,
+                    ));
+                }
+            }
+            "field_expression" => {
+                return match self.field_target(target)? {
+                    Some(Target2::Mem(array, index, ty)) => Ok((array, index, ty)),
+                    _ => Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target)),
+                };
+            }
+            "subscript_expression" => {}
+            _ => return Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target)),
+        }
+        self.access(target)
+    }
+
     fn args<'n>(&self, n: Node<'n>) -> Vec<Node<'n>> {
         match n.child_by_field_name("arguments") {
             Some(a) => {
@@ -3848,7 +4026,6 @@ impl<'t> Lx<'_, 't> {
             "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
                 return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
             }
-            "atomicCAS" => return Err(unsupported("`atomicCAS` is not supported yet", n)),
             "min" | "max" | "umin" | "umax" => {
                 arity(2)?;
                 let (a, ta) = self.expr(args[0])?;
@@ -3954,52 +4131,24 @@ impl<'t> Lx<'_, 't> {
         }
         if let Some(op) = atomic_op(&fname) {
             arity(2)?;
-            let ptr = strip_parens(args[0]);
-            if !(ptr.kind() == "pointer_expression"
-                && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
-                && self.is_pointer(ptr)
-            {
-                let (array, elem, index) = self.pointer(ptr)?;
-                let (v, _) = self.expr(args[1])?;
-                let dst = if used { Some(self.temp(None)) } else { None };
-                self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
-                return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
-            }
-            let target = if ptr.kind() == "pointer_expression"
-                && ptr.child_by_field_name("operator").is_some_and(|o| o.kind() == "&")
-            {
-                ptr.child_by_field_name("argument").ok_or_else(|| unsupported("atomic target", ptr))?
-            } else {
-                return Err(unsupported(
-                    format!(
-                        "atomic on `{}` (the target must be written `&a[i]` or `&s`)",
-                        text(ptr, self.src)
-                    ),
-                    ptr,
-                ));
-            };
-            let target = strip_parens(target);
-            if target.kind() == "identifier" {
-                let name = text(target, self.src);
-                if self.lookup(name).is_none() {
-                    self.file_array(name);
-                }
-                if !matches!(
-                    self.lookup(name),
-                    Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })
-                ) {
-                    return Err(unsupported(
-                        format!("atomic on `&{name}` (only arrays and shared/device scalars)"),
-                        target,
-                    ));
-                }
-            } else if target.kind() != "subscript_expression" {
-                return Err(unsupported(format!("atomic on `&{}`", text(target, self.src)), target));
-            }
-            let (array, index, elem) = self.access(target)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
             let (v, _) = self.expr(args[1])?;
             let dst = if used { Some(self.temp(None)) } else { None };
             self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
+            return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
+        }
+        if fname == "atomicCAS" {
+            // One atomic read-modify-write of the target. KPL has no compare-and-swap: it is
+            // `exch` with the value CAS may store. The oracle treats the old value (the result)
+            // and the memory after any atomic as unknown, so only the access matters to it; the
+            // interpreter stores `val` even where CUDA's comparison would fail (documented).
+            arity(3)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
+            // `compare` is evaluated (its reads and side effects happen) but not modelled.
+            let _ = self.expr(args[1])?;
+            let (v, _) = self.expr(args[2])?;
+            let dst = if used { Some(self.temp(None)) } else { None };
+            self.emit(StmtKind::Atomic { dst: dst.clone(), op: AtomicOp::Exch, array, index, value: v });
             return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
         }
         if fname.starts_with("atomic") {
@@ -4011,6 +4160,17 @@ impl<'t> Lx<'_, 't> {
         Err(unsupported(format!("call to `{fname}` (no definition of this function in the file)"), n)
             .with_note("device functions are inlined; their definition must be in the file"))
     }
+}
+
+/// The index of an element's first word from an index counting vector/struct elements: the
+/// last component is scaled by the number of fields (one word each).
+fn element_words(mut index: Vec<Expr>, agg: &Agg) -> Vec<Expr> {
+    let k = agg.fields.len() as u32;
+    if let Some(last) = index.last_mut() {
+        let old = std::mem::replace(last, Expr::Const(0));
+        *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
+    }
+    index
 }
 
 /// The index of a pointer plus `k` elements (the last component moves).

@@ -23,7 +23,9 @@
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
 //! `__syncthreads()`, `__syncwarp()` and `__syncwarp(0xffffffff)` (`syncwarp;`; another mask orders
-//! nothing and lowers to no statement), `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`),
+//! nothing and lowers to no statement),
+//! `atomicAdd/Sub/Min/Max/And/Or/Xor/Exch/Inc/Dec(&a[i], v)` (or `(p + i, v)`,
+//! `(&a[i].x, v)`, `(&p->x, v)`), `atomicCAS(&a[i], cmp, v)` (see Approximations),
 //! `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`, `min`/`max`/`umin`/`umax`/`abs`/
 //! `__mul24`, pure float math functions (`sqrtf`, `expf`, … as opaque calls), `__threadfence*()`
 //! (a fence does not synchronize threads; it is a no-op for race checking), `#pragma` lines
@@ -47,6 +49,10 @@
 //!   writes of that lvalue. A `const` reference to a non-lvalue binds a copy (C++'s temporary);
 //!   a non-`const` one is an error, and so is passing a kernel parameter to a reference the
 //!   function writes. Vector/struct value parameters and results are one local per field.
+//! - **Reference locals** (`T &r = s[i];`, `const T &r = a[j];`, `float4 &v = arr[tid];`,
+//!   `T &r = x;`) are bound exactly like reference parameters: to the element (index evaluated
+//!   once, at the declaration, into `r_i0`), field or variable; a `const` one bound to a
+//!   non-lvalue holds a copy. Functions returning a reference or pointer are an error.
 //! - **Templates**: a template kernel is lowered once per explicit instantiation in the file
 //!   (`template __global__ void reduce<256, float>(…);`), else once from `--template-arg`
 //!   ([`FrontEndOptions::template_args`]) and parameter defaults; each instance is a kernel named
@@ -65,7 +71,9 @@
 //!   `i * 4 + 1` and a whole-element copy is one access per field; `make_float4(…)` builds one.
 //!   Pointers into such arrays (`float2 *p = d + k;`, a moved `float2 *d` parameter) count
 //!   elements: `p[i].x` is word `(off + i) * 2`; casting them, or using them as scalar pointers,
-//!   is an error (the units would change).
+//!   is an error (the units would change). `p->x` is `(*p).x` = `p[0].x` (also `(&a[i])->x`,
+//!   `(p + 1)->x`, a pointer parameter `p->x`), and `*p` is the whole element (copied to and
+//!   from, one access per field).
 //! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
 //!   two opaque results through its pointers.
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
@@ -80,6 +88,11 @@
 //!   `fmul`, `fdiv`, `fneg`; comparisons `fcmp_lt`, `fcmp_le`, `fcmp_gt`, `fcmp_ge`, `fcmp_eq`,
 //!   `fcmp_ne` (yielding 0/1); conversions `i2f`, `u2f`, `f2i`, `f2u`; a floating literal is the
 //!   `Const` holding its `f32` bit pattern (`1.0f` is `Const(0x3f800000)`).
+//! - `atomicCAS(&a[i], cmp, v)` is one atomic read-modify-write of `a[i]` (KPL `exch` with `v`;
+//!   `cmp` is evaluated but not modelled): the oracle tracks no memory contents (every read is
+//!   unconstrained) and an atomic's result is an unknown per-thread value, so races and
+//!   divergence are judged as for the real CAS; the
+//!   reference interpreter stores `v` even where CUDA's comparison would fail.
 //! - Unsequenced side effects within one expression (undefined behaviour in C) are evaluated left
 //!   to right.
 //! - Memory is counted in elements, every element one word: a pointer cast between element types
@@ -98,10 +111,11 @@
 //! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the
 //! file or several overloads of one arity, pointers to pointers,
 //! pointer locals without an initializer or re-pointed at another array, pointer differences,
-//! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
+//! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
-//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
+//! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
+//! returning references or pointers, integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
@@ -292,10 +306,19 @@ pub(crate) fn has_global(f: Node, src: &str) -> bool {
     found
 }
 
+/// The declarator inside `d` (`*p` → `p`); a reference declarator (`&r`, `int &f(…)`) has no
+/// `declarator` field in the grammar, its declarator is its first named child.
+pub(crate) fn inner_declarator(d: Node) -> Option<Node> {
+    match d.kind() {
+        "reference_declarator" => d.named_child(0),
+        _ => d.child_by_field_name("declarator"),
+    }
+}
+
 pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     let mut d = f.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
+        d = inner_declarator(d)?;
     }
     let name = d.child_by_field_name("declarator")?;
     (name.kind() == "identifier").then(|| text(name, src))

@@ -204,7 +204,7 @@ pub(crate) fn param_count(f: Node, src: &str) -> usize {
         if x.kind() == "function_declarator" {
             break;
         }
-        d = x.child_by_field_name("declarator");
+        d = super::inner_declarator(x);
     }
     let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return 0 };
     let mut c = list.walk();
@@ -219,7 +219,7 @@ pub(crate) fn param_count(f: Node, src: &str) -> usize {
 fn instantiated<'t>(n: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
     let mut d = n.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
+        d = super::inner_declarator(d)?;
     }
     let tf = d.child_by_field_name("declarator")?;
     if tf.kind() != "template_function" {

@@ -1,4 +1,4 @@
 __global__ void k(int *A, int n) {
     int i = threadIdx.x;
-    atomicCAS(&A[i], 0, 1);
+    atomicAdd_block(&A[i], 1);
 }

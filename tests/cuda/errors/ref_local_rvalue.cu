@@ -1,0 +1,4 @@
+__global__ void k(int *a) {
+    int &r = a[threadIdx.x] + 1;
+    r = 0;
+}
