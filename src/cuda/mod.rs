@@ -65,6 +65,15 @@
 //!   Pointers into such arrays (`float2 *p = d + k;`, a moved `float2 *d` parameter) count
 //!   elements: `p[i].x` is word `(off + i) * 2`; casting them, or using them as scalar pointers,
 //!   is an error (the units would change).
+//! - **Cooperative groups, block level** (`<cooperative_groups.h>`, see `lower/groups.rs`):
+//!   `namespace cg = cooperative_groups;`, `using namespace cooperative_groups;`; locals and
+//!   device-function parameters of type `thread_block` (qualified, plain after `using`, `auto`,
+//!   `const`, `&`) initialized from `this_thread_block()` or another such variable;
+//!   `cg::sync(b)`, `b.sync()`, `cg::this_thread_block().sync()` → `barrier` (statements only, like
+//!   `__syncthreads()`); `b.thread_rank()` → `tid.x + tid.y * bdim.x + tid.z * bdim.x * bdim.y`;
+//!   `b.size()` / `b.num_threads()` → `bdim.x * bdim.y * bdim.z`; `b.thread_index().x`,
+//!   `b.group_index().x`, `b.group_dim().x` / `b.dim_threads().x` (and `.y`, `.z`) → `threadIdx`,
+//!   `blockIdx`, `blockDim`. Patches still insert `__syncthreads()` (valid in such code).
 //! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
 //!   two opaque results through its pointers.
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
@@ -100,7 +109,10 @@
 //! pointers used as values (`p == q`), pointers into arrays of vectors/structs, `->`,
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp`,
-//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, integer literals wider than
+//! `__syncthreads_count/and/or`, `atomicCAS` and other intrinsics, every other part of
+//! cooperative groups (`thread_block_tile`, `tiled_partition`, `coalesced_threads`, `grid_group` /
+//! `this_grid`, `thread_group`, `reduce`, `memcpy_async`, other `thread_block` members, `dim3`
+//! values such as `b.thread_index()` as a whole), integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.

@@ -15,7 +15,7 @@
 //!
 //! Guarantees: every other use of a cooperative-groups name (tiles, grid groups, coalesced
 //! groups, collectives, `memcpy_async`, other members of `thread_block`) is an "unsupported"
-//! [`Diagnostic`] naming it at its position; nothing of the library is dropped silently.
+//! [`Diagnostic`](crate::diag::Diagnostic) naming it at its position; nothing of the library is dropped silently.
 //! Unqualified names count as the library's only after `using namespace cooperative_groups;`
 //! and only when the kernel defines nothing of that name (its own function or variable wins).
 
