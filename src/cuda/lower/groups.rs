@@ -7,7 +7,8 @@
 //! `auto`; `const` and `&` variants) initialized from `this_thread_block()` or another such
 //! variable, bound as [`Binding::Block`](super::Binding) (no KPL statement: the group is the
 //! block, a compile-time fact); and on such a group `g` (or `this_thread_block()` itself):
-//! - `g.sync()`, `sync(g)` → `barrier`, exactly like `__syncthreads()` (a statement only);
+//! - `g.sync()`, `sync(g)` (also unqualified without `using`: argument-dependent lookup) →
+//!   `barrier`, exactly like `__syncthreads()` (a statement only);
 //! - `g.thread_rank()` → `tid.x + tid.y * bdim.x + tid.z * bdim.x * bdim.y` (unsigned);
 //! - `g.size()`, `g.num_threads()` → `bdim.x * bdim.y * bdim.z` (unsigned);
 //! - `g.thread_index().x`, `g.group_index().x`, `g.group_dim().x`, `g.dim_threads().x` (and
@@ -329,7 +330,18 @@ impl<'t> Lx<'_, 't> {
                 m => Err(named(&format!("thread_block::{m}"), f)),
             });
         }
-        let m = self.group_member(f, src)?;
+        let adl = f.kind() == "identifier"
+            && text(f, src) == "sync"
+            && self.lookup("sync").is_none()
+            && !self.prog.has_function("sync")
+            && matches!(&args[..], [g] if matches!(self.is_block(*g), Ok(true)));
+        let m = match self.group_member(f, src) {
+            Some(m) => m,
+            // `sync(b)` without `cg::` or `using`: C++ finds the library's `sync` by
+            // argument-dependent lookup on the `thread_block` argument.
+            None if adl => "sync",
+            None => return None,
+        };
         Some(match (m, &args[..]) {
             ("sync", [g]) => self.block_arg(*g).and_then(|()| barrier(self)),
             ("this_thread_block", []) => Err(unsupported(

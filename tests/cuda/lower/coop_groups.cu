@@ -25,4 +25,8 @@ __global__ void idioms(unsigned *out, float *g) {
     out[rank] = full.group_index().x + full.group_dim().y + r.dim_threads().z;
     cg::sync(cg::this_thread_block());
     stage(tile, cta, a);
+    // Unqualified: found by argument-dependent lookup.
+    sync(full);
+    if (rank < 32)
+        r.sync();
 }
