@@ -11,6 +11,8 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use tree_sitter::Node;
 
+pub(super) mod groups;
+
 type R<T> = Result<T, Diagnostic>;
 
 /// Temporaries of a condition's first evaluation with their block depth (for replay).
@@ -187,6 +189,8 @@ enum Binding {
         index: Vec<Expr>,
         agg: Option<Rc<Agg>>,
     },
+    /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
+    Block,
 }
 
 /// A vector type or plain struct: its fields, each one 32-bit word (documented approximation:
@@ -1878,6 +1882,9 @@ impl<'t> Lx<'_, 't> {
         }
         let ty_node =
             n.child_by_field_name("type").ok_or_else(|| unsupported("declaration without a type", n))?;
+        if let Some(r) = self.group_declaration(n, ty_node, shared || ext) {
+            return r;
+        }
         if let Some(agg) = self.agg_type(ty_node) {
             return self.agg_declaration(n, agg, shared, ext);
         }
@@ -2492,6 +2499,7 @@ impl<'t> Lx<'_, 't> {
             "null" | "nullptr" => Err(unsupported("null pointers", n)),
             "gnu_asm_expression" => Err(unsupported("inline `asm`", n)),
             "ERROR" => Err(Diagnostic::error("syntax error: the CUDA parser cannot read this", span(n))),
+            _ if self.group_name(n).is_some() => Err(groups::named(text(n, src), n)),
             k => Err(unsupported(format!("expression `{}` ({k})", text(n, src)), n)),
         }
     }
@@ -2519,7 +2527,7 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 Some(Binding::Ref { elem, agg: None, .. }) => *elem,
-                Some(Binding::Ref { .. }) => Ty::Int,
+                Some(Binding::Ref { .. }) | Some(Binding::Block) => Ty::Int,
                 None => self
                     .file
                     .arrays
@@ -2659,6 +2667,7 @@ impl<'t> Lx<'_, 't> {
                 format!("the {} `{name}` as a value (only its fields `{name}.f` and whole copies)", agg.name),
                 n,
             )),
+            Some(Binding::Block) => Err(groups::block_as_value(name, n)),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(
                     "using the array `{name}` as a value (pointer arithmetic and aliases are not modelled)"
@@ -2807,6 +2816,9 @@ impl<'t> Lx<'_, 't> {
     }
 
     fn field(&mut self, n: Node) -> R<(Expr, Ty)> {
+        if let Some(r) = self.group_field(n) {
+            return r;
+        }
         if let Some(t) = self.field_target(n)? {
             return Ok(match t {
                 Target2::Var(v, ty) => (Expr::Var(v), ty),
@@ -2935,6 +2947,7 @@ impl<'t> Lx<'_, 't> {
             | Some(Binding::Ref { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
+            Some(Binding::Block) => return Err(groups::block_as_value(name, base)),
             None => {
                 return Err(Diagnostic::error(format!("unknown array `{name}`"), span(base))
                     .with_label("not a pointer parameter or array"))
@@ -3443,6 +3456,17 @@ impl<'t> Lx<'_, 't> {
         let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
         let mut bound = Vec::new();
         for (p, a) in params.iter().zip(args) {
+            match self.group_param(*p, *a) {
+                Some(Ok(b)) => {
+                    bound.push(b);
+                    continue;
+                }
+                Some(Err(e)) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+                None => {}
+            }
             let ty_node =
                 p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
             let decl =
@@ -3956,6 +3980,9 @@ impl<'t> Lx<'_, 't> {
 
     /// Lowers a call. `Ok(None)`: a statement-only call (barrier, fence) used as a statement.
     fn call(&mut self, n: Node, used: bool) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.group_call(n, used) {
+            return r;
+        }
         let f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
         let (f, targs) = match f.kind() {
             "template_function" => (

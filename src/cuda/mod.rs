@@ -74,6 +74,15 @@
 //!   is an error (the units would change). `p->x` is `(*p).x` = `p[0].x` (also `(&a[i])->x`,
 //!   `(p + 1)->x`, a pointer parameter `p->x`), and `*p` is the whole element (copied to and
 //!   from, one access per field).
+//! - **Cooperative groups, block level** (`<cooperative_groups.h>`, see `lower/groups.rs`):
+//!   `namespace cg = cooperative_groups;`, `using namespace cooperative_groups;`; locals and
+//!   device-function parameters of type `thread_block` (qualified, plain after `using`, `auto`,
+//!   `const`, `&`) initialized from `this_thread_block()` or another such variable;
+//!   `cg::sync(b)`, `b.sync()`, `cg::this_thread_block().sync()` → `barrier` (statements only, like
+//!   `__syncthreads()`); `b.thread_rank()` → `tid.x + tid.y * bdim.x + tid.z * bdim.x * bdim.y`;
+//!   `b.size()` / `b.num_threads()` → `bdim.x * bdim.y * bdim.z`; `b.thread_index().x`,
+//!   `b.group_index().x`, `b.group_dim().x` / `b.dim_threads().x` (and `.y`, `.z`) → `threadIdx`,
+//!   `blockIdx`, `blockDim`. Patches still insert `__syncthreads()` (valid in such code).
 //! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
 //!   two opaque results through its pointers.
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
@@ -115,7 +124,10 @@
 //! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
 //! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
-//! returning references or pointers, integer literals wider than
+//! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
+//! `tiled_partition`, `coalesced_threads`, `grid_group` / `this_grid`, `thread_group`, `reduce`,
+//! `memcpy_async`, other `thread_block` members, `dim3` values such as `b.thread_index()` as a
+//! whole), integer literals wider than
 //! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.

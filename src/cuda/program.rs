@@ -37,6 +37,8 @@ pub(crate) struct Program<'t> {
     pub structs: Vec<(String, Vec<(String, String)>)>,
     /// Explicit instantiations: (function name, template argument list node).
     pub instantiations: Vec<(String, Node<'t>)>,
+    /// What the file says about the cooperative groups namespace (aliases, `using`).
+    pub groups: super::lower::groups::Names,
 }
 
 impl<'t> Program<'t> {
@@ -89,6 +91,7 @@ impl<'t> Program<'t> {
                         }
                     }
                 }
+                "namespace_alias_definition" | "using_declaration" => self.groups.declare(ch, src),
                 "template_instantiation" => {
                     if let Some((name, args)) = instantiated(ch, src) {
                         self.instantiations.push((name, args));
