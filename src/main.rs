@@ -563,6 +563,16 @@ fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     if let Some(n) = scope_note {
         d = d.with_note(n);
     }
+    // A symbolic block size admits 2-D and 3-D blocks, where threads differing only in y or z
+    // share `threadIdx.x`: the usual cause of a surprising race in a kernel written for 1-D.
+    let beyond_x = |t: &[u64; 3]| t[1] != 0 || t[2] != 0;
+    let witness_beyond_x = case0.witness.as_ref().is_some_and(|w| w.threads.iter().any(|t| beyond_x(&t.tid)));
+    if k.geometry.block_dim.is_none() && witness_beyond_x {
+        d = d.with_note(
+            "help: the block size is unknown, so 2-D and 3-D blocks are checked too; if the kernel is \
+             launched with 1-D blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
+        );
+    }
     d
 }
 

@@ -131,3 +131,19 @@ fn check_stats_reports_the_verifiers_work() {
     assert!(queries > 0, "{line}");
     assert!(line.contains("cache hits") && line.contains(" ms"), "{line}");
 }
+
+#[test]
+fn symbolic_block_size_race_suggests_a_block_dim() {
+    // Written for 1-D blocks, with no geometry: threads (0,0,1) and (0,0,0) share threadIdx.x.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("copy.cu");
+    std::fs::write(&p, "__global__ void copy(float *a) {\n  __shared__ float s[64];\n  s[threadIdx.x] = a[threadIdx.x];\n}\n")
+        .expect("write");
+    let p = p.display().to_string();
+    let out = autosync(&["check", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("help: the block size is unknown"), "{}", text(&out.stderr));
+    let out = autosync(&["check", "--block-dim", "64", "--grid-dim", "1", &p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("help: the block size"));
+}
