@@ -1888,6 +1888,9 @@ impl<'t> Lx<'_, 't> {
         if let Some(agg) = self.agg_type(ty_node) {
             return self.agg_declaration(n, agg, shared, ext);
         }
+        if text(ty_node, self.src) == "auto" && !shared && !ext {
+            return self.auto_declaration(n);
+        }
         let ty = self.ty(ty_node)?;
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
@@ -1938,6 +1941,30 @@ impl<'t> Lx<'_, 't> {
                 }
                 _ => return Err(self.bad_declarator(d)),
             }
+        }
+        Ok(())
+    }
+
+    /// `auto x = e;` (also `const auto`): a scalar local of the type of `e`. Other declarators
+    /// (`auto &r`, `auto *p`, no initializer) are errors naming them.
+    fn auto_declaration(&mut self, n: Node) -> R<()> {
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let (Some(name), Some(value)) =
+                (d.child_by_field_name("declarator"), d.child_by_field_name("value"))
+            else {
+                return Err(unsupported("`auto` without an initializer", d));
+            };
+            if name.kind() != "identifier" {
+                return Err(unsupported(format!("`auto` declarator `{}`", text(name, self.src)), name));
+            }
+            if matches!(value.kind(), "argument_list" | "initializer_list") {
+                return Err(unsupported("constructor or brace initializers", value));
+            }
+            let (e, ty) = self.expr(value)?;
+            let cname = text(name, self.src).to_string();
+            self.declare_var(&cname, ty, Some(e));
         }
         Ok(())
     }

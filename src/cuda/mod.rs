@@ -19,7 +19,7 @@
 //! (copied into a local when the kernel assigns them); `__shared__` arrays (multi-dimensional,
 //! `extern` unsized) and shared scalars (an array `[1]` accessed at 0); file-scope `__device__` /
 //! `__constant__` arrays and scalars → global arrays; scalar locals of the integer and floating
-//! types; `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
+//! types (also `auto x = e;`, typed by its initializer); `=`, all compound assignments, `++`/`--` (prefix, postfix, in expressions), comma, `?:`,
 //! `&&`, `||` (short-circuit lowered to `if` when the right operand reads or writes), casts,
 //! `sizeof(type)`, `if`/`else`, `for`, `while`, `do`/`while`, blocks, empty statements,
 //! `__syncthreads()`, `__syncwarp()` and `__syncwarp(0xffffffff)` (`syncwarp;`; another mask orders

@@ -1,0 +1,4 @@
+__global__ void k(int *a) {
+    auto &r = a[threadIdx.x];
+    r = 0;
+}

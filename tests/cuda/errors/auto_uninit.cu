@@ -1,0 +1,4 @@
+__global__ void k(int *a) {
+    auto x;
+    a[threadIdx.x] = x;
+}
