@@ -2237,9 +2237,7 @@ impl<'t> Lx<'_, 't> {
             return None;
         }
         let name = text(base, self.src);
-        if self.lookup(name).is_none() {
-            self.file_array(name);
-        }
+        self.bring_file_array(name);
         let kpl = match self.lookup(name)? {
             Binding::Array { kpl, .. } => kpl.clone(),
             Binding::Ptr { array, .. } => array.clone(),
@@ -2733,6 +2731,14 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// Makes `name` resolve to the file-scope array of that name, unless something in scope
+    /// already has the name (a local or parameter shadows it).
+    fn bring_file_array(&mut self, name: &str) {
+        if self.lookup(name).is_none() {
+            self.file_array(name);
+        }
+    }
+
     /// Brings a file-scope array into the kernel if one has this name.
     fn file_array(&mut self, name: &str) -> bool {
         if let Some(b) = self.file_bound.get(name).cloned() {
@@ -2828,9 +2834,7 @@ impl<'t> Lx<'_, 't> {
             "pointer_expression" if is_deref(l) => {
                 let ptr = l.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", l))?;
                 if let Some(name) = pointer_root(ptr).map(|b| text(b, self.src)) {
-                    if self.lookup(name).is_none() {
-                        self.file_array(name);
-                    }
+                    self.bring_file_array(name);
                 }
                 let Some(agg) = self.agg_of(ptr) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
@@ -2936,9 +2940,7 @@ impl<'t> Lx<'_, 't> {
             ));
         }
         let name = text(base, self.src);
-        if self.lookup(name).is_none() {
-            self.file_array(name);
-        }
+        self.bring_file_array(name);
         let (kpl, elem, ndims, scalar) = match self.lookup(name).cloned() {
             Some(Binding::Array { kpl, elem, ndims, scalar }) => (kpl, elem, ndims, scalar),
             Some(Binding::Ptr { array, .. }) if self.agg_arrays.contains_key(&array) => {
@@ -3111,9 +3113,7 @@ impl<'t> Lx<'_, 't> {
         match n.kind() {
             "identifier" => {
                 let name = text(n, self.src);
-                if self.lookup(name).is_none() {
-                    self.file_array(name);
-                }
+                self.bring_file_array(name);
                 match self.lookup(name).cloned() {
                     Some(Binding::Array { kpl, elem, ndims, scalar: false }) => {
                         Ok((kpl, elem, vec![Expr::Const(0); ndims]))
@@ -3150,9 +3150,7 @@ impl<'t> Lx<'_, 't> {
                     "subscript_expression" => self.element(arg, false),
                     "identifier" => {
                         let name = text(arg, self.src);
-                        if self.lookup(name).is_none() {
-                            self.file_array(name);
-                        }
+                        self.bring_file_array(name);
                         match self.lookup(name).cloned() {
                             Some(Binding::Array { kpl, elem, ndims, .. }) => {
                                 Ok((kpl, elem, vec![Expr::Const(0); ndims]))
@@ -3817,9 +3815,7 @@ impl<'t> Lx<'_, 't> {
         let lvalue: Option<(Binding, Ty)> = match a.kind() {
             "identifier" => {
                 let name = text(a, self.src);
-                if self.lookup(name).is_none() {
-                    self.file_array(name);
-                }
+                self.bring_file_array(name);
                 match self.lookup(name).cloned() {
                     Some(Binding::Var { kpl, ty: t }) => {
                         if writes && self.params.contains(&kpl) {
@@ -3969,9 +3965,7 @@ impl<'t> Lx<'_, 't> {
         match target.kind() {
             "identifier" => {
                 let name = text(target, self.src);
-                if self.lookup(name).is_none() {
-                    self.file_array(name);
-                }
+                self.bring_file_array(name);
                 if !matches!(
                     self.lookup(name),
                     Some(Binding::Array { scalar: true, .. }) | Some(Binding::Ref { agg: None, .. })

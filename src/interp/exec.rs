@@ -470,14 +470,7 @@ impl<'p> Machine<'p> {
         let disabled = mask.iter().position(|&b| !b);
         let Some(e) = enabled else { return };
         if let Some(d) = disabled {
-            if self.div_seen.insert((l, self.blin)) {
-                self.report.divergences.push(DynDivergence {
-                    barrier: l,
-                    block: self.bid,
-                    enabled_thread: self.tids[e],
-                    disabled_thread: self.tids[d],
-                });
-            }
+            self.record_divergence(l, e, d);
         }
         // Synchronizes (also when divergent, so later findings are about the code after it).
         self.epoch += 1;
@@ -492,6 +485,7 @@ impl<'p> Machine<'p> {
     /// synchronizes, as a divergent block barrier does.
     fn syncwarp(&mut self, l: Label, mask: &[bool]) {
         let w = self.prog.syncwarp_width as usize;
+        let mut divergent = None;
         for (k, count) in self.warp_syncs.iter_mut().enumerate() {
             let lanes = (k * w).min(mask.len())..((k + 1) * w).min(mask.len());
             let enabled = lanes.clone().find(|&t| mask[t]);
@@ -499,15 +493,23 @@ impl<'p> Machine<'p> {
             let Some(e) = enabled else { continue };
             *count += 1;
             if let Some(d) = disabled {
-                if self.div_seen.insert((l, self.blin)) {
-                    self.report.divergences.push(DynDivergence {
-                        barrier: l,
-                        block: self.bid,
-                        enabled_thread: self.tids[e],
-                        disabled_thread: self.tids[d],
-                    });
-                }
+                divergent = divergent.or(Some((e, d)));
             }
+        }
+        if let Some((e, d)) = divergent {
+            self.record_divergence(l, e, d);
+        }
+    }
+
+    /// Records that barrier `l` ran with thread `e` enabled and `d` not (once per label and block).
+    fn record_divergence(&mut self, l: Label, e: usize, d: usize) {
+        if self.div_seen.insert((l, self.blin)) {
+            self.report.divergences.push(DynDivergence {
+                barrier: l,
+                block: self.bid,
+                enabled_thread: self.tids[e],
+                disabled_thread: self.tids[d],
+            });
         }
     }
 
