@@ -138,6 +138,8 @@ struct Unit<'k> {
     cost: HashMap<Label, Ratio>,
     /// Blocks proven thread-dependent (a barrier in them diverges).
     varying: BTreeSet<Label>,
+    /// `if`/`else` blocks proven entered by every thread that reaches them (informed mode).
+    entered: BTreeSet<Label>,
 }
 
 impl Unit<'_> {
@@ -164,15 +166,16 @@ impl Unit<'_> {
         let mut out: BTreeSet<Label> = BTreeSet::new();
         let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);
         for x in direct.iter().filter(|x| !enclosing(x)) {
-            // Through loops only: a loop between the accesses usually runs (the oracle proves
-            // when), a conditional block usually is not provably taken.
+            // Through loops and blocks every thread enters only: a loop between the accesses
+            // usually runs (the oracle proves when), a conditional block usually is not
+            // provably taken.
             let mut inside: BTreeSet<Label> = tree.subtree(*x).into_iter().collect();
             inside.insert(*x);
             out.extend(inside.iter().copied().filter(|l| {
                 tree.blks(*l)
                     .iter()
                     .filter(|b| inside.contains(b))
-                    .all(|b| tree.kind(*b) == Some(crate::kpl::NodeKind::While))
+                    .all(|b| tree.kind(*b) == Some(crate::kpl::NodeKind::While) || self.entered.contains(b))
             }));
         }
         let (around_first, around_second) = (tree.loops(case.first), tree.loops(case.second));
@@ -256,13 +259,22 @@ fn build_units<'k>(
             var_of.insert(l, v);
             cost.insert(l, c);
         }
-        units.push(Unit { original: kernel, base, tree, var_of, cost, varying: BTreeSet::new() });
+        units.push(Unit {
+            original: kernel,
+            base,
+            tree,
+            var_of,
+            cost,
+            varying: BTreeSet::new(),
+            entered: BTreeSet::new(),
+        });
     }
-    // Weight = (site count + 1) × cost + 1 for a site outside the kernel's own body (inside a
-    // device function): among placements of equal cost, the one with fewest barriers in device
-    // functions wins (the user's kernel is where they expect them), and a cheaper placement
-    // always wins, since the tie-breaks of all sites together stay below one cost unit.
-    let scale = sites.members.len() as u128 + 1;
+    // Weight = (3 × site count + 1) × cost + 2 + 1 for a site outside the kernel's own body
+    // (inside a device function): among placements of equal cost, the one with fewest barriers
+    // wins, then the one with fewest in device functions (the user's kernel is where they expect
+    // them); a cheaper placement always wins, since the tie-breaks of all sites together (at
+    // most 3 each) stay below one cost unit.
+    let scale = 3 * sites.members.len() as u128 + 1;
     for (v, labels) in &sites.members {
         let mut w = 0u128;
         for (ui, l) in labels {
@@ -276,7 +288,7 @@ fn build_units<'k>(
         let outside = labels.iter().any(|(ui, l)| !in_own_body(units[*ui].original, *l));
         let w = w
             .checked_mul(scale)
-            .and_then(|x| x.checked_add(outside as u128))
+            .and_then(|x| x.checked_add(2 + outside as u128))
             .filter(|w| *w <= u64::MAX as u128 / 1024)
             .ok_or(SynthError::WeightOverflow)?;
         solver.add_soft(Lit::neg(*v), w as u64);
@@ -341,6 +353,9 @@ pub fn synthesize_group(
             for b in varying {
                 exclude_block(unit, b, &mut excluded, &mut solver);
             }
+            let t = Instant::now();
+            unit.entered = oracle.entered_blocks(&unit.base);
+            stats.oracle_time += t.elapsed();
         }
     }
     let mut paper = PaperState::default();
@@ -415,12 +430,31 @@ pub fn synthesize_group(
                                 // Positions that separate the case only in some executions: offered
                                 // until the oracle reports the case with them chosen.
                                 let tried = withdrawn.entry((ui, c.case)).or_default();
-                                let conditional = unit.lits(unit.conditional_positions(&c.case), &excluded);
-                                for lit in &conditional {
-                                    if chosen.contains(&lit.var) {
-                                        tried.insert(lit.var);
-                                    }
-                                }
+                                let positions = unit.conditional_positions(&c.case);
+                                // A rejected position rejects its class: the positions directly in
+                                // the same block, on the same side of both accesses, run in the
+                                // same executions, so they fail to separate the case alike.
+                                let class = |l: &Label| {
+                                    let tree = &unit.tree;
+                                    (
+                                        tree.parent(*l),
+                                        tree.precedes(*l, c.case.first),
+                                        tree.precedes(*l, c.case.second),
+                                    )
+                                };
+                                let site = |l: &Label| unit.var_of.get(l).copied();
+                                let rejected: BTreeSet<_> = positions
+                                    .iter()
+                                    .filter(|l| site(l).is_some_and(|v| chosen.contains(&v)))
+                                    .map(class)
+                                    .collect();
+                                tried.extend(
+                                    positions
+                                        .iter()
+                                        .filter(|l| rejected.contains(&class(l)))
+                                        .filter_map(site),
+                                );
+                                let conditional = unit.lits(positions, &excluded);
                                 for lit in conditional {
                                     if !tried.contains(&lit.var) && !clause.contains(&lit) {
                                         clause.push(lit);

@@ -151,6 +151,11 @@ pub trait Oracle {
     /// Blocks (if, else, while) whose threads may disagree on entering them, confirmed by the
     /// solver (a barrier anywhere inside them diverges).
     fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
+    /// `if`/`else` blocks that every thread executing the enclosing block enters (at the same
+    /// iterations), proven by the solver — like `if (tid.x < 32)` in a block of 32 threads or
+    /// fewer. A barrier directly inside one runs whenever the enclosing block runs. A hint for
+    /// synthesis: the final placement is verified by [`Oracle::check`] regardless.
+    fn entered_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
     fn stats(&self) -> OracleStats;
 }
 
@@ -552,6 +557,34 @@ impl Oracle for Z3Oracle {
             .into_iter()
             .filter(|b| !matches!(self.block_divergence(key, *b, false), Outcome::None))
             .collect()
+    }
+
+    fn entered_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
+        let stripped = strip_barriers(kernel);
+        let assumed = Self::uniform_read_candidates(&stripped, None);
+        let key = self.analysis(&stripped, &assumed);
+        let tree = LabelTree::new(kernel);
+        let mut out = BTreeSet::new();
+        let Some(an) = self.analyses.get(&key) else { return out };
+        let blocks = &an.block.traces[0].blocks;
+        let mut labels: Vec<Label> = blocks.keys().copied().collect();
+        labels.sort();
+        for b in labels {
+            if !matches!(tree.kind(b), Some(NodeKind::If | NodeKind::Else(_))) {
+                continue;
+            }
+            let (Some(sym), Some(parent)) = (blocks.get(&b), tree.parent(b).and_then(|p| blocks.get(&p)))
+            else {
+                continue;
+            };
+            let extra =
+                [parent.enabled.clone(), parent.assume.clone(), sym.assume.clone(), sym.enabled.not()];
+            let loops = [sym.loops.as_slice(), sym.loops.as_slice()];
+            if matches!(query(&an.block, &an.launch, &extra, None, loops, &mut self.stats), Outcome::None) {
+                out.insert(b);
+            }
+        }
+        out
     }
 
     fn stats(&self) -> OracleStats {

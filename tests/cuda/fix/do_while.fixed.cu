@@ -3,8 +3,8 @@ __global__ void k(int *out) {
     __shared__ int s[64];
     int t = threadIdx.x;
     s[t] = t;
-    int d = 32;
     __syncthreads();
+    int d = 32;
     do {
         int v = s[(t + d) % 64];
         __syncthreads();

@@ -4,10 +4,9 @@ __global__ void k(int *out, int mode) {
     int t = threadIdx.x;
     if (mode > 0) {
         s[t] = t;
-        __syncthreads();
     } else {
         s[63 - t] = 2 * t;
-        __syncthreads();
     }
+    __syncthreads();
     out[t] = s[(t + 1) % 64];
 }
