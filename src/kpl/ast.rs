@@ -617,13 +617,7 @@ impl Kernel {
 
     /// Labels of all `syncwarp` statements, in program text order.
     pub fn syncwarps(&self) -> Vec<Label> {
-        let mut out = Vec::new();
-        self.walk(&mut |s| {
-            if matches!(s.kind, StmtKind::Syncwarp) {
-                out.push(s.label)
-            }
-        });
-        out
+        self.labels_of(|k| matches!(k, StmtKind::Syncwarp))
     }
 
     /// The warp size `syncwarp` synchronizes: `geometry.warp_sync` when set, else 32 (CUDA's).
@@ -633,9 +627,14 @@ impl Kernel {
 
     /// Labels of all barrier statements, in program text order.
     pub fn barriers(&self) -> Vec<Label> {
+        self.labels_of(|k| matches!(k, StmtKind::Barrier))
+    }
+
+    /// Labels of the statements whose kind satisfies `pred`, in program text order.
+    fn labels_of(&self, pred: impl Fn(&StmtKind) -> bool) -> Vec<Label> {
         let mut out = Vec::new();
         self.walk(&mut |s| {
-            if matches!(s.kind, StmtKind::Barrier) {
+            if pred(&s.kind) {
                 out.push(s.label)
             }
         });
