@@ -117,20 +117,38 @@ fn check_invariants(k: &Kernel) {
 #[test]
 fn lowering_matches_expected_kpl() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
-    let cases = files(&dir, "cu");
+    compare_goldens(&dir, "kpl", |cu, src| match lower_file(src, None) {
+        Ok(ks) => {
+            ks.iter().for_each(check_invariants);
+            ks.iter().map(|k| render(k, src)).collect::<Vec<_>>().join("\n")
+        }
+        Err(d) => panic!("{}: {}", cu.display(), d.render(&cu.display().to_string(), src)),
+    });
+}
+
+#[test]
+fn unsupported_constructs_are_errors_at_their_position() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/errors");
+    compare_goldens(&dir, "err", |_, src| match lower_file(src, None) {
+        Ok(_) => "lowered without error\n".to_string(),
+        Err(d) => {
+            let (l, c) = d.span.map(|s| line_col(src, s.start)).unwrap_or((0, 0));
+            format!("{l}:{c}: {}\n", d.message)
+        }
+    });
+}
+
+/// Renders every `.cu` file of `dir` with `render` and compares the text with the file beside it
+/// whose extension is `expected_ext` (`BLESS=1` rewrites those files instead).
+fn compare_goldens(dir: &Path, expected_ext: &str, render: impl Fn(&Path, &str) -> String) {
+    let cases = files(dir, "cu");
     assert!(!cases.is_empty(), "no test cases in {}", dir.display());
     let bless = std::env::var_os("BLESS").is_some();
     let mut failures = Vec::new();
     for cu in cases {
         let src = std::fs::read_to_string(&cu).expect("read test input");
-        let got = match lower_file(&src, None) {
-            Ok(ks) => {
-                ks.iter().for_each(check_invariants);
-                ks.iter().map(|k| render(k, &src)).collect::<Vec<_>>().join("\n")
-            }
-            Err(d) => panic!("{}: {}", cu.display(), d.render(&cu.display().to_string(), &src)),
-        };
-        let expected_path = cu.with_extension("kpl");
+        let got = render(&cu, &src);
+        let expected_path = cu.with_extension(expected_ext);
         if bless {
             std::fs::write(&expected_path, &got).expect("write expected output");
             continue;
@@ -141,35 +159,6 @@ fn lowering_matches_expected_kpl() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
-fn unsupported_constructs_are_errors_at_their_position() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/errors");
-    let cases = files(&dir, "cu");
-    assert!(!cases.is_empty(), "no test cases in {}", dir.display());
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut failures = Vec::new();
-    for cu in cases {
-        let src = std::fs::read_to_string(&cu).expect("read test input");
-        let got = match lower_file(&src, None) {
-            Ok(_) => "lowered without error\n".to_string(),
-            Err(d) => {
-                let (l, c) = d.span.map(|s| line_col(&src, s.start)).unwrap_or((0, 0));
-                format!("{l}:{c}: {}\n", d.message)
-            }
-        };
-        let expected_path = cu.with_extension("err");
-        if bless {
-            std::fs::write(&expected_path, &got).expect("write expected output");
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != got {
-            failures.push(format!("{}: expected {expected:?}, got {got:?}", cu.display()));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Every `.cu` file under `dir`, recursively, sorted.
