@@ -1729,24 +1729,41 @@ impl<'t> Lx<'_, 't> {
             }
             None => (Expr::Const(1), false, Vec::new()),
         };
+        let recheck = cond.clone();
+        self.emit_loop(n, ctx, body_node, (brk, cont), cond, &mut |s| {
+            if let Some(u) = update {
+                let from = s.places.len();
+                s.cur_span = span(u);
+                s.effect(u)?;
+                s.mark_from(from, FOR_HEADER);
+            }
+            if let (true, Some(cn)) = (reads, cn) {
+                s.recond(cn, &recheck, rec.clone())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The loop statement shared by `for`/`while` and `do`, once its flags are declared and its
+    /// condition computed: `while (cond && !flags) { body; <cont cleared>; tail }` with the
+    /// `break`/`continue` targets, the `tail` guarded as [`Self::loop_tail`] says, and the
+    /// places of the loop and its body's start.
+    fn emit_loop(
+        &mut self,
+        n: Node<'t>,
+        ctx: Ctx,
+        body_node: Node<'t>,
+        (brk, cont): (Option<String>, Option<String>),
+        cond: Expr,
+        tail: &mut dyn FnMut(&mut Self) -> R<()>,
+    ) -> R<()> {
         let l = self.label();
         let bs = self.label();
         self.targets.push(Target { brk: brk.clone(), cont: cont.clone(), is_loop: true });
         let saved = std::mem::take(&mut self.exits);
         let r = self.nested(|s| {
             let p = s.body(body_node, n)?;
-            s.loop_tail(cont.as_deref(), &mut |s| {
-                if let Some(u) = update {
-                    let from = s.places.len();
-                    s.cur_span = span(u);
-                    s.effect(u)?;
-                    s.mark_from(from, FOR_HEADER);
-                }
-                if let (true, Some(cn)) = (reads, cn) {
-                    s.recond(cn, &cond, rec.clone())?;
-                }
-                Ok(())
-            })?;
+            s.loop_tail(cont.as_deref(), tail)?;
             Ok(p)
         });
         self.targets.pop();
@@ -1830,31 +1847,14 @@ impl<'t> Lx<'_, 't> {
         let (brk, cont) = self.loop_flags(body_node);
         self.cur_span = span(n);
         let flag = self.temp(Some(Expr::Const(1)));
-        let l = self.label();
-        let bs = self.label();
-        self.targets.push(Target { brk: brk.clone(), cont: cont.clone(), is_loop: true });
-        let saved = std::mem::take(&mut self.exits);
-        let r = self.nested(|s| {
-            let p = s.body(body_node, n)?;
-            s.loop_tail(cont.as_deref(), &mut |s| {
-                let from = s.places.len();
-                s.cur_span = span(cn);
-                let c = s.cond(cn)?;
-                s.emit(StmtKind::Assign { name: flag.clone(), value: c });
-                s.mark_from(from, LOOP_COND);
-                Ok(())
-            })?;
-            Ok(p)
-        });
-        self.targets.pop();
-        let cond = self.close_loop(saved, Expr::Var(flag), brk.as_deref(), cont.as_deref());
-        let (stmts, bplace) = r?;
-        self.set_place(bs, bplace);
-        let p = self.place_after(n, ctx);
-        self.set_place(l, p);
-        let body = Block { label: l, start: bs, stmts, span: span(body_node) };
-        self.out.push(Stmt { label: l, kind: StmtKind::While { cond, body }, span: span(n) });
-        Ok(())
+        self.emit_loop(n, ctx, body_node, (brk, cont), Expr::Var(flag.clone()), &mut |s| {
+            let from = s.places.len();
+            s.cur_span = span(cn);
+            let c = s.cond(cn)?;
+            s.emit(StmtKind::Assign { name: flag.clone(), value: c });
+            s.mark_from(from, LOOP_COND);
+            Ok(())
+        })
     }
 
     fn declaration(&mut self, n: Node) -> R<()> {
