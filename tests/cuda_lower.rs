@@ -5,9 +5,12 @@
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
 //! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
+mod common;
+
 use autosync::cuda::{lower_file, lower_file_with, FrontEndOptions};
 use autosync::diag::line_col;
 use autosync::kpl::{self, Kernel, Place};
+use common::show_place;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -19,26 +22,6 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out.retain(|p| p.extension().is_some_and(|e| e == ext));
     out.sort();
     out
-}
-
-fn show_place(p: &Place, src: &str) -> String {
-    let lc = |o: usize| {
-        let (l, c) = line_col(src, o);
-        format!("{l}:{c}")
-    };
-    match p {
-        Place::Line { offset, indent } => format!("line @{} indent {:?}", lc(*offset), indent),
-        Place::Braced { body_start, body_end, indent, outer_indent } => {
-            format!(
-                "braced {}..{} indent {:?} outer {:?}",
-                lc(*body_start),
-                lc(*body_end),
-                indent,
-                outer_indent
-            )
-        }
-        Place::Not(why) => format!("not ({why})"),
-    }
 }
 
 /// The printout of a lowered kernel followed by its places, one label per line.

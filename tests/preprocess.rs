@@ -11,10 +11,13 @@
 //! A `// pp: -D NAME[=VALUE] -I DIR` line in a test file gives the front-end options (`-I` is
 //! relative to the file's directory). `BLESS=1` rewrites the expected files.
 
+mod common;
+
 use autosync::cuda::preprocess::preprocess;
 use autosync::cuda::{lower, FrontEndOptions};
 use autosync::diag::line_col;
 use autosync::kpl::{self, Kernel, Place, Span};
+use common::show_place;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -207,24 +210,6 @@ fn options_for(cu: &Path, src: &str) -> FrontEndOptions {
         }
     }
     o
-}
-
-fn show_place(p: &Place, src: &str) -> String {
-    let lc = |o: usize| {
-        let (l, c) = line_col(src, o);
-        format!("{l}:{c}")
-    };
-    match p {
-        Place::Line { offset, indent } => format!("line @{} indent {:?}", lc(*offset), indent),
-        Place::Braced { body_start, body_end, indent, outer_indent } => format!(
-            "braced {}..{} indent {:?} outer {:?}",
-            lc(*body_start),
-            lc(*body_end),
-            indent,
-            outer_indent
-        ),
-        Place::Not(why) => format!("not ({why})"),
-    }
 }
 
 fn render(k: &Kernel, src: &str) -> String {
