@@ -25,7 +25,7 @@ use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
-use symbolic::{Launch, SymExec, ThreadIds, ThreadTrace, W};
+use symbolic::{AccessSym, Launch, SymExec, ThreadIds, ThreadTrace, W};
 use uniform::Uniformity;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Params, SatResult, Solver};
@@ -332,6 +332,12 @@ fn make_mode(
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
     Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates }
+}
+
+/// The conditions under which two threads' accesses meet: both execute them, at one element,
+/// under each thread's iteration assumptions.
+fn meeting(s1: &AccessSym, s2: &AccessSym) -> Vec<Bool> {
+    vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()]
 }
 
 /// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
@@ -786,13 +792,7 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = vec![
-            s1.enabled.clone(),
-            s2.enabled.clone(),
-            s1.index.eq(&s2.index),
-            s1.assume.clone(),
-            s2.assume.clone(),
-        ];
+        let meet = meeting(s1, s2);
         // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
         // shared loop has a single case: the filter would repeat its query.)
         let single_case = tree.shared_loops(a, b).is_empty();
@@ -880,13 +880,7 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
-        let extra = vec![
-            s1.enabled.clone(),
-            s2.enabled.clone(),
-            s1.index.eq(&s2.index),
-            s1.assume.clone(),
-            s2.assume.clone(),
-        ];
+        let extra = meeting(s1, s2);
         let out = query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
         an.grid_results.insert((a, b), out.clone());
         out
