@@ -422,6 +422,9 @@ impl<'t> Lx<'_, 't> {
         if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
             return self.inline_call(n, &fname, targs, &args);
         }
+        if let Some(r) = self.warp_call(n, &fname, &args) {
+            return r;
+        }
         if targs.is_some() {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
@@ -472,9 +475,6 @@ impl<'t> Lx<'_, 't> {
                     self.emit(StmtKind::Syncwarp);
                 }
                 return Ok(None);
-            }
-            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
-                return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
             }
             "min" | "max" | "umin" | "umax" => {
                 arity(2)?;
