@@ -140,6 +140,9 @@ pub struct Files {
     /// Files processed in parallel (default: one per core)
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
     jobs: usize,
+    /// Internal: analyse only this file and print its result for the parent process
+    #[arg(long = "worker-file", value_name = "FILE", hide = true)]
+    worker_file: Option<PathBuf>,
 }
 
 /// A run over files, resolved: the file list, how to report, where flags come from.
@@ -155,9 +158,20 @@ pub struct Plan {
 impl Files {
     /// Expands the paths and opens the compilation database.
     pub fn plan(&self, command: &'static str, format: Format) -> Result<Plan, Failure> {
-        let (files, any_dir) = inputs::expand(&self.paths)?;
+        let (files, any_dir) = match &self.worker_file {
+            // A worker's parent already expanded the paths (and said whether it was a run over
+            // several files, which decides how CUDA-only options apply).
+            Some(file) => (vec![file.clone()], true),
+            None => inputs::expand(&self.paths)?,
+        };
         Ok(Plan {
-            shape: output::RunShape { command, format, jobs: self.jobs, summary: any_dir || files.len() > 1 },
+            shape: output::RunShape {
+                command,
+                format,
+                jobs: self.jobs,
+                summary: any_dir || files.len() > 1,
+                worker: self.worker_file.is_some(),
+            },
             files,
             launch: self.launch.clone(),
             compdb: compdb::Source::new(self.build_path.as_deref())?,

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Text for stdout and stderr in the order it was produced.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub struct Out {
     chunks: Vec<(bool, String)>,
 }
@@ -51,7 +51,7 @@ impl Out {
 }
 
 /// Counts over the files of a run, for the summary line and the JSON `summary`.
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Copy, Default, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Files processed.
     pub files: usize,
@@ -91,6 +91,7 @@ impl Tally {
 }
 
 /// What one file contributed to a run.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct FileResult {
     /// 0, 1 (findings) or 2 (bad input).
     pub code: u8,
@@ -149,6 +150,8 @@ pub struct RunShape<'a> {
     pub jobs: usize,
     /// Print the summary line (runs over several files or a directory).
     pub summary: bool,
+    /// This process is a worker for one file of a parent's run (`--worker-file`).
+    pub worker: bool,
 }
 
 /// The status word of a file's exit code in the JSON document.
@@ -168,6 +171,22 @@ where
     F: Fn(&Path) -> FileResult + Sync,
 {
     use rayon::prelude::*;
+    if shape.worker {
+        // The parent reads one FileResult back; a worker prints nothing else.
+        if let Some(file) = files.first() {
+            let result = work(file);
+            let mut stdout = std::io::stdout().lock();
+            serde_json::to_writer(&mut stdout, &result)
+                .map_err(|e| Failure::Usage(format!("worker: cannot write its result: {e}")))?;
+        }
+        return Ok(0);
+    }
+    // Each file of a run over several files is analysed in a process of its own: the solver's
+    // answers (which witness threads a model names) depend on what else the process has done, so
+    // only a fresh process per file makes the output independent of `-j` and the same as a run
+    // over that file alone; a crash (a stack overflow on absurd input) also stays that file's.
+    let isolated = files.len() > 1;
+    let work = |f: &Path| if isolated { in_worker(f) } else { work(f) };
     let started = std::time::Instant::now();
     // The front ends recurse over the syntax tree; worker threads get the main thread's usual
     // stack size rather than rayon's smaller default.
@@ -282,4 +301,39 @@ fn progress_bar(files: usize) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Runs this executable on one file with the same command line plus `--worker-file FILE` and
+/// reads back its result; a worker that dies or answers garbage is that file's error.
+fn in_worker(file: &Path) -> FileResult {
+    let name = file.display().to_string();
+    let failed = |why: String| FileResult::failed(&name, Failure::Usage(format!("{name}: {why}")));
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return failed(format!("cannot find the autosync executable to run a worker: {e}")),
+    };
+    let output = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--worker-file")
+        .arg(file)
+        .stdin(std::process::Stdio::null())
+        .output();
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => return failed(format!("cannot start a worker process: {e}")),
+    };
+    match serde_json::from_slice::<FileResult>(&output.stdout) {
+        Ok(r) if output.status.success() => r,
+        _ => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            failed(format!(
+                "the analysis of this file failed ({}){}{}",
+                output.status,
+                if tail.is_empty() { "" } else { ": " },
+                tail.join("\n")
+            ))
+        }
+    }
 }
