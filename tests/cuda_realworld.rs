@@ -181,19 +181,23 @@ struct Row {
 }
 
 fn categories(json: &str) -> Result<BTreeSet<String>, String> {
+    // The one JSON document of `check --format json` (docs/json.md): one file, its kernels.
     let v: serde_json::Value =
         serde_json::from_str(json).map_err(|e| format!("unreadable JSON report: {e}"))?;
-    let kernels = v.as_array().ok_or("the JSON report is not an array")?;
+    let kernels = v["files"][0]["kernels"].as_array().ok_or("the JSON report has no files[0].kernels")?;
     let mut got = BTreeSet::new();
     for k in kernels {
-        let verdict = &k["verdict"];
-        for race in verdict["races"].as_array().into_iter().flatten() {
-            got.insert(if race["scope"] == "grid" { "grid-race" } else { "race" }.to_string());
+        for finding in k["findings"].as_array().into_iter().flatten() {
+            match finding["rule"].as_str() {
+                Some("data-race") => got.insert("race".to_string()),
+                Some("grid-race") => got.insert("grid-race".to_string()),
+                Some("barrier-divergence" | "warp-barrier-divergence") => {
+                    got.insert("divergence".to_string())
+                }
+                _ => false,
+            };
         }
-        if verdict["divergences"].as_array().is_some_and(|d| !d.is_empty()) {
-            got.insert("divergence".into());
-        }
-        if verdict["undecided"].as_u64().is_some_and(|n| n > 0) {
+        if k["undecided"].as_u64().is_some_and(|n| n > 0) {
             got.insert("undecided".into());
         }
     }
