@@ -38,7 +38,7 @@ mod lex;
 pub mod map;
 
 use super::FrontEndOptions;
-use crate::diag::{line_col, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::kpl::ast::Span;
 use expand::{parse_define, Macro, Macros};
 use lex::{Kind, Line, Tok};
@@ -92,8 +92,10 @@ impl FileCtx {
         self.line_starts.partition_point(|s| *s <= at)
     }
     fn position(&self, at: usize) -> String {
-        let (l, c) = line_col(&self.text, at);
-        format!("{}:{l}:{c}", self.display)
+        let line = self.line(at);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0).min(at);
+        let col = self.text.get(start..at).map_or(0, |s| s.chars().count()) + 1;
+        format!("{}:{line}:{col}", self.display)
     }
 }
 
