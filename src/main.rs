@@ -151,6 +151,9 @@ enum Command {
         /// Output format of the report
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// Write a read-only file anyway (its mode stays read-only)
+        #[arg(long)]
+        force: bool,
     },
     /// Execute a kernel on concrete sizes with the reference interpreter and report the races
     /// and divergent barriers it observes (a dynamic check; exit 1 when it finds one).
@@ -223,10 +226,16 @@ struct Loaded {
     source: String,
     kernels: Vec<Kernel>,
     is_cuda: bool,
+    input: autosync::source::Input,
 }
 
-fn read(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+fn read(path: &Path) -> Result<autosync::source::Input, Failure> {
+    autosync::source::read(path).map_err(|e| match e {
+        autosync::source::SourceError::Bytes { path, text, diag } => {
+            Failure::Input { file: path, source: text, diag }
+        }
+        e => Failure::Usage(e.to_string()),
+    })
 }
 
 fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
@@ -236,7 +245,8 @@ fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
 }
 
 fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
-    let source = read(path)?;
+    let file = read(path)?;
+    let source = file.text.clone();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
         file: name.clone(),
@@ -274,7 +284,7 @@ fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Fai
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda })
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file })
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {
@@ -348,6 +358,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             naive,
             strict,
             format,
+            force,
         } => {
             let loaded = load(&file, &launch, &config)?;
             let opts = SynthOptions {
@@ -364,7 +375,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 &loaded,
                 &opts,
                 &config,
-                FixFlags { diff, output, check, explain, stats, naive, strict, format },
+                FixFlags { diff, output, check, explain, stats, naive, strict, format, force },
             )
         }
         Command::Bench { dirs, out, threads, readme } => {
@@ -450,7 +461,7 @@ fn bench(
     write("latest.svg", &bench::plot::svg(&rows).map_err(|e| Failure::Usage(format!("plot: {e}")))?)?;
     eprintln!("wrote {}/latest.md, latest.csv, latest.svg", out.display());
     if let Some(readme) = readme {
-        let text = read(readme)?;
+        let text = read(readme)?.text;
         // The plot link is relative to the README's directory.
         let base = readme.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let plot = out.join("latest.svg");
@@ -628,6 +639,7 @@ struct FixFlags {
     naive: bool,
     strict: bool,
     format: Format,
+    force: bool,
 }
 
 fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -> Result<u8, Failure> {
@@ -764,10 +776,11 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
         .zip(&per_kernel)
         .map(|(kernel, (after, remove))| autosync::patch::KernelEdits { kernel, after, remove })
         .collect();
-    let text = autosync::patch::apply_all(&loaded.source, &parts, barrier_text)
+    let patched = autosync::patch::apply_input(&loaded.input, &parts, barrier_text)
         .map_err(|e| Failure::Usage(e.to_string()))?;
-    let changed = text != loaded.source;
-    let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
+    let text = &patched.text;
+    let changed = *text != loaded.source;
+    let diff = autosync::patch::unified_diff(&loaded.source, text, &loaded.name);
     if flags.format == Format::Human {
         print!("{diff}");
     }
@@ -782,7 +795,14 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
     }
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
     if changed || flags.output.is_some() {
-        autosync::patch::write_atomic(&target, &text).map_err(|e| Failure::Usage(e.to_string()))?;
+        autosync::patch::write_fixed(
+            &loaded.path,
+            flags.output.as_deref(),
+            &loaded.input,
+            &patched.bytes,
+            flags.force,
+        )
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     }
     if flags.format == Format::Human {
         let n = inserts.len();

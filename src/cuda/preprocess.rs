@@ -536,9 +536,17 @@ impl<'o> Pp<'o> {
             return Err(Diagnostic::error(format!("include cycle: {}", chain.join(" -> ")), span)
                 .with_label("includes a file that is already being included"));
         }
-        let body = std::fs::read_to_string(&path).map_err(|e| {
-            Diagnostic::error(format!("cannot read the included file `{}`: {e}", path.display()), span)
-        })?;
+        // The same reader as for the main file: regular files only, bounded, BOM and stray bytes.
+        let body = match crate::source::read(&path) {
+            Ok(input) => input.text,
+            Err(crate::source::SourceError::Bytes { diag, .. }) => {
+                return Err(Diagnostic::error(
+                    format!("in the included file `{}`: {}", path.display(), diag.message),
+                    span,
+                ))
+            }
+            Err(e) => return Err(Diagnostic::error(format!("cannot read the included file: {e}"), span)),
+        };
         let child = FileCtx::new(Some(path.clone()), name.clone(), body.into());
         self.stack.push(canonical);
         let r = self.file(&child);
