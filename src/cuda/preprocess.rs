@@ -469,7 +469,10 @@ impl<'o> Pp<'o> {
                 _ => t,
             })
             .collect();
-        cond::eval(&toks).map(|v| v != 0).map_err(|m| Diagnostic::error(format!("in `#{kind}`: {m}"), span))
+        cond::eval(&toks).map(|v| v != 0).map_err(|m| match m.strip_prefix(cond::TOO_DEEP) {
+            Some(why) => Diagnostic::error(cond::TOO_DEEP, span).with_label(format!("in `#{kind}`{why}")),
+            None => Diagnostic::error(format!("in `#{kind}`: {m}"), span),
+        })
     }
 
     fn is_defined(&self, name: &str) -> bool {
