@@ -274,7 +274,7 @@ mod tests {
         assert_eq!(input.text.len(), raw.len());
         assert_eq!(input.text, "// caf? ?\nint a; /* ? */ char *s = \"?\";\n");
         assert_eq!(input.restore(&[]), raw);
-        assert_eq!(input.restore(&[(10, 0, "X")])[..12], b"// caf\xE9 \0\nX"[..]);
+        assert_eq!(input.restore(&[(10, 0, "X")])[..11], b"// caf\xE9 \0\nX"[..]);
     }
 
     #[test]

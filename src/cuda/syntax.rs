@@ -76,17 +76,14 @@ fn unbalanced(src: &str) -> Option<Diagnostic> {
                     Some(_) => {
                         // The run of other brackets above the nearest `want` is unclosed; the
                         // first of them is where the mistake starts.
-                        let keep = open.iter().rposition(|(o, _)| *o == want);
-                        let from = keep.map_or(0, |k| k + 1);
-                        let (o, at) = open[from];
+                        // Nothing opens it at all: the closing bracket is the extra one.
+                        let Some(keep) = open.iter().rposition(|(o, _)| *o == want) else {
+                            return Some(unmatched(c, i));
+                        };
+                        let (o, at) = open[keep + 1];
                         return Some(unclosed(o, at));
                     }
-                    None => {
-                        return Some(
-                            Diagnostic::error(format!("unmatched `{}`", c as char), Span::new(i, i + 1))
-                                .with_label("nothing opens this"),
-                        )
-                    }
+                    None => return Some(unmatched(c, i)),
                 }
             }
             _ => {}
@@ -94,6 +91,11 @@ fn unbalanced(src: &str) -> Option<Diagnostic> {
         i += 1;
     }
     open.first().map(|(o, at)| unclosed(*o, *at))
+}
+
+fn unmatched(c: u8, at: usize) -> Diagnostic {
+    Diagnostic::error(format!("unmatched `{}`", c as char), Span::new(at, at + 1))
+        .with_label("nothing opens this")
 }
 
 fn unclosed(o: u8, at: usize) -> Diagnostic {

@@ -152,12 +152,15 @@ fn replace(
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     // A new file gets the usual 0666 minus umask; a replacement gets the old mode below.
     let mode = if meta.is_some() { 0o600 } else { 0o666 };
+    // Created and registered under the lock: a signal sees the file registered or not created.
+    let mut registry = live();
     let mut tmp = tempfile::Builder::new()
         .prefix(".autosync-")
         .suffix(".tmp")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
         .tempfile_in(dir)?;
-    live().push(tmp.path().to_path_buf());
+    registry.push(tmp.path().to_path_buf());
+    drop(registry);
     let result = (|| -> Result<(), ReplaceError> {
         tmp.write_all(contents)?;
         tmp.as_file().sync_all()?;
