@@ -7,7 +7,8 @@
 //! that is not JSON.
 //!
 //! `AUTOSYNC_FUZZ_CLI_CASES` (default 300, what `make test` runs), `AUTOSYNC_FUZZ_CLI_SEED`
-//! (default 1), `AUTOSYNC_FUZZ_CLI_TIMEOUT_S` (default 20), `AUTOSYNC_FUZZ_CLI_JOBS` (default 2).
+//! (default 1), `AUTOSYNC_FUZZ_CLI_TIMEOUT_S` (default 20), `AUTOSYNC_FUZZ_CLI_JOBS` (default 2),
+//! `AUTOSYNC_FUZZ_CLI_SMT_MS` (the per-query SMT timeout of the runs, default 1000).
 //! Failing inputs are kept in `target/fuzz-cli-failures/`.
 
 use std::path::{Path, PathBuf};
@@ -242,6 +243,17 @@ fn fuzz_cli() {
     let limit = Duration::from_secs(env_or("AUTOSYNC_FUZZ_CLI_TIMEOUT_S", 20));
     let jobs: usize = env_or("AUTOSYNC_FUZZ_CLI_JOBS", 2).max(1);
     let files = corpus();
+    // The fuzzer hunts crashes, not slow proofs: 1 s per SMT query (default 10 s) keeps a
+    // kernel whose queries time out from looking like a hang.
+    let smt_ms: u64 = env_or("AUTOSYNC_FUZZ_CLI_SMT_MS", 1000);
+    let config_dir = tempfile::tempdir().expect("temp dir");
+    let config = config_dir.path().join("fuzz.yaml");
+    let default = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/default.yaml"))
+        .expect("reads config/default.yaml");
+    assert!(default.contains("smt_timeout_ms: 10000"), "config/default.yaml changed its SMT timeout line");
+    std::fs::write(&config, default.replace("smt_timeout_ms: 10000", &format!("smt_timeout_ms: {smt_ms}")))
+        .expect("writes the fuzz config");
+    let config = &config;
     assert!(files.len() > 50, "the corpus is missing ({} files)", files.len());
     let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fuzz-cli-failures");
     let next = AtomicUsize::new(0);
@@ -264,19 +276,16 @@ fn fuzz_cli() {
                     let name = format!("case{case}.{ext}");
                     std::fs::write(dir.path().join(&name), &input).expect("writes case");
                     let out_name = format!("case{case}.out.{ext}");
-                    let commands: [Vec<&str>; 3] = [
-                        vec!["check", &name],
-                        vec!["check", "--format", "json", &name],
-                        vec!["fix", "-o", &out_name, &name],
+                    let cfg = config.to_str().expect("utf-8 temp path");
+                    let commands: [(&str, Vec<&str>); 3] = [
+                        ("check", vec!["--config", cfg, "check", &name]),
+                        ("check --format json", vec!["--config", cfg, "check", "--format", "json", &name]),
+                        ("fix -o", vec!["--config", cfg, "fix", "-o", &out_name, &name]),
                     ];
-                    for args in &commands {
+                    for (label, args) in &commands {
                         let (code, stdout, stderr, timed_out) = run(args, dir.path(), limit);
                         let what = args.join(" ");
-                        let key = format!(
-                            "{} → {}",
-                            args[..args.len() - 1].join(" "),
-                            code.map_or("signal".into(), |c| c.to_string())
-                        );
+                        let key = format!("{label} → {}", code.map_or("signal".into(), |c| c.to_string()));
                         *exits.lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default() += 1;
                         let mut bad = Vec::new();
                         if timed_out {
