@@ -15,5 +15,6 @@ pub mod kpl;
 pub mod maxsat;
 pub mod patch;
 pub mod source;
+pub mod span;
 pub mod synth;
 pub mod verify;
