@@ -44,11 +44,18 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     };
     let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file_with(&source, &launch.front_end(path)?).map_err(input)?
-    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
+        let file = autosync::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
+        for w in &file.warnings {
+            eprint!("{}", w.render(&name, &source));
+        }
+        file.kernels.into_iter().map(|l| l.kernel).collect()
+    } else if !launch.include_dirs.is_empty()
+        || !launch.defines.is_empty()
+        || !launch.template_arg.is_empty()
+        || !launch.assume.is_empty()
     {
         return Err(Failure::Usage(format!(
-            "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
+            "{name}: `-I`, `-D`, `--template-arg` and `--assume` apply to CUDA files only"
         )));
     } else {
         vec![kpl::parse(&source).map_err(input)?]
