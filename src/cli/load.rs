@@ -53,11 +53,18 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     };
     let is_cuda = is_cuda_path(path);
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file_with(&source, &launch.front_end(path)?).map_err(input)?
-    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
+        let file = autosync::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
+        for w in &file.warnings {
+            eprint!("{}", w.render(&name, &source));
+        }
+        file.kernels.into_iter().map(|l| l.kernel).collect()
+    } else if !launch.include_dirs.is_empty()
+        || !launch.defines.is_empty()
+        || !launch.template_arg.is_empty()
+        || !launch.assume.is_empty()
     {
         return Err(Failure::Usage(format!(
-            "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
+            "{name}: `-I`, `-D`, `--template-arg` and `--assume` apply to CUDA files only"
         )));
     } else {
         let is_kpl = path.extension().is_some_and(|e| e == "kpl");

@@ -4,8 +4,10 @@
 //! - `#define` (object- and function-like, `#`, `##`, variadic), `#undef`, expansion with the
 //!   usual hide-set rule (a macro never expands inside its own expansion);
 //! - `#include "file"` searched next to the including file, then in the `-I` directories, in
-//!   order (a missing file or an include cycle is an error); `#include <…>` (system headers) is
-//!   dropped; `#pragma once` is honoured;
+//!   order (a missing file or an include cycle is an error, except for a system header's name);
+//!   `#include <…>` and a system header not found (`cuda_runtime.h`, `cmath`, `helper_cuda.h`,
+//!   …) resolve to a built-in prelude of macros (`prelude`: `INFINITY`, `INT_MAX`, …); `#pragma
+//!   once` is honoured;
 //! - `#if`/`#ifdef`/`#ifndef`/`#elif`/`#elifdef`/`#elifndef`/`#else`/`#endif` with `defined`
 //!   and integer constant expressions (64-bit);
 //! - `-D NAME[=VALUE]` after the predefined `__CUDACC__`, `__NVCC__`, `__CUDA_ARCH__` (700: the
@@ -36,6 +38,7 @@ mod cond;
 mod expand;
 mod lex;
 pub mod map;
+mod prelude;
 
 use super::FrontEndOptions;
 use crate::diag::{Diagnostic, Severity};
@@ -502,8 +505,13 @@ impl<'o> Pp<'o> {
                 _ => return Err(Diagnostic::error("`#include` expects \"FILE\" or <FILE>", span)),
             }
         };
-        let Some(name) = name else {
-            // A system header: its declarations do not matter to the kernels.
+        let system = match &name {
+            None => true,
+            Some(n) => self.resolve(f, n).is_none() && prelude::is_system_header(n),
+        };
+        let Some(name) = name.filter(|_| !system) else {
+            // A system header: the prelude stands for it (see `prelude`).
+            self.prelude()?;
             out.verbatim_to(text, line.start);
             out.blank_to(text, line.end);
             return Ok(());
@@ -558,6 +566,20 @@ impl<'o> Pp<'o> {
         out.verbatim_to(text, line.start);
         out.include(child_out, span, &child);
         out.cursor = line.end;
+        Ok(())
+    }
+
+    /// Defines the prelude's macros the file has not defined (once).
+    fn prelude(&mut self) -> Result<(), Diagnostic> {
+        for (n, v) in prelude::MACROS {
+            if self.macros.defs.contains_key(*n) {
+                continue;
+            }
+            let toks = lex::lex(&format!("{n} {v}"))?;
+            let m = parse_define(&toks, "<built-in prelude>".into())
+                .map_err(|m| Diagnostic::bare(Severity::Error, m))?;
+            self.macros.defs.insert(m.name.clone(), Rc::new(m));
+        }
         Ok(())
     }
 

@@ -1,13 +1,87 @@
 //! GPUVerify-style launch-geometry header comments: `//--blockDim=256 --gridDim=64`,
-//! `//--blockDim=[16,16] --gridDim=[4,4]`, `--warp-sync=32`.
+//! `//--blockDim=[16,16] --gridDim=[4,4]`, `--warp-sync=32`, and in CUDA files GPUVerify's
+//! `-DNAME=VALUE` and other options (see [`parse_header_lenient`]).
 
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{Geometry, Span};
 
+/// What a file's leading `//--…` comment lines say.
+#[derive(Clone, Debug, Default)]
+pub struct Header {
+    /// `--blockDim`, `--gridDim`, `--warp-sync`.
+    pub geometry: Geometry,
+    /// `-DNAME` / `-DNAME=VALUE` (GPUVerify's macro definitions), in order.
+    pub defines: Vec<(String, Option<String>)>,
+    /// Flags read but not honoured (a GPUVerify option that does not change what autosync
+    /// checks, or one it does not know), one warning each.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// GPUVerify options that do not change the semantics autosync checks (solver, inlining and
+/// reporting switches); `--loop-unwind` and `--only-divergence` narrow GPUVerify's own check,
+/// which autosync does not: ignoring them can only add reports.
+const IGNORED: &[&str] = &[
+    "--no-inline",
+    "--inline",
+    "--only-intra-group",
+    "--equality-abstraction",
+    "--check-array-bounds",
+    "--only-divergence",
+    "--only-log",
+    "--loop-unwind",
+    "--no-benign",
+    "--no-barrier-access-checks",
+    "--no-loop-predicate-invariants",
+    "--no-smart-predication",
+    "--no-uniformity-analysis",
+    "--adversarial-abstraction",
+    "--asymmetric-asserts",
+    "--atomic",
+    "--array-equalities",
+    "--boogie-file",
+    "--clang-opt",
+    "--gen-smt2",
+    "--kernel-args",
+    "--kernel-arrays",
+    "--math-int",
+    "--memout",
+    "--timeout",
+    "--time",
+    "--stop-at-gbpl",
+    "--stop-at-bpl",
+    "--verbose",
+    "--vcgen-opt",
+    "--boogie-opt",
+    "--infer-info",
+    "--k-induction-depth",
+    "--debug",
+    "--silent",
+    "--race-instrumenter",
+    "--solver",
+    "--staged-inference",
+    "--warp-sync-fixed",
+    "--global_size",
+    "--local_size",
+    "--num_groups",
+];
+
 /// Reads the geometry from the leading `//--…` comment lines of a file (blank lines and other
-/// comments may precede them). Unknown `--flags` in such a line are an error naming the flag.
+/// comments may precede them). Strict (the KPL front end): an unknown `--flag` or a `-D` is an
+/// error naming it; GPUVerify's options that do not change meaning are accepted and ignored.
 pub fn parse_header(src: &str) -> Result<Geometry, Diagnostic> {
-    let mut g = Geometry::default();
+    let h = read_header(src, true)?;
+    Ok(h.geometry)
+}
+
+/// Like [`parse_header`] for CUDA files, which carry GPUVerify's command line: `-DNAME[=V]` is
+/// a macro definition, and a flag autosync does not honour is a warning, never an error. Only a
+/// malformed value of a flag it honours (`--blockDim=0`) is an error.
+pub fn parse_header_lenient(src: &str) -> Result<Header, Diagnostic> {
+    read_header(src, false)
+}
+
+fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
+    let mut h = Header::default();
     let mut offset = 0;
     let mut in_block = false;
     for line in src.split_inclusive('\n') {
@@ -31,10 +105,11 @@ pub fn parse_header(src: &str) -> Result<Geometry, Diagnostic> {
             break;
         };
         let rest = rest.trim_start();
-        if !rest.starts_with("--") {
+        let define = !strict && rest.starts_with("-D");
+        if !rest.starts_with("--") && !define {
             continue;
         }
-        let base = line_start + line.find("--").unwrap_or(0);
+        let base = line_start + line.find(rest).unwrap_or(0);
         let mut pos = 0;
         for word in rest.split_whitespace() {
             let at = rest[pos..].find(word).map(|i| pos + i).unwrap_or(pos);
@@ -42,16 +117,32 @@ pub fn parse_header(src: &str) -> Result<Geometry, Diagnostic> {
             let span = Span::new(base + at, base + at + word.len());
             let (flag, value) = word.split_once('=').unwrap_or((word, ""));
             match flag {
-                "--blockDim" => g.block_dim = Some(parse_dims(value, span)?),
-                "--gridDim" => g.grid_dim = Some(parse_dims(value, span)?),
+                "--blockDim" | "--blockdim" => h.geometry.block_dim = Some(parse_dims(value, span)?),
+                "--gridDim" | "--griddim" => h.geometry.grid_dim = Some(parse_dims(value, span)?),
                 "--warp-sync" => {
-                    g.warp_sync = Some(value.parse().map_err(|_| {
+                    h.geometry.warp_sync = Some(value.parse().map_err(|_| {
                         Diagnostic::error(format!("invalid warp size `{value}`"), span)
                             .with_label("expected a number, e.g. `--warp-sync=32`")
                     })?)
                 }
-                // GPUVerify flags that do not change the semantics autosync checks.
-                "--no-inline" | "--only-intra-group" | "--equality-abstraction" | "--check-array-bounds" => {}
+                _ if !strict && flag.starts_with("-D") && flag.len() > 2 => {
+                    let name = flag[2..].to_string();
+                    let value = word.split_once('=').map(|(_, v)| v.to_string());
+                    h.defines.push((name, value));
+                }
+                _ if IGNORED.contains(&flag) => {
+                    if !strict {
+                        h.warnings.push(
+                            Diagnostic::warning(format!("header flag `{flag}` ignored"), span)
+                                .with_note("it does not change what autosync checks"),
+                        );
+                    }
+                }
+                _ if !strict => h.warnings.push(
+                    Diagnostic::warning(format!("unknown header flag `{flag}` ignored"), span).with_note(
+                        "header lines understand --blockDim=…, --gridDim=…, --warp-sync=… and -DNAME=…",
+                    ),
+                ),
                 _ => {
                     return Err(Diagnostic::error(format!("unknown header flag `{flag}`"), span)
                         .with_note("header lines understand --blockDim=…, --gridDim=… and --warp-sync=…"))
@@ -59,7 +150,7 @@ pub fn parse_header(src: &str) -> Result<Geometry, Diagnostic> {
             }
         }
     }
-    Ok(g)
+    Ok(h)
 }
 
 /// A header line after the first line of code would be ignored, and the geometry would silently

@@ -422,6 +422,9 @@ impl<'t> Lx<'_, 't> {
         if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
             return self.inline_call(n, &fname, targs, &args);
         }
+        if let Some(r) = self.annotation(n, &fname, used) {
+            return r;
+        }
         if targs.is_some() {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
