@@ -422,6 +422,9 @@ impl<'t> Lx<'_, 't> {
         if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
             return self.inline_call(n, &fname, targs, &args);
         }
+        if let Some(r) = self.annotation(n, &fname, used) {
+            return r;
+        }
         if let Some(r) = self.warp_call(n, &fname, &args) {
             return r;
         }

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 mod aggregate;
+mod annotations;
 mod calls;
 mod control;
 mod decl;
@@ -33,6 +34,7 @@ use scope::*;
 use template::*;
 use types::*;
 
+pub(crate) use annotations::CLI_ASSUME;
 pub(crate) use types::scalar_type;
 
 type R<T> = Result<T, Diagnostic>;
@@ -175,6 +177,9 @@ struct Lx<'a, 't> {
     want_agg: Option<Rc<Agg>>,
     /// The field locals of the result of the vector/struct-valued call just inlined.
     agg_result: Option<Vec<String>>,
+    /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
+    /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
+    warnings: Vec<Diagnostic>,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -185,6 +190,7 @@ pub(crate) fn lower_kernel<'t>(
     src: &str,
     file: &FileInfo,
     template_args: &[(String, String)],
+    warnings: &mut Vec<Diagnostic>,
 ) -> R<Vec<Kernel>> {
     let mut root = f;
     while let Some(p) = root.parent() {
@@ -199,18 +205,18 @@ pub(crate) fn lower_kernel<'t>(
         _ => Vec::new(),
     };
     if tparams.is_empty() {
-        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default())?]);
+        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default(), warnings)?]);
     }
     let mut out = Vec::new();
     for (iname, args) in prog.instantiations.iter().filter(|(n, _)| *n == name) {
         let inst = instance_from_nodes(&tparams, *args, src, file, None)?;
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
     }
     if out.is_empty() {
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
     }
     Ok(out)
 }
@@ -222,6 +228,7 @@ fn lower_instance<'t>(
     prog: &Program<'t>,
     name: String,
     inst: &Instance,
+    warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
     let body =
         f.child_by_field_name("body").ok_or_else(|| Diagnostic::error("a kernel without a body", span(f)))?;
@@ -266,6 +273,7 @@ fn lower_instance<'t>(
         inlined: HashSet::new(),
         want_agg: None,
         agg_result: None,
+        warnings: Vec::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
@@ -273,6 +281,11 @@ fn lower_instance<'t>(
     lx.places[start.0 as usize] = block_start_place(src, body.start_byte(), first_stmt(body));
     lx.parameters(f, body)?;
     lx.movable_pointer_parameters(body);
+    let mut root = f;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    lx.cli_assumptions(root, body)?;
     let mut c = body.walk();
     let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
     lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
@@ -283,6 +296,11 @@ fn lower_instance<'t>(
     }
     lx.seq(&children)?;
     let stmts = std::mem::take(&mut lx.out);
+    for w in std::mem::take(&mut lx.warnings) {
+        if !warnings.iter().any(|x| x.span == w.span && x.message == w.message) {
+            warnings.push(w);
+        }
+    }
     let n = lx.places.len();
     Ok(Kernel {
         name,
