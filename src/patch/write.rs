@@ -165,7 +165,7 @@ fn replace(
         tmp.write_all(contents)?;
         tmp.as_file().sync_all()?;
         if let Some(meta) = meta {
-            tmp.as_file().set_permissions(std::fs::Permissions::from(meta.permissions()))?;
+            tmp.as_file().set_permissions(meta.permissions())?;
             let (uid, gid) = (meta.uid(), meta.gid());
             let tmp_meta = tmp.as_file().metadata()?;
             if (tmp_meta.uid(), tmp_meta.gid()) != (uid, gid)
