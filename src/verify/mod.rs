@@ -15,9 +15,11 @@
 
 pub mod cases;
 pub mod pow2;
+pub mod prefilter;
 pub mod refine;
 pub mod symbolic;
 pub mod uniform;
+pub mod word;
 
 pub use cases::{Case, Relation};
 
@@ -143,6 +145,8 @@ pub struct OracleStats {
     pub smt_queries: u64,
     /// Case answers served from the cache.
     pub cache_hits: u64,
+    /// Access pairs the pre-filter proved apart without a query (`prefilter`).
+    pub prefiltered: u64,
 }
 
 /// A verifier: reports races and divergent barriers of a kernel, soundly.
@@ -198,6 +202,10 @@ struct Analysis {
     /// relation its iterations satisfy (`witness_in_case`).
     meet_witness: HashMap<(Label, Label), Witness>,
     grid_results: HashMap<(Label, Label), Outcome>,
+    /// Value ranges of the block mode's terms, for the pre-filter.
+    ranges: prefilter::Ranges,
+    /// Pairs (block scope) whose index ranges are disjoint: they never meet.
+    apart: HashMap<(Label, Label), bool>,
     block_divergence: HashMap<Label, Outcome>,
     /// Like `block_divergence`, for two threads of one `syncwarp` warp.
     warp_divergence: HashMap<Label, Outcome>,
@@ -233,6 +241,8 @@ impl Z3Oracle {
             let launch = Launch::new(&self.opts.geometry);
             let warp = self.opts.geometry.warp_sync;
             let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
+            let ranges =
+                prefilter::Ranges::new(&launch, &self.opts.geometry, &[&block.ids[0], &block.ids[1]]);
             self.analyses.insert(
                 key,
                 Analysis {
@@ -245,6 +255,8 @@ impl Z3Oracle {
                     pair_possible: HashMap::new(),
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
+                    ranges,
+                    apart: HashMap::new(),
                     block_divergence: HashMap::new(),
                     warp_divergence: HashMap::new(),
                 },
@@ -646,7 +658,8 @@ impl Z3Oracle {
                     continue;
                 }
                 let mut cases_found = Vec::new();
-                for case in cases::cases_of_pair(tree, a, b) {
+                let apart = self.apart(key, a, b);
+                for case in cases::cases_of_pair(tree, a, b).into_iter().filter(|_| !apart) {
                     if case.is_separated_by(tree, barriers) {
                         continue;
                     }
@@ -865,6 +878,25 @@ impl Z3Oracle {
         out
     }
 
+    /// Whether the pre-filter proves that thread 1's `a` and thread 2's `b` (block scope) never
+    /// touch one element. Counted once per pair and analysis.
+    fn apart(&mut self, key: u64, a: Label, b: Label) -> bool {
+        let Some(an) = self.analyses.get_mut(&key) else { return false };
+        if let Some(p) = an.apart.get(&(a, b)) {
+            return *p;
+        }
+        let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
+        else {
+            return false;
+        };
+        let p = an.ranges.of(&s1.index).disjoint(&an.ranges.of(&s2.index));
+        if p {
+            self.stats.prefiltered += 1;
+        }
+        an.apart.insert((a, b), p);
+        p
+    }
+
     fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
         let timeout = self.opts.timeout_ms;
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
@@ -880,6 +912,13 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
+        let mut ranges =
+            prefilter::Ranges::new(&an.launch, &self.opts.geometry, &[&grid.ids[0], &grid.ids[1]]);
+        if ranges.of(&s1.index).disjoint(&ranges.of(&s2.index)) {
+            self.stats.prefiltered += 1;
+            an.grid_results.insert((a, b), Outcome::None);
+            return Outcome::None;
+        }
         let extra = meeting(s1, s2);
         let out = query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
         an.grid_results.insert((a, b), out.clone());
