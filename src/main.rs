@@ -182,6 +182,10 @@ enum Command {
         /// `<!-- autosync bench: results start/end -->` markers)
         #[arg(long, value_name = "FILE")]
         readme: Option<PathBuf>,
+        /// Instead of the suite: the scaling experiment (generated kernels of N = 5 … 160 phases,
+        /// and informed vs naive CPU on the Table II kernels); writes scale.md, scale.csv, scale.svg
+        #[arg(long)]
+        scale: bool,
     },
     /// Print the label tree of a kernel: labels, nesting, placeability and the cost of a
     /// barrier after each label.
@@ -367,7 +371,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 FixFlags { diff, output, check, explain, stats, naive, strict, format },
             )
         }
-        Command::Bench { dirs, out, threads, readme } => {
+        Command::Bench { dirs, out, scale: true, .. } => bench_scale(dirs, &out, config),
+        Command::Bench { dirs, out, threads, readme, scale: false } => {
             bench(dirs, &out, threads, readme.as_deref(), config)
         }
         Command::Run { file, launch, seed, params } => {
@@ -398,6 +403,35 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             Ok(if found { EXIT_FINDINGS } else { 0 })
         }
     }
+}
+
+/// `autosync bench --scale`: exit 0 when every generated kernel was synthesized and verified.
+fn bench_scale(dirs: Vec<PathBuf>, out: &Path, config: Config) -> Result<u8, Failure> {
+    use autosync::bench::{self, machine::Machine, scale};
+    let rows = scale::run(&config);
+    let table = scale::markdown(&rows);
+    print!("{table}");
+    let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };
+    let table_ii = scale::table_ii(&dirs, &config).map_err(Failure::Usage)?;
+    print!("\nTable II kernels, naive vs informed (one thread, same run):\n\n{table_ii}");
+    let m = Machine::current(1);
+    let load = m.load.map(|l| format!(", 1-minute load average {l}")).unwrap_or_default();
+    let doc = format!(
+        "# autosync scaling results\n\n{}, {}, {} core(s), one thread{load}.\n\n\
+         ![time vs N](scale.svg)\n\n{table}\n## Table II kernels: naive vs informed CPU \
+         (one thread, same run)\n\n{table_ii}",
+        m.date, m.cpu, m.cores
+    );
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", out.display())))?;
+    let svg = scale::svg(&rows).map_err(|e| Failure::Usage(format!("plot: {e}")))?;
+    for (name, text) in [("scale.md", doc.as_str()), ("scale.csv", &scale::csv(&rows)), ("scale.svg", &svg)] {
+        let path = out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    eprintln!("wrote {}/scale.md, scale.csv, scale.svg", out.display());
+    Ok(if rows.iter().all(|r| r.verified) { 0 } else { 1 })
 }
 
 /// `autosync bench`: exit 0 when every kernel loaded and, on every kernel whose hand-placed
