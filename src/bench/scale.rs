@@ -117,12 +117,36 @@ pub struct ScaleRow {
 
 /// Generates and runs every family at every size in [`SIZES`], sequentially (one thread, so the
 /// times are not disturbed by the other runs).
-pub fn run(config: &Config) -> Vec<ScaleRow> {
-    Family::ALL
-        .iter()
-        .flat_map(|f| SIZES.iter().map(move |n| (*f, *n)))
-        .map(|(f, n)| run_one(f, n, config))
-        .collect()
+///
+/// A family's larger sizes are skipped once one of its kernels took longer than `budget_ms`
+/// (wall-clock; the report says which were skipped). `progress` is told of each kernel.
+pub fn run(config: &Config, budget_ms: f64, progress: &dyn Fn(&ScaleRow)) -> Vec<ScaleRow> {
+    let mut rows = Vec::new();
+    for f in Family::ALL {
+        let mut over = false;
+        for n in SIZES {
+            let row = if over { skipped(f, n, budget_ms) } else { run_one(f, n, config) };
+            over |= row.time_ms > budget_ms;
+            progress(&row);
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+fn skipped(family: Family, n: usize, budget_ms: f64) -> ScaleRow {
+    ScaleRow {
+        family,
+        n,
+        accesses: 0,
+        smt_queries: 0,
+        oracle_calls: 0,
+        barriers: None,
+        verified: false,
+        error: Some(format!("skipped: a smaller size took over {:.0} s", budget_ms / 1e3)),
+        time_ms: 0.0,
+        cpu_ms: 0.0,
+    }
 }
 
 /// Loads the kernel of `family` at size `n` like `fix` and synthesizes a placement (informed mode).

@@ -15,7 +15,7 @@
 //! Accesses ordered by barriers in every trace (Faial's barrier intervals) need no filter here:
 //! `Case::is_separated_by` decides them syntactically before any query.
 
-use super::symbolic::{Launch, ThreadIds};
+use super::symbolic::{Launch, ThreadIds, ThreadTrace};
 use super::word::W;
 use crate::kpl::Geometry;
 use std::collections::HashMap;
@@ -93,6 +93,27 @@ impl Ranges {
             }
         }
         Ranges { leaves, memo: HashMap::new() }
+    }
+
+    /// Adds the iteration variables of `trace`'s loops: below `2^31` (the assumption every query
+    /// of an access in the loop carries, see `SymExec::while_loop`), and below the trip count for
+    /// loops with a constant one (`ThreadTrace::trips`): no execution runs iteration `n` or later
+    /// of a loop whose guard is false at iteration `n` and constant before.
+    pub fn with_loops(mut self, trace: &ThreadTrace) -> Ranges {
+        let loops = trace
+            .accesses
+            .values()
+            .flat_map(|a| a.loops.iter())
+            .chain(trace.blocks.values().flat_map(|b| b.loops.iter()));
+        for (l, k) in loops {
+            let hi = match trace.trips.get(l) {
+                Some(&n) if n >= 1 => (n - 1).min(SIGN - 1),
+                _ => SIGN - 1,
+            };
+            self.leaves.insert(Dynamic::from_ast(k), Interval::new(0, hi));
+        }
+        self.memo.clear();
+        self
     }
 
     /// A range holding every value `term` takes under the launch facts.
