@@ -411,7 +411,7 @@ fn bench_scale(dirs: Vec<PathBuf>, out: &Path, config: Config) -> Result<u8, Fai
     let progress = |r: &scale::ScaleRow| {
         eprintln!("{} N={}: {:.0} ms, {} SMT queries", r.family.name(), r.n, r.time_ms, r.smt_queries)
     };
-    let rows = scale::run(&config, 30_000.0, &progress);
+    let rows = scale::run(&config, 5_000.0, &progress);
     let table = scale::markdown(&rows);
     print!("{table}");
     let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };
