@@ -222,12 +222,13 @@ fn oracle_for(k: &crate::kpl::Kernel, config: &Config) -> Z3Oracle {
 }
 
 /// The growth exponent `e` of `time ≈ c·N^e` for one family: the least-squares slope of
-/// `ln time` over `ln N` for N in `20..=160` (`None` with fewer than two usable points).
+/// `ln time` over `ln N` for N in `20..=160` (`None` with fewer than two usable points). The time
+/// is the thread CPU time, which other load on the machine does not inflate.
 pub fn exponent(rows: &[ScaleRow], family: Family) -> Option<f64> {
     let pts: Vec<(f64, f64)> = rows
         .iter()
-        .filter(|r| r.family == family && (20..=160).contains(&r.n) && r.time_ms > 0.0)
-        .map(|r| ((r.n as f64).ln(), r.time_ms.ln()))
+        .filter(|r| r.family == family && (20..=160).contains(&r.n) && r.cpu_ms > 0.0)
+        .map(|r| ((r.n as f64).ln(), r.cpu_ms.ln()))
         .collect();
     if pts.len() < 2 {
         return None;
@@ -264,7 +265,7 @@ pub fn markdown(rows: &[ScaleRow]) -> String {
             r.cpu_ms
         );
     }
-    s.push_str("\nGrowth exponent of wall time, least squares on log-log, N = 20 … 160:\n\n");
+    s.push_str("\nGrowth exponent of CPU time, least squares on log-log, N = 20 … 160:\n\n");
     for f in Family::ALL {
         let e = exponent(rows, f).map_or("—".to_string(), |e| format!("{e:.2}"));
         let _ = writeln!(s, "- {}: {e}", f.name());
@@ -357,12 +358,12 @@ pub fn table_ii(dirs: &[std::path::PathBuf], config: &Config) -> Result<String, 
 const COLOURS: [RGBColor; 4] =
     [RGBColor(40, 110, 200), RGBColor(230, 140, 40), RGBColor(60, 160, 80), RGBColor(150, 60, 160)];
 
-/// A log-log plot of wall time against N, one line per family, the fitted exponent in the legend.
+/// A log-log plot of thread CPU time against N, one line per family, the fitted exponent in the legend.
 ///
 /// Errors: plotters reports a drawing error (the message says which).
 pub fn svg(rows: &[ScaleRow]) -> Result<String, String> {
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let times: Vec<f64> = rows.iter().map(|r| r.time_ms).filter(|t| *t > 0.0).collect();
+    let times: Vec<f64> = rows.iter().map(|r| r.cpu_ms).filter(|t| *t > 0.0).collect();
     let max = times.iter().copied().fold(1.0f64, f64::max);
     let min = times.iter().copied().fold(max, f64::min).max(1e-2);
     let mut out = String::new();
@@ -370,7 +371,7 @@ pub fn svg(rows: &[ScaleRow]) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut out, (800, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("fix time vs phases N (ms, log-log)", ("sans-serif", 18))
+            .caption("synthesis CPU time vs phases N (ms, log-log)", ("sans-serif", 18))
             .margin(15)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -379,7 +380,7 @@ pub fn svg(rows: &[ScaleRow]) -> Result<String, String> {
         chart
             .configure_mesh()
             .x_desc("N (phases)")
-            .y_desc("wall ms")
+            .y_desc("CPU ms")
             .label_style(("sans-serif", 11))
             .draw()
             .map_err(err)?;
@@ -387,8 +388,8 @@ pub fn svg(rows: &[ScaleRow]) -> Result<String, String> {
             let colour = COLOURS[i];
             let pts: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.family == *f && r.time_ms > 0.0)
-                .map(|r| (r.n as f64, r.time_ms))
+                .filter(|r| r.family == *f && r.cpu_ms > 0.0)
+                .map(|r| (r.n as f64, r.cpu_ms))
                 .collect();
             let label = match exponent(rows, *f) {
                 Some(e) => format!("{} (exponent {e:.2})", f.name()),
@@ -441,8 +442,8 @@ mod tests {
                 barriers: None,
                 verified: true,
                 error: None,
-                time_ms: 3.0 * (n as f64).powf(1.5),
-                cpu_ms: 0.0,
+                time_ms: 0.0,
+                cpu_ms: 3.0 * (n as f64).powf(1.5),
             })
             .collect();
         let e = exponent(&rows, Family::Chain).unwrap_or(0.0);

@@ -23,22 +23,7 @@ impl Label {
     pub const MAIN: Label = Label(0);
 }
 
-/// A byte range in the source file plus its 1-based line and column, for diagnostics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
-    }
-}
+pub use crate::span::Span;
 
 /// A dimension selector for the builtin 3-D vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -389,6 +374,13 @@ pub enum StmtKind {
     /// not all threads of a warp it diverges. An ordinary statement for the label tree and the
     /// synthesis: not a barrier, never inserted or removed by them.
     Syncwarp,
+    /// `assume cond;`: only executions in which every thread that reaches it has `cond` true
+    /// matter (GPUVerify's `__requires` / `__assume`). A run in which some thread reaches it
+    /// with `cond` false is infeasible as a whole: its findings, also those before the
+    /// statement, are discarded. It performs no access and orders nothing.
+    Assume {
+        cond: Expr,
+    },
     /// `if (cond) then else els`. The then block's label is this statement's label; the else
     /// block has a label of its own and, under predicated execution, runs after the then block
     /// (so in the label tree it is a sibling that follows this statement).
