@@ -22,6 +22,7 @@ pub mod machine;
 pub mod plot;
 pub mod progress;
 pub mod report;
+pub mod scale;
 
 use crate::config::{Config, Ratio, Solver};
 use crate::diag::Diagnostic;

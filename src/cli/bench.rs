@@ -21,11 +21,51 @@ pub struct BenchArgs {
     /// `<!-- autosync bench: results start/end -->` markers)
     #[arg(long, value_name = "FILE")]
     readme: Option<PathBuf>,
+    /// Instead of the suite: the scaling experiment (generated kernels of N = 5 … 160 phases,
+    /// and informed vs naive CPU on the Table II kernels); writes scale.md, scale.csv, scale.svg
+    #[arg(long)]
+    scale: bool,
 }
 
-/// Runs the suite with the options of `args`.
+/// Runs the suite (or, with `--scale`, the scaling experiment) with the options of `args`.
 pub fn run(args: BenchArgs, config: Config) -> Result<u8, Failure> {
+    if args.scale {
+        return bench_scale(args.dirs, &args.out, config);
+    }
     bench(args.dirs, &args.out, args.threads, args.readme.as_deref(), config)
+}
+
+/// `autosync bench --scale`: exit 0 when every generated kernel that ran was synthesized and
+/// verified (sizes skipped for time are reported, not failures).
+fn bench_scale(dirs: Vec<PathBuf>, out: &Path, config: Config) -> Result<u8, Failure> {
+    use autosync::bench::{self, machine::Machine, scale};
+    let progress = |r: &scale::ScaleRow| {
+        eprintln!("{} N={}: {:.0} ms, {} SMT queries", r.family.name(), r.n, r.time_ms, r.smt_queries)
+    };
+    let rows = scale::run(&config, 5_000.0, &progress);
+    let table = scale::markdown(&rows);
+    print!("{table}");
+    let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };
+    let table_ii = scale::table_ii(&dirs, &config).map_err(Failure::Usage)?;
+    print!("\nTable II kernels, naive vs informed (one thread, same run):\n\n{table_ii}");
+    let m = Machine::current(1);
+    let load = m.load.map(|l| format!(", 1-minute load average {l}")).unwrap_or_default();
+    let doc = format!(
+        "# autosync scaling results\n\n{}, {}, {} core(s), one thread{load}.\n\n\
+         ![time vs N](scale.svg)\n\n{table}\n## Table II kernels: naive vs informed CPU \
+         (one thread, same run)\n\n{table_ii}",
+        m.date, m.cpu, m.cores
+    );
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", out.display())))?;
+    let svg = scale::svg(&rows).map_err(|e| Failure::Usage(format!("plot: {e}")))?;
+    for (name, text) in [("scale.md", doc.as_str()), ("scale.csv", &scale::csv(&rows)), ("scale.svg", &svg)] {
+        let path = out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    eprintln!("wrote {}/scale.md, scale.csv, scale.svg", out.display());
+    Ok(if rows.iter().all(|r| r.verified || r.time_ms == 0.0) { 0 } else { EXIT_FINDINGS })
 }
 
 /// `autosync bench`: exit 0 when every kernel loaded and, on every kernel whose hand-placed

@@ -15,9 +15,11 @@
 
 pub mod cases;
 pub mod pow2;
+pub mod prefilter;
 pub mod refine;
 pub mod symbolic;
 pub mod uniform;
+pub mod word;
 
 pub use cases::{Case, Relation};
 
@@ -143,6 +145,8 @@ pub struct OracleStats {
     pub smt_queries: u64,
     /// Case answers served from the cache.
     pub cache_hits: u64,
+    /// Access pairs the pre-filter proved apart without a query (`prefilter`).
+    pub prefiltered: u64,
 }
 
 /// A verifier: reports races and divergent barriers of a kernel, soundly.
@@ -175,6 +179,9 @@ pub struct Z3Oracle {
     opts: OracleOptions,
     analyses: HashMap<u64, Analysis>,
     stats: OracleStats,
+    /// Ask the interval pre-filter before SMT (`prefilter`); off only to test that it changes
+    /// no verdict.
+    prefilter: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -198,6 +205,10 @@ struct Analysis {
     /// relation its iterations satisfy (`witness_in_case`).
     meet_witness: HashMap<(Label, Label), Witness>,
     grid_results: HashMap<(Label, Label), Outcome>,
+    /// Value ranges of the block mode's terms, for the pre-filter.
+    ranges: prefilter::Ranges,
+    /// Pairs (block scope) whose index ranges are disjoint: they never meet.
+    apart: HashMap<(Label, Label), bool>,
     block_divergence: HashMap<Label, Outcome>,
     /// Like `block_divergence`, for two threads of one `syncwarp` warp.
     warp_divergence: HashMap<Label, Outcome>,
@@ -217,7 +228,14 @@ struct Mode {
 
 impl Z3Oracle {
     pub fn new(opts: OracleOptions) -> Z3Oracle {
-        Z3Oracle { opts, analyses: HashMap::new(), stats: OracleStats::default() }
+        Z3Oracle { opts, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+    }
+
+    /// The same oracle without the pre-filter: every pair is asked of the solver. For tests that
+    /// hold the pre-filter to changing no verdict.
+    pub fn without_prefilter(mut self) -> Z3Oracle {
+        self.prefilter = false;
+        self
     }
 
     fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
@@ -233,6 +251,10 @@ impl Z3Oracle {
             let launch = Launch::new(&self.opts.geometry);
             let warp = self.opts.geometry.warp_sync;
             let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
+            let ranges =
+                prefilter::Ranges::new(&launch, &self.opts.geometry, &[&block.ids[0], &block.ids[1]])
+                    .with_loops(&block.traces[0])
+                    .with_loops(&block.traces[1]);
             self.analyses.insert(
                 key,
                 Analysis {
@@ -245,6 +267,8 @@ impl Z3Oracle {
                     pair_possible: HashMap::new(),
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
+                    ranges,
+                    apart: HashMap::new(),
                     block_divergence: HashMap::new(),
                     warp_divergence: HashMap::new(),
                 },
@@ -646,7 +670,8 @@ impl Z3Oracle {
                     continue;
                 }
                 let mut cases_found = Vec::new();
-                for case in cases::cases_of_pair(tree, a, b) {
+                let cases = if self.apart(key, a, b) { Vec::new() } else { cases::cases_of_pair(tree, a, b) };
+                for case in cases {
                     if case.is_separated_by(tree, barriers) {
                         continue;
                     }
@@ -865,6 +890,28 @@ impl Z3Oracle {
         out
     }
 
+    /// Whether the pre-filter proves that thread 1's `a` and thread 2's `b` (block scope) never
+    /// touch one element. Counted once per pair and analysis.
+    fn apart(&mut self, key: u64, a: Label, b: Label) -> bool {
+        if !self.prefilter {
+            return false;
+        }
+        let Some(an) = self.analyses.get_mut(&key) else { return false };
+        if let Some(p) = an.apart.get(&(a, b)) {
+            return *p;
+        }
+        let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
+        else {
+            return false;
+        };
+        let p = an.ranges.of(&s1.index).disjoint(&an.ranges.of(&s2.index));
+        if p {
+            self.stats.prefiltered += 1;
+        }
+        an.apart.insert((a, b), p);
+        p
+    }
+
     fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
         let timeout = self.opts.timeout_ms;
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
@@ -880,6 +927,15 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
+        let mut ranges =
+            prefilter::Ranges::new(&an.launch, &self.opts.geometry, &[&grid.ids[0], &grid.ids[1]])
+                .with_loops(&grid.traces[0])
+                .with_loops(&grid.traces[1]);
+        if self.prefilter && ranges.of(&s1.index).disjoint(&ranges.of(&s2.index)) {
+            self.stats.prefiltered += 1;
+            an.grid_results.insert((a, b), Outcome::None);
+            return Outcome::None;
+        }
         let extra = meeting(s1, s2);
         let out = query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
         an.grid_results.insert((a, b), out.clone());

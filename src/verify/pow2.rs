@@ -9,7 +9,7 @@
 
 use z3::ast::{Bool, BV};
 
-use super::symbolic::W;
+use super::word::W;
 
 /// The value `cond ? 2^exp : 0`.
 #[derive(Clone)]

@@ -26,8 +26,7 @@ use std::collections::{BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
-/// Width of every KPL value.
-pub const W: u32 = 32;
+pub use crate::verify::word::W;
 
 /// Launch geometry terms shared by both threads.
 pub struct Launch {

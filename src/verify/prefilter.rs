@@ -1,0 +1,327 @@
+//! A cheap, exact pre-filter in front of the SMT queries: two accesses whose linearized indices
+//! lie in disjoint value ranges can never touch one element, so no case of the pair needs asking.
+//!
+//! The ranges come from an interval evaluation of the very z3 terms the queries would use
+//! ([`super::symbolic::AccessSym::index`]), as 32-bit unsigned values: an operation whose result
+//! might wrap around yields the full range. Leaves are numerals, the launch's thread/block ids and
+//! dimensions (ranges implied by the launch facts every query asserts), and anything else (loop
+//! iterations, parameters, values read from memory) is the full range. The evaluation is thus a
+//! sound over-approximation of every value the term takes in a model of the query's assertions:
+//! when the two ranges are disjoint, `index₁ = index₂` is unsatisfiable and the SMT query would
+//! answer "no race" too. It catches the common shapes — constant different first indices of
+//! multi-dimensional arrays (`s[i][…]` vs `s[j][…]` with the inner index within its row), tiles
+//! at disjoint offsets, `[t % 256]` vs `[256 + t]` — without a solver call.
+//!
+//! Accesses ordered by barriers in every trace (Faial's barrier intervals) need no filter here:
+//! `Case::is_separated_by` decides them syntactically before any query.
+
+use super::symbolic::{Launch, ThreadIds, ThreadTrace};
+use super::word::W;
+use crate::kpl::Geometry;
+use std::collections::HashMap;
+use z3::ast::{Ast, Dynamic, BV};
+use z3::DeclKind;
+
+/// The largest word value.
+const MAX: u64 = (1u64 << W) - 1;
+/// Values below this are non-negative as signed words.
+const SIGN: u64 = 1u64 << (W - 1);
+/// Terms nested deeper than this get the full range (keeps the recursion's stack bounded).
+const MAX_DEPTH: u32 = 512;
+
+/// An unsigned interval `[lo, hi]` of word values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    pub lo: u64,
+    pub hi: u64,
+}
+
+impl Interval {
+    /// Every word value.
+    pub const FULL: Interval = Interval { lo: 0, hi: MAX };
+
+    fn new(lo: u64, hi: u64) -> Interval {
+        if lo <= hi && hi <= MAX {
+            Interval { lo, hi }
+        } else {
+            Interval::FULL
+        }
+    }
+
+    fn point(v: u64) -> Interval {
+        Interval::new(v, v)
+    }
+
+    /// The two intervals share no value.
+    pub fn disjoint(&self, other: &Interval) -> bool {
+        self.hi < other.lo || other.hi < self.lo
+    }
+
+    fn non_negative(&self) -> bool {
+        self.hi < SIGN
+    }
+}
+
+/// Interval evaluation of word terms, memoized per term (terms are shared DAGs).
+pub struct Ranges {
+    leaves: HashMap<Dynamic, Interval>,
+    memo: HashMap<Dynamic, Interval>,
+}
+
+impl Ranges {
+    /// Leaves for the launch dimensions and the ids of `threads`, with the ranges the launch facts
+    /// ([`Launch::new`], [`ThreadIds::new`]) imply: a given dimension is that constant; a symbolic
+    /// block dimension is in `1..=1024`, a grid dimension in `1..=65535`; an id is below its
+    /// dimension.
+    pub fn new(launch: &Launch, geometry: &Geometry, threads: &[&ThreadIds]) -> Ranges {
+        let mut leaves = HashMap::new();
+        let dims = |given: Option<[u32; 3]>, max: u64| -> [Interval; 3] {
+            std::array::from_fn(|i| match given {
+                Some(d) => Interval::point(u64::from(d[i])),
+                None => Interval::new(1, max),
+            })
+        };
+        let block = dims(geometry.block_dim, 1024);
+        let grid = dims(geometry.grid_dim, 65535);
+        let below = |d: Interval| if d.hi == 0 { Interval::FULL } else { Interval::new(0, d.hi - 1) };
+        for i in 0..3 {
+            leaves.insert(Dynamic::from_ast(&launch.block_dim[i]), block[i]);
+            leaves.insert(Dynamic::from_ast(&launch.grid_dim[i]), grid[i]);
+            for t in threads {
+                leaves.insert(Dynamic::from_ast(&t.tid[i]), below(block[i]));
+                leaves.insert(Dynamic::from_ast(&t.bid[i]), below(grid[i]));
+            }
+        }
+        Ranges { leaves, memo: HashMap::new() }
+    }
+
+    /// Adds the iteration variables of `trace`'s loops: below `2^31` (the assumption every query
+    /// of an access in the loop carries, see `SymExec::while_loop`), and below the trip count for
+    /// loops with a constant one (`ThreadTrace::trips`): no execution runs iteration `n` or later
+    /// of a loop whose guard is false at iteration `n` and constant before.
+    pub fn with_loops(mut self, trace: &ThreadTrace) -> Ranges {
+        let loops = trace
+            .accesses
+            .values()
+            .flat_map(|a| a.loops.iter())
+            .chain(trace.blocks.values().flat_map(|b| b.loops.iter()));
+        for (l, k) in loops {
+            let hi = match trace.trips.get(l) {
+                Some(&n) if n >= 1 => (n - 1).min(SIGN - 1),
+                _ => SIGN - 1,
+            };
+            self.leaves.insert(Dynamic::from_ast(k), Interval::new(0, hi));
+        }
+        self.memo.clear();
+        self
+    }
+
+    /// A range holding every value `term` takes under the launch facts.
+    pub fn of(&mut self, term: &BV) -> Interval {
+        if term.get_size() != W {
+            return Interval::FULL;
+        }
+        self.eval(&Dynamic::from_ast(term), 0)
+    }
+
+    fn eval(&mut self, t: &Dynamic, depth: u32) -> Interval {
+        if let Some(iv) = self.leaves.get(t).or_else(|| self.memo.get(t)) {
+            return *iv;
+        }
+        let iv = if depth > MAX_DEPTH { Interval::FULL } else { self.compute(t, depth) };
+        self.memo.insert(t.clone(), iv);
+        iv
+    }
+
+    fn compute(&mut self, t: &Dynamic, depth: u32) -> Interval {
+        let Some(bv) = t.as_bv() else { return Interval::FULL };
+        if bv.get_size() != W {
+            return Interval::FULL;
+        }
+        if let Some(v) = bv.as_u64() {
+            return Interval::point(v);
+        }
+        let Ok(decl) = t.safe_decl() else { return Interval::FULL };
+        let args = t.children();
+        let arg = |i: usize, this: &mut Ranges| match args.get(i) {
+            Some(a) => this.eval(a, depth + 1),
+            None => Interval::FULL,
+        };
+        match decl.kind() {
+            DeclKind::Badd => {
+                let (mut lo, mut hi) = (0u64, 0u64);
+                for i in 0..args.len() {
+                    let x = arg(i, self);
+                    lo += x.lo;
+                    hi += x.hi;
+                    if hi > MAX {
+                        return Interval::FULL;
+                    }
+                }
+                Interval::new(lo, hi)
+            }
+            DeclKind::Bmul => {
+                let (mut lo, mut hi) = (1u64, 1u64);
+                for i in 0..args.len() {
+                    let x = arg(i, self);
+                    match (lo.checked_mul(x.lo), hi.checked_mul(x.hi)) {
+                        (Some(l), Some(h)) if h <= MAX => (lo, hi) = (l, h),
+                        _ => return Interval::FULL,
+                    }
+                }
+                Interval::new(lo, hi)
+            }
+            DeclKind::Bsub if args.len() == 2 => {
+                let (a, b) = (arg(0, self), arg(1, self));
+                if a.lo >= b.hi {
+                    Interval::new(a.lo - b.hi, a.hi - b.lo)
+                } else if a.hi < b.lo {
+                    // Always wraps: the true difference is negative by a bounded amount.
+                    Interval::new(MAX + 1 + a.lo - b.hi, MAX + 1 + a.hi - b.lo)
+                } else {
+                    Interval::FULL
+                }
+            }
+            DeclKind::Bneg => {
+                let x = arg(0, self);
+                if x == Interval::point(0) {
+                    x
+                } else if x.lo >= 1 {
+                    Interval::new(MAX + 1 - x.hi, MAX + 1 - x.lo)
+                } else {
+                    Interval::FULL
+                }
+            }
+            DeclKind::Budiv | DeclKind::BudivI => {
+                let (x, d) = (arg(0, self), arg(1, self));
+                if d.lo >= 1 {
+                    Interval::new(x.lo / d.hi, x.hi / d.lo)
+                } else {
+                    Interval::FULL
+                }
+            }
+            DeclKind::Bsdiv | DeclKind::BsdivI => {
+                let (x, d) = (arg(0, self), arg(1, self));
+                if x.non_negative() && d.lo >= 1 && d.non_negative() {
+                    Interval::new(x.lo / d.hi, x.hi / d.lo)
+                } else {
+                    Interval::FULL
+                }
+            }
+            // `x urem y ≤ x` (and `x urem 0 = x`); below `y` when `y ≥ 1`.
+            DeclKind::Burem | DeclKind::BuremI => {
+                let (x, d) = (arg(0, self), arg(1, self));
+                if x.hi < d.lo {
+                    x
+                } else if d.lo >= 1 {
+                    Interval::new(0, x.hi.min(d.hi - 1))
+                } else {
+                    Interval::new(0, x.hi)
+                }
+            }
+            // For `x ≥ 0`: `0 ≤ x srem y ≤ x` (`x srem 0 = x`), below `y` when `1 ≤ y < 2^31`.
+            DeclKind::Bsrem | DeclKind::BsremI => {
+                let (x, d) = (arg(0, self), arg(1, self));
+                if !x.non_negative() {
+                    Interval::FULL
+                } else if d.lo >= 1 && d.non_negative() {
+                    if x.hi < d.lo {
+                        x
+                    } else {
+                        Interval::new(0, x.hi.min(d.hi - 1))
+                    }
+                } else {
+                    Interval::new(0, x.hi)
+                }
+            }
+            DeclKind::Band => {
+                let mut hi = MAX;
+                for i in 0..args.len() {
+                    hi = hi.min(arg(i, self).hi);
+                }
+                Interval::new(0, hi)
+            }
+            DeclKind::Bshl => {
+                let (x, s) = (arg(0, self), arg(1, self));
+                if s.hi < u64::from(W) && (x.hi << s.hi) <= MAX {
+                    Interval::new(x.lo << s.lo, x.hi << s.hi)
+                } else {
+                    Interval::FULL
+                }
+            }
+            DeclKind::Blshr => {
+                let (x, s) = (arg(0, self), arg(1, self));
+                Interval::new(x.lo >> s.hi.min(63), x.hi >> s.lo.min(63))
+            }
+            DeclKind::Bashr => {
+                let (x, s) = (arg(0, self), arg(1, self));
+                if x.non_negative() {
+                    Interval::new(x.lo >> s.hi.min(63), x.hi >> s.lo.min(63))
+                } else {
+                    Interval::FULL
+                }
+            }
+            DeclKind::Ite => {
+                let (a, b) = (arg(1, self), arg(2, self));
+                Interval::new(a.lo.min(b.lo), a.hi.max(b.hi))
+            }
+            _ => Interval::FULL,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kpl::Geometry;
+
+    fn setup(block: Option<[u32; 3]>) -> (Launch, ThreadIds, Geometry) {
+        let g = Geometry { block_dim: block, ..Geometry::default() };
+        let launch = Launch::new(&g);
+        let mut facts = Vec::new();
+        let ids = ThreadIds::new(1, None, &launch, &mut facts);
+        (launch, ids, g)
+    }
+
+    fn c(v: u64) -> BV {
+        BV::from_u64(v, W)
+    }
+
+    #[test]
+    fn rows_of_a_two_dimensional_array_are_disjoint() {
+        let (launch, ids, g) = setup(Some([256, 1, 1]));
+        let mut r = Ranges::new(&launch, &g, &[&ids]);
+        let t = &ids.tid[0];
+        // s[3][(t + 4) % 256] and s[4][t] over rows of 256.
+        let a = c(3).bvmul(c(256)).bvadd(t.bvadd(c(4)).bvsrem(c(256)));
+        let b = c(4).bvmul(c(256)).bvadd(t);
+        let (ia, ib) = (r.of(&a), r.of(&b));
+        assert_eq!(ia, Interval { lo: 768, hi: 1023 });
+        assert_eq!(ib, Interval { lo: 1024, hi: 1279 });
+        assert!(ia.disjoint(&ib));
+    }
+
+    #[test]
+    fn a_term_that_may_wrap_is_the_full_range() {
+        let (launch, ids, g) = setup(None);
+        let mut r = Ranges::new(&launch, &g, &[&ids]);
+        let t = &ids.tid[0];
+        // t - 1 wraps for t = 0; t * 2^23 wraps past 2^32 for t ≥ 512.
+        assert_eq!(r.of(&t.bvsub(c(1))), Interval::FULL);
+        assert_eq!(r.of(&t.bvmul(c(1 << 23))), Interval::FULL);
+        assert_eq!(r.of(&t.bvmul(c(4))), Interval { lo: 0, hi: 4092 });
+        let k = BV::new_const("k", W);
+        assert_eq!(r.of(&k.bvadd(c(1))), Interval::FULL);
+    }
+
+    #[test]
+    fn signed_remainder_of_a_possibly_negative_value_is_unbounded() {
+        let (launch, ids, g) = setup(Some([64, 1, 1]));
+        let mut r = Ranges::new(&launch, &g, &[&ids]);
+        let x = BV::new_const("x", W);
+        assert_eq!(r.of(&x.bvsrem(c(8))), Interval::FULL);
+        assert_eq!(r.of(&x.bvurem(c(8))), Interval { lo: 0, hi: 7 });
+        let t = &ids.tid[0];
+        assert_eq!(r.of(&t.bvsub(c(64))), Interval { lo: MAX + 1 - 64, hi: MAX });
+    }
+}

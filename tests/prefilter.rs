@@ -1,0 +1,89 @@
+//! The pre-filter (`verify::prefilter`) changes no verdict: every kernel of the verifier corpus
+//! and of the micro and plain benchmarks (with its barriers and without) gets the same races —
+//! pairs, arrays, scopes, cases, benign and undecided flags — and divergences with the pre-filter
+//! as without it, and the pre-filter does answer some pairs.
+
+use autosync::config::Config;
+use autosync::kpl::Kernel;
+use autosync::verify::{Oracle, OracleOptions, Verdict, Z3Oracle};
+use std::path::Path;
+
+/// A verdict without its witnesses (models may differ between solver histories).
+fn shape(v: &Verdict) -> String {
+    let races = |rs: &[autosync::verify::Race]| -> Vec<String> {
+        rs.iter()
+            .map(|r| {
+                let cases: Vec<String> = r
+                    .cases
+                    .iter()
+                    .map(|c| format!("{:?}/{}/{}", c.case, c.benign, c.undecided.is_some()))
+                    .collect();
+                format!(
+                    "{:?}-{:?} {} {:?} {:?} [{}]",
+                    r.first,
+                    r.second,
+                    r.array,
+                    r.kinds,
+                    r.scope,
+                    cases.join(" ")
+                )
+            })
+            .collect()
+    };
+    let divs: Vec<String> = v.divergences.iter().map(|d| format!("{:?}@{:?}", d.barrier, d.block)).collect();
+    format!(
+        "races {:?}\nbenign {:?}\ndivergences {:?}\nundecided {}",
+        races(&v.races),
+        races(&v.benign),
+        divs,
+        v.undecided
+    )
+}
+
+fn oracle(k: &Kernel) -> Z3Oracle {
+    Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false })
+}
+
+fn kernels() -> Vec<(String, Kernel)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Config::default_config();
+    let mut out = Vec::new();
+    for dir in ["tests/verify/corpus", "benchmarks/micro", "benchmarks/plain"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("kpl" | "cu")))
+            .collect();
+        files.sort();
+        for f in files {
+            let src = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            // Files the loader rejects are the error corpus's business, not this test's.
+            let Ok(ks) = autosync::bench::load_kernels(&f, &src, &config) else { continue };
+            for k in ks {
+                out.push((format!("{}::{}", f.display(), k.name), k));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_prefilter_changes_no_verdict() {
+    let mut filtered = 0;
+    let mut checked = 0;
+    for (name, k) in kernels() {
+        let mut stripped = k.clone();
+        stripped.remove_barriers(&k.barriers());
+        for kernel in [&k, &stripped] {
+            let mut with = oracle(kernel);
+            let mut without = oracle(kernel).without_prefilter();
+            let (a, b) = (with.check(kernel), without.check(kernel));
+            assert_eq!(shape(&a), shape(&b), "{name}");
+            assert_eq!(without.stats().prefiltered, 0, "{name}");
+            filtered += with.stats().prefiltered;
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} kernels found");
+    assert!(filtered > 0, "the pre-filter answered no pair in {checked} kernels");
+}
