@@ -44,6 +44,13 @@ struct LaunchArgs {
     /// Only this kernel of a CUDA file
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// Check every dimension of a symbolic launch (by default a y/z dimension the kernel never
+    /// reads is assumed to be 1)
+    #[arg(long)]
+    all_dims: bool,
+    /// Assume index arithmetic does not wrap around 2^32 (races that need a wrap are dropped)
+    #[arg(long)]
+    no_wrap: bool,
     /// Search this directory for `#include "…"` files (after the including file's directory;
     /// repeatable, in order)
     #[arg(short = 'I', value_name = "DIR")]
@@ -58,6 +65,14 @@ struct LaunchArgs {
 }
 
 impl LaunchArgs {
+    /// `config` with the verifier flags of the command line (`--all-dims`, `--no-wrap`) applied.
+    fn verifier_config(&self, config: &Config) -> Config {
+        let mut c = config.clone();
+        c.verifier.all_dims |= self.all_dims;
+        c.verifier.no_wrap |= self.no_wrap;
+        c
+    }
+
     /// The CUDA front end's options for the file at `path`.
     fn front_end(&self, path: &Path) -> Result<autosync::cuda::FrontEndOptions, Failure> {
         let mut template_args = Vec::new();
@@ -286,7 +301,19 @@ fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
+        all_dims: config.verifier.all_dims,
+        no_wrap: config.verifier.no_wrap,
     })
+}
+
+/// The launch-shape assumptions the oracle makes for `k` (empty when none), for every report.
+fn shape_notes(k: &Kernel, config: &Config) -> Vec<String> {
+    let opts = OracleOptions {
+        geometry: k.geometry.clone(),
+        all_dims: config.verifier.all_dims,
+        ..Default::default()
+    };
+    opts.shape_of(k).describe()
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
@@ -303,6 +330,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             Ok(0)
         }
         Command::Check { file, launch, strict, stats, format } => {
+            let config = launch.verifier_config(&config);
             let loaded = load(&file, &launch, &config)?;
             let mut findings = false;
             let mut json = Vec::new();
@@ -322,11 +350,17 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     );
                 }
                 findings |= !verdict.is_clean();
+                let shape = shape_notes(k, &config);
                 match format {
                     Format::Json => json.push(
-                        serde_json::json!({"kernel": k.name, "verdict": verdict, "labels": label_map(k)}),
+                        serde_json::json!({"kernel": k.name, "verdict": verdict, "assumed_shape": shape, "labels": label_map(k)}),
                     ),
-                    Format::Human => report_verdict(&loaded, k, &verdict),
+                    Format::Human => {
+                        report_verdict(&loaded, k, &verdict);
+                        for n in &shape {
+                            println!("  note: {n}");
+                        }
+                    }
                 }
             }
             if format == Format::Json {
@@ -349,6 +383,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             strict,
             format,
         } => {
+            let config = launch.verifier_config(&config);
             let loaded = load(&file, &launch, &config)?;
             let opts = SynthOptions {
                 mode: mode.unwrap_or(config.synthesis.mode),
@@ -502,7 +537,8 @@ fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
         }
     };
-    let certainty = if r.is_possible() { "possible " } else { "" };
+    let wraps = r.only_with_wrap();
+    let certainty = if r.is_possible() || wraps { "possible " } else { "" };
     let msg = if r.first == r.second {
         format!(
             "{certainty}{what} on {space} array `{}`: a {} races with itself",
@@ -517,8 +553,15 @@ fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             kind_word(r.kinds[1])
         )
     };
+    let msg = if wraps { format!("{msg} (only if the index arithmetic wraps around 2^32)") } else { msg };
     let mut d = Diagnostic::error(msg, stmt_span(k, r.first));
     d.severity = severity;
+    if wraps {
+        d = d.with_note(
+            "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
+             `--no-wrap` assumes index arithmetic never does (docs/semantics.md)",
+        );
+    }
     let case0 = &r.cases[0];
     if let Some(w) = &case0.witness {
         d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
@@ -540,6 +583,11 @@ fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
         d = d
             .with_label("the solver could not decide this pair")
             .with_note(format!("reported as possible: {why}"));
+        if why.contains("ran out of time") {
+            d = d.with_note(
+                "help: give the solver more time: raise `verifier.smt_timeout_ms` in a configuration file (--config FILE)",
+            );
+        }
         if r.first != r.second {
             d = d.with_secondary(stmt_span(k, r.second), "second access");
         }
@@ -569,8 +617,9 @@ fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     let witness_beyond_x = case0.witness.as_ref().is_some_and(|w| w.threads.iter().any(|t| beyond_x(&t.tid)));
     if k.geometry.block_dim.is_none() && witness_beyond_x {
         d = d.with_note(
-            "help: the block size is unknown, so 2-D and 3-D blocks are checked too; if the kernel is \
-             launched with 1-D blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
+            "help: the block size is unknown and the kernel reads threadIdx.y/z or blockDim.y/z (or \
+             --all-dims is on), so 2-D and 3-D blocks are checked; if the kernel is launched with 1-D \
+             blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
         );
     }
     d
@@ -635,6 +684,8 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
     let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
     let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
     let mut impossible = false;
+    // What the written placement leaves: grid-level races and undecided pairs, per kernel.
+    let mut leftover: Vec<(usize, Unfixable)> = Vec::new();
     let mut json = Vec::new();
     let groups = sharing_groups(&loaded.kernels);
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
@@ -680,7 +731,8 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
             );
         }
         match result {
-            Synthesis::Done { inserted, removed, cost, warnings, .. } => {
+            Synthesis::Done { inserted, removed, cost, warnings, remaining, .. } => {
+                leftover.extend(remaining.iter().map(|u| (ki, u.clone())));
                 for r in &warnings.benign {
                     let d = race_diagnostic(k, r, Severity::Warning)
                         .with_note("both threads write the same value (benign; an error under --strict)");
@@ -712,7 +764,7 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
                     }
                     eprintln!("  total cost {cost}");
                 }
-                json.push(serde_json::json!({"kernel": k.name, "inserted": inserted, "removed": removed, "cost": cost.to_string(), "stats": st, "labels": label_map(k)}));
+                json.push(serde_json::json!({"kernel": k.name, "inserted": inserted, "removed": removed, "cost": cost.to_string(), "remaining": remaining, "assumed_shape": shape_notes(k, config), "stats": st, "labels": label_map(k)}));
                 inserts.extend(inserted.iter().map(|i| (ki, i.after)));
                 removes.extend(removed.iter().map(|r| (ki, *r)));
             }
@@ -770,15 +822,24 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
     let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
     if flags.format == Format::Human {
         print!("{diff}");
+        for k in &loaded.kernels {
+            for n in shape_notes(k, config) {
+                eprintln!("note: kernel `{}`: {n}", k.name);
+            }
+        }
+        for (ki, u) in &leftover {
+            report_remaining(loaded, &loaded.kernels[*ki], u);
+        }
     }
+    let left = if leftover.is_empty() { 0 } else { EXIT_FINDINGS };
     if flags.check {
         if changed && flags.format == Format::Human {
             eprintln!("{}: barriers are missing (run `autosync fix {}`)", loaded.name, loaded.name);
         }
-        return Ok(if changed { EXIT_FINDINGS } else { 0 });
+        return Ok(if changed { EXIT_FINDINGS } else { left });
     }
     if flags.diff {
-        return Ok(0);
+        return Ok(left);
     }
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
     if changed || flags.output.is_some() {
@@ -793,11 +854,39 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
                 if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
                 target.display()
             );
-        } else {
+        } else if leftover.is_empty() {
             eprintln!("{}: already correctly synchronized; nothing to change", loaded.name);
         }
+        if !leftover.is_empty() {
+            eprintln!(
+                "{}: {} finding(s) remain that barriers cannot fix or the solver could not decide (listed above)",
+                loaded.name,
+                leftover.len()
+            );
+        }
     }
-    Ok(0)
+    Ok(left)
+}
+
+/// A finding the written placement leaves (`Synthesis::Done::remaining`), after the diff.
+fn report_remaining(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
+    let d = match u {
+        Unfixable::GridRace { race } => {
+            let space = k.array(&race.array).map(|a| a.space.to_string()).unwrap_or_default();
+            race_diagnostic(k, race, Severity::Error).with_note(format!(
+                "not fixable by `__syncthreads()`: race between blocks on {space} array `{}` (give each block its own elements, or use atomics)",
+                race.array
+            ))
+        }
+        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error).with_note(
+            "left as it is: the barriers written separate every race the solver decided, not this pair",
+        ),
+        other => {
+            report_unfixable(loaded, k, other);
+            return;
+        }
+    };
+    eprint!("{}", d.render(&loaded.name, &loaded.source));
 }
 
 /// The kernels of a file grouped by shared barrier positions: two kernels are in one group when
@@ -895,6 +984,8 @@ fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
         Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
             "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
         ),
+        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("the solver did not decide this pair, so no barrier was placed for it"),
     };
     eprint!("{}", d.render(&loaded.name, &loaded.source));
 }
