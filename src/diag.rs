@@ -1,7 +1,7 @@
 //! Diagnostics: every user-facing error or finding carries a file, a byte span, a message and
 //! notes, and renders like rustc/clang (file:line:col, the source line, carets).
 
-use crate::kpl::ast::Span;
+use crate::span::Span;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;

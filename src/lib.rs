@@ -14,5 +14,6 @@ pub mod interp;
 pub mod kpl;
 pub mod maxsat;
 pub mod patch;
+pub mod span;
 pub mod synth;
 pub mod verify;

@@ -188,7 +188,7 @@ fn fix_writes_block_barriers_and_lists_grid_races() {
         }
         let (json_code, json, _) = autosync(&dir, &["fix", "--diff", "--format", "json", &input]);
         let parsed: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
-        let kernel = &parsed[0];
+        let kernel = &parsed["files"][0]["kernels"][0];
         let inserted = kernel["inserted"].as_array().map_or(0, Vec::len);
         let remaining = kernel["remaining"].as_array().map_or(0, Vec::len);
         if json_code != 1 || inserted == 0 || remaining == 0 {

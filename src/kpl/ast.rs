@@ -23,22 +23,7 @@ impl Label {
     pub const MAIN: Label = Label(0);
 }
 
-/// A byte range in the source file plus its 1-based line and column, for diagnostics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
-    }
-}
+pub use crate::span::Span;
 
 /// A dimension selector for the builtin 3-D vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

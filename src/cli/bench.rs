@@ -1,0 +1,96 @@
+//! `autosync bench`: the benchmark suite (the work is in the library's `bench` module).
+
+use super::load::read;
+use super::{Failure, EXIT_FINDINGS};
+use autosync::config::Config;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Options of `autosync bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Benchmark directories (default: benchmarks/micro, benchmarks/plain and benchmarks/sdk, those that exist)
+    dirs: Vec<PathBuf>,
+    /// Directory the results are written to
+    #[arg(long, value_name = "DIR", default_value = "benchmarks/results")]
+    out: PathBuf,
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Also replace the generated results section of this README (between its
+    /// `<!-- autosync bench: results start/end -->` markers)
+    #[arg(long, value_name = "FILE")]
+    readme: Option<PathBuf>,
+}
+
+/// Runs the suite with the options of `args`.
+pub fn run(args: BenchArgs, config: Config) -> Result<u8, Failure> {
+    bench(args.dirs, &args.out, args.threads, args.readme.as_deref(), config)
+}
+
+/// `autosync bench`: exit 0 when every kernel loaded and, on every kernel whose hand-placed
+/// original the oracle accepts, every method's result verified; 1 otherwise (the table and files
+/// are written either way; kernels whose original the oracle rejects are listed in the summary).
+fn bench(
+    dirs: Vec<PathBuf>,
+    out: &Path,
+    threads: usize,
+    readme: Option<&Path>,
+    config: Config,
+) -> Result<u8, Failure> {
+    use autosync::bench::{self, machine::Machine, report, BenchOptions, Method};
+    let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };
+    if dirs.is_empty() {
+        return Err(Failure::Usage(
+            "no benchmark directories: give some, or run in the repository root".into(),
+        ));
+    }
+    let files = bench::discover(&dirs).map_err(Failure::Usage)?;
+    let opts =
+        BenchOptions { config, threads, methods: Method::ALL.to_vec(), only_verified_originals: false };
+    let bar = bench::progress::Bar::stderr();
+    let started = std::time::Instant::now();
+    let rows = bench::run(&files, &opts, &bar).map_err(Failure::Usage)?;
+    bar.finish();
+    let wall = started.elapsed().as_secs_f64();
+    let used = bench::worker_threads(threads);
+    let machine = Machine::current(used);
+    print!("{}", report::text_table(&rows));
+    print!("\n{}", report::summary(&rows));
+    println!("wall-clock {wall:.2} s for {} kernel(s) on {used} thread(s)", rows.len());
+    let write = |name: &str, text: &str| {
+        let path = out.join(name);
+        // A plain write: new files get the usual permissions (results are regenerated, not edited).
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+    };
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", out.display())))?;
+    let cost = opts.config.cost_model();
+    write(
+        "latest.md",
+        &format!(
+            "# autosync benchmark results\n\n{}",
+            report::markdown(&rows, &machine, &cost, "latest.svg", 2)
+        ),
+    )?;
+    write("latest.csv", &report::csv(&rows))?;
+    write("latest.svg", &bench::plot::svg(&rows).map_err(|e| Failure::Usage(format!("plot: {e}")))?)?;
+    eprintln!("wrote {}/latest.md, latest.csv, latest.svg", out.display());
+    if let Some(readme) = readme {
+        let text = read(readme)?;
+        // The plot link is relative to the README's directory.
+        let base = readme.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let plot = out.join("latest.svg");
+        let href = plot.strip_prefix(base).unwrap_or(&plot).display().to_string();
+        let section = report::markdown(&rows, &machine, &cost, &href, 3);
+        let text = report::splice_readme(&text, &section)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", readme.display())))?;
+        autosync::patch::write_atomic(readme, &text).map_err(|e| Failure::Usage(e.to_string()))?;
+        eprintln!("updated {}", readme.display());
+    }
+    let all_good = rows.iter().all(|r| {
+        r.result.as_ref().is_ok_and(|k| !k.original.verified || k.methods.iter().all(|o| o.is_verified()))
+    });
+    Ok(if all_good { 0 } else { EXIT_FINDINGS })
+}

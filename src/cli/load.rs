@@ -1,0 +1,118 @@
+//! Loading a kernel file: reading it, the front end for its kind, and the launch geometry
+//! (command line over the file's header over the configuration).
+
+use super::{Failure, LaunchArgs};
+use autosync::config::Config;
+use autosync::diag::Diagnostic;
+use autosync::kpl::{self, Geometry, Kernel};
+use autosync::verify::{OracleOptions, Z3Oracle};
+use std::path::{Path, PathBuf};
+
+/// A loaded source file and its kernels.
+pub struct Loaded {
+    /// The path as given.
+    pub path: PathBuf,
+    /// The path as diagnostics show it.
+    pub name: String,
+    /// The file's text.
+    pub source: String,
+    /// Its kernels with their launch geometry settled.
+    pub kernels: Vec<Kernel>,
+    /// Whether the CUDA front end read it (else KPL).
+    pub is_cuda: bool,
+}
+
+/// The text of the file at `path`.
+pub fn read(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+}
+
+fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
+    kpl::header::parse_dims(s, kpl::Span::default()).map_err(|_| {
+        Failure::Usage(format!("invalid {what} `{s}`: expected 1 to 3 positive numbers, e.g. 256 or 16,16"))
+    })
+}
+
+/// Reads and lowers the file at `path` with the launch options; a bad file is a located `Failure::Input`.
+pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
+    let source = read(path)?;
+    let name = path.display().to_string();
+    let input = |diag: Diagnostic| Failure::Input {
+        file: name.clone(),
+        source: source.clone(),
+        diag: Box::new(diag),
+    };
+    let is_cuda = is_cuda_path(path);
+    let mut kernels = if is_cuda {
+        autosync::cuda::lower_file_with(&source, &launch.front_end(path)?).map_err(input)?
+    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
+    {
+        return Err(Failure::Usage(format!(
+            "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
+        )));
+    } else {
+        let is_kpl = path.extension().is_some_and(|e| e == "kpl");
+        vec![kpl::parse(&source).map_err(|d| {
+            // A CUDA file with another extension (.cpp, .h, .txt) fails as KPL in confusing ways.
+            input(if is_kpl {
+                d
+            } else {
+                d.with_note(format!(
+                    "help: `{name}` does not end in .cu, .cuh or .kpl, so it was read as KPL (docs/kpl.md); \
+                     if it is CUDA, give it a .cu or .cuh extension"
+                ))
+            })
+        })?]
+    };
+    if kernels.is_empty() {
+        return Err(Failure::Usage(match &launch.kernel {
+            Some(k) => format!("{name}: no __global__ kernel named `{k}`"),
+            None => format!("{name}: no __global__ kernel found"),
+        }));
+    }
+    // Precedence: command line, then the file's header, then the configuration.
+    let from_config = Geometry {
+        block_dim: config.launch.block_dim.as_ref().map(|d| dims3(d)),
+        grid_dim: config.launch.grid_dim.as_ref().map(|d| dims3(d)),
+        warp_sync: config.launch.warp_sync,
+    };
+    let from_cli = Geometry {
+        block_dim: launch.block_dim.as_deref().map(|s| parse_dims_arg(s, "--block-dim")).transpose()?,
+        grid_dim: launch.grid_dim.as_deref().map(|s| parse_dims_arg(s, "--grid-dim")).transpose()?,
+        warp_sync: launch.warp_sync,
+    };
+    for k in &mut kernels {
+        k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
+    }
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda })
+}
+
+fn dims3(d: &[u32]) -> [u32; 3] {
+    [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)]
+}
+
+/// A fresh oracle for the kernel's geometry with the configured timeout.
+pub fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
+    Z3Oracle::new(OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: config.verifier.smt_timeout_ms,
+        strict: strict || config.verifier.strict,
+        all_dims: config.verifier.all_dims,
+        no_wrap: config.verifier.no_wrap,
+    })
+}
+
+/// The launch-shape assumptions the oracle makes for `k` (empty when none), for every report.
+pub fn shape_notes(k: &Kernel, config: &Config) -> Vec<String> {
+    let opts = OracleOptions {
+        geometry: k.geometry.clone(),
+        all_dims: config.verifier.all_dims,
+        ..Default::default()
+    };
+    opts.shape_of(k).describe()
+}
+
+/// Whether the file is read by the CUDA front end (`.cu`, `.cuh`); everything else is KPL.
+pub fn is_cuda_path(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"))
+}

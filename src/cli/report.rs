@@ -1,0 +1,331 @@
+//! Verdicts, synthesis failures and interpreter runs as diagnostics (and the label map of the
+//! JSON output).
+
+use super::load::Loaded;
+use super::output::Out;
+use autosync::diag::{line_col, Diagnostic, Severity};
+use autosync::kpl::{self, Kernel, StmtKind};
+use autosync::synth::Unfixable;
+use autosync::verify::{AccessKind, Race, Relation, Scope, Verdict};
+use serde_json::{json, Value};
+
+/// Label number → paper-style name, for the JSON output.
+pub fn label_map(k: &Kernel) -> serde_json::Value {
+    let m: serde_json::Map<String, serde_json::Value> = (0..k.label_count())
+        .map(|i| (i.to_string(), serde_json::Value::String(k.label_name(kpl::Label(i)).to_string())))
+        .collect();
+    serde_json::Value::Object(m)
+}
+
+/// The span of the statement labelled `l` (empty when none).
+pub fn stmt_span(k: &Kernel, l: kpl::Label) -> kpl::Span {
+    k.stmt(l).map(|s| s.span).unwrap_or_default()
+}
+
+/// The access kind as a word of a message.
+pub fn kind_word(kind: AccessKind) -> &'static str {
+    match kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic",
+    }
+}
+
+/// A thread or block index: `3`, or `(1,2,0)` when y or z is set.
+pub fn fmt_tid(t: &[u64; 3]) -> String {
+    if t[1] == 0 && t[2] == 0 {
+        format!("{}", t[0])
+    } else {
+        format!("({},{},{})", t[0], t[1], t[2])
+    }
+}
+
+/// The diagnostic of a race: both accesses, the witness threads and element, one note per case.
+pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
+    let space = k.array(&r.array).map(|a| a.space.to_string()).unwrap_or_default();
+    let (what, scope_note) = match r.scope {
+        Scope::Block => ("data race", None),
+        Scope::Grid => {
+            ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
+        }
+    };
+    let wraps = r.only_with_wrap();
+    let certainty = if r.is_possible() || wraps { "possible " } else { "" };
+    let msg = if r.first == r.second {
+        format!(
+            "{certainty}{what} on {space} array `{}`: a {} races with itself",
+            r.array,
+            kind_word(r.kinds[0])
+        )
+    } else {
+        format!(
+            "{certainty}{what} on {space} array `{}` between a {} and a {}",
+            r.array,
+            kind_word(r.kinds[0]),
+            kind_word(r.kinds[1])
+        )
+    };
+    let msg = if wraps { format!("{msg} (only if the index arithmetic wraps around 2^32)") } else { msg };
+    let mut d = Diagnostic::error(msg, stmt_span(k, r.first));
+    d.severity = severity;
+    if wraps {
+        d = d.with_note(
+            "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
+             `--no-wrap` assumes index arithmetic never does (docs/semantics.md)",
+        );
+    }
+    let case0 = &r.cases[0];
+    if let Some(w) = &case0.witness {
+        d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
+        if r.first != r.second {
+            d = d.with_secondary(
+                stmt_span(k, r.second),
+                format!("{} by thread {}", kind_word(r.kinds[1]), fmt_tid(&w.threads[1].tid)),
+            );
+        }
+        d = d.with_note(format!("both access element {} of `{}`", w.index, r.array));
+        if r.scope == Scope::Grid {
+            d = d.with_note(format!(
+                "threads are in blocks {} and {}",
+                fmt_tid(&w.threads[0].bid),
+                fmt_tid(&w.threads[1].bid)
+            ));
+        }
+    } else if let Some(why) = &case0.undecided {
+        d = d
+            .with_label("the solver could not decide this pair")
+            .with_note(format!("reported as possible: {why}"));
+        if why.contains("ran out of time") {
+            d = d.with_note(
+                "help: give the solver more time: raise `verifier.smt_timeout_ms` in a configuration file (--config FILE)",
+            );
+        }
+        if r.first != r.second {
+            d = d.with_secondary(stmt_span(k, r.second), "second access");
+        }
+    }
+    for c in &r.cases {
+        let note = match c.case.relation {
+            Relation::SameIteration if r.first == r.second => {
+                "in the same execution of the statement: no barrier can separate it".to_string()
+            }
+            Relation::SameIteration => "in the same iteration of every enclosing loop".to_string(),
+            Relation::Carried { shared_loop, gap2 } => format!(
+                "across iterations of loop `{}`: `{}` in one iteration, `{}` in {}",
+                k.label_name(shared_loop),
+                k.label_name(c.case.first),
+                k.label_name(c.case.second),
+                if gap2 { "a later one" } else { "the next" }
+            ),
+        };
+        d = d.with_note(note);
+    }
+    if let Some(n) = scope_note {
+        d = d.with_note(n);
+    }
+    // A symbolic block size admits 2-D and 3-D blocks, where threads differing only in y or z
+    // share `threadIdx.x`: the usual cause of a surprising race in a kernel written for 1-D.
+    let beyond_x = |t: &[u64; 3]| t[1] != 0 || t[2] != 0;
+    let witness_beyond_x = case0.witness.as_ref().is_some_and(|w| w.threads.iter().any(|t| beyond_x(&t.tid)));
+    if k.geometry.block_dim.is_none() && witness_beyond_x {
+        d = d.with_note(
+            "help: the block size is unknown and the kernel reads threadIdx.y/z or blockDim.y/z (or \
+             --all-dims is on), so 2-D and 3-D blocks are checked; if the kernel is launched with 1-D \
+             blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
+        );
+    }
+    d
+}
+
+/// A stable rule name per kind of finding (the JSON `rule` and SARIF `ruleId`).
+pub fn race_rule(r: &Race) -> &'static str {
+    match r.scope {
+        Scope::Block => "data-race",
+        Scope::Grid => "grid-race",
+    }
+}
+
+/// The findings of a verdict in report order (races, benign races, divergent barriers), each with
+/// its rule name.
+pub fn verdict_findings(k: &Kernel, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
+    let mut all = Vec::new();
+    for r in &v.races {
+        all.push((race_rule(r), race_diagnostic(k, r, Severity::Error)));
+    }
+    for r in &v.benign {
+        all.push(("benign-race", benign_diagnostic(k, r)));
+    }
+    for dv in &v.divergences {
+        all.push((divergence_rule(k, dv), divergence_diagnostic(k, dv)));
+    }
+    all
+}
+
+/// A benign write-write race as a warning.
+pub fn benign_diagnostic(k: &Kernel, r: &Race) -> Diagnostic {
+    race_diagnostic(k, r, Severity::Warning)
+        .with_note("both threads write the same value (benign; an error under --strict)")
+}
+
+/// Writes the diagnostics of a verdict (stderr) and the kernel's summary line (stdout) to `out`.
+pub fn report_verdict(out: &mut Out, loaded: &Loaded, k: &Kernel, v: &Verdict) {
+    for (_, d) in verdict_findings(k, v) {
+        out.err(d.render(&loaded.name, &loaded.source));
+    }
+    let summary = format!(
+        "{}: kernel `{}`: {} race(s), {} divergent barrier(s), {} warning(s)",
+        loaded.name,
+        k.name,
+        v.races.len(),
+        v.divergences.len(),
+        v.benign.len()
+    );
+    if v.is_clean() {
+        out.out(format!("{summary} — correctly synchronized\n"));
+    } else {
+        out.out(format!("{summary}\n"));
+    }
+}
+
+/// A location in the JSON document: 1-based lines, columns in characters, end exclusive.
+pub fn location_json(source: &str, span: kpl::Span) -> Value {
+    let (line, col) = line_col(source, span.start);
+    let (end_line, end_col) = line_col(source, span.end.max(span.start));
+    json!({"line": line, "col": col, "end_line": end_line, "end_col": end_col})
+}
+
+/// A finding (a diagnostic with its rule) as a JSON object (docs/json.md, `Finding`).
+pub fn finding_json(rule: &str, d: &Diagnostic, source: &str) -> Value {
+    json!({
+        "rule": rule,
+        "severity": d.severity,
+        "message": d.message,
+        "location": d.span.map(|s| location_json(source, s)),
+        "label": d.label,
+        "related": d.secondary.iter().map(|(s, text)| json!({"location": location_json(source, *s), "message": text})).collect::<Vec<_>>(),
+        "notes": d.notes,
+    })
+}
+
+/// The span of the statement owning block `b` (an if, else or while).
+pub fn guard_span(k: &Kernel, b: kpl::Label) -> kpl::Span {
+    if let Some(s) = k.stmt(b) {
+        return kpl::Span::new(s.span.start, s.span.start.saturating_add(2).min(s.span.end));
+    }
+    let mut span = kpl::Span::default();
+    k.walk(&mut |s| {
+        if let StmtKind::If { els: Some(e), .. } = &s.kind {
+            if e.label == b {
+                span = s.span;
+            }
+        }
+    });
+    span
+}
+
+/// Whether `l` labels a `syncwarp` statement (a warp barrier) rather than a block barrier.
+pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
+    matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Syncwarp))
+}
+
+/// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
+pub fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> Diagnostic {
+    let warp = is_syncwarp(k, dv.barrier);
+    let (message, label) = if warp {
+        (
+            "warp barrier may be reached by only some threads of a warp (warp barrier divergence)",
+            "divergent warp barrier",
+        )
+    } else {
+        ("barrier may be reached by only some threads of a block (barrier divergence)", "divergent barrier")
+    };
+    let mut d = Diagnostic::error(message, stmt_span(k, dv.barrier)).with_label(label);
+    if k.flag_guards.contains(&dv.block) {
+        d = d.with_secondary(guard_span(k, dv.block), "this exit depends on the thread").with_note(
+            "threads that leave here (`return`, `break`, `continue`, `goto`) never reach the barrier",
+        );
+    } else {
+        d = d.with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
+    }
+    if let Some(t) = &dv.threads {
+        d = d.with_note(format!(
+            "thread {} reaches the barrier, thread {} does not",
+            fmt_tid(&t[0].tid),
+            fmt_tid(&t[1].tid)
+        ));
+    }
+    if let Some(why) = &dv.undecided {
+        d = d.with_note(format!("reported as possible: {why}"));
+    }
+    d
+}
+
+/// The divergence's rule name: block or warp barrier.
+pub fn divergence_rule(k: &Kernel, dv: &autosync::verify::Divergence) -> &'static str {
+    if is_syncwarp(k, dv.barrier) {
+        "warp-barrier-divergence"
+    } else {
+        "barrier-divergence"
+    }
+}
+
+/// Why no barrier placement fixes a kernel, with the rule of the race or divergence.
+pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let rule = match u {
+        Unfixable::SelfRace { race }
+        | Unfixable::GridRace { race }
+        | Unfixable::NoValidPosition { race, .. }
+        | Unfixable::Undecided { race } => race_rule(race),
+        Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
+    };
+    let d = match u {
+        Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
+        Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
+        Unfixable::NoValidPosition { race, blocks } => {
+            let mut d = race_diagnostic(k, race, Severity::Error)
+                .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
+            for b in blocks {
+                if k.flag_guards.contains(b) {
+                    d = d
+                        .with_secondary(guard_span(k, *b), "a thread-dependent exit: later barriers diverge");
+                } else {
+                    d = d.with_secondary(guard_span(k, *b), "thread-dependent guard");
+                }
+            }
+            d
+        }
+        Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
+            divergence_diagnostic(k, divergence)
+                .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
+        }
+        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
+            "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
+        ),
+        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("the solver did not decide this pair, so no barrier was placed for it"),
+    };
+    (rule, d)
+}
+
+/// A finding the written placement leaves (`Synthesis::Done::remaining`), reported after the diff.
+pub fn remaining_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+    match u {
+        Unfixable::GridRace { race } => {
+            let space = k.array(&race.array).map(|a| a.space.to_string()).unwrap_or_default();
+            let d = race_diagnostic(k, race, Severity::Error).with_note(format!(
+                "not fixable by `__syncthreads()`: race between blocks on {space} array `{}` (give each block its own elements, or use atomics)",
+                race.array
+            ));
+            (race_rule(race), d)
+        }
+        Unfixable::Undecided { race } => {
+            let d = race_diagnostic(k, race, Severity::Error).with_note(
+                "left as it is: the barriers written separate every race the solver decided, not this pair",
+            );
+            (race_rule(race), d)
+        }
+        other => unfixable_diagnostic(k, other),
+    }
+}

@@ -1,0 +1,471 @@
+//! Vector types and plain structs: one KPL word per field, in locals and in array elements.
+
+use super::*;
+
+/// A vector type or plain struct: its fields, each one 32-bit word (documented approximation:
+/// `double`, 64-bit and narrow fields are one word each, so layouts are per field, not per byte).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Agg {
+    pub(super) name: String,
+    pub(super) fields: Vec<(String, Ty)>,
+}
+
+impl Agg {
+    pub(super) fn field(&self, f: &str) -> Option<(usize, Ty)> {
+        self.fields.iter().position(|(n, _)| n == f).map(|i| (i, self.fields[i].1))
+    }
+}
+
+/// The built-in vector types: `float4`, `uint2`, `int3`, … (fields `x`, `y`, `z`, `w`).
+pub(super) fn vector_type(name: &str) -> Option<Agg> {
+    let n = name.chars().last()?.to_digit(10)? as usize;
+    let base = &name[..name.len() - 1];
+    let ty = match base {
+        "float" | "double" => Ty::Float,
+        "int" | "char" | "short" | "long" | "longlong" => Ty::Int,
+        "uint" | "uchar" | "ushort" | "ulong" | "ulonglong" => Ty::UInt,
+        _ => return None,
+    };
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let fields = ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), ty)).collect();
+    Some(Agg { name: name.to_string(), fields })
+}
+
+/// Where a field access lands.
+pub(super) enum Target2 {
+    /// A field of a local: its KPL variable.
+    Var(String, Ty),
+    /// A field of an array element: one word.
+    Mem(String, Vec<Expr>, Ty),
+}
+
+/// The index of an element's first word from an index counting vector/struct elements: the
+/// last component is scaled by the number of fields (one word each).
+pub(super) fn element_words(mut index: Vec<Expr>, agg: &Agg) -> Vec<Expr> {
+    let k = agg.fields.len() as u32;
+    if let Some(last) = index.last_mut() {
+        let old = std::mem::replace(last, Expr::Const(0));
+        *last = Expr::bin(BinOp::Mul, old, Expr::Const(k));
+    }
+    index
+}
+
+/// The index of field `i` of an aggregate element whose first field is at `index`.
+pub(super) fn field_index(index: &[Expr], i: usize) -> Vec<Expr> {
+    offset(index.to_vec(), Expr::Const(i as u32))
+}
+
+impl<'t> Lx<'_, 't> {
+    /// The vector type or plain struct a type node names, if any.
+    pub(super) fn agg_type(&self, n: Node) -> Option<Rc<Agg>> {
+        let name = text(n, self.src).trim_start_matches("struct ").trim();
+        if let Some(a) = vector_type(name) {
+            return Some(Rc::new(a));
+        }
+        let (_, fields) = self.prog.structs.iter().find(|(s, _)| s == name)?;
+        let fields: Option<Vec<(String, Ty)>> =
+            fields.iter().map(|(f, t)| ty_from_words(t).map(|t| (f.clone(), t))).collect();
+        Some(Rc::new(Agg { name: name.to_string(), fields: fields? }))
+    }
+
+    /// Declarations of vector/struct type: shared arrays (fields in the last dimension) and
+    /// locals (one KPL local per field).
+    pub(super) fn agg_declaration(&mut self, n: Node, agg: Rc<Agg>, shared: bool, ext: bool) -> R<()> {
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let k = agg.fields.len() as u32;
+        for d in decls {
+            if shared {
+                if ext {
+                    return Err(unsupported(format!("`extern __shared__` arrays of {}", agg.name), d));
+                }
+                let before = self.arrays.len();
+                self.shared_decl(d, agg.fields[0].1, false)?;
+                let Some(a) = self.arrays.get_mut(before) else { continue };
+                match a.dims.last_mut() {
+                    Some(Some(last)) if d.kind() != "identifier" => *last *= k,
+                    _ => {
+                        return Err(unsupported(
+                            format!("a `__shared__` {} that is not an array", agg.name),
+                            d,
+                        ))
+                    }
+                }
+                let name = a.name.clone();
+                self.agg_arrays.insert(name, agg.clone());
+                continue;
+            }
+            let (name, init) = match d.kind() {
+                "identifier" => (d, None),
+                "init_declarator" => (
+                    d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?,
+                    d.child_by_field_name("value"),
+                ),
+                _ => return Err(self.bad_declarator(d)),
+            };
+            if let ("reference_declarator", Some(value)) = (name.kind(), init) {
+                self.ref_local(n, name, value, Some(agg.clone()), agg.fields[0].1)?;
+                continue;
+            }
+            if name.kind() == "pointer_declarator" {
+                // `float2 *p = d + k;`: a pointer into a vector/struct array, counting elements.
+                let inner = name.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                let (Some(inner), Some(value)) = (inner, init) else {
+                    return Err(self.bad_declarator(name));
+                };
+                let (array, comps, a) = self.agg_pointer(value)?;
+                if a.fields != agg.fields {
+                    return Err(unsupported(
+                        format!("a {} pointer into an array of {}", agg.name, a.name),
+                        value,
+                    ));
+                }
+                let cname = text(inner, self.src).to_string();
+                let mutable = self.fn_body.is_none_or(|b| assigns(b, self.src, &cname));
+                self.bind_pointer(&cname, array, agg.fields[0].1, comps, mutable);
+                continue;
+            }
+            if name.kind() != "identifier" {
+                return Err(self.bad_declarator(name));
+            }
+            let values = match init {
+                Some(v) => Some(self.agg_value(v, &agg)?),
+                None => None,
+            };
+            let cname = text(name, self.src).to_string();
+            self.agg_locals(&cname, agg.clone(), values);
+        }
+        Ok(())
+    }
+
+    /// Declares the vector/struct local `cname`: one KPL local per field (with `values`).
+    pub(super) fn agg_locals(&mut self, cname: &str, agg: Rc<Agg>, values: Option<Vec<Expr>>) {
+        let mut comps = Vec::new();
+        for (i, (f, _)) in agg.fields.iter().enumerate() {
+            let base = format!("{cname}_{f}");
+            let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                self.fresh_name(&base)
+            } else {
+                base
+            };
+            self.declare_kpl(&k);
+            let init = values.as_ref().and_then(|v| v.get(i).cloned());
+            self.emit(StmtKind::Local { name: k.clone(), init });
+            comps.push(k);
+        }
+        self.bind(cname, Binding::Agg { agg, comps });
+    }
+
+    /// The fields of an aggregate-valued expression: a local, an array element (one read per
+    /// field, in order), or `make_float4(…)`.
+    /// Writes `values` to the words of the vector/struct element at `index` of `array`, in field
+    /// order.
+    pub(super) fn write_fields(&mut self, array: &str, index: &[Expr], values: Vec<Expr>) {
+        for (i, value) in values.into_iter().enumerate() {
+            self.emit(StmtKind::Write { array: array.to_string(), index: field_index(index, i), value });
+        }
+    }
+
+    /// Reads the `nfields` words of the vector/struct element at `index` of `array` into fresh
+    /// temporaries, in field order.
+    pub(super) fn read_fields(&mut self, array: &str, index: &[Expr], nfields: usize) -> Vec<Expr> {
+        (0..nfields)
+            .map(|i| {
+                let t = self.temp(None);
+                self.emit(StmtKind::Read {
+                    dst: t.clone(),
+                    array: array.to_string(),
+                    index: field_index(index, i),
+                });
+                Expr::Var(t)
+            })
+            .collect()
+    }
+
+    pub(super) fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src)).cloned() {
+                Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {
+                    Ok(comps.into_iter().map(Expr::Var).collect())
+                }
+                Some(Binding::Ref { array, index, agg: Some(a), .. })
+                    if a.fields.len() == agg.fields.len() =>
+                {
+                    Ok(self.read_fields(&array, &index, a.fields.len()))
+                }
+                _ => Err(unsupported(format!("`{}` as a {}", text(n, self.src), agg.name), n)),
+            },
+            "subscript_expression" => {
+                let (array, index, a) = self.agg_element(n)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                Ok(self.read_fields(&array, &index, a.fields.len()))
+            }
+            "pointer_expression" if is_deref(n) => {
+                let ptr = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
+                let (array, index, a) = self.agg_deref(ptr)?;
+                if a.fields.len() != agg.fields.len() {
+                    return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
+                }
+                Ok(self.read_fields(&array, &index, a.fields.len()))
+            }
+            "call_expression" => {
+                let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
+                let args = self.args(n);
+                let callee = n.child_by_field_name("function");
+                let fname = callee
+                    .map(|c| {
+                        if c.kind() == "template_function" {
+                            c.child_by_field_name("name").unwrap_or(c)
+                        } else {
+                            c
+                        }
+                    })
+                    .map(|c| text(c, self.src))
+                    .unwrap_or("");
+                if self.lookup(fname).is_none() && self.prog.has_function(fname) {
+                    // A device function returning a vector/struct: its result locals.
+                    self.want_agg = Some(agg.clone());
+                    let r = self.call(n, true);
+                    self.want_agg = None;
+                    r?;
+                    return match self.agg_result.take() {
+                        Some(comps) => Ok(comps.into_iter().map(Expr::Var).collect()),
+                        None => {
+                            Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
+                        }
+                    };
+                }
+                if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
+                    let mut out = Vec::new();
+                    for (a, (_, ty)) in args.iter().zip(&agg.fields) {
+                        let (e, t) = self.expr(*a)?;
+                        out.push(convert(e, t, *ty));
+                    }
+                    return Ok(out);
+                }
+                Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
+            }
+            _ => Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n)),
+        }
+    }
+
+    /// The KPL array and type of the vector/struct array (or pointer into one) that the
+    /// subscripts `n` index; `None` when `n` is not such an element.
+    pub(super) fn agg_base(&mut self, n: Node) -> Option<(String, Rc<Agg>)> {
+        let mut base = n;
+        while base.kind() == "subscript_expression" {
+            base = strip_parens(base.child_by_field_name("argument")?);
+        }
+        if base.kind() != "identifier" {
+            return None;
+        }
+        let name = text(base, self.src);
+        self.bring_file_array(name);
+        let kpl = match self.lookup(name)? {
+            Binding::Array { kpl, .. } => kpl.clone(),
+            Binding::Ptr { array, .. } => array.clone(),
+            _ => return None,
+        };
+        self.agg_arrays.get(&kpl).map(|a| (kpl, a.clone()))
+    }
+
+    /// The vector/struct type of the elements the expression `n` denotes or points into (a
+    /// vector/struct local or reference, an array of them, a pointer into one, an element, its
+    /// address, `*p`, pointer arithmetic), judged from the names alone: nothing is lowered.
+    pub(super) fn agg_of(&self, n: Node) -> Option<Rc<Agg>> {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => match self.lookup(text(n, self.src))? {
+                Binding::Agg { agg, .. } | Binding::Ref { agg: Some(agg), .. } => Some(agg.clone()),
+                Binding::Array { kpl, .. } => self.agg_arrays.get(kpl).cloned(),
+                Binding::Ptr { array, .. } => self.agg_arrays.get(array).cloned(),
+                _ => None,
+            },
+            "subscript_expression" | "pointer_expression" => self.agg_of(n.child_by_field_name("argument")?),
+            "binary_expression" => {
+                let l = n.child_by_field_name("left")?;
+                if self.is_pointer(l) {
+                    self.agg_of(l)
+                } else {
+                    self.agg_of(n.child_by_field_name("right")?)
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `a[i]` (or `p[i]`) of a vector/struct array: (array, index with the element number in
+    /// the last component, type).
+    pub(super) fn agg_index(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let Some((kpl, agg)) = self.agg_base(n) else {
+            return Err(unsupported(
+                format!("`{}` is not an array of vectors or structs", text(n, self.src)),
+                n,
+            ));
+        };
+        // Index as a scalar array (the last component counts elements).
+        let saved = self.agg_arrays.remove(&kpl);
+        let r = self.element(n, false);
+        if let Some(a) = saved {
+            self.agg_arrays.insert(kpl.clone(), a);
+        }
+        let (array, _, index) = r?;
+        Ok((array, index, agg))
+    }
+
+    /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
+    pub(super) fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, index, agg) = self.agg_index(n)?;
+        let index = element_words(index, &agg);
+        Ok((array, index, agg))
+    }
+
+    /// The vector/struct element a pointer points at (`*p`, and so `p->f` = `(*p).f` =
+    /// `p[0].f`): (array, index of its first field word, type).
+    pub(super) fn agg_deref(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        let (array, index, agg) = self.agg_pointer(ptr)?;
+        let index = element_words(index, &agg);
+        Ok((array, index, agg))
+    }
+
+    /// A field of a vector/struct local (`v.x`: its KPL local) or array element (`a[i].x`: one
+    /// word of memory). `None`: not such a field access.
+    pub(super) fn field_target(&mut self, n: Node) -> R<Option<Target2>> {
+        let n = strip_parens(n);
+        if n.kind() != "field_expression" {
+            return Ok(None);
+        }
+        let arg =
+            strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
+        let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        let field_of = |agg: &Agg| {
+            agg.field(f).ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))
+        };
+        if n.child(1).is_some_and(|op| op.kind() == "->") {
+            // `p->f` is `(*p).f`: a field word of the element `p` points at.
+            let (array, index, agg) = self.agg_deref(arg)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
+        }
+        if is_deref(arg) {
+            let ptr = arg.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", arg))?;
+            let (array, index, agg) = self.agg_deref(ptr)?;
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Mem(array, field_index(&index, i), ty)));
+        }
+        match arg.kind() {
+            "identifier" => match self.lookup(text(arg, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| {
+                        Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n))
+                    })?;
+                    Ok(Some(Target2::Var(comps[i].clone(), ty)))
+                }
+                Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| {
+                        Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n))
+                    })?;
+                    Ok(Some(Target2::Mem(array, field_index(&index, i), ty)))
+                }
+                _ => Ok(None),
+            },
+            "subscript_expression" => {
+                let (array, index, agg) = self.agg_element(arg)?;
+                let (i, ty) = agg
+                    .field(f)
+                    .ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))?;
+                Ok(Some(Target2::Mem(array, field_index(&index, i), ty)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whole-aggregate assignment `v = …` / `a[i] = …`; `None` when `l` is not an aggregate.
+    pub(super) fn agg_assign(&mut self, l: Node, r: Node) -> R<Option<(Expr, Ty)>> {
+        let l = strip_parens(l);
+        match l.kind() {
+            "identifier" => match self.lookup(text(l, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let vals = self.agg_value(r, &agg)?;
+                    for (c, v) in comps.into_iter().zip(vals) {
+                        self.emit(StmtKind::Assign { name: c, value: v });
+                    }
+                    Ok(Some((Expr::Const(0), Ty::Int)))
+                }
+                Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
+                    let vals = self.agg_value(r, &agg)?;
+                    self.write_fields(&array, &index, vals);
+                    Ok(Some((Expr::Const(0), Ty::Int)))
+                }
+                _ => Ok(None),
+            },
+            "subscript_expression" => {
+                let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_element(l)?;
+                self.write_fields(&array, &index, vals);
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            "pointer_expression" if is_deref(l) => {
+                let ptr = l.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", l))?;
+                if let Some(name) = pointer_root(ptr).map(|b| text(b, self.src)) {
+                    self.bring_file_array(name);
+                }
+                let Some(agg) = self.agg_of(ptr) else { return Ok(None) };
+                let vals = self.agg_value(r, &agg)?;
+                let (array, index, _) = self.agg_deref(ptr)?;
+                self.write_fields(&array, &index, vals);
+                Ok(Some((Expr::Const(0), Ty::Int)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    pub(super) fn field(&mut self, n: Node) -> R<(Expr, Ty)> {
+        if let Some(r) = self.group_field(n) {
+            return r;
+        }
+        if let Some(t) = self.field_target(n)? {
+            return Ok(match t {
+                Target2::Var(v, ty) => (Expr::Var(v), ty),
+                Target2::Mem(array, index, ty) => {
+                    let t = self.temp(None);
+                    self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                    (Expr::Var(t), ty)
+                }
+            });
+        }
+        let arg = n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?;
+        let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        let dim = match f {
+            "x" => Some(Dim::X),
+            "y" => Some(Dim::Y),
+            "z" => Some(Dim::Z),
+            _ => None,
+        };
+        let b = match (text(arg, self.src), dim) {
+            ("threadIdx", Some(d)) => Builtin::Tid(d),
+            ("blockIdx", Some(d)) => Builtin::Bid(d),
+            ("blockDim", Some(d)) => Builtin::BlockDim(d),
+            ("gridDim", Some(d)) => Builtin::GridDim(d),
+            _ => {
+                return Err(unsupported(
+                    format!(
+                        "member access `{}` (only `threadIdx`/`blockIdx`/`blockDim`/`gridDim` and fields of vector and plain struct locals and arrays)",
+                        text(n, self.src)
+                    ),
+                    n,
+                ))
+            }
+        };
+        if arg.kind() != "identifier" || self.lookup(text(arg, self.src)).is_some() {
+            return Err(unsupported(format!("member access `{}`", text(n, self.src)), n));
+        }
+        Ok((Expr::Builtin(b), Ty::UInt))
+    }
+}

@@ -1,0 +1,613 @@
+//! Calls: device functions inlined, intrinsics and math functions, atomics, unknown calls.
+
+use super::*;
+
+/// Pure functions of floating arguments that become opaque calls.
+pub(super) const FLOAT_MATH: &[&str] = &[
+    "sqrtf",
+    "sqrt",
+    "rsqrtf",
+    "rsqrt",
+    "cbrtf",
+    "expf",
+    "exp",
+    "__expf",
+    "exp2f",
+    "exp10f",
+    "logf",
+    "log",
+    "__logf",
+    "log2f",
+    "log10f",
+    "fabsf",
+    "fabs",
+    "sinf",
+    "sin",
+    "cosf",
+    "cos",
+    "__sinf",
+    "__cosf",
+    "tanf",
+    "tanhf",
+    "tanh",
+    "powf",
+    "pow",
+    "__powf",
+    "floorf",
+    "floor",
+    "ceilf",
+    "ceil",
+    "fminf",
+    "fmaxf",
+    "fmin",
+    "fmax",
+    "__fdividef",
+    "truncf",
+    "roundf",
+    "rintf",
+    "fmaf",
+    "__fmul_rn",
+    "__fadd_rn",
+    "__fsqrt_rn",
+    "copysignf",
+    "erff",
+    "atan2f",
+    "atanf",
+    "asinf",
+    "acosf",
+];
+
+/// Integer functions that are pure.
+pub(super) const INT_PURE: &[&str] = &["min", "max", "umin", "umax", "abs", "__mul24", "__umul24"];
+
+/// An evaluated argument of an inlined call, bound to the callee's parameter `cname`.
+pub(super) enum BoundParam {
+    /// A pointer parameter: the argument's array and element.
+    Ptr { cname: String, array: String, comps: Vec<Expr>, ty: Ty },
+    /// A value parameter: a fresh local holding the argument's value.
+    Value { cname: String, value: Expr, ty: Ty },
+    /// A reference parameter: the binding of the argument lvalue (its indices already fixed).
+    Alias { cname: String, binding: Binding },
+    /// A vector/struct value parameter: fresh locals holding the argument's fields.
+    AggValue { cname: String, agg: Rc<Agg>, values: Vec<Expr> },
+}
+
+impl<'t> Lx<'_, 't> {
+    /// Inlines a call of the device function `fname`: value parameters become fresh locals,
+    /// pointer parameters aliases of the argument's array and element, the result a fresh
+    /// local, early returns the predicated form. Every inlined statement keeps the place it has
+    /// in the function's body, so a barrier there is one edit valid for every call site.
+    pub(super) fn inline_call(
+        &mut self,
+        n: Node,
+        fname: &str,
+        targs: Option<Node>,
+        args: &[Node],
+    ) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        // Taken first: the arguments may inline calls of their own.
+        let want_agg = self.want_agg.take();
+        self.agg_result = None;
+        if self.record.is_some() || self.replay.is_some() {
+            // A loop condition is evaluated twice (before the loop, at the end of the body)
+            // into the same temporaries; an inlined body would need its own locals twice.
+            return Err(unsupported(
+                format!("a call to the device function `{fname}` in a loop condition"),
+                n,
+            )
+            .with_note("compute the value into a local before the loop and at the end of its body"));
+        }
+        let prog = self.prog;
+        let cands = prog.function(fname, args.len(), src);
+        let def = match cands[..] {
+            [d] => d.clone(),
+            [] => {
+                return Err(unsupported(
+                    format!(
+                        "call to `{fname}` with {} argument(s): no definition with that many parameters",
+                        args.len()
+                    ),
+                    n,
+                ))
+            }
+            _ => return Err(unsupported(format!("call to the overloaded function `{fname}`"), n)),
+        };
+        if self.frame.stack.iter().any(|x| x == fname) || self.inline_depth >= 32 {
+            let mut cycle = self.frame.stack.clone();
+            cycle.push(fname.to_string());
+            return Err(unsupported(
+                format!("recursion ({}): device functions are inlined", cycle.join(" -> ")),
+                n,
+            )
+            .with_label("recursive call"));
+        }
+        let fnode = def.node;
+        let body = fnode
+            .child_by_field_name("body")
+            .ok_or_else(|| unsupported(format!("`{fname}` without a body"), n))?;
+        // Template arguments: explicit ones, then deduced from the argument types.
+        let caller_env = |name: &str| -> Option<Arg> {
+            match self.lookup(name) {
+                Some(Binding::Const { value, .. }) => Some(Arg::Value(*value)),
+                _ => self.frame.types.get(name).map(|t| Arg::Type(*t)),
+            }
+        };
+        let mut inst = Instance::default();
+        let given = match targs {
+            Some(list) => {
+                let mut c = list.walk();
+                let v: Vec<Node> = list.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                v
+            }
+            None => Vec::new(),
+        };
+        let params = fn_params(fnode);
+        for (i, tp) in def.tparams.iter().enumerate() {
+            let arg = match given.get(i).or(tp.default.as_ref()) {
+                Some(a) => template_arg(*a, src, self.file, Some(&caller_env))?,
+                None => {
+                    // Deduce `T` from a parameter declared `T x` or `T *p`.
+                    let pos = params
+                        .iter()
+                        .position(|p| p.child_by_field_name("type").is_some_and(|t| text(t, src) == tp.name));
+                    match (pos.and_then(|i| args.get(i)), tp.type_node) {
+                        (Some(a), None) => Arg::Type(self.static_type(*a)),
+                        _ => {
+                            return Err(Diagnostic::error(
+                                format!("cannot deduce the template parameter `{}` of `{fname}`", tp.name),
+                                span(n),
+                            )
+                            .with_note("give the template arguments explicitly: `f<…>(…)`"))
+                        }
+                    }
+                }
+            };
+            inst.bind(tp, arg, n, src)?;
+        }
+        // Arguments, evaluated in the caller's scope, left to right.
+        let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
+        let mut bound = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            match self.group_param(*p, *a) {
+                Some(Ok(b)) => {
+                    bound.push(b);
+                    continue;
+                }
+                Some(Err(e)) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+                None => {}
+            }
+            let ty_node =
+                p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", *p))?;
+            let decl =
+                p.child_by_field_name("declarator").ok_or_else(|| unsupported("unnamed parameter", *p))?;
+            let agg = self.agg_type(ty_node);
+            let ty = match &agg {
+                Some(a) => Ok(a.fields[0].1),
+                None => self.ty(ty_node),
+            };
+            let is_ptr = matches!(decl.kind(), "pointer_declarator" | "array_declarator");
+            let is_ref = decl.kind() == "reference_declarator";
+            let name_node = match decl.kind() {
+                "pointer_declarator" | "array_declarator" => decl.child_by_field_name("declarator"),
+                "reference_declarator" => decl.named_child(0),
+                _ => Some(decl),
+            };
+            let name_node = name_node
+                .filter(|x| x.kind() == "identifier")
+                .ok_or_else(|| unsupported(format!("parameter `{}`", text(decl, src)), decl))?;
+            let ty = match ty {
+                Ok(t) => t,
+                Err(e) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+            };
+            let cname = text(name_node, src).to_string();
+            let is_const = {
+                let mut c = p.walk();
+                let q =
+                    p.children(&mut c).any(|ch| ch.kind() == "type_qualifier" && text(ch, src) == "const");
+                q
+            };
+            let writes = assigns(body, src, &cname) || body_writes_fields(body, src, &cname);
+            std::mem::swap(&mut self.frame.types, &mut inst.types);
+            let r = match (&agg, is_ptr, is_ref) {
+                (Some(agg), true, _) => self.agg_pointer(*a).and_then(|(array, comps, a2)| {
+                    if a2.fields == agg.fields {
+                        Ok(BoundParam::Ptr { cname, array, comps, ty })
+                    } else {
+                        Err(unsupported(
+                            format!("a pointer into an array of {} passed as {} *", a2.name, agg.name),
+                            *a,
+                        ))
+                    }
+                }),
+                (None, true, _) => {
+                    self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
+                }
+                (_, false, true) => self.ref_arg(*a, &cname, agg.clone(), ty, is_const, writes),
+                (Some(agg), false, false) => self.agg_value(*a, agg).map(|values| BoundParam::AggValue {
+                    cname,
+                    agg: agg.clone(),
+                    values,
+                }),
+                (None, false, false) => {
+                    self.expr(*a).map(|(e, t)| BoundParam::Value { cname, value: convert(e, t, ty), ty })
+                }
+            };
+            std::mem::swap(&mut self.frame.types, &mut inst.types);
+            match r {
+                Ok(b) => bound.push(b),
+                Err(e) => {
+                    self.frame.types = saved_types;
+                    return Err(e);
+                }
+            }
+        }
+        self.frame.types = saved_types;
+        self.cur_span = span(n);
+        // The callee's frame.
+        let ret_agg = fnode.child_by_field_name("type").and_then(|t| self.agg_type(t));
+        let ret_agg = match (ret_agg, want_agg) {
+            (None, None) => None,
+            (Some(r), Some(w)) if r.fields == w.fields => {
+                let mut comps = Vec::new();
+                for (f, _) in &r.fields {
+                    let name = self.fresh_name(&format!("{fname}_ret_{f}"));
+                    self.declare_kpl(&name);
+                    let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
+                    self.set_place(l, Place::Not(INSIDE.into()));
+                    comps.push(name);
+                }
+                Some((r, comps))
+            }
+            (Some(r), Some(w)) => {
+                return Err(unsupported(
+                    format!("the {} result of `{fname}` used as a {}", r.name, w.name),
+                    n,
+                ))
+            }
+            (Some(r), None) => {
+                return Err(unsupported(
+                    format!("the {} result of `{fname}` used as a scalar (use a field of a copy)", r.name),
+                    n,
+                ))
+            }
+            (None, Some(w)) => {
+                return Err(unsupported(format!("the result of `{fname}` used as a {}", w.name), n))
+            }
+        };
+        let ret_ty = match fnode.child_by_field_name("type") {
+            _ if ret_agg.is_some() => None,
+            Some(t) if text(t, src) == "void" => None,
+            Some(t) => {
+                if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator")
+                {
+                    return Err(unsupported(format!("`{fname}` returns a pointer or reference"), fnode));
+                }
+                let saved = std::mem::replace(&mut self.frame.types, inst.types.clone());
+                let r = self.ty(t);
+                self.frame.types = saved;
+                Some(r?)
+            }
+            None => None,
+        };
+        let rv = ret_ty.map(|t| {
+            let name = self.fresh_name(&format!("{fname}_ret"));
+            self.declare_kpl(&name);
+            let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
+            self.set_place(l, Place::Not(INSIDE.into()));
+            (name, t)
+        });
+        let mut scope0 = HashMap::new();
+        for (name, v, t) in &inst.values {
+            scope0.insert(name.clone(), Binding::Const { value: *v, ty: *t });
+        }
+        let caller_scopes = std::mem::replace(&mut self.scopes, vec![scope0, HashMap::new()]);
+        self.hidden.push(caller_scopes);
+        let mut stack = self.frame.stack.clone();
+        stack.push(fname.to_string());
+        let result_comps = ret_agg.as_ref().map(|(_, c)| c.clone());
+        let frame =
+            FnFrame { ret_flag: None, ret_value: rv.clone(), ret_agg, types: inst.types.clone(), stack };
+        let saved_frame = std::mem::replace(&mut self.frame, frame);
+        let saved_targets = std::mem::take(&mut self.targets);
+        let saved_exits = std::mem::take(&mut self.exits);
+        let saved_gotos = std::mem::take(&mut self.gotos);
+        let mut c = body.walk();
+        let children: Vec<Node> = body.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+        let saved_final = self.final_return;
+        let saved_body = self.fn_body;
+        // SAFETY of lifetimes: the callee's nodes live as long as the tree (`'t`).
+        self.final_return = children.last().copied().filter(|x| x.kind() == "return_statement");
+        self.fn_body = Some(body);
+        self.inline_depth += 1;
+        let before = self.out.len();
+        let r = self.inline_body(body, bound, &children);
+        for s in &self.out[before..] {
+            self.inlined.insert(s.label);
+        }
+        self.inline_depth -= 1;
+        self.fn_body = saved_body;
+        self.final_return = saved_final;
+        self.exits = saved_exits;
+        self.gotos = saved_gotos;
+        self.targets = saved_targets;
+        self.frame = saved_frame;
+        if let Some(sc) = self.hidden.pop() {
+            self.scopes = sc;
+        }
+        r?;
+        self.cur_span = span(n);
+        self.agg_result = result_comps;
+        Ok(rv.map(|(name, t)| (Expr::Var(name), t)))
+    }
+
+    /// Binds an inlined function's parameters and lowers its body (the frame is already set).
+    pub(super) fn inline_body(
+        &mut self,
+        body: Node<'t>,
+        bound: Vec<BoundParam>,
+        children: &[Node<'t>],
+    ) -> R<()> {
+        for b in bound {
+            self.bind_bound(b, body);
+        }
+        if has_early_return(body, self.final_return) {
+            let f = self.flag("ret");
+            self.frame.ret_flag = Some(f);
+        }
+        self.seq(children)
+    }
+
+    /// Binds a C name as `b` says (see [`BoundParam`]); `scope` is where the name is visible
+    /// (a pointer that is assigned there gets mutable components).
+    pub(super) fn bind_bound(&mut self, b: BoundParam, scope: Node) {
+        match b {
+            BoundParam::Ptr { cname, array, comps, ty } => {
+                let mutable = assigns(scope, self.src, &cname);
+                self.bind_pointer(&cname, array, ty, comps, mutable)
+            }
+            BoundParam::Value { cname, value, ty } => {
+                let k = if self.kpl_visible(&cname)
+                    || crate::kpl::is_keyword(&cname)
+                    || self.taken.contains(&cname)
+                {
+                    self.fresh_name(&cname)
+                } else {
+                    cname.clone()
+                };
+                self.declare_kpl(&k);
+                let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
+                self.set_place(l, Place::Not(INSIDE.into()));
+                self.bind(&cname, Binding::Var { kpl: k, ty });
+            }
+            BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
+            BoundParam::Alias { cname, binding } => self.bind(&cname, binding),
+        }
+    }
+
+    pub(super) fn args<'n>(&self, n: Node<'n>) -> Vec<Node<'n>> {
+        match n.child_by_field_name("arguments") {
+            Some(a) => {
+                let mut c = a.walk();
+                let v: Vec<Node> = a.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                v
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Lowers a call. `Ok(None)`: a statement-only call (barrier, fence) used as a statement.
+    pub(super) fn call(&mut self, n: Node, used: bool) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.group_call(n, used) {
+            return r;
+        }
+        let f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        let (f, targs) = match f.kind() {
+            "template_function" => (
+                f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?,
+                f.child_by_field_name("arguments"),
+            ),
+            _ => (f, None),
+        };
+        let fname = text(f, self.src).to_string();
+        let args = self.args(n);
+        if f.kind() != "identifier" {
+            return Err(unsupported(format!("call of `{fname}`"), n));
+        }
+        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
+            return self.inline_call(n, &fname, targs, &args);
+        }
+        if targs.is_some() {
+            return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
+        }
+        if self.lookup(&fname).is_some() {
+            return Err(unsupported(format!("calling `{fname}`"), n));
+        }
+        let arity = |k: usize| -> R<()> {
+            if args.len() == k {
+                Ok(())
+            } else {
+                Err(Diagnostic::error(
+                    format!("`{fname}` takes {k} argument(s), found {}", args.len()),
+                    span(n),
+                ))
+            }
+        };
+        match fname.as_str() {
+            "__syncthreads" => {
+                arity(0)?;
+                if used {
+                    return Err(unsupported("`__syncthreads()` inside an expression", n));
+                }
+                self.emit(StmtKind::Barrier);
+                return Ok(None);
+            }
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" => {
+                arity(0)?;
+                if used {
+                    return Err(unsupported(format!("`{fname}()` inside an expression"), n));
+                }
+                return Ok(None);
+            }
+            "__syncwarp" => {
+                if args.len() > 1 {
+                    arity(1)?;
+                }
+                if used {
+                    return Err(unsupported("`__syncwarp()` inside an expression", n));
+                }
+                // The mask is evaluated (it may read memory). Only the full mask is a warp
+                // barrier; a partial or unknown mask orders nothing here, which can only add
+                // reported races (docs/semantics.md, "Warp barriers").
+                let full = match args.first() {
+                    None => true,
+                    Some(m) => fold(&self.expr(*m)?.0) == Some(u32::MAX),
+                };
+                if full {
+                    self.emit(StmtKind::Syncwarp);
+                }
+                return Ok(None);
+            }
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
+                return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
+            }
+            "min" | "max" | "umin" | "umax" => {
+                arity(2)?;
+                let (a, ta) = self.expr(args[0])?;
+                let (b, tb) = self.expr(args[1])?;
+                let unsigned = fname.starts_with('u');
+                let t = if unsigned { Ty::UInt } else { common(ta, tb) };
+                let (a, b) = (convert(a, ta, t), convert(b, tb, t));
+                let is_min = fname.ends_with("min");
+                let e = match t {
+                    Ty::Float => Expr::Call(if is_min { "fmin" } else { "fmax" }.into(), vec![a, b]),
+                    Ty::Int => Expr::bin(if is_min { BinOp::Min } else { BinOp::Max }, a, b),
+                    Ty::UInt => {
+                        let c = Expr::bin(if is_min { BinOp::ULt } else { BinOp::UGt }, a.clone(), b.clone());
+                        Expr::Select(Box::new(c), Box::new(a), Box::new(b))
+                    }
+                };
+                return Ok(Some((e, t)));
+            }
+            "abs" => {
+                arity(1)?;
+                let (a, t) = self.expr(args[0])?;
+                if t == Ty::Float {
+                    return Ok(Some((Expr::Call("fabs".into(), vec![a]), Ty::Float)));
+                }
+                let neg = Expr::bin(BinOp::Lt, a.clone(), Expr::Const(0));
+                let e = Expr::Select(
+                    Box::new(neg),
+                    Box::new(Expr::Unary(UnOp::Neg, Box::new(a.clone()))),
+                    Box::new(a),
+                );
+                return Ok(Some((e, Ty::Int)));
+            }
+            "__brev" => {
+                // Exact: five swap steps (halves of ever smaller blocks), each into a temporary
+                // so the argument is not duplicated 32 times.
+                arity(1)?;
+                let (a, _) = self.expr(args[0])?;
+                let mut v = self.temp(Some(a));
+                let masks = [
+                    (1, 0x5555_5555u32),
+                    (2, 0x3333_3333),
+                    (4, 0x0f0f_0f0f),
+                    (8, 0x00ff_00ff),
+                    (16, 0x0000_ffff),
+                ];
+                for (sh, m) in masks {
+                    let x = || Expr::var(&v);
+                    let hi = Expr::bin(
+                        BinOp::BitAnd,
+                        Expr::bin(BinOp::UShr, x(), Expr::Const(sh)),
+                        Expr::Const(m),
+                    );
+                    let lo =
+                        Expr::bin(BinOp::Shl, Expr::bin(BinOp::BitAnd, x(), Expr::Const(m)), Expr::Const(sh));
+                    v = self.temp(Some(Expr::bin(BinOp::BitOr, hi, lo)));
+                }
+                return Ok(Some((Expr::Var(v), Ty::UInt)));
+            }
+            "__sincosf" | "sincosf" | "sincos" => {
+                // `sincosf(x, &s, &c)`: two opaque pure results stored through the pointers.
+                arity(3)?;
+                let (x, t) = self.expr(args[0])?;
+                let x = convert(x, t, Ty::Float);
+                for (k, out) in [(1, "sinf"), (2, "cosf")] {
+                    let value = Expr::Call(out.into(), vec![x.clone()]);
+                    let p = strip_parens(args[k]);
+                    let target = (p.kind() == "pointer_expression"
+                        && p.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
+                    .then(|| p.child_by_field_name("argument"))
+                    .flatten();
+                    match target.and_then(|t| self.lvalue_is_var(t)) {
+                        Some((var, ty)) => {
+                            self.emit(StmtKind::Assign { name: var, value: convert(value, Ty::Float, ty) });
+                        }
+                        None => {
+                            let (array, elem, index) = self.pointer(p)?;
+                            self.emit(StmtKind::Write {
+                                array,
+                                index,
+                                value: convert(value, Ty::Float, elem),
+                            });
+                        }
+                    }
+                }
+                return Ok(None);
+            }
+            "__mul24" | "__umul24" => {
+                arity(2)?;
+                let (a, _) = self.expr(args[0])?;
+                let (b, _) = self.expr(args[1])?;
+                let t = if fname == "__umul24" { Ty::UInt } else { Ty::Int };
+                return Ok(Some((Expr::bin(BinOp::Mul, a, b), t)));
+            }
+            _ => {}
+        }
+        if FLOAT_MATH.contains(&fname.as_str()) {
+            let mut out = Vec::new();
+            for a in &args {
+                let (e, t) = self.expr(*a)?;
+                out.push(convert(e, t, Ty::Float));
+            }
+            return Ok(Some((Expr::Call(fname, out), Ty::Float)));
+        }
+        if let Some(op) = atomic_op(&fname) {
+            arity(2)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
+            let (v, _) = self.expr(args[1])?;
+            let dst = if used { Some(self.temp(None)) } else { None };
+            self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
+            return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
+        }
+        if fname == "atomicCAS" {
+            // One atomic read-modify-write of the target. KPL has no compare-and-swap: it is
+            // `exch` with the value CAS may store. The oracle treats the old value (the result)
+            // and the memory after any atomic as unknown, so only the access matters to it; the
+            // interpreter stores `val` even where CUDA's comparison would fail (documented).
+            arity(3)?;
+            let (array, index, elem) = self.atomic_target(args[0])?;
+            // `compare` is evaluated (its reads and side effects happen) but not modelled.
+            let _ = self.expr(args[1])?;
+            let (v, _) = self.expr(args[2])?;
+            let dst = if used { Some(self.temp(None)) } else { None };
+            self.emit(StmtKind::Atomic { dst: dst.clone(), op: AtomicOp::Exch, array, index, value: v });
+            return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
+        }
+        if fname.starts_with("atomic") {
+            return Err(unsupported(format!("atomic `{fname}`"), n));
+        }
+        if fname.starts_with("__") {
+            return Err(unsupported(format!("intrinsic `{fname}`"), n));
+        }
+        Err(unsupported(format!("call to `{fname}` (no definition of this function in the file)"), n)
+            .with_note("device functions are inlined; their definition must be in the file"))
+    }
+}

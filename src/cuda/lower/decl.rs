@@ -1,0 +1,178 @@
+//! Declarations of locals and `__shared__` arrays.
+
+use super::*;
+
+impl<'t> Lx<'_, 't> {
+    pub(super) fn declaration(&mut self, n: Node) -> R<()> {
+        let mut c = n.walk();
+        let mut shared = false;
+        let mut ext = false;
+        for ch in n.children(&mut c) {
+            let t = text(ch, self.src);
+            match ch.kind() {
+                "storage_class_specifier" => match t {
+                    "extern" => ext = true,
+                    "register" => {}
+                    _ => return Err(unsupported(format!("`{t}` variables in a kernel"), ch)),
+                },
+                "type_qualifier" => match t {
+                    "__shared__" => shared = true,
+                    "const" | "volatile" | "__restrict__" | "constexpr" => {}
+                    _ => return Err(unsupported(format!("`{t}` in a kernel"), ch)),
+                },
+                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
+                    return Err(unsupported(format!("attribute `{t}`"), ch))
+                }
+                _ => {}
+            }
+        }
+        let ty_node =
+            n.child_by_field_name("type").ok_or_else(|| unsupported("declaration without a type", n))?;
+        if let Some(r) = self.group_declaration(n, ty_node, shared || ext) {
+            return r;
+        }
+        if let Some(agg) = self.agg_type(ty_node) {
+            return self.agg_declaration(n, agg, shared, ext);
+        }
+        if text(ty_node, self.src) == "auto" && !shared && !ext {
+            return self.auto_declaration(n);
+        }
+        let ty = self.ty(ty_node)?;
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            if shared {
+                self.shared_decl(d, ty, ext)?;
+                continue;
+            }
+            if ext {
+                return Err(unsupported("`extern` variables other than `extern __shared__` arrays", d));
+            }
+            match d.kind() {
+                "identifier" => {
+                    let cname = text(d, self.src).to_string();
+                    self.declare_var(&cname, ty, None);
+                }
+                "init_declarator" => {
+                    let name =
+                        d.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
+                    let value = d.child_by_field_name("value").ok_or_else(|| unsupported("declarator", d))?;
+                    if name.kind() == "reference_declarator" {
+                        self.ref_local(n, name, value, None, ty)?;
+                        continue;
+                    }
+                    if name.kind() == "pointer_declarator" {
+                        let inner = name
+                            .child_by_field_name("declarator")
+                            .ok_or_else(|| unsupported("declarator", d))?;
+                        if inner.kind() != "identifier" {
+                            return Err(self.bad_declarator(inner));
+                        }
+                        let cname = text(inner, self.src).to_string();
+                        let (array, _, comps) = self.pointer(value)?;
+                        let mutable = self.fn_body.is_none_or(|b| assigns(b, self.src, &cname));
+                        self.bind_pointer(&cname, array, ty, comps, mutable);
+                        continue;
+                    }
+                    if name.kind() != "identifier" {
+                        return Err(self.bad_declarator(name));
+                    }
+                    if matches!(value.kind(), "argument_list" | "initializer_list") {
+                        return Err(unsupported("constructor or brace initializers", value));
+                    }
+                    let (e, t) = self.expr(value)?;
+                    let e = convert(e, t, ty);
+                    let cname = text(name, self.src).to_string();
+                    self.declare_var(&cname, ty, Some(e));
+                }
+                _ => return Err(self.bad_declarator(d)),
+            }
+        }
+        Ok(())
+    }
+
+    /// `auto x = e;` (also `const auto`): a scalar local of the type of `e`. Other declarators
+    /// (`auto &r`, `auto *p`, no initializer) are errors naming them.
+    pub(super) fn auto_declaration(&mut self, n: Node) -> R<()> {
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let (Some(name), Some(value)) =
+                (d.child_by_field_name("declarator"), d.child_by_field_name("value"))
+            else {
+                return Err(unsupported("`auto` without an initializer", d));
+            };
+            if name.kind() != "identifier" {
+                return Err(unsupported(format!("`auto` declarator `{}`", text(name, self.src)), name));
+            }
+            if matches!(value.kind(), "argument_list" | "initializer_list") {
+                return Err(unsupported("constructor or brace initializers", value));
+            }
+            let (e, ty) = self.expr(value)?;
+            let cname = text(name, self.src).to_string();
+            self.declare_var(&cname, ty, Some(e));
+        }
+        Ok(())
+    }
+
+    pub(super) fn bad_declarator(&self, d: Node) -> Diagnostic {
+        match d.kind() {
+            "array_declarator" => unsupported("thread-local arrays", d)
+                .with_note("only `__shared__` arrays, global pointer parameters and file-scope `__device__` arrays are modelled"),
+            "pointer_declarator" => unsupported("a pointer variable without an initializer", d)
+                .with_note("pointers are modelled as aliases of the array they are initialized to point into"),
+            "reference_declarator" => unsupported("references", d),
+            _ => unsupported(format!("declarator `{}`", text(d, self.src)), d),
+        }
+    }
+
+    pub(super) fn shared_decl(&mut self, d: Node, ty: Ty, ext: bool) -> R<()> {
+        if d.kind() == "init_declarator" {
+            return Err(unsupported("initialized `__shared__` variables", d));
+        }
+        let mut dims = Vec::new();
+        let mut cur = d;
+        while cur.kind() == "array_declarator" {
+            match cur.child_by_field_name("size") {
+                Some(s) => {
+                    let v = const_eval(s, self.src, &mut |name| self.const_value(name))
+                        .and_then(|v| u32::try_from(v).ok().filter(|v| *v > 0))
+                        .ok_or_else(|| {
+                            unsupported(
+                                "a `__shared__` array size that is not a positive integer constant",
+                                s,
+                            )
+                        })?;
+                    dims.push(Some(v));
+                }
+                None => dims.push(None),
+            }
+            cur = cur.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
+        }
+        if cur.kind() != "identifier" {
+            return Err(self.bad_declarator(cur));
+        }
+        dims.reverse();
+        if dims.iter().skip(1).any(Option::is_none) || (dims.first() == Some(&None) && !ext) {
+            return Err(unsupported(
+                "a `__shared__` array with an unknown size other than `extern __shared__ T a[]`",
+                d,
+            ));
+        }
+        let scalar = dims.is_empty();
+        if scalar {
+            if ext {
+                return Err(unsupported("`extern __shared__` scalars", d));
+            }
+            dims.push(Some(1));
+        }
+        let cname = text(cur, self.src).to_string();
+        if ext {
+            let kpl = self.extern_shared_array(&cname, ty, span(d));
+            self.bind(&cname, Binding::Array { kpl, elem: ty, ndims: 1, scalar: false });
+            return Ok(());
+        }
+        self.add_array(&cname, Space::Shared, ty, dims, scalar, span(d));
+        Ok(())
+    }
+}

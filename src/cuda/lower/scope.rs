@@ -1,0 +1,345 @@
+//! Names and scopes: C bindings, KPL names handed out, temporaries, kernel parameters and file-scope arrays.
+
+use super::*;
+
+/// The parameter declarations of a function definition.
+pub(super) fn fn_params(f: Node) -> Vec<Node> {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            break;
+        }
+        d = crate::cuda::inner_declarator(x);
+    }
+    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
+    let mut c = list.walk();
+    let v: Vec<Node> = list.named_children(&mut c).filter(|p| p.kind() == "parameter_declaration").collect();
+    v
+}
+
+/// Whether `name` may be written under `n` other than by `name = …`/`name++` (see [`assigns`]):
+/// a field of it is assigned (`name.x = …`) or its address is taken (`&name`, `&name.x`).
+pub(super) fn body_writes_fields(n: Node, src: &str, name: &str) -> bool {
+    let target = match n.kind() {
+        "assignment_expression" => n.child_by_field_name("left"),
+        "update_expression" => n.child_by_field_name("argument"),
+        "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| o.kind() == "&") => {
+            let arg = n.child_by_field_name("argument").map(strip_parens);
+            if arg.is_some_and(|a| a.kind() == "identifier" && text(a, src) == name) {
+                return true;
+            }
+            arg
+        }
+        _ => None,
+    };
+    if let Some(t) = target.map(strip_parens).filter(|t| t.kind() == "field_expression") {
+        if t.child_by_field_name("argument").map(strip_parens).is_some_and(|b| text(b, src) == name) {
+            return true;
+        }
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| body_writes_fields(ch, src, name))
+}
+
+/// Whether `name` is assigned anywhere under `n` (`name = …`, `name += …`, `name++`).
+pub(super) fn assigns(n: Node, src: &str, name: &str) -> bool {
+    let target = match n.kind() {
+        "assignment_expression" => n.child_by_field_name("left"),
+        "update_expression" => n.child_by_field_name("argument"),
+        _ => None,
+    };
+    if let Some(t) = target {
+        if t.kind() == "identifier" && text(t, src) == name {
+            return true;
+        }
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| assigns(ch, src, name))
+}
+
+impl<'t> Lx<'_, 't> {
+    /// A KPL name based on `base` that no identifier of the source and no earlier KPL name uses.
+    pub(super) fn fresh_name(&mut self, base: &str) -> String {
+        let mut n = 2;
+        let mut name = format!("{base}_{n}");
+        while self.taken.contains(&name) || crate::kpl::is_keyword(&name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+
+    pub(super) fn kpl_visible(&self, name: &str) -> bool {
+        self.kpl_scopes.iter().any(|s| s.contains(name)) || self.arrays.iter().any(|a| a.name == name)
+    }
+
+    pub(super) fn declare_kpl(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+        if let Some(s) = self.kpl_scopes.last_mut() {
+            s.insert(name.to_string());
+        }
+    }
+
+    /// A fresh temporary, declared here (with `init`) unless a loop condition is being replayed,
+    /// in which case the temporary of the first evaluation is reused.
+    pub(super) fn temp(&mut self, init: Option<Expr>) -> String {
+        if let Some((base, q)) = &mut self.replay {
+            let rel = self.depth - *base;
+            if let Some((name, d)) = q.pop_front() {
+                if d == 0 && rel == 0 {
+                    if let Some(e) = init {
+                        self.emit(StmtKind::Assign { name: name.clone(), value: e });
+                    }
+                } else {
+                    self.declare_kpl(&name);
+                    self.emit(StmtKind::Local { name: name.clone(), init });
+                }
+                return name;
+            }
+        }
+        let name = loop {
+            let n = format!("_t{}", self.temp_counter);
+            self.temp_counter += 1;
+            if !self.taken.contains(&n) {
+                break n;
+            }
+        };
+        if let Some((base, rec)) = &mut self.record {
+            rec.push((name.clone(), self.depth - *base));
+        }
+        self.declare_kpl(&name);
+        self.emit(StmtKind::Local { name: name.clone(), init });
+        name
+    }
+
+    pub(super) fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub(super) fn bind(&mut self, cname: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(cname.to_string(), b);
+        }
+    }
+
+    /// Declares a C local: emits `local` under the C name, or under a fresh name when that one is
+    /// taken in KPL, and binds the C name.
+    pub(super) fn declare_var(&mut self, cname: &str, ty: Ty, init: Option<Expr>) {
+        // Never reuse a KPL variable for another C variable, even a dead one: the uniformity
+        // analysis is per name, so a second inlined copy of a device function under a
+        // thread-dependent guard would make the first copy's variables varying too.
+        let reserved = crate::kpl::is_keyword(cname) || self.arrays.iter().any(|a| a.name == cname);
+        let kpl = if !self.kpl_visible(cname) && !reserved {
+            self.declare_kpl(cname);
+            self.emit(StmtKind::Local { name: cname.to_string(), init });
+            cname.to_string()
+        } else {
+            let k = self.fresh_name(cname);
+            self.declare_kpl(&k);
+            self.emit(StmtKind::Local { name: k.clone(), init });
+            k
+        };
+        self.bind(cname, Binding::Var { kpl, ty });
+    }
+
+    pub(super) fn add_array(
+        &mut self,
+        cname: &str,
+        space: Space,
+        elem: Ty,
+        dims: Vec<Option<u32>>,
+        scalar: bool,
+        sp: Span,
+    ) {
+        let kpl = if self.kpl_visible(cname) || crate::kpl::is_keyword(cname) {
+            self.fresh_name(cname)
+        } else {
+            self.taken.insert(cname.to_string());
+            cname.to_string()
+        };
+        let ndims = dims.len();
+        self.arrays.push(ArrayDecl { name: kpl.clone(), space, dims, span: sp });
+        self.scopes[0].insert(cname.to_string(), Binding::Array { kpl: kpl.clone(), elem, ndims, scalar });
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(cname.to_string(), Binding::Array { kpl, elem, ndims, scalar });
+        }
+    }
+
+    pub(super) fn parameters(&mut self, f: Node, body: Node) -> R<()> {
+        let mut d = f.child_by_field_name("declarator");
+        while let Some(x) = d {
+            if x.kind() == "function_declarator" {
+                break;
+            }
+            d = x.child_by_field_name("declarator");
+        }
+        let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Ok(()) };
+        let mut c = list.walk();
+        let params: Vec<Node> = list.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
+        let mut copies = Vec::new();
+        for p in params {
+            if p.kind() != "parameter_declaration" {
+                return Err(unsupported(format!("parameter `{}`", text(p, self.src)), p));
+            }
+            let ty_node =
+                p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", p))?;
+            let Some(decl) = p.child_by_field_name("declarator") else {
+                if text(ty_node, self.src) == "void" {
+                    continue;
+                }
+                return Err(unsupported("unnamed parameter", p));
+            };
+            if let Some(agg) = self.agg_type(ty_node) {
+                let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                match (decl.kind(), inner) {
+                    ("pointer_declarator" | "array_declarator", Some(inner)) => {
+                        let cname = text(inner, self.src).to_string();
+                        self.add_array(&cname, Space::Global, agg.fields[0].1, vec![None], false, span(decl));
+                        if let Some(Binding::Array { kpl, .. }) = self.lookup(&cname).cloned() {
+                            self.agg_arrays.insert(kpl, agg);
+                        }
+                        continue;
+                    }
+                    _ => return Err(unsupported(format!("a {} parameter passed by value", agg.name), p)),
+                }
+            }
+            let ty = self.ty(ty_node)?;
+            let (name_node, is_array) = match decl.kind() {
+                "identifier" => (decl, false),
+                "pointer_declarator" | "array_declarator" => {
+                    let inner = decl
+                        .child_by_field_name("declarator")
+                        .ok_or_else(|| unsupported("parameter", decl))?;
+                    if inner.kind() != "identifier" {
+                        return Err(unsupported(
+                            format!("parameter `{}` (pointers to pointers and multi-dimensional array parameters)", text(decl, self.src)),
+                            decl,
+                        ));
+                    }
+                    (inner, true)
+                }
+                _ => return Err(unsupported(format!("parameter `{}`", text(decl, self.src)), decl)),
+            };
+            let cname = text(name_node, self.src).to_string();
+            if is_array {
+                self.add_array(&cname, Space::Global, ty, vec![None], false, span(decl));
+            } else {
+                let kpl = if crate::kpl::is_keyword(&cname) || self.kpl_visible(&cname) {
+                    self.fresh_name(&cname)
+                } else {
+                    cname.clone()
+                };
+                self.declare_kpl(&kpl);
+                self.params.push(kpl.clone());
+                self.bind(&cname, Binding::Var { kpl: kpl.clone(), ty });
+                if assigns(body, self.src, &cname) {
+                    copies.push((cname, kpl, ty));
+                }
+            }
+        }
+        // Parameters are uniform and read-only in KPL: a kernel that assigns one works on a copy.
+        self.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
+        for (cname, kpl, ty) in copies {
+            let local = self.fresh_name(&cname);
+            self.declare_kpl(&local);
+            let l = self.emit(StmtKind::Local { name: local.clone(), init: Some(Expr::Var(kpl)) });
+            self.set_place(l, Place::Not("a copy of an assigned parameter".into()));
+            self.bind(&cname, Binding::Var { kpl: local, ty });
+        }
+        Ok(())
+    }
+
+    /// Pointer parameters the kernel moves (`d_data += blockIdx.x * N;`, `p++`, `p = p + k`)
+    /// become pointers into their array: a fresh offset local, 0 at entry, that the moves update
+    /// (`pointer_assign`). Other pointer parameters (and arrays of vectors or structs, which stay
+    /// an error when moved) stay arrays.
+    pub(super) fn movable_pointer_parameters(&mut self, body: Node<'t>) {
+        fn assigned(n: Node, name: &str, src: &str) -> bool {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => n.child_by_field_name("argument"),
+                _ => None,
+            };
+            if target.map(strip_parens).is_some_and(|t| t.kind() == "identifier" && text(t, src) == name) {
+                return true;
+            }
+            let mut c = n.walk();
+            let children: Vec<Node> = n.children(&mut c).collect();
+            children.into_iter().any(|ch| assigned(ch, name, src))
+        }
+        let params: Vec<(String, String, Ty)> = self
+            .scopes
+            .first()
+            .map(|s| {
+                s.iter()
+                    .filter_map(|(name, b)| match b {
+                        Binding::Array { kpl, elem, ndims: 1, scalar: false } => {
+                            Some((name.clone(), kpl.clone(), *elem))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut params: Vec<_> = params
+            .into_iter()
+            .filter(|(name, kpl, _)| {
+                // Pointers into vector/struct arrays move by elements (see `pointer_any`).
+                self.params_array(kpl) && assigned(body, name, self.src)
+            })
+            .collect();
+        params.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, kpl, elem) in params {
+            let off = self.flag(&format!("{name}_off"));
+            self.bind(&name, Binding::Ptr { array: kpl, elem, comps: vec![Expr::Var(off)] });
+        }
+    }
+
+    /// Whether KPL array `kpl` is a kernel parameter (global memory, not a file-scope array).
+    pub(super) fn params_array(&self, kpl: &str) -> bool {
+        self.arrays.iter().any(|a| a.name == kpl && a.space == Space::Global)
+    }
+
+    /// The value of a constant name: a template value parameter or an integer macro.
+    pub(super) fn const_value(&self, name: &str) -> Option<i64> {
+        match self.lookup(name) {
+            Some(Binding::Const { value, ty }) => {
+                Some(if *ty == Ty::Int { *value as i32 as i64 } else { *value as i64 })
+            }
+            Some(_) => None,
+            None => self.macro_value(name),
+        }
+    }
+
+    pub(super) fn macro_value(&self, name: &str) -> Option<i64> {
+        match self.file.macros.get(name) {
+            Some(MacroVal::Const(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Makes `name` resolve to the file-scope array of that name, unless something in scope
+    /// already has the name (a local or parameter shadows it).
+    pub(super) fn bring_file_array(&mut self, name: &str) {
+        if self.lookup(name).is_none() {
+            self.file_array(name);
+        }
+    }
+
+    /// Brings a file-scope array into the kernel if one has this name.
+    pub(super) fn file_array(&mut self, name: &str) -> bool {
+        if let Some(b) = self.file_bound.get(name).cloned() {
+            self.scopes[0].insert(name.to_string(), b);
+            return true;
+        }
+        let Some(a) = self.file.arrays.iter().find(|a| a.name == name).cloned() else { return false };
+        self.add_array(&a.name, a.space, a.elem, a.dims, a.scalar, a.span);
+        if let Some(b) = self.scopes[0].get(name).cloned() {
+            self.file_bound.insert(name.to_string(), b);
+        }
+        true
+    }
+}

@@ -1,0 +1,172 @@
+//! Template instances: binding template parameters from explicit instantiations or `--template-arg`.
+
+use super::*;
+
+/// The template arguments of one instantiation.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Instance {
+    pub(super) types: HashMap<String, Ty>,
+    pub(super) values: Vec<(String, u32, Ty)>,
+    /// The arguments as written, for the kernel's name.
+    pub(super) shown: Vec<String>,
+}
+
+/// Binds template parameters to the argument nodes of `<…>` (missing ones from defaults).
+/// `env` resolves names in the arguments (the caller's template parameters).
+pub(super) fn instance_from_nodes(
+    tparams: &[TParam],
+    args: Node,
+    src: &str,
+    file: &FileInfo,
+    env: Option<ArgEnv>,
+) -> R<Instance> {
+    let mut c = args.walk();
+    let items: Vec<Node> = args.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+    if items.len() > tparams.len() {
+        return Err(unsupported(
+            format!("{} template arguments for {} parameters", items.len(), tparams.len()),
+            args,
+        ));
+    }
+    let mut inst = Instance::default();
+    for (i, p) in tparams.iter().enumerate() {
+        let node = items.get(i).copied().or(p.default);
+        let Some(node) = node else {
+            return Err(Diagnostic::error(
+                format!("no value for template parameter `{}`", p.name),
+                span(args),
+            ));
+        };
+        let arg = template_arg(node, src, file, env)?;
+        inst.bind(p, arg, node, src)?;
+        inst.shown.push(text(node, src).split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    Ok(inst)
+}
+
+/// Binds a template kernel's parameters from `--template-arg NAME=VALUE` (or their defaults).
+pub(super) fn instance_from_flags(
+    tparams: &[TParam],
+    flags: &[(String, String)],
+    src: &str,
+    file: &FileInfo,
+    f: Node,
+) -> R<Instance> {
+    let mut inst = Instance::default();
+    let kname = crate::cuda::function_name(f, src).unwrap_or("kernel");
+    for p in tparams {
+        let given = flags.iter().rev().find(|(n, _)| *n == p.name).map(|(_, v)| v.trim());
+        let (arg, shown) = match (given, p.default) {
+            (Some(v), _) => {
+                let arg = match p.type_node {
+                    None => Arg::Type(ty_from_words(v).ok_or_else(|| {
+                        Diagnostic::error(
+                            format!("--template-arg {}={v}: `{v}` is not a scalar type this front end models", p.name),
+                            span(f),
+                        )
+                    })?),
+                    Some(_) => {
+                        let value = match parse_number(v) {
+                            Some(Lit::Int(x, _)) => Some(x),
+                            _ => match file.macros.get(v) {
+                                Some(MacroVal::Const(x)) => Some(*x as u32),
+                                _ => None,
+                            },
+                        };
+                        Arg::Value(value.ok_or_else(|| {
+                            Diagnostic::error(
+                                format!("--template-arg {}={v}: not an integer constant", p.name),
+                                span(f),
+                            )
+                        })?)
+                    }
+                };
+                (arg, v.to_string())
+            }
+            (None, Some(d)) => (template_arg(d, src, file, None)?, text(d, src).to_string()),
+            (None, None) => {
+                return Err(Diagnostic::error(
+                    format!(
+                        "template kernel `{kname}` has no instantiation and no value for template parameter `{}`",
+                        p.name
+                    ),
+                    span(f),
+                )
+                .with_label("template kernel")
+                .with_note(format!(
+                    "add an explicit instantiation (`template __global__ void {kname}<…>(…);`) or pass `--template-arg {}=VALUE`",
+                    p.name
+                )))
+            }
+        };
+        inst.bind(p, arg, f, src)?;
+        inst.shown.push(shown);
+    }
+    Ok(inst)
+}
+
+/// Resolves names in template arguments (the caller's template parameters).
+pub(super) type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
+
+/// A template argument's meaning.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Arg {
+    Type(Ty),
+    Value(u32),
+}
+
+impl Instance {
+    pub(super) fn bind(&mut self, p: &TParam, arg: Arg, at: Node, src: &str) -> R<()> {
+        match (p.type_node, arg) {
+            (None, Arg::Type(t)) => {
+                self.types.insert(p.name.clone(), t);
+            }
+            (Some(tn), Arg::Value(v)) => {
+                let ty = scalar_type(tn, src)?;
+                if ty == Ty::Float {
+                    return Err(unsupported(format!("the floating template parameter `{}`", p.name), tn));
+                }
+                self.values.push((p.name.clone(), v, ty));
+            }
+            (None, Arg::Value(_)) => {
+                return Err(unsupported(format!("a value for the type parameter `{}`", p.name), at))
+            }
+            (Some(_), Arg::Type(_)) => {
+                return Err(unsupported(format!("a type for the value parameter `{}`", p.name), at))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads one template argument: a type, or an integer constant expression.
+pub(super) fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgEnv>) -> R<Arg> {
+    let lookup = |name: &str| env.and_then(|e| e(name));
+    if n.kind() == "type_descriptor" {
+        let t = n.child_by_field_name("type").ok_or_else(|| unsupported("template argument", n))?;
+        if n.child_by_field_name("declarator").is_some() {
+            return Err(unsupported(format!("template argument `{}`", text(n, src)), n));
+        }
+        // `f<blockSize>` parses as a type; a name bound to a value (or macro) is a value.
+        if t.kind() == "type_identifier" {
+            let name = text(t, src);
+            if let Some(a) = lookup(name) {
+                return Ok(a);
+            }
+            if let Some(MacroVal::Const(v)) = file.macros.get(name) {
+                return Ok(Arg::Value(*v as u32));
+            }
+        }
+        return scalar_type(t, src).map(Arg::Type);
+    }
+    let mut resolve = |name: &str| match lookup(name) {
+        Some(Arg::Value(v)) => Some(v as i64),
+        _ => match file.macros.get(name) {
+            Some(MacroVal::Const(v)) => Some(*v),
+            _ => None,
+        },
+    };
+    const_eval(n, src, &mut resolve).map(|v| Arg::Value(v as u32)).ok_or_else(|| {
+        unsupported(format!("template argument `{}` (not an integer constant)", text(n, src)), n)
+    })
+}

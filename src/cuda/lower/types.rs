@@ -1,0 +1,323 @@
+//! C types and conversions: scalar type names, the usual arithmetic conversions, binary operators on typed KPL expressions, constant folding.
+
+use super::*;
+
+/// The value type of a type node (`int`, `unsigned int`, `float`, `size_t`, …). Qualifiers are
+/// ignored; `void`, vector types, structs and unknown type names are errors.
+pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
+    let t = text(n, src);
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "register"))
+        .collect();
+    match n.kind() {
+        "sized_type_specifier" => {
+            if words.contains(&"unsigned") {
+                Ok(Ty::UInt)
+            } else if words.iter().any(|w| *w == "double" || *w == "float") {
+                Ok(Ty::Float)
+            } else {
+                Ok(Ty::Int)
+            }
+        }
+        "primitive_type" | "type_identifier" => ty_from_words(&words.join(" ")).ok_or_else(|| {
+            unsupported(format!("type `{}` (only scalar integer and floating types)", words.join(" ")), n)
+        }),
+        _ => Err(unsupported(
+            format!("type `{t}` (structs, enums, templates and vector types are not modelled)"),
+            n,
+        )),
+    }
+}
+
+/// The type class of a scalar type name such as `unsigned int` or `float` (for
+/// `--template-arg T=float` and type nodes).
+pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "register"))
+        .collect();
+    match words.join(" ").as_str() {
+        "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
+        | "int64_t" | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int"
+        | "signed char" => Some(Ty::Int),
+        "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar"
+        | "ushort" | "unsigned int" | "unsigned long" | "unsigned long long" | "unsigned char"
+        | "unsigned short" => Some(Ty::UInt),
+        "float" | "double" => Some(Ty::Float),
+        _ => None,
+    }
+}
+
+/// The value of an expression made of constants only (`None` otherwise or on division by 0).
+pub(super) fn fold(e: &Expr) -> Option<u32> {
+    use BinOp::*;
+    Some(match e {
+        Expr::Const(v) => *v,
+        Expr::Unary(op, a) => {
+            let a = fold(a)?;
+            match op {
+                UnOp::Neg => a.wrapping_neg(),
+                UnOp::Not => (a == 0) as u32,
+                UnOp::BitNot => !a,
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (fold(a)?, fold(b)?);
+            let (sa, sb) = (a as i32, b as i32);
+            match op {
+                Add => a.wrapping_add(b),
+                Sub => a.wrapping_sub(b),
+                Mul => a.wrapping_mul(b),
+                Div => sa.checked_div(sb)? as u32,
+                Rem => sa.checked_rem(sb)? as u32,
+                UDiv => a.checked_div(b)?,
+                URem => a.checked_rem(b)?,
+                Shl => a.wrapping_shl(b),
+                Shr => sa.wrapping_shr(b) as u32,
+                UShr => a.wrapping_shr(b),
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                And => (a != 0 && b != 0) as u32,
+                Or => (a != 0 || b != 0) as u32,
+                Eq => (a == b) as u32,
+                Ne => (a != b) as u32,
+                Lt => (sa < sb) as u32,
+                Le => (sa <= sb) as u32,
+                Gt => (sa > sb) as u32,
+                Ge => (sa >= sb) as u32,
+                ULt => (a < b) as u32,
+                ULe => (a <= b) as u32,
+                UGt => (a > b) as u32,
+                UGe => (a >= b) as u32,
+                Min => sa.min(sb) as u32,
+                Max => sa.max(sb) as u32,
+            }
+        }
+        Expr::Select(c, a, b) => {
+            if fold(c)? != 0 {
+                fold(a)?
+            } else {
+                fold(b)?
+            }
+        }
+        Expr::Var(_) | Expr::Builtin(_) | Expr::Call(..) => return None,
+    })
+}
+
+/// The truth value of a value: floats are compared with 0.
+pub(super) fn truth(e: Expr, t: Ty) -> Expr {
+    match t {
+        Ty::Float => Expr::Call("fcmp_ne".into(), vec![e, Expr::Const(0)]),
+        _ => e,
+    }
+}
+
+/// The value as 0 or 1 (comparisons and logical operators already are).
+pub(super) fn bool01(e: Expr) -> Expr {
+    use BinOp::*;
+    match &e {
+        Expr::Binary(And | Or | Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe, _, _)
+        | Expr::Unary(UnOp::Not, _) => e,
+        Expr::Call(f, _) if f.starts_with("fcmp_") => e,
+        _ => Expr::bin(Ne, e, Expr::Const(0)),
+    }
+}
+
+/// C's usual arithmetic conversions on our three type classes.
+pub(super) fn common(a: Ty, b: Ty) -> Ty {
+    match (a, b) {
+        (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
+        (Ty::UInt, _) | (_, Ty::UInt) => Ty::UInt,
+        _ => Ty::Int,
+    }
+}
+
+/// Converts a value between type classes (integer ↔ integer conversions keep the bits).
+pub(super) fn convert(e: Expr, from: Ty, to: Ty) -> Expr {
+    match (from, to) {
+        (Ty::Float, Ty::Float) => e,
+        (Ty::Float, Ty::Int) => Expr::Call("f2i".into(), vec![e]),
+        (Ty::Float, Ty::UInt) => Expr::Call("f2u".into(), vec![e]),
+        (Ty::Int, Ty::Float) => Expr::Call("i2f".into(), vec![e]),
+        (Ty::UInt, Ty::Float) => Expr::Call("u2f".into(), vec![e]),
+        _ => e,
+    }
+}
+
+/// A binary C operator (not `&&`/`||`) on typed operands.
+pub(super) fn binary(op: &str, (a, ta): (Expr, Ty), (b, tb): (Expr, Ty)) -> Result<(Expr, Ty), String> {
+    if op == "<<" || op == ">>" {
+        if ta == Ty::Float || tb == Ty::Float {
+            return Err(format!("`{op}` on a floating value"));
+        }
+        let bop = match (op, ta) {
+            ("<<", _) => BinOp::Shl,
+            (_, Ty::UInt) => BinOp::UShr,
+            _ => BinOp::Shr,
+        };
+        return Ok((Expr::bin(bop, a, b), ta));
+    }
+    let t = common(ta, tb);
+    let (a, b) = (convert(a, ta, t), convert(b, tb, t));
+    if t == Ty::Float {
+        let (f, ty) = match op {
+            "+" => ("fadd", Ty::Float),
+            "-" => ("fsub", Ty::Float),
+            "*" => ("fmul", Ty::Float),
+            "/" => ("fdiv", Ty::Float),
+            "<" => ("fcmp_lt", Ty::Int),
+            "<=" => ("fcmp_le", Ty::Int),
+            ">" => ("fcmp_gt", Ty::Int),
+            ">=" => ("fcmp_ge", Ty::Int),
+            "==" => ("fcmp_eq", Ty::Int),
+            "!=" => ("fcmp_ne", Ty::Int),
+            _ => return Err(format!("`{op}` on a floating value")),
+        };
+        return Ok((Expr::Call(f.into(), vec![a, b]), ty));
+    }
+    let u = t == Ty::UInt;
+    let (bop, ty) = match op {
+        "+" => (BinOp::Add, t),
+        "-" => (BinOp::Sub, t),
+        "*" => (BinOp::Mul, t),
+        "/" => (if u { BinOp::UDiv } else { BinOp::Div }, t),
+        "%" => (if u { BinOp::URem } else { BinOp::Rem }, t),
+        "&" => (BinOp::BitAnd, t),
+        "|" => (BinOp::BitOr, t),
+        "^" => (BinOp::BitXor, t),
+        "==" => (BinOp::Eq, Ty::Int),
+        "!=" => (BinOp::Ne, Ty::Int),
+        "<" => (if u { BinOp::ULt } else { BinOp::Lt }, Ty::Int),
+        "<=" => (if u { BinOp::ULe } else { BinOp::Le }, Ty::Int),
+        ">" => (if u { BinOp::UGt } else { BinOp::Gt }, Ty::Int),
+        ">=" => (if u { BinOp::UGe } else { BinOp::Ge }, Ty::Int),
+        _ => return Err(format!("operator `{op}`")),
+    };
+    Ok((Expr::bin(bop, a, b), ty))
+}
+
+impl<'t> Lx<'_, 't> {
+    /// The type class of a type node; template type parameters resolve to their argument.
+    pub(super) fn ty(&self, n: Node) -> R<Ty> {
+        if n.kind() == "type_identifier" {
+            if let Some(t) = self.frame.types.get(text(n, self.src)) {
+                return Ok(*t);
+            }
+        }
+        scalar_type(n, self.src)
+    }
+
+    pub(super) fn type_descriptor(&self, n: Node) -> R<Ty> {
+        if n.child_by_field_name("declarator").is_some() {
+            return Err(unsupported(format!("cast to `{}` (pointer casts)", text(n, self.src)), n));
+        }
+        let t = n.child_by_field_name("type").ok_or_else(|| unsupported("type", n))?;
+        self.ty(t)
+    }
+
+    /// The C type of an expression, without lowering it (used to type `?:` results).
+    pub(super) fn static_type(&self, n: Node) -> Ty {
+        let src = self.src;
+        match n.kind() {
+            "parenthesized_expression" => n.named_child(0).map(|i| self.static_type(i)).unwrap_or(Ty::Int),
+            "number_literal" => match parse_number(text(n, src)) {
+                Some(Lit::Int(_, t)) => t,
+                Some(Lit::Float(_)) => Ty::Float,
+                None => Ty::Int,
+            },
+            "identifier" => match self.lookup(text(n, src)) {
+                Some(Binding::Var { ty, .. }) | Some(Binding::Const { ty, .. }) => *ty,
+                Some(Binding::Agg { .. }) => Ty::Int,
+                Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
+                Some(Binding::Ref { elem, agg: None, .. }) => *elem,
+                Some(Binding::Ref { .. }) | Some(Binding::Block) => Ty::Int,
+                None => self
+                    .file
+                    .arrays
+                    .iter()
+                    .find(|a| a.name == text(n, src))
+                    .map(|a| a.elem)
+                    .unwrap_or(Ty::Int),
+            },
+            "field_expression" => {
+                // A field of a vector/struct local or array element has its field's type; the
+                // launch builtins are unsigned.
+                let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
+                let agg = n.child_by_field_name("argument").and_then(|b| self.agg_of(b));
+                agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
+            }
+            "subscript_expression" => {
+                let mut b = n;
+                while b.kind() == "subscript_expression" {
+                    match b.child_by_field_name("argument") {
+                        Some(x) => b = x,
+                        None => break,
+                    }
+                }
+                self.static_type(b)
+            }
+            "cast_expression" => {
+                n.child_by_field_name("type").and_then(|t| self.type_descriptor(t).ok()).unwrap_or(Ty::Int)
+            }
+            "unary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+                if op == "!" {
+                    Ty::Int
+                } else {
+                    n.child_by_field_name("argument").map(|a| self.static_type(a)).unwrap_or(Ty::Int)
+                }
+            }
+            "binary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+                let l = n.child_by_field_name("left").map(|a| self.static_type(a)).unwrap_or(Ty::Int);
+                let r = n.child_by_field_name("right").map(|a| self.static_type(a)).unwrap_or(Ty::Int);
+                match op {
+                    "&&" | "||" | "<" | "<=" | ">" | ">=" | "==" | "!=" => Ty::Int,
+                    "<<" | ">>" => l,
+                    _ => common(l, r),
+                }
+            }
+            "conditional_expression" => {
+                let a = n.child_by_field_name("consequence").map(|a| self.static_type(a)).unwrap_or(Ty::Int);
+                let b = n.child_by_field_name("alternative").map(|a| self.static_type(a)).unwrap_or(Ty::Int);
+                common(a, b)
+            }
+            "assignment_expression" | "update_expression" => n
+                .child_by_field_name(if n.kind() == "update_expression" { "argument" } else { "left" })
+                .map(|a| self.static_type(a))
+                .unwrap_or(Ty::Int),
+            "comma_expression" => {
+                n.child_by_field_name("right").map(|a| self.static_type(a)).unwrap_or(Ty::Int)
+            }
+            "sizeof_expression" => Ty::UInt,
+            "call_expression" => {
+                let f = n.child_by_field_name("function").map(|f| text(f, src)).unwrap_or("");
+                if FLOAT_MATH.contains(&f) {
+                    return Ty::Float;
+                }
+                let args: Vec<Ty> = n
+                    .child_by_field_name("arguments")
+                    .map(|a| {
+                        let mut c = a.walk();
+                        let v: Vec<Ty> = a.named_children(&mut c).map(|x| self.static_type(x)).collect();
+                        v
+                    })
+                    .unwrap_or_default();
+                match f {
+                    "umin" | "umax" | "__umul24" | "__brev" => Ty::UInt,
+                    "min" | "max" => args.iter().copied().fold(Ty::Int, common),
+                    _ if atomic_op(f).is_some() || f == "atomicCAS" => {
+                        args.first().copied().unwrap_or(Ty::Int)
+                    }
+                    _ => Ty::Int,
+                }
+            }
+            "pointer_expression" => {
+                n.child_by_field_name("argument").map(|a| self.static_type(a)).unwrap_or(Ty::Int)
+            }
+            _ => Ty::Int,
+        }
+    }
+}
