@@ -61,6 +61,12 @@ pub struct VerifierConfig {
     pub smt_timeout_ms: u32,
     /// Report write-write races of equal values as errors rather than benign warnings.
     pub strict: bool,
+    /// Leave every dimension of a symbolic launch free (no launch-shape inference). Optional.
+    #[serde(default)]
+    pub all_dims: bool,
+    /// Assume index arithmetic does not wrap around (`--no-wrap`). Optional.
+    #[serde(default)]
+    pub no_wrap: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -93,7 +99,12 @@ impl Config {
                 reoptimize: false,
                 max_iterations: 1000,
             },
-            verifier: VerifierConfig { smt_timeout_ms: 10_000, strict: false },
+            verifier: VerifierConfig {
+                smt_timeout_ms: 10_000,
+                strict: false,
+                all_dims: false,
+                no_wrap: false,
+            },
             launch: LaunchConfig { block_dim: None, grid_dim: None, warp_sync: None },
         })
     }

@@ -133,17 +133,28 @@ fn check_stats_reports_the_verifiers_work() {
 }
 
 #[test]
-fn symbolic_block_size_race_suggests_a_block_dim() {
-    // Written for 1-D blocks, with no geometry: threads (0,0,1) and (0,0,0) share threadIdx.x.
+fn symbolic_block_size_is_inferred_stated_and_lifted_by_all_dims() {
+    // Written for 1-D blocks, with no geometry: the kernel reads only threadIdx.x, so 1-D blocks
+    // are assumed (and said); under --all-dims threads (0,0,1) and (0,0,0) share threadIdx.x.
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("copy.cu");
     std::fs::write(&p, "__global__ void copy(float *a) {\n  __shared__ float s[64];\n  s[threadIdx.x] = a[threadIdx.x];\n}\n")
         .expect("write");
     let p = p.display().to_string();
     let out = autosync(&["check", &p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("assuming 1-D blocks (blockDim.y = z = 1): the kernel reads only threadIdx.x"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("--block-dim X,Y,Z checks others"), "{stdout}");
+    let out = autosync(&["check", "--all-dims", &p]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("help: the block size is unknown"), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("assuming 1-D blocks"));
     let out = autosync(&["check", "--block-dim", "64", "--grid-dim", "1", &p]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("help: the block size"));
+    assert!(!text(&out.stdout).contains("assuming"));
 }

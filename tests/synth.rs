@@ -19,7 +19,12 @@ fn load(path: &Path) -> Kernel {
 }
 
 fn oracle(k: &Kernel) -> Z3Oracle {
-    Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false })
+    Z3Oracle::new(OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: 10_000,
+        strict: false,
+        ..OracleOptions::default()
+    })
 }
 
 fn run(k: &Kernel, mode: Mode, engine: Engine) -> (Ratio, usize, u64, Kernel) {

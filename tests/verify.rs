@@ -24,8 +24,12 @@ const CASES: &[(&str, &str, usize, usize, usize, usize)] = &[
 fn verdicts_match_expectations() {
     for (name, src, block, grid, divs, benign) in CASES {
         let k = kpl::parse(src).unwrap_or_else(|d| panic!("{name}: {}", d.render(name, src)));
-        let mut o =
-            Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false });
+        let mut o = Z3Oracle::new(OracleOptions {
+            geometry: k.geometry.clone(),
+            timeout_ms: 10_000,
+            strict: false,
+            ..OracleOptions::default()
+        });
         let v = o.check(&k);
         let nb = v.races.iter().filter(|r| r.scope == Scope::Block).count();
         let ng = v.races.iter().filter(|r| r.scope == Scope::Grid).count();
@@ -43,8 +47,12 @@ fn fig4_witnesses_say_which_iterations_race() {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kpl/paper/fig4.kpl"))
         .expect("read");
     let k = kpl::parse(&src).expect("parse");
-    let mut o =
-        Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false });
+    let mut o = Z3Oracle::new(OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: 10_000,
+        strict: false,
+        ..OracleOptions::default()
+    });
     let v = o.check(&k);
     assert_eq!(v.races.len(), 1);
     let r = &v.races[0];
@@ -163,20 +171,30 @@ struct Variant {
     suffix: &'static str,
     strict: bool,
     geometry: fn(&Geometry) -> Geometry,
+    /// No launch-shape inference (`--all-dims`).
+    all_dims: bool,
 }
 
 const VARIANTS: &[Variant] = &[
-    Variant { suffix: "expected", strict: false, geometry: |g| g.clone() },
-    Variant { suffix: "strict.expected", strict: true, geometry: |g| g.clone() },
+    Variant { suffix: "expected", strict: false, geometry: |g| g.clone(), all_dims: false },
+    Variant { suffix: "strict.expected", strict: true, geometry: |g| g.clone(), all_dims: false },
     Variant {
         suffix: "symbolic.expected",
         strict: false,
         geometry: |g| Geometry { block_dim: None, grid_dim: None, warp_sync: g.warp_sync },
+        all_dims: false,
+    },
+    Variant {
+        suffix: "alldims.expected",
+        strict: false,
+        geometry: |g| Geometry { block_dim: None, grid_dim: None, warp_sync: g.warp_sync },
+        all_dims: true,
     },
     Variant {
         suffix: "nowarp.expected",
         strict: false,
         geometry: |g| Geometry { warp_sync: None, ..g.clone() },
+        all_dims: false,
     },
 ];
 
@@ -204,7 +222,13 @@ fn corpus_verdicts_match_expectations() {
                 continue;
             }
             let geometry = (var.geometry)(&k.geometry);
-            let mut o = Z3Oracle::new(OracleOptions { geometry, timeout_ms: 10_000, strict: var.strict });
+            let mut o = Z3Oracle::new(OracleOptions {
+                geometry,
+                timeout_ms: 10_000,
+                strict: var.strict,
+                all_dims: var.all_dims,
+                ..OracleOptions::default()
+            });
             let got = render_verdict(&k, &o.check(&k));
             let text = std::fs::read_to_string(&exp_path).expect("read expected");
             if bless {
@@ -338,8 +362,12 @@ fn ablations_are_covered(kernels: &[(PathBuf, Kernel)]) -> usize {
         if all.len() > 1 {
             removals.push(all.clone());
         }
-        let mut o =
-            Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: true });
+        let mut o = Z3Oracle::new(OracleOptions {
+            geometry: k.geometry.clone(),
+            timeout_ms: 10_000,
+            strict: true,
+            ..OracleOptions::default()
+        });
         for rm in removals {
             let mut v = k.clone();
             v.remove_barriers(&rm);
@@ -395,6 +423,7 @@ fn time_corpus() {
                 geometry: k.geometry.clone(),
                 timeout_ms: 10_000,
                 strict: false,
+                ..OracleOptions::default()
             });
             let _ = o.check(&k);
             best = best.min(start.elapsed().as_secs_f64() * 1000.0);

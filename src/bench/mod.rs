@@ -245,6 +245,8 @@ fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: config.verifier.strict,
+        all_dims: config.verifier.all_dims,
+        no_wrap: config.verifier.no_wrap,
     })
 }
 

@@ -218,6 +218,8 @@ fn oracle_for(k: &crate::kpl::Kernel, config: &Config) -> Z3Oracle {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: config.verifier.strict,
+        all_dims: config.verifier.all_dims,
+        no_wrap: config.verifier.no_wrap,
     })
 }
 

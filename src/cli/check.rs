@@ -1,7 +1,7 @@
 //! `autosync check`: verify every kernel of the given files and report races and divergent
 //! barriers.
 
-use super::load::{load, oracle_for};
+use super::load::{load, oracle_for, shape_notes};
 use super::output::{run_files, status_word, FileResult, Out, Tally};
 use super::report::{finding_json, label_map, report_verdict, verdict_findings};
 use super::{Failure, Files, Format, EXIT_FINDINGS};
@@ -51,6 +51,7 @@ fn check_file(
     config: &Config,
 ) -> Result<FileResult, Failure> {
     let launch = plan.launch_for(path)?;
+    let config = &launch.verifier_config(config);
     let loaded = load(path, &launch, config)?;
     let mut human = Out::default();
     let mut tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
@@ -73,8 +74,12 @@ fn check_file(
         tally.races += verdict.races.len();
         tally.divergences += verdict.divergences.len();
         tally.clean += usize::from(verdict.is_clean());
+        let shape = shape_notes(k, config);
         if args.format == Format::Human {
             report_verdict(&mut human, &loaded, k, &verdict);
+            for n in &shape {
+                human.out(format!("  note: {n}\n"));
+            }
         } else {
             let findings: Vec<_> = verdict_findings(k, &verdict)
                 .iter()
@@ -85,6 +90,7 @@ fn check_file(
                 "clean": verdict.is_clean(),
                 "findings": findings,
                 "undecided": verdict.undecided,
+                "assumed_shape": shape,
                 "labels": label_map(k),
             }));
         }

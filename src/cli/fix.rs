@@ -1,14 +1,16 @@
 //! `autosync fix`: synthesize the cheapest barrier placement for a file's kernels, patch the
 //! file atomically and print the diff.
 
-use super::load::{load, oracle_for, Loaded};
+use super::load::{load, oracle_for, shape_notes, Loaded};
 use super::output::{run_files, status_word, FileResult, Out, Tally};
-use super::report::{benign_diagnostic, finding_json, label_map, stmt_span, unfixable_diagnostic};
+use super::report::{
+    benign_diagnostic, finding_json, label_map, remaining_diagnostic, stmt_span, unfixable_diagnostic,
+};
 use super::{Failure, Files, Format, EXIT_FINDINGS};
 use autosync::config::{Config, Mode, Solver};
 use autosync::kpl::{self, Kernel, Place};
 use autosync::maxsat::Engine;
-use autosync::synth::{self, SynthOptions, Synthesis};
+use autosync::synth::{self, SynthOptions, Synthesis, Unfixable};
 use clap::Args;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -94,12 +96,13 @@ pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
     run_files(&plan.files, &plan.shape, |path| {
         let name = path.display().to_string();
         let mut fixing = Fixing::default();
-        let result =
-            plan.launch_for(path).and_then(|launch| load(path, &launch, config)).and_then(|loaded| {
-                fixing.name = loaded.name.clone();
-                fixing.source = loaded.source.clone();
-                fix(&loaded, &opts, config, &flags, &mut fixing)
-            });
+        let result = plan.launch_for(path).and_then(|launch| {
+            let config = launch.verifier_config(config);
+            let loaded = load(path, &launch, &config)?;
+            fixing.name = loaded.name.clone();
+            fixing.source = loaded.source.clone();
+            fix(&loaded, &opts, &config, &flags, &mut fixing)
+        });
         match result {
             Ok(code) => fixing.finish(code),
             // What the file printed before failing (diagnostics, --explain) stays, in order.
@@ -197,6 +200,8 @@ fn fix(
     let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
     let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
     let mut impossible = false;
+    // What the written placement leaves: grid-level races and undecided pairs, per kernel.
+    let mut leftover: Vec<(usize, Unfixable)> = Vec::new();
     f.tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
     let groups = sharing_groups(&loaded.kernels);
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
@@ -252,7 +257,15 @@ fn fix(
             ));
         }
         match result {
-            Synthesis::Done { inserted, removed, cost, warnings, .. } => {
+            Synthesis::Done { inserted, removed, cost, warnings, remaining, .. } => {
+                leftover.extend(remaining.iter().map(|u| (ki, u.clone())));
+                let remaining_json: Vec<Value> = remaining
+                    .iter()
+                    .map(|u| {
+                        let (rule, d) = remaining_diagnostic(k, u);
+                        finding_json(rule, &d, &loaded.source)
+                    })
+                    .collect();
                 let mut findings = Vec::new();
                 for r in &warnings.benign {
                     let d = benign_diagnostic(k, r);
@@ -288,8 +301,10 @@ fn fix(
                     .collect();
                 let removed_json: Vec<String> =
                     removed.iter().map(|r| k.label_name(*r).to_string()).collect();
-                f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted_json, "removed": removed_json, "cost": cost.to_string(), "findings": findings, "labels": label_map(k)}));
-                f.tally.clean += 1;
+                let result = if remaining.is_empty() { "fixed" } else { "partly_fixed" };
+                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "labels": label_map(k)}));
+                f.tally.clean += usize::from(remaining.is_empty());
+                f.tally.races += remaining.len();
                 inserts.extend(inserted.iter().map(|i| (ki, i.after)));
                 removes.extend(removed.iter().map(|r| (ki, *r)));
             }
@@ -353,14 +368,24 @@ fn fix(
     f.fixed = Some(text.clone());
     let out = &mut f.human;
     out.out(diff);
+    for k in &loaded.kernels {
+        for n in shape_notes(k, config) {
+            out.err(format!("note: kernel `{}`: {n}\n", k.name));
+        }
+    }
+    for (ki, u) in &leftover {
+        let (_, d) = remaining_diagnostic(&loaded.kernels[*ki], u);
+        out.err(d.render(&loaded.name, &loaded.source));
+    }
+    let left = if leftover.is_empty() { 0 } else { EXIT_FINDINGS };
     if flags.check {
         if changed {
             out.err(format!("{}: barriers are missing (run `autosync fix {}`)\n", loaded.name, loaded.name));
         }
-        return Ok(if changed { EXIT_FINDINGS } else { 0 });
+        return Ok(if changed { EXIT_FINDINGS } else { left });
     }
     if flags.diff {
-        return Ok(0);
+        return Ok(left);
     }
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
     if changed || flags.output.is_some() {
@@ -382,10 +407,17 @@ fn fix(
             if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
             target.display()
         ));
-    } else {
+    } else if leftover.is_empty() {
         out.err(format!("{}: already correctly synchronized; nothing to change\n", loaded.name));
     }
-    Ok(0)
+    if !leftover.is_empty() {
+        out.err(format!(
+            "{}: {} finding(s) remain that barriers cannot fix or the solver could not decide (listed above)\n",
+            loaded.name,
+            leftover.len()
+        ));
+    }
+    Ok(left)
 }
 
 /// The source line a barrier after label `l` follows.

@@ -113,7 +113,19 @@ pub fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
+        all_dims: config.verifier.all_dims,
+        no_wrap: config.verifier.no_wrap,
     })
+}
+
+/// The launch-shape assumptions the oracle makes for `k` (empty when none), for every report.
+pub fn shape_notes(k: &Kernel, config: &Config) -> Vec<String> {
+    let opts = OracleOptions {
+        geometry: k.geometry.clone(),
+        all_dims: config.verifier.all_dims,
+        ..Default::default()
+    };
+    opts.shape_of(k).describe()
 }
 
 /// Whether the file is read by the CUDA front end (`.cu`, `.cuh`); everything else is KPL.

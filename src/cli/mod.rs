@@ -74,9 +74,24 @@ pub struct LaunchArgs {
     /// over the kernel's parameters, e.g. `--assume 'n % 256 == 0'` (repeatable)
     #[arg(long = "assume", value_name = "EXPR")]
     pub assume: Vec<String>,
+    /// Check every dimension of a symbolic launch (by default a y/z dimension the kernel never
+    /// reads is assumed to be 1)
+    #[arg(long)]
+    pub all_dims: bool,
+    /// Assume index arithmetic does not wrap around 2^32 (races that need a wrap are dropped)
+    #[arg(long)]
+    pub no_wrap: bool,
 }
 
 impl LaunchArgs {
+    /// `config` with the verifier flags of the command line (`--all-dims`, `--no-wrap`) applied.
+    pub fn verifier_config(&self, config: &Config) -> Config {
+        let mut c = config.clone();
+        c.verifier.all_dims |= self.all_dims;
+        c.verifier.no_wrap |= self.no_wrap;
+        c
+    }
+
     /// The CUDA front end's options for the file at `path`.
     pub fn front_end(&self, path: &Path) -> Result<autosync::cuda::FrontEndOptions, Failure> {
         let mut template_args = Vec::new();

@@ -49,7 +49,8 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
         }
     };
-    let certainty = if r.is_possible() { "possible " } else { "" };
+    let wraps = r.only_with_wrap();
+    let certainty = if r.is_possible() || wraps { "possible " } else { "" };
     let msg = if r.first == r.second {
         format!(
             "{certainty}{what} on {space} array `{}`: a {} races with itself",
@@ -64,8 +65,15 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             kind_word(r.kinds[1])
         )
     };
+    let msg = if wraps { format!("{msg} (only if the index arithmetic wraps around 2^32)") } else { msg };
     let mut d = Diagnostic::error(msg, stmt_span(k, r.first));
     d.severity = severity;
+    if wraps {
+        d = d.with_note(
+            "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
+             `--no-wrap` assumes index arithmetic never does (docs/semantics.md)",
+        );
+    }
     let case0 = &r.cases[0];
     if let Some(w) = &case0.witness {
         d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
@@ -87,6 +95,11 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
         d = d
             .with_label("the solver could not decide this pair")
             .with_note(format!("reported as possible: {why}"));
+        if why.contains("ran out of time") {
+            d = d.with_note(
+                "help: give the solver more time: raise `verifier.smt_timeout_ms` in a configuration file (--config FILE)",
+            );
+        }
         if r.first != r.second {
             d = d.with_secondary(stmt_span(k, r.second), "second access");
         }
@@ -116,8 +129,9 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     let witness_beyond_x = case0.witness.as_ref().is_some_and(|w| w.threads.iter().any(|t| beyond_x(&t.tid)));
     if k.geometry.block_dim.is_none() && witness_beyond_x {
         d = d.with_note(
-            "help: the block size is unknown, so 2-D and 3-D blocks are checked too; if the kernel is \
-             launched with 1-D blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
+            "help: the block size is unknown and the kernel reads threadIdx.y/z or blockDim.y/z (or \
+             --all-dims is on), so 2-D and 3-D blocks are checked; if the kernel is launched with 1-D \
+             blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
         );
     }
     d
@@ -260,7 +274,8 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
     let rule = match u {
         Unfixable::SelfRace { race }
         | Unfixable::GridRace { race }
-        | Unfixable::NoValidPosition { race, .. } => race_rule(race),
+        | Unfixable::NoValidPosition { race, .. }
+        | Unfixable::Undecided { race } => race_rule(race),
         Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
     };
     let d = match u {
@@ -288,6 +303,29 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
         Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
             "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
         ),
+        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
+            .with_note("the solver did not decide this pair, so no barrier was placed for it"),
     };
     (rule, d)
+}
+
+/// A finding the written placement leaves (`Synthesis::Done::remaining`), reported after the diff.
+pub fn remaining_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+    match u {
+        Unfixable::GridRace { race } => {
+            let space = k.array(&race.array).map(|a| a.space.to_string()).unwrap_or_default();
+            let d = race_diagnostic(k, race, Severity::Error).with_note(format!(
+                "not fixable by `__syncthreads()`: race between blocks on {space} array `{}` (give each block its own elements, or use atomics)",
+                race.array
+            ));
+            (race_rule(race), d)
+        }
+        Unfixable::Undecided { race } => {
+            let d = race_diagnostic(k, race, Severity::Error).with_note(
+                "left as it is: the barriers written separate every race the solver decided, not this pair",
+            );
+            (race_rule(race), d)
+        }
+        other => unfixable_diagnostic(k, other),
+    }
 }

@@ -79,6 +79,10 @@ pub enum Unfixable {
     /// A barrier of the input kernel may diverge: synthesis adds barriers, it does not remove
     /// them (except under `reoptimize`, where the input's barriers are candidates like any other).
     DivergentBarrier { divergence: Divergence },
+    /// The oracle could not decide these cases of a block-level pair (solver timeout or
+    /// `unknown`): a possible race that synthesis does not try to separate, since it may not
+    /// exist. Its cases carry the solver's reason.
+    Undecided { race: Race },
 }
 
 /// One inserted barrier.
@@ -103,6 +107,11 @@ pub enum Synthesis {
         cost: Ratio,
         /// Benign write-write races left as they are.
         warnings: Verdict,
+        /// What the placement leaves and no barrier can fix, or nobody could decide: grid-level
+        /// races ([`Unfixable::GridRace`]) and undecided block-level pairs
+        /// ([`Unfixable::Undecided`]). The placement separates every decided block-level race
+        /// and leaves no divergence; it is final only when this is empty.
+        remaining: Vec<Unfixable>,
     },
     /// No barrier placement removes these.
     Impossible { reasons: Vec<Unfixable> },
@@ -382,7 +391,8 @@ pub fn synthesize_group(
             stats.oracle_time += t.elapsed();
         }
         let diverging = verdicts.iter().any(|(v, _)| !v.divergences.is_empty());
-        let racing = verdicts.iter().any(|(v, _)| !v.races.is_empty());
+        // Grid-level races and undecided cases are left to the report (`Synthesis::Done::remaining`).
+        let racing = verdicts.iter().any(|(v, _)| v.races.iter().any(|r| decided_block_race(r).is_some()));
         if diverging {
             let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
             for (ui, (v, _)) in verdicts.iter().enumerate() {
@@ -422,6 +432,8 @@ pub fn synthesize_group(
                         unfixable[ui].push(Unfixable::GridRace { race: race.clone() });
                         continue;
                     }
+                    let Some(race) = decided_block_race(race) else { continue };
+                    let race = &race;
                     seen_races[ui].push(race.clone());
                     match opts.mode {
                         Mode::Informed => {
@@ -571,7 +583,15 @@ impl Unit<'_> {
         }
         let new_positions: Vec<Label> = placement.iter().copied().filter(|p| !restored.contains(p)).collect();
         let inserted = explain(&new_positions, self, races);
-        Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict }
+        let remaining = verdict
+            .races
+            .iter()
+            .map(|r| match r.scope {
+                Scope::Grid => Unfixable::GridRace { race: r.clone() },
+                Scope::Block => Unfixable::Undecided { race: r.clone() },
+            })
+            .collect();
+        Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict, remaining }
     }
 }
 
@@ -628,6 +648,17 @@ fn dedup(v: Vec<Unfixable>) -> Vec<Unfixable> {
         }
     }
     out
+}
+
+/// A block-level race restricted to its decided cases (`None` for grid-level races and races
+/// the solver decided no case of). Synthesis separates only these: an undecided case may not be
+/// a race at all, so it is reported rather than paid for with a barrier.
+fn decided_block_race(race: &Race) -> Option<Race> {
+    if race.scope != Scope::Block {
+        return None;
+    }
+    let cases: Vec<_> = race.cases.iter().filter(|c| c.undecided.is_none()).cloned().collect();
+    (!cases.is_empty()).then(|| Race { cases, ..race.clone() })
 }
 
 /// A write meeting itself in the same statement instance: no barrier separates it, but it may

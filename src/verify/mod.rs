@@ -17,9 +17,11 @@ pub mod cases;
 pub mod pow2;
 pub mod prefilter;
 pub mod refine;
+pub mod shape;
 pub mod symbolic;
 pub mod uniform;
 pub mod word;
+pub mod wrap;
 
 pub use cases::{Case, Relation};
 
@@ -68,6 +70,9 @@ pub struct Witness {
     pub index: u64,
     /// Block dimensions in the model (the launch geometry, or one the solver chose).
     pub block_dim: [u64; 3],
+    /// Every execution of this case wraps some index arithmetic around (`wrap`): a race only
+    /// if that arithmetic wraps; `--no-wrap` drops such cases.
+    pub only_with_wrap: bool,
 }
 
 /// A case of a race that no barrier of the kernel separates.
@@ -96,6 +101,11 @@ pub struct Race {
 }
 
 impl Race {
+    /// Every decided case needs index arithmetic to wrap around (and some case is decided).
+    pub fn only_with_wrap(&self) -> bool {
+        let mut decided = self.cases.iter().filter_map(|c| c.witness.as_ref()).peekable();
+        decided.peek().is_some() && decided.all(|w| w.only_with_wrap)
+    }
     /// Every case is a benign write-write race.
     pub fn is_benign(&self) -> bool {
         self.cases.iter().all(|c| c.benign)
@@ -172,6 +182,17 @@ pub struct OracleOptions {
     pub timeout_ms: u32,
     /// Benign write-write races count as races.
     pub strict: bool,
+    /// Leave every symbolic dimension free (no launch-shape inference, `shape`).
+    pub all_dims: bool,
+    /// Assume index arithmetic does not wrap around (docs/semantics.md, "Integer model").
+    pub no_wrap: bool,
+}
+
+impl OracleOptions {
+    /// The launch shape the oracle verifies `kernel` for ([`shape::LaunchShape::infer`]).
+    pub fn shape_of(&self, kernel: &Kernel) -> shape::LaunchShape {
+        shape::LaunchShape::infer(kernel, &self.geometry, self.all_dims)
+    }
 }
 
 /// The embedded z3 oracle. Not `Send`: z3 terms live in the creating thread's context.
@@ -224,6 +245,8 @@ struct Mode {
     /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
     /// ([`Kernel::syncwarp_width`]: the `--warp-sync` size, else 32).
     syncwarp_mates: Option<Bool>,
+    /// The per-query time limit (0: none), for the undecided reason.
+    timeout_ms: u32,
 }
 
 impl Z3Oracle {
@@ -248,9 +271,18 @@ impl Z3Oracle {
         let key = Self::analysis_key(stripped, assumed);
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
-            let launch = Launch::new(&self.opts.geometry);
+            let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
+            let block = make_mode(
+                stripped,
+                &uniformity,
+                assumed,
+                &launch,
+                false,
+                self.opts.timeout_ms,
+                warp,
+                self.opts.all_dims,
+            );
             let ranges =
                 prefilter::Ranges::new(&launch, &self.opts.geometry, &[&block.ids[0], &block.ids[1]])
                     .with_loops(&block.traces[0])
@@ -322,6 +354,7 @@ fn make_mode(
     grid: bool,
     timeout_ms: u32,
     warp_sync: Option<u32>,
+    every_grid: bool,
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
@@ -329,39 +362,108 @@ fn make_mode(
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
+        facts.extend(shape::global_id_facts([&id1, &id2], launch, every_grid));
     } else {
         facts.push(same(&id1.tid, &id2.tid).not());
+        // A redundant fact: distinct threads have distinct linear ids (no wrap: a block has at
+        // most 1024 threads). It spares the solver the nonlinear argument for the common
+        // `tid.y * bdim.x + tid.x` index under a symbolic block size.
+        facts.push(
+            shape::linear_tid(&id1.tid, &launch.block_dim)
+                .eq(shape::linear_tid(&id2.tid, &launch.block_dim))
+                .not(),
+        );
     }
     let params: HashMap<String, BV> =
         k.params.iter().map(|p| (p.clone(), BV::new_const(format!("param_{p}"), W))).collect();
     let t1 = SymExec::run(k, u, assumed, 1, &id1, launch, &params, !grid);
     let t2 = SymExec::run(k, u, assumed, 2, &id2, launch, &params, !grid);
     let solver = Solver::new();
+    // A fixed seed: the same input asks the same queries and gets the same models (witnesses),
+    // whatever else runs on the machine (only a timeout itself depends on the load).
+    let mut p = Params::new();
+    p.set_u32("random_seed", 0);
     if timeout_ms > 0 {
-        let mut p = Params::new();
         p.set_u32("timeout", timeout_ms);
-        solver.set_params(&p);
     }
+    solver.set_params(&p);
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
     let in_one_warp = |w: u32| {
-        let bd = &launch.block_dim;
-        let linear = |t: &[BV; 3]| t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])));
+        let linear = |t: &[BV; 3]| shape::linear_tid(t, &launch.block_dim);
         let w = BV::from_u64(u64::from(w), W);
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
     };
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates }
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, timeout_ms }
+}
+
+/// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
+/// `timeout`) when the per-query time limit stopped it.
+fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32) -> String {
+    match z3_reason {
+        Some(r) if timeout_ms > 0 && (r.contains("cancel") || r.contains("timeout")) => {
+            format!("the solver ran out of time ({timeout_ms} ms) on this pair")
+        }
+        Some(r) => format!("the solver could not decide this pair ({r})"),
+        None => "the solver could not decide this pair".to_string(),
+    }
 }
 
 /// The conditions under which two threads' accesses meet: both execute them, at one element,
 /// under each thread's iteration assumptions.
-fn meeting(s1: &AccessSym, s2: &AccessSym) -> Vec<Bool> {
-    vec![s1.enabled.clone(), s2.enabled.clone(), s1.index.eq(&s2.index), s1.assume.clone(), s2.assume.clone()]
+fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
+    let mut out = vec![
+        s1.enabled.clone(),
+        s2.enabled.clone(),
+        s1.index.eq(&s2.index),
+        s1.assume.clone(),
+        s2.assume.clone(),
+    ];
+    if no_wrap {
+        out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
+    }
+    out
+}
+
+/// z3's resource budget for the query that asks whether a race needs a wrap (`mark_wrap`).
+const WRAP_RLIMIT: u32 = 2_000_000;
+
+/// Marks a race witness found under `extra` as needing a wrap when the query with the two
+/// accesses' no-wrap conditions added has no model (an undecided answer leaves it unmarked:
+/// the race is reported plainly).
+fn mark_wrap(
+    outcome: Outcome,
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    s: [&AccessSym; 2],
+    stats: &mut OracleStats,
+) -> Outcome {
+    match outcome {
+        Outcome::Race { mut witness, benign } => {
+            let mut strict = extra.to_vec();
+            strict.extend([s[0].no_wrap.clone(), s[1].no_wrap.clone()]);
+            let loops = [s[0].loops.as_slice(), s[1].loops.as_slice()];
+            // The no-wrap conditions of products are hard for the solver; this query only
+            // refines the wording of a race already found, so it gets a deterministic resource
+            // budget (not time: the same input prints the same bytes under any load).
+            let mut p = Params::new();
+            p.set_u32("rlimit", WRAP_RLIMIT);
+            mode.solver.set_params(&p);
+            witness.only_with_wrap =
+                matches!(query(mode, launch, &strict, None, loops, stats), Outcome::None);
+            let mut p = Params::new();
+            p.set_u32("rlimit", 0);
+            mode.solver.set_params(&p);
+            Outcome::Race { witness, benign }
+        }
+        other => other,
+    }
 }
 
 /// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
@@ -383,7 +485,7 @@ fn query(
     let out = match result {
         SatResult::Unsat => Outcome::None,
         SatResult::Unknown => {
-            Outcome::Unknown(mode.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string()))
+            Outcome::Unknown(undecided_reason(mode.solver.get_reason_unknown(), mode.timeout_ms))
         }
         SatResult::Sat => match mode.solver.get_model() {
             None => Outcome::Unknown("no model".to_string()),
@@ -400,6 +502,7 @@ fn query(
                         threads: [thread(0), thread(1)],
                         index,
                         block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+                        only_with_wrap: false,
                     },
                     benign: false,
                 }
@@ -817,7 +920,7 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = meeting(s1, s2);
+        let meet = meeting(s1, s2, self.opts.no_wrap);
         // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
         // shared loop has a single case: the filter would repeat its query.)
         let single_case = tree.shared_loops(a, b).is_empty();
@@ -864,10 +967,13 @@ impl Z3Oracle {
             };
             extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-            let answer = match hint {
+            let mut answer = match hint {
                 Some(witness) => Outcome::Race { witness, benign: false },
                 None => query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats),
             };
+            if !self.opts.no_wrap {
+                answer = mark_wrap(answer, &an.block, &an.launch, &extra, [s1, s2], &mut self.stats);
+            }
             match answer {
                 Outcome::Race { witness, .. } => {
                     let benign = match (ka, kb, &s1.value, &s2.value) {
@@ -914,6 +1020,7 @@ impl Z3Oracle {
 
     fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
         let timeout = self.opts.timeout_ms;
+        let no_wrap = self.opts.no_wrap;
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
         if let Some(o) = an.grid_results.get(&(a, b)) {
             self.stats.cache_hits += 1;
@@ -921,7 +1028,9 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None));
+            let every = self.opts.all_dims;
+            an.grid =
+                Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None, every));
         }
         let Some(grid) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
@@ -936,8 +1045,12 @@ impl Z3Oracle {
             an.grid_results.insert((a, b), Outcome::None);
             return Outcome::None;
         }
-        let extra = meeting(s1, s2);
-        let out = query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
+        let extra = meeting(s1, s2, no_wrap);
+        let mut out =
+            query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
+        if !no_wrap {
+            out = mark_wrap(out, grid, &an.launch, &extra, [s1, s2], &mut self.stats);
+        }
         an.grid_results.insert((a, b), out.clone());
         out
     }

@@ -21,7 +21,9 @@
 
 use crate::kpl::{BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
 use crate::verify::pow2::Pow2;
+use crate::verify::shape::LaunchShape;
 use crate::verify::uniform::Uniformity;
+use crate::verify::wrap;
 use std::collections::{BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
@@ -37,32 +39,45 @@ pub struct Launch {
 }
 
 impl Launch {
-    pub fn new(g: &crate::kpl::Geometry) -> Launch {
+    /// The geometry's terms; a symbolic dimension that `shape` does not leave free is 1.
+    pub fn new(g: &crate::kpl::Geometry, shape: &LaunchShape) -> Launch {
         let mut facts = Vec::new();
-        let mut dims = |name: &str, given: Option<[u32; 3]>, max_total: Option<u64>| -> [BV; 3] {
-            let v: [BV; 3] = std::array::from_fn(|i| BV::new_const(format!("{name}{i}"), W));
-            match given {
-                Some(d) => {
-                    for i in 0..3 {
-                        facts.push(v[i].eq(BV::from_u64(d[i] as u64, W)));
+        // A dimension assumed to be 1 is the numeral itself, so the ids along it are the numeral 0
+        // (`ThreadIds::new`) and terms like `tid.z * bdim.x * bdim.y` vanish before solving.
+        let mut dims =
+            |name: &str, given: Option<[u32; 3]>, free: [bool; 3], max_total: Option<u64>| -> [BV; 3] {
+                let v: [BV; 3] = std::array::from_fn(|i| {
+                    if given.is_none() && !free[i] {
+                        BV::from_u64(1, W)
+                    } else {
+                        BV::new_const(format!("{name}{i}"), W)
+                    }
+                });
+                match given {
+                    Some(d) => {
+                        for i in 0..3 {
+                            facts.push(v[i].eq(BV::from_u64(d[i] as u64, W)));
+                        }
+                    }
+                    None => {
+                        for (item, free) in v.iter().zip(free) {
+                            if !free {
+                                continue;
+                            }
+                            facts.push(item.bvuge(BV::from_u64(1, W)));
+                            facts.push(item.bvule(BV::from_u64(max_total.unwrap_or(65535), W)));
+                        }
+                        if let Some(t) = max_total {
+                            // x*y*z <= 1024 without overflow: each factor is at most 1024.
+                            let prod = v[0].bvmul(&v[1]).bvmul(&v[2]);
+                            facts.push(prod.bvule(BV::from_u64(t, W)));
+                        }
                     }
                 }
-                None => {
-                    for item in &v {
-                        facts.push(item.bvuge(BV::from_u64(1, W)));
-                        facts.push(item.bvule(BV::from_u64(max_total.unwrap_or(65535), W)));
-                    }
-                    if let Some(t) = max_total {
-                        // x*y*z <= 1024 without overflow: each factor is at most 1024.
-                        let prod = v[0].bvmul(&v[1]).bvmul(&v[2]);
-                        facts.push(prod.bvule(BV::from_u64(t, W)));
-                    }
-                }
-            }
-            v
-        };
-        let block_dim = dims("bdim", g.block_dim, Some(1024));
-        let grid_dim = dims("gdim", g.grid_dim, None);
+                v
+            };
+        let block_dim = dims("bdim", g.block_dim, shape.block, Some(1024));
+        let grid_dim = dims("gdim", g.grid_dim, shape.grid, None);
         Launch { block_dim, grid_dim, facts }
     }
 }
@@ -76,10 +91,15 @@ pub struct ThreadIds {
 impl ThreadIds {
     /// Fresh ids for thread `theta`; `range` holds `tid < bdim`, `bid < gdim`.
     pub fn new(theta: u8, shared_bid: Option<&[BV; 3]>, launch: &Launch, range: &mut Vec<Bool>) -> ThreadIds {
-        let tid: [BV; 3] = std::array::from_fn(|i| BV::new_const(format!("tid{theta}_{i}"), W));
+        // Along a dimension of extent 1 (the numeral, see `Launch::new`) every id is 0.
+        let id = |name: String, extent: &BV| match extent.as_u64() {
+            Some(1) => BV::from_u64(0, W),
+            _ => BV::new_const(name, W),
+        };
+        let tid: [BV; 3] = std::array::from_fn(|i| id(format!("tid{theta}_{i}"), &launch.block_dim[i]));
         let bid: [BV; 3] = match shared_bid {
             Some(b) => b.clone(),
-            None => std::array::from_fn(|i| BV::new_const(format!("bid{theta}_{i}"), W)),
+            None => std::array::from_fn(|i| id(format!("bid{theta}_{i}"), &launch.grid_dim[i])),
         };
         for i in 0..3 {
             range.push(tid[i].bvult(&launch.block_dim[i]));
@@ -102,6 +122,11 @@ pub struct AccessSym {
     pub loops: Vec<(Label, BV)>,
     /// Assumptions on this thread's iterations (loop counters do not wrap around).
     pub assume: Bool,
+    /// The integer arithmetic that computed the index did not wrap around: every `+`, `-`, `*`,
+    /// `<<` and negation on the index's data flow stayed in the signed 32-bit range
+    /// (`wrap::no_wrap`). Implied by "no arithmetic wraps", so assuming it (`--no-wrap`) drops
+    /// exactly the executions where some of it wraps.
+    pub no_wrap: Bool,
 }
 
 /// One thread's predicate on entry to a block.
@@ -162,6 +187,9 @@ pub struct SymExec<'a> {
     loops: Vec<(Label, BV)>,
     /// Assumptions of the enclosing loops' closed forms.
     assume: Vec<Bool>,
+    /// Per variable, that the arithmetic computing its current value did not wrap (absent:
+    /// nothing known, i.e. true — a value read from memory, a havoc, a loop's variable).
+    nowrap: HashMap<String, Bool>,
     trace: ThreadTrace,
 }
 
@@ -190,6 +218,7 @@ impl<'a> SymExec<'a> {
             closed_pow2: None,
             loops: Vec::new(),
             assume: Vec::new(),
+            nowrap: HashMap::new(),
             trace: ThreadTrace::default(),
         };
         let t = Bool::from_bool(true);
@@ -242,6 +271,7 @@ impl<'a> SymExec<'a> {
             let l = s.label;
             match &s.kind {
                 StmtKind::Local { name, init } => {
+                    self.track_wrap(name, init.as_ref());
                     let v = match init {
                         Some(e) => self.eval(e),
                         None => self.private_value(format!("undef_{}_{}", l.0, name)),
@@ -252,6 +282,7 @@ impl<'a> SymExec<'a> {
                     self.env.insert(name.clone(), v);
                 }
                 StmtKind::Assign { name, value } => {
+                    self.track_wrap(name, Some(value));
                     let v = self.eval(value);
                     if let Some(p) = self.pow2_of(value) {
                         self.pow2.insert(name.clone(), (v.clone(), p));
@@ -260,6 +291,7 @@ impl<'a> SymExec<'a> {
                 }
                 StmtKind::Read { dst, array, index } => {
                     self.access(l, array, index, None, enabled);
+                    self.nowrap.remove(dst);
                     let v = if self.uniform_reads.contains(&l) {
                         self.uniform_value(format!("rd_{}", l.0))
                     } else {
@@ -274,6 +306,7 @@ impl<'a> SymExec<'a> {
                 StmtKind::Atomic { dst, array, index, .. } => {
                     self.access(l, array, index, None, enabled);
                     if let Some(d) = dst {
+                        self.nowrap.remove(d);
                         let v = self.private_value(format!("atomic_{}", l.0));
                         self.env.insert(d.clone(), v);
                     }
@@ -288,15 +321,21 @@ impl<'a> SymExec<'a> {
                 StmtKind::If { cond, then, els } => {
                     let c = self.eval_bool(cond);
                     let before = self.env.clone();
+                    let wrap_before = self.nowrap.clone();
                     self.block(then, &Bool::and(&[enabled, &c]));
                     let after_then = std::mem::replace(&mut self.env, before.clone());
                     self.env = merge(&c, after_then, before);
+                    let wrap_then = std::mem::replace(&mut self.nowrap, wrap_before.clone());
+                    self.nowrap = wrap::merge(&c, wrap_then, wrap_before);
                     if let Some(e) = els {
                         let nc = c.not();
                         let before = self.env.clone();
+                        let wrap_before = self.nowrap.clone();
                         self.block(e, &Bool::and(&[enabled, &nc]));
                         let after_else = std::mem::replace(&mut self.env, before.clone());
                         self.env = merge(&nc, after_else, before);
+                        let wrap_else = std::mem::replace(&mut self.nowrap, wrap_before.clone());
+                        self.nowrap = wrap::merge(&nc, wrap_else, wrap_before);
                     }
                 }
                 StmtKind::While { cond, body } => self.while_loop(l, cond, body, enabled),
@@ -306,6 +345,11 @@ impl<'a> SymExec<'a> {
 
     fn while_loop(&mut self, l: Label, cond: &Expr, body: &Block, enabled: &Bool) {
         let assigned = assigned_vars(body);
+        // Nothing is known about wraps in values a loop computes (dropping a no-wrap fact only
+        // makes `--no-wrap` assume less).
+        for name in assigned.keys() {
+            self.nowrap.remove(name.as_str());
+        }
         let k = BV::new_const(format!("k{}_{}", self.theta, l.0), W);
         let entry = self.env.clone();
         // Closed forms and havocs are functions of the iteration vector including this loop.
@@ -368,6 +412,56 @@ impl<'a> SymExec<'a> {
             };
             let v = exact.unwrap_or_else(|| self.havoc(name, &format!("exit_{}_{name}", l.0)));
             self.env.insert(name.clone(), v);
+        }
+        for name in assigned.keys() {
+            self.nowrap.remove(name.as_str());
+        }
+    }
+
+    /// Records whether the arithmetic computing `name`'s new value wraps (before `name` changes).
+    fn track_wrap(&mut self, name: &str, value: Option<&Expr>) {
+        match value {
+            Some(e) => {
+                let c = self.no_wrap(e);
+                self.nowrap.insert(name.to_string(), c);
+            }
+            None => {
+                self.nowrap.remove(name);
+            }
+        }
+    }
+
+    /// That no `+`, `-`, `*`, `<<` or negation on `e`'s data flow (its operators and the
+    /// values of the variables it reads) leaves the signed 32-bit range.
+    pub fn no_wrap(&self, e: &Expr) -> Bool {
+        let mut conds = Vec::new();
+        self.collect_no_wrap(e, &mut conds);
+        let refs: Vec<&Bool> = conds.iter().collect();
+        Bool::and(&refs).simplify()
+    }
+
+    fn collect_no_wrap(&self, e: &Expr, out: &mut Vec<Bool>) {
+        match e {
+            Expr::Const(_) | Expr::Builtin(_) | Expr::Call(..) => {}
+            Expr::Var(v) => out.extend(self.nowrap.get(v).cloned()),
+            Expr::Unary(op, a) => {
+                self.collect_no_wrap(a, out);
+                if *op == UnOp::Neg {
+                    out.push(self.eval(a).bvneg_no_overflow());
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                self.collect_no_wrap(a, out);
+                self.collect_no_wrap(b, out);
+                out.extend(wrap::op_no_wrap(*op, &self.eval(a), &self.eval(b)));
+            }
+            Expr::Select(c, a, b) => {
+                let (mut ta, mut tb) = (Vec::new(), Vec::new());
+                self.collect_no_wrap(a, &mut ta);
+                self.collect_no_wrap(b, &mut tb);
+                let all = |v: &Vec<Bool>| Bool::and(&v.iter().collect::<Vec<_>>());
+                out.push(self.eval_bool(c).ite(&all(&ta), &all(&tb)));
+            }
         }
     }
 
@@ -546,11 +640,13 @@ impl<'a> SymExec<'a> {
                 }
             });
         }
+        let wraps: Vec<Bool> = index.iter().map(|e| self.no_wrap(e)).collect();
+        let no_wrap = Bool::and(&wraps.iter().collect::<Vec<_>>());
         let index = lin.unwrap_or_else(|| BV::from_u64(0, W));
         let assume = self.assumption();
         self.trace.accesses.insert(
             l,
-            AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume },
+            AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume, no_wrap },
         );
     }
 

@@ -1,0 +1,200 @@
+//! Launch-shape inference: which dimensions of a symbolic launch the kernel can tell apart.
+//!
+//! CUDA's `dim3` gives `y` and `z` the value 1 unless the launch names them, and an integer
+//! launch argument (`<<<n, 256>>>`) is 1-D. A kernel that never reads `threadIdx.y` nor
+//! `blockDim.y` (after inlining its device functions and lowering cooperative groups, so the
+//! lowered kernel's builtins are the whole story) cannot have been written for a second block
+//! dimension: threads that differ only in `y` would run it identically. So when the block size is
+//! symbolic, such a dimension is assumed to be 1 — per dimension, and separately for grids
+//! (`blockIdx.d`, `gridDim.d`). The `x` dimensions are never assumed: a kernel that ignores
+//! `threadIdx.x` is still launched with some number of threads. `--all-dims` (and a concrete
+//! `--block-dim`/`--grid-dim`, or a header) lifts the assumption; every report states it
+//! ([`LaunchShape::describe`]).
+
+use crate::kpl::{Builtin, Expr, Geometry, Kernel, StmtKind};
+use crate::verify::symbolic::{Launch, ThreadIds, W};
+use z3::ast::{Bool, BV};
+
+/// The builtins a kernel reads, per dimension.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BuiltinReads {
+    pub tid: [bool; 3],
+    pub bid: [bool; 3],
+    pub block_dim: [bool; 3],
+    pub grid_dim: [bool; 3],
+}
+
+impl BuiltinReads {
+    /// Every builtin the lowered kernel mentions, in any expression of any statement.
+    pub fn of(kernel: &Kernel) -> BuiltinReads {
+        let mut r = BuiltinReads::default();
+        kernel.walk(&mut |s| {
+            let mut see = |e: &Expr| r.visit(e);
+            match &s.kind {
+                StmtKind::Local { init: Some(e), .. } | StmtKind::Assign { value: e, .. } => see(e),
+                StmtKind::Local { init: None, .. } => {}
+                StmtKind::Read { index, .. } => index.iter().for_each(see),
+                StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => {
+                    index.iter().for_each(&mut see);
+                    see(value);
+                }
+                StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume { cond } => {
+                    see(cond)
+                }
+                StmtKind::Barrier | StmtKind::Syncwarp => {}
+            }
+        });
+        r
+    }
+
+    fn visit(&mut self, e: &Expr) {
+        match e {
+            Expr::Builtin(b) => match b {
+                Builtin::Tid(d) => self.tid[d.index()] = true,
+                Builtin::Bid(d) => self.bid[d.index()] = true,
+                Builtin::BlockDim(d) => self.block_dim[d.index()] = true,
+                Builtin::GridDim(d) => self.grid_dim[d.index()] = true,
+            },
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Unary(_, a) => self.visit(a),
+            Expr::Binary(_, a, b) => {
+                self.visit(a);
+                self.visit(b);
+            }
+            Expr::Select(c, a, b) => {
+                self.visit(c);
+                self.visit(a);
+                self.visit(b);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| self.visit(a)),
+        }
+    }
+}
+
+/// Which dimensions of the launch the oracle leaves free. `true`: the dimension is concrete (from
+/// the geometry) or symbolic; `false`: assumed to be 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchShape {
+    pub block: [bool; 3],
+    pub grid: [bool; 3],
+    /// What the kernel reads (for the report).
+    pub reads: BuiltinReads,
+}
+
+impl Default for LaunchShape {
+    /// Every dimension free (today's `--all-dims` behaviour).
+    fn default() -> LaunchShape {
+        LaunchShape { block: [true; 3], grid: [true; 3], reads: BuiltinReads::default() }
+    }
+}
+
+impl LaunchShape {
+    /// The shape to verify `kernel` for under `geometry`: a symbolic `y`/`z` dimension the kernel
+    /// never reads is assumed to be 1, unless `all_dims`. Concrete dimensions stay as given.
+    pub fn infer(kernel: &Kernel, geometry: &Geometry, all_dims: bool) -> LaunchShape {
+        if all_dims {
+            return LaunchShape::default();
+        }
+        let r = BuiltinReads::of(kernel);
+        let free = |given: bool, ids: [bool; 3], dims: [bool; 3]| -> [bool; 3] {
+            std::array::from_fn(|d| given || d == 0 || ids[d] || dims[d])
+        };
+        LaunchShape {
+            block: free(geometry.block_dim.is_some(), r.tid, r.block_dim),
+            grid: free(geometry.grid_dim.is_some(), r.bid, r.grid_dim),
+            reads: r,
+        }
+    }
+
+    /// Whether some dimension is assumed to be 1.
+    pub fn assumes(&self) -> bool {
+        self.block.contains(&false) || self.grid.contains(&false)
+    }
+
+    /// One sentence per assumption, for reports: which shape was assumed, why, and the flag that
+    /// checks the others. Empty when nothing is assumed.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let line = |free: [bool; 3],
+                    what: &str,
+                    names: [(&str, [bool; 3]); 2],
+                    flag: &str|
+         -> Option<String> {
+            let unread: Vec<&str> =
+                ["y", "z"].into_iter().zip([free[1], free[2]]).filter(|(_, f)| !f).map(|(d, _)| d).collect();
+            if unread.is_empty() {
+                return None;
+            }
+            let n = if free[2] {
+                3
+            } else if free[1] {
+                2
+            } else {
+                1
+            };
+            let read: Vec<String> = names
+                .iter()
+                .flat_map(|(name, r)| {
+                    ["x", "y", "z"]
+                        .into_iter()
+                        .zip(*r)
+                        .filter(|(_, b)| *b)
+                        .map(move |(d, _)| format!("{name}.{d}"))
+                })
+                .collect();
+            let reads = if read.is_empty() {
+                format!("none of {} or {}", names[0].0, names[1].0)
+            } else {
+                format!("only {}", read.join(", "))
+            };
+            Some(format!(
+                "assuming {n}-D {what} ({}.{} = 1): the kernel reads {reads}; {flag} X,Y,Z checks others (or --all-dims)",
+                names[1].0,
+                unread.join(" = "),
+            ))
+        };
+        let r = &self.reads;
+        out.extend(line(
+            self.block,
+            "blocks",
+            [("threadIdx", r.tid), ("blockDim", r.block_dim)],
+            "--block-dim",
+        ));
+        out.extend(line(self.grid, "grids", [("blockIdx", r.bid), ("gridDim", r.grid_dim)], "--grid-dim"));
+        out
+    }
+}
+
+/// The linear thread id `x + y·bx + z·bx·by` (CUDA's order; warps are consecutive linear ids).
+pub fn linear_tid(t: &[BV; 3], block_dim: &[BV; 3]) -> BV {
+    let bd = block_dim;
+    t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])))
+}
+
+/// Facts about the global ids `bid.d * bdim.d + tid.d` of two threads (grid scope), in the term
+/// shape the usual index expressions produce; they let the solver decide
+/// `y[blockIdx.x * blockDim.x + threadIdx.x]` without nonlinear reasoning.
+///
+/// Along `y` and `z` they are true of every launch: at most 65535 blocks of at most 1024 threads,
+/// so the global id is below 2^26 (it never wraps), and two threads with equal global ids have
+/// equal `bid.d` and `tid.d` (`tid.d < bdim.d`). Along `x` a grid may hold up to (2^31 − 1) ·
+/// 1024 threads, so the 32-bit global id can wrap; its injectivity is an *assumption* (fewer than
+/// 2^32 threads along `x`, docs/semantics.md) made unless `every_grid` (`--all-dims`).
+pub fn global_id_facts(ids: [&ThreadIds; 2], launch: &Launch, every_grid: bool) -> Vec<Bool> {
+    let mut out = Vec::new();
+    for d in 0..3 {
+        if d == 0 && every_grid {
+            continue;
+        }
+        let g = |t: &ThreadIds| t.bid[d].bvmul(&launch.block_dim[d]).bvadd(&t.tid[d]);
+        let (g1, g2) = (g(ids[0]), g(ids[1]));
+        if d > 0 {
+            let limit = BV::from_u64(1 << 26, W);
+            out.push(g1.bvult(&limit));
+            out.push(g2.bvult(&limit));
+        }
+        let same_ids = Bool::and(&[&ids[0].bid[d].eq(&ids[1].bid[d]), &ids[0].tid[d].eq(&ids[1].tid[d])]);
+        out.push(g1.eq(&g2).implies(&same_ids));
+    }
+    out
+}

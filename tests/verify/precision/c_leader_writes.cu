@@ -1,0 +1,6 @@
+__global__ void per_block_flag(int *flags) {
+    __shared__ int seen;
+    if (threadIdx.x == 0) seen = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) flags[blockIdx.x] = seen;
+}

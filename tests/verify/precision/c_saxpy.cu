@@ -1,0 +1,5 @@
+// saxpy, the first kernel of every CUDA tutorial.
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}

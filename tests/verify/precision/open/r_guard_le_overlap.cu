@@ -1,0 +1,4 @@
+__global__ void upto(int *a, int last) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= last) a[i / 2] = i;
+}

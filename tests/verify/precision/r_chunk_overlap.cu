@@ -1,0 +1,7 @@
+#define CHUNK 4
+__global__ void chunks(float *v, int n) {
+    int base = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
+    for (int k = 0; k < CHUNK; k++) {
+        if (base + k < n) v[base + k] *= 2.0f;
+    }
+}
