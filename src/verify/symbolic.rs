@@ -60,12 +60,15 @@ impl Launch {
                         }
                     }
                     None => {
-                        for (item, free) in v.iter().zip(free) {
+                        for (d, (item, free)) in v.iter().zip(free).enumerate() {
                             if !free {
                                 continue;
                             }
+                            // CUDA's limits: a block has at most 1024 threads; a grid at most
+                            // 2^31 - 1 blocks along x and 65535 along y and z.
+                            let max = max_total.unwrap_or(if d == 0 { (1 << 31) - 1 } else { 65535 });
                             facts.push(item.bvuge(BV::from_u64(1, W)));
-                            facts.push(item.bvule(BV::from_u64(max_total.unwrap_or(65535), W)));
+                            facts.push(item.bvule(BV::from_u64(max, W)));
                         }
                         if let Some(t) = max_total {
                             // x*y*z <= 1024 without overflow: each factor is at most 1024.
