@@ -44,7 +44,17 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     };
     let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
     let mut kernels = if is_cuda {
-        autosync::cuda::lower_file_with(&source, &launch.front_end(path)?).map_err(input)?
+        let lowered = autosync::cuda::lower(&source, &launch.front_end(path)?).map_err(input)?;
+        // Modelling warnings (opaque calls, …) once per place, even when several template
+        // instances lower the same call.
+        let mut shown: Vec<&Diagnostic> = Vec::new();
+        for w in lowered.iter().flat_map(|l| &l.warnings) {
+            if !shown.contains(&w) {
+                eprint!("{}", w.render(&name, &source));
+                shown.push(w);
+            }
+        }
+        lowered.iter().map(|l| l.kernel.clone()).collect()
     } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
     {
         return Err(Failure::Usage(format!(

@@ -137,6 +137,7 @@ mod lower;
 pub mod preprocess;
 mod program;
 mod text;
+mod typedefs;
 
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{Kernel, Space, Span};
@@ -149,6 +150,9 @@ use tree_sitter::{Node, Parser, Tree};
 pub struct Lowered {
     /// The kernel, with spans into the original source, places and default label names.
     pub kernel: Kernel,
+    /// Warnings of the lowering (modelling choices the user should know about, such as calls of
+    /// functions without a definition), with spans into the original source.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// What the command line tells the front end beyond the source text.
@@ -192,16 +196,19 @@ pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Di
     let pre = preprocess::preprocess(source, options)?;
     let map = &pre.map;
     let mut kernels = lower_expanded(&pre.text, options).map_err(|d| map.diagnostic(d))?;
-    for kernel in &mut kernels {
+    for (kernel, _) in &mut kernels {
         map.kernel(kernel);
         kernel.geometry = geometry.clone();
         crate::kpl::assign_default_names(kernel, source);
     }
-    Ok(kernels.into_iter().map(|kernel| Lowered { kernel }).collect())
+    Ok(kernels
+        .into_iter()
+        .map(|(kernel, w)| Lowered { kernel, warnings: w.into_iter().map(|d| map.diagnostic(d)).collect() })
+        .collect())
 }
 
 /// Lowers the kernels of preprocessed text; spans and places point into `text`.
-fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<Kernel>, Diagnostic> {
+fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<lower::WithWarnings>, Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
@@ -209,6 +216,7 @@ fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<Kernel>, 
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
     scan(root, text, &mut kernels, &mut decls, only)?;
+    file.collect_types(root, text);
     for d in &decls {
         file_constants(*d, text, &mut file);
     }
@@ -276,6 +284,8 @@ pub(crate) struct FileInfo {
     /// File-scope constants by name.
     pub macros: HashMap<String, MacroVal>,
     pub arrays: Vec<FileArray>,
+    /// File-scope type names (`typedef`, `using`, enums): see `typedefs`.
+    pub aliases: HashMap<String, typedefs::Alias>,
 }
 
 impl FileInfo {
@@ -447,7 +457,7 @@ fn file_constants(d: Node, src: &str, file: &mut FileInfo) {
     let is_const = words.iter().any(|w| w == "const" || w == "constexpr");
     let device = words.iter().any(|w| w == "__shared__" || w == "__device__" || w == "__constant__");
     let Some(ty_node) = d.child_by_field_name("type") else { return };
-    if !is_const || device || !matches!(lower::scalar_type(ty_node, src), Ok(Ty::Int) | Ok(Ty::UInt)) {
+    if !is_const || device || !matches!(file.scalar_type(ty_node, src), Ok(Ty::Int) | Ok(Ty::UInt)) {
         return;
     }
     let mut c = d.walk();
@@ -478,7 +488,7 @@ fn file_arrays(d: Node, src: &str, file: &mut FileInfo) {
         return;
     };
     let Some(ty_node) = d.child_by_field_name("type") else { return };
-    let Ok(elem) = lower::scalar_type(ty_node, src) else { return };
+    let Ok(elem) = file.scalar_type(ty_node, src) else { return };
     let macros = &file.macros;
     let mut resolve = |n: &str| match macros.get(n) {
         Some(MacroVal::Const(v)) => Some(*v),

@@ -17,7 +17,7 @@ impl<'t> Lx<'_, 't> {
             }
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
-                if !(INT_PURE.contains(&f) || FLOAT_MATH.contains(&f)) {
+                if !intrinsics::is_pure(f) {
                     return true;
                 }
             }
@@ -104,6 +104,17 @@ impl<'t> Lx<'_, 't> {
             "true" => Ok((Expr::Const(1), Ty::Int)),
             "false" => Ok((Expr::Const(0), Ty::Int)),
             "identifier" => self.ident(n),
+            "qualified_identifier" if self.file.macros.contains_key(&text(n, src).replace(' ', "")) => {
+                // `Border::Clamp`: an enum constant (see `typedefs`).
+                let name = text(n, src).replace(' ', "");
+                match self.file.macros.get(&name) {
+                    Some(MacroVal::Const(v)) if *v >= i32::MIN as i64 && *v <= u32::MAX as i64 => {
+                        Ok((Expr::Const(*v as u32), if *v > i32::MAX as i64 { Ty::UInt } else { Ty::Int }))
+                    }
+                    _ => Err(Diagnostic::error(format!("unknown name `{name}`"), span(n))
+                        .with_label("not an enum constant of this file")),
+                }
+            }
             "field_expression" => self.field(n),
             "subscript_expression" => {
                 let (array, index, elem) = self.access(n)?;

@@ -12,12 +12,15 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 mod aggregate;
+mod builtins;
 mod calls;
 mod control;
 mod decl;
 mod expr;
 pub(super) mod groups;
+mod intrinsics;
 mod memory;
+mod opaque;
 mod refs;
 mod scope;
 mod stmt;
@@ -32,7 +35,7 @@ use scope::*;
 use template::*;
 use types::*;
 
-pub(crate) use types::scalar_type;
+pub(crate) use types::{scalar_type, ty_from_words};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -171,7 +174,12 @@ struct Lx<'a, 't> {
     want_agg: Option<Rc<Agg>>,
     /// The field locals of the result of the vector/struct-valued call just inlined.
     agg_result: Option<Vec<String>>,
+    /// Modelling choices the user should know about (opaque calls), in source order.
+    warnings: Vec<Diagnostic>,
 }
+
+/// A lowered kernel and the warnings of its lowering (modelling choices such as opaque calls).
+pub(crate) type WithWarnings = (Kernel, Vec<Diagnostic>);
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
 /// `reduce<256, float>`), or one for a plain kernel. `template_args` are the command line's
@@ -181,7 +189,7 @@ pub(crate) fn lower_kernel<'t>(
     src: &str,
     file: &FileInfo,
     template_args: &[(String, String)],
-) -> R<Vec<Kernel>> {
+) -> R<Vec<WithWarnings>> {
     let mut root = f;
     while let Some(p) = root.parent() {
         root = p;
@@ -218,7 +226,7 @@ fn lower_instance<'t>(
     prog: &Program<'t>,
     name: String,
     inst: &Instance,
-) -> R<Kernel> {
+) -> R<WithWarnings> {
     let body =
         f.child_by_field_name("body").ok_or_else(|| Diagnostic::error("a kernel without a body", span(f)))?;
     let mut taken = HashSet::new();
@@ -262,6 +270,7 @@ fn lower_instance<'t>(
         inlined: HashSet::new(),
         want_agg: None,
         agg_result: None,
+        warnings: Vec::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
@@ -280,7 +289,9 @@ fn lower_instance<'t>(
     lx.seq(&children)?;
     let stmts = std::mem::take(&mut lx.out);
     let n = lx.places.len();
-    Ok(Kernel {
+    let mut warnings = std::mem::take(&mut lx.warnings);
+    warnings.dedup_by(|a, b| a.message == b.message && a.span == b.span);
+    let kernel = Kernel {
         name,
         params: lx.params,
         arrays: lx.arrays,
@@ -289,7 +300,8 @@ fn lower_instance<'t>(
         label_names: vec![LabelName { name: String::new(), explicit: false }; n],
         places: lx.places,
         flag_guards: lx.flag_guards,
-    })
+    };
+    Ok((kernel, warnings))
 }
 
 fn collect_idents(n: Node, src: &str, out: &mut HashSet<String>) {

@@ -180,6 +180,7 @@ impl<'t> Lx<'_, 't> {
         let mut c = list.walk();
         let params: Vec<Node> = list.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
         let mut copies = Vec::new();
+        let mut struct_copies = Vec::new();
         for p in params {
             if p.kind() != "parameter_declaration" {
                 return Err(unsupported(format!("parameter `{}`", text(p, self.src)), p));
@@ -203,7 +204,37 @@ impl<'t> Lx<'_, 't> {
                         }
                         continue;
                     }
-                    _ => return Err(unsupported(format!("a {} parameter passed by value", agg.name), p)),
+                    ("identifier", _) => {
+                        // By value: one uniform parameter per field (copied into locals when the
+                        // kernel writes the struct).
+                        let cname = text(decl, self.src).to_string();
+                        let written =
+                            assigns(body, self.src, &cname) || body_writes_fields(body, self.src, &cname);
+                        let mut comps = Vec::new();
+                        for (f, _) in &agg.fields {
+                            let base = format!("{cname}_{}", f.replace('.', "_"));
+                            let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                                self.fresh_name(&base)
+                            } else {
+                                base
+                            };
+                            self.declare_kpl(&k);
+                            self.params.push(k.clone());
+                            comps.push(k);
+                        }
+                        if written {
+                            struct_copies.push((cname, agg, comps));
+                        } else {
+                            self.bind(&cname, Binding::Agg { agg, comps });
+                        }
+                        continue;
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            format!("a {} parameter `{}`", agg.name, text(decl, self.src)),
+                            p,
+                        ))
+                    }
                 }
             }
             let ty = self.ty(ty_node)?;
@@ -213,9 +244,20 @@ impl<'t> Lx<'_, 't> {
                     let inner = decl
                         .child_by_field_name("declarator")
                         .ok_or_else(|| unsupported("parameter", decl))?;
+                    if decl.kind() == "array_declarator" && inner.kind() == "array_declarator" {
+                        // `float m[][256]`: a multi-dimensional global array, the first
+                        // dimension unknown.
+                        let (name, dims) = self.array_param_dims(decl)?;
+                        let cname = text(name, self.src).to_string();
+                        self.add_array(&cname, Space::Global, ty, dims, false, span(decl));
+                        continue;
+                    }
                     if inner.kind() != "identifier" {
                         return Err(unsupported(
-                            format!("parameter `{}` (pointers to pointers and multi-dimensional array parameters)", text(decl, self.src)),
+                            format!(
+                                "parameter `{}` (pointers to pointers and pointers to arrays)",
+                                text(decl, self.src)
+                            ),
                             decl,
                         ));
                     }
@@ -249,7 +291,37 @@ impl<'t> Lx<'_, 't> {
             self.set_place(l, Place::Not("a copy of an assigned parameter".into()));
             self.bind(&cname, Binding::Var { kpl: local, ty });
         }
+        for (cname, agg, params) in struct_copies {
+            let l0 = self.places.len();
+            self.agg_locals(&cname, agg, Some(params.into_iter().map(Expr::Var).collect()));
+            self.mark_from(l0, "a copy of an assigned parameter");
+        }
         Ok(())
+    }
+
+    /// `m[][256][4]` → (`m`, [None, 256, 4]): only the first dimension may be unknown.
+    fn array_param_dims<'n>(&self, decl: Node<'n>) -> R<(Node<'n>, Vec<Option<u32>>)> {
+        let mut dims = Vec::new();
+        let mut cur = decl;
+        while cur.kind() == "array_declarator" {
+            let size = match cur.child_by_field_name("size") {
+                Some(sz) => Some(
+                    const_eval(sz, self.src, &mut |name| self.const_value(name))
+                        .and_then(|v| u32::try_from(v).ok().filter(|v| *v > 0))
+                        .ok_or_else(|| {
+                            unsupported("an array parameter dimension that is not a positive constant", sz)
+                        })?,
+                ),
+                None => None,
+            };
+            dims.push(size);
+            cur = cur.child_by_field_name("declarator").ok_or_else(|| unsupported("parameter", decl))?;
+        }
+        dims.reverse();
+        if cur.kind() != "identifier" || dims.iter().skip(1).any(Option::is_none) {
+            return Err(unsupported(format!("parameter `{}`", text(decl, self.src)), decl));
+        }
+        Ok((cur, dims))
     }
 
     /// Pointer parameters the kernel moves (`d_data += blockIdx.x * N;`, `p++`, `p = p + k`)

@@ -1,0 +1,3 @@
+__global__ void k(unsigned *out) {
+    out[threadIdx.x] = __reduce_add_sync(0xffffffffu, threadIdx.x);
+}
