@@ -20,6 +20,10 @@ pub(crate) enum Alias {
     Struct(String),
     /// A pointer to a function (`typedef float (*op_t)(float);`): never modelled.
     FnPtr,
+    /// A pointer to a scalar or struct (`typedef float *fptr;`, `using fptr = const float *;`),
+    /// by the pointee type's text; for an alias template (`template <typename T> using ptr =
+    /// T *;`) the pointee is its parameter's name.
+    Pointer { pointee: String, param: Option<String> },
     /// Something else (a pointer type, an array type, a template): why it is not modelled.
     Other(String),
 }
@@ -105,13 +109,28 @@ impl FileInfo {
                     }
                 }
                 "template_declaration" => {
-                    // `template <…> using P = T *;`: a template alias of a type we do not model.
+                    // `template <typename T> using P = T *;`: a pointer to the parameter is
+                    // modelled, other template aliases are not.
+                    let params = ch
+                        .child_by_field_name("parameters")
+                        .map(|l| super::program::template_params(l, src))
+                        .unwrap_or_default();
                     let mut cc = ch.walk();
                     for a in ch.named_children(&mut cc).filter(|x| x.kind() == "alias_declaration") {
-                        if let Some(name) = a.child_by_field_name("name") {
-                            self.aliases
-                                .insert(text(name, src).to_string(), Alias::Other("a template alias".into()));
-                        }
+                        let (Some(name), Some(td)) =
+                            (a.child_by_field_name("name"), a.child_by_field_name("type"))
+                        else {
+                            continue;
+                        };
+                        let alias = match (self.alias_of_descriptor(td, src), &params[..]) {
+                            (Alias::Pointer { pointee, .. }, [p]) if p.type_node.is_none() => {
+                                Alias::Pointer { pointee, param: Some(p.name.clone()) }
+                            }
+                            _ => Alias::Other(
+                                "a template alias other than `template <typename T> using P = T *;`".into(),
+                            ),
+                        };
+                        self.aliases.insert(text(name, src).to_string(), alias);
                     }
                 }
                 "linkage_specification" | "namespace_definition" | "declaration_list" => {
@@ -139,6 +158,12 @@ impl FileInfo {
                     let Some(name) = innermost_type_name(decl) else { continue };
                     let alias = if contains_kind(decl, "function_declarator") {
                         Alias::FnPtr
+                    } else if decl.kind() == "pointer_declarator"
+                        && decl
+                            .child_by_field_name("declarator")
+                            .is_some_and(|d| d.kind() == "type_identifier")
+                    {
+                        Alias::Pointer { pointee: text(ty, src).to_string(), param: None }
                     } else {
                         Alias::Other(format!("`{}` is a pointer or array type", text(decl, src)))
                     };
@@ -155,7 +180,13 @@ impl FileInfo {
     }
 
     fn alias_of_descriptor(&self, td: Node, src: &str) -> Alias {
-        if td.child_by_field_name("declarator").is_some() {
+        let decl = td.child_by_field_name("declarator");
+        if let (Some(d), Some(t)) = (decl, td.child_by_field_name("type")) {
+            if d.kind() == "abstract_pointer_declarator" && d.named_child_count() == 0 {
+                return Alias::Pointer { pointee: text(t, src).to_string(), param: None };
+            }
+        }
+        if decl.is_some() {
             return Alias::Other(format!("`{}` is a pointer or array type", text(td, src)));
         }
         match td.child_by_field_name("type") {

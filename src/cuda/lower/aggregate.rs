@@ -131,6 +131,11 @@ impl<'t> Lx<'_, 't> {
         self.agg_named(&name, 0).map(Rc::new)
     }
 
+    /// The vector type or struct a type's text names.
+    pub(super) fn agg_named_text(&self, t: &str) -> Option<Rc<Agg>> {
+        self.agg_named(&self.struct_name(t), 0).map(Rc::new)
+    }
+
     /// The struct a type's text names, through the file's typedefs.
     pub(super) fn struct_name(&self, t: &str) -> String {
         let w = crate::cuda::typedefs::strip_qualifiers(t);

@@ -21,6 +21,7 @@ pub(super) mod groups;
 mod intrinsics;
 mod memory;
 mod opaque;
+mod pointers;
 mod refs;
 mod scope;
 mod stmt;
@@ -63,11 +64,15 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
+    /// An array of `ndims` C dimensions. `prefix` holds the leading KPL index components the
+    /// C name does not write: the thread's row of a thread-local array, the member number of an
+    /// array merged with others that one pointer may point into (see `pointers.rs`).
     Array {
         kpl: String,
         elem: Ty,
         ndims: usize,
         scalar: bool,
+        prefix: Vec<Expr>,
     },
     /// A local of a vector type (`float4`) or plain struct: one KPL local per field.
     Agg {
@@ -176,6 +181,8 @@ struct Lx<'a, 't> {
     agg_result: Option<Vec<String>>,
     /// Modelling choices the user should know about (opaque calls), in source order.
     warnings: Vec<Diagnostic>,
+    /// Arrays that one pointer local may point into, merged into one KPL array each.
+    ptr_groups: pointers::PtrGroups,
 }
 
 /// A lowered kernel and the warnings of its lowering (modelling choices such as opaque calls).
@@ -271,6 +278,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         warnings: Vec::new(),
+        ptr_groups: pointers::PtrGroups::collect(body, src, file),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());

@@ -154,6 +154,22 @@ impl<'t> Lx<'_, 't> {
         scalar: bool,
         sp: Span,
     ) {
+        if self.inline_depth == 0 && !scalar && self.grouped_array(cname, space, elem, &dims, sp) {
+            return;
+        }
+        self.add_array_plain(cname, space, elem, dims, scalar, sp)
+    }
+
+    /// [`Self::add_array`] without pointer groups.
+    pub(super) fn add_array_plain(
+        &mut self,
+        cname: &str,
+        space: Space,
+        elem: Ty,
+        dims: Vec<Option<u32>>,
+        scalar: bool,
+        sp: Span,
+    ) {
         let kpl = if self.kpl_visible(cname) || crate::kpl::is_keyword(cname) {
             self.fresh_name(cname)
         } else {
@@ -162,9 +178,10 @@ impl<'t> Lx<'_, 't> {
         };
         let ndims = dims.len();
         self.arrays.push(ArrayDecl { name: kpl.clone(), space, dims, span: sp });
-        self.scopes[0].insert(cname.to_string(), Binding::Array { kpl: kpl.clone(), elem, ndims, scalar });
+        let b = Binding::Array { kpl, elem, ndims, scalar, prefix: Vec::new() };
+        self.scopes[0].insert(cname.to_string(), b.clone());
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(cname.to_string(), Binding::Array { kpl, elem, ndims, scalar });
+            s.insert(cname.to_string(), b);
         }
     }
 
@@ -193,6 +210,15 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Err(unsupported("unnamed parameter", p));
             };
+            if let (Some((elem, agg)), "identifier") = (self.pointer_alias(ty_node), decl.kind()) {
+                // `fptr p` / `cptr<real> p`: a pointer parameter spelled through an alias.
+                let cname = text(decl, self.src).to_string();
+                self.add_array(&cname, Space::Global, elem, vec![None], false, span(decl));
+                if let (Some(agg), Some(Binding::Array { kpl, .. })) = (agg, self.lookup(&cname).cloned()) {
+                    self.agg_arrays.insert(kpl, agg);
+                }
+                continue;
+            }
             if let Some(agg) = self.agg_type(ty_node) {
                 let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
                 match (decl.kind(), inner) {
@@ -348,7 +374,9 @@ impl<'t> Lx<'_, 't> {
             .map(|s| {
                 s.iter()
                     .filter_map(|(name, b)| match b {
-                        Binding::Array { kpl, elem, ndims: 1, scalar: false } => {
+                        Binding::Array { kpl, elem, ndims: 1, scalar: false, prefix }
+                            if prefix.is_empty() =>
+                        {
                             Some((name.clone(), kpl.clone(), *elem))
                         }
                         _ => None,

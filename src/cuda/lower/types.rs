@@ -231,6 +231,42 @@ impl<'t> Lx<'_, 't> {
         self.file.scalar_type(n, self.src)
     }
 
+    /// The pointee of a pointer alias type (`fptr`, `cptr<real>`): its scalar type and, for a
+    /// struct or vector pointee, the aggregate. `None`: not a pointer alias.
+    pub(super) fn pointer_alias(&self, ty: Node) -> Option<(Ty, Option<Rc<Agg>>)> {
+        use crate::cuda::typedefs::{strip_qualifiers, Alias};
+        let src = self.src;
+        let (name, arg) = match ty.kind() {
+            "type_identifier" => (text(ty, src), None),
+            "template_type" => {
+                let arg = ty.child_by_field_name("arguments")?.named_child(0)?;
+                (text(ty.child_by_field_name("name")?, src), Some(text(arg, src)))
+            }
+            _ => return None,
+        };
+        let Some(Alias::Pointer { pointee, param }) = self.file.aliases.get(name) else { return None };
+        let pointee = match (param, arg) {
+            (None, None) => pointee.clone(),
+            (Some(p), Some(a)) if strip_qualifiers(pointee) == *p => a.to_string(),
+            _ => return None,
+        };
+        let agg = self.agg_named_text(&pointee);
+        match agg {
+            Some(a) => Some((a.fields[0].1, Some(a))),
+            None => {
+                let w = strip_qualifiers(&pointee);
+                let t =
+                    self.frame.types.get(&w).copied().or_else(|| {
+                        match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
+                            Some(Alias::Scalar(t)) => Some(t),
+                            _ => None,
+                        }
+                    })?;
+                Some((t, None))
+            }
+        }
+    }
+
     /// A `typedef`/`using` inside a function body: a scalar type name for the rest of the body.
     pub(super) fn local_type(&mut self, n: Node) -> R<()> {
         let (ty, names): (Node, Vec<Node>) = if n.kind() == "alias_declaration" {
