@@ -1,20 +1,21 @@
-//! `autosync check`: verify every kernel of a file and report its races and divergent barriers.
+//! `autosync check`: verify every kernel of the given files and report races and divergent
+//! barriers.
 
 use super::load::{load, oracle_for};
-use super::report::{label_map, report_verdict};
-use super::{Failure, Format, LaunchArgs, EXIT_FINDINGS};
+use super::output::{run_files, status_word, FileResult, Out, Tally};
+use super::report::{finding_json, label_map, report_verdict, verdict_findings};
+use super::{Failure, Files, Format, EXIT_FINDINGS};
 use autosync::config::Config;
 use autosync::verify::Oracle;
 use clap::Args;
-use std::path::PathBuf;
+use serde_json::json;
+use std::path::Path;
 
 /// Options of `autosync check`.
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The kernel file (.cu or .kpl)
-    file: PathBuf,
     #[command(flatten)]
-    launch: LaunchArgs,
+    files: Files,
     /// Treat benign write-write races (same value) as errors
     #[arg(long)]
     strict: bool,
@@ -26,37 +27,70 @@ pub struct CheckArgs {
     format: Format,
 }
 
-/// Checks the file; exit 1 when a kernel has a race or divergent barrier.
+impl CheckArgs {
+    /// The output format asked for.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+}
+
+/// Checks the files; the exit code is the worst of the files' (1: a race or divergent barrier,
+/// 2: a file could not be analysed).
 pub fn run(args: CheckArgs, config: &Config) -> Result<u8, Failure> {
-    let CheckArgs { file, launch, strict, stats, format } = args;
-    let loaded = load(&file, &launch, config)?;
-    let mut findings = false;
-    let mut json = Vec::new();
+    let plan = args.files.plan("check", args.format)?;
+    run_files(&plan.files, &plan.shape, |path| {
+        let name = path.display().to_string();
+        check_file(path, &plan, &args, config).unwrap_or_else(|f| FileResult::failed(&name, f))
+    })
+}
+
+fn check_file(
+    path: &Path,
+    plan: &super::Plan,
+    args: &CheckArgs,
+    config: &Config,
+) -> Result<FileResult, Failure> {
+    let launch = plan.launch_for(path)?;
+    let loaded = load(path, &launch, config)?;
+    let mut human = Out::default();
+    let mut tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
+    let mut kernels = Vec::new();
     for k in &loaded.kernels {
-        let mut oracle = oracle_for(k, config, strict);
+        let mut oracle = oracle_for(k, config, args.strict);
         let started = std::time::Instant::now();
         let verdict = oracle.check(k);
-        if stats {
+        if args.stats {
             let st = oracle.stats();
-            eprintln!(
-                "{}: kernel `{}`: SMT queries {}, cache hits {}, time {:.1} ms",
+            human.err(format!(
+                "{}: kernel `{}`: SMT queries {}, cache hits {}, time {:.1} ms\n",
                 loaded.name,
                 k.name,
                 st.smt_queries,
                 st.cache_hits,
                 started.elapsed().as_secs_f64() * 1e3
-            );
+            ));
         }
-        findings |= !verdict.is_clean();
-        match format {
-            Format::Json => {
-                json.push(serde_json::json!({"kernel": k.name, "verdict": verdict, "labels": label_map(k)}))
-            }
-            Format::Human => report_verdict(&loaded, k, &verdict),
+        tally.races += verdict.races.len();
+        tally.divergences += verdict.divergences.len();
+        tally.clean += usize::from(verdict.is_clean());
+        if args.format == Format::Human {
+            report_verdict(&mut human, &loaded, k, &verdict);
+        } else {
+            let findings: Vec<_> = verdict_findings(k, &verdict)
+                .iter()
+                .map(|(rule, d)| finding_json(rule, d, &loaded.source))
+                .collect();
+            kernels.push(json!({
+                "name": k.name,
+                "clean": verdict.is_clean(),
+                "findings": findings,
+                "undecided": verdict.undecided,
+                "labels": label_map(k),
+            }));
         }
     }
-    if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
-    }
-    Ok(if findings { EXIT_FINDINGS } else { 0 })
+    let code = if tally.clean < tally.kernels { EXIT_FINDINGS } else { 0 };
+    let doc =
+        json!({"file": loaded.name, "status": status_word(code), "exit_code": code, "kernels": kernels});
+    Ok(FileResult { code, human, doc, tally })
 }

@@ -2,25 +2,31 @@
 //! file atomically and print the diff.
 
 use super::load::{load, oracle_for, Loaded};
-use super::report::{label_map, race_diagnostic, report_unfixable, stmt_span};
-use super::{Failure, Format, LaunchArgs, EXIT_FINDINGS};
+use super::output::{run_files, status_word, FileResult, Out, Tally};
+use super::report::{benign_diagnostic, finding_json, label_map, stmt_span, unfixable_diagnostic};
+use super::{Failure, Files, Format, EXIT_FINDINGS};
 use autosync::config::{Config, Mode, Solver};
-use autosync::diag::Severity;
 use autosync::kpl::{self, Kernel, Place};
 use autosync::maxsat::Engine;
 use autosync::synth::{self, SynthOptions, Synthesis};
 use clap::Args;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// Options of `autosync fix`.
 #[derive(Args)]
 pub struct FixArgs {
-    /// The kernel file (.cu or .kpl)
-    file: PathBuf,
     #[command(flatten)]
-    launch: LaunchArgs,
+    files: Files,
     #[command(flatten)]
     flags: FixFlags,
+}
+
+impl FixArgs {
+    /// The output format asked for.
+    pub fn format(&self) -> Format {
+        self.flags.format
+    }
 }
 
 /// What `fix` does with the result, how it reports, and how it synthesizes.
@@ -29,7 +35,7 @@ struct FixFlags {
     /// Print the diff, write nothing
     #[arg(long)]
     diff: bool,
-    /// Write the result here instead of in place
+    /// Write the result here instead of in place (one input file only)
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Write nothing; exit 1 if a barrier would be added (for CI)
@@ -61,10 +67,17 @@ struct FixFlags {
     format: Format,
 }
 
-/// Fixes the file; exit 1 when no placement exists (nothing written) or `--check` finds a change.
+/// Fixes the files, each on its own (one failing file never stops the others); the exit code is
+/// the worst of the files' (1: no placement exists for a file, which is left alone, or
+/// `--check` finds a change; 2: a file could not be analysed or written).
 pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
-    let FixArgs { file, launch, flags } = args;
-    let loaded = load(&file, &launch, config)?;
+    let FixArgs { files, flags } = args;
+    let plan = files.plan("fix", flags.format)?;
+    if flags.output.is_some() && plan.files.len() != 1 {
+        return Err(Failure::Usage(
+            "`-o` takes one input file; without it each file is fixed in place".into(),
+        ));
+    }
     let opts = SynthOptions {
         mode: flags.mode.unwrap_or(config.synthesis.mode),
         engine: match flags.solver.unwrap_or(config.synthesis.solver) {
@@ -75,15 +88,113 @@ pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
         max_iterations: config.synthesis.max_iterations,
         cost: config.cost_model(),
     };
-    fix(&loaded, &opts, config, flags)
+    run_files(&plan.files, &plan.shape, |path| {
+        let name = path.display().to_string();
+        let mut fixing = Fixing::default();
+        let result =
+            plan.launch_for(path).and_then(|launch| load(path, &launch, config)).and_then(|loaded| {
+                fixing.name = loaded.name.clone();
+                fixing.source = loaded.source.clone();
+                fix(&loaded, &opts, config, &flags, &mut fixing)
+            });
+        match result {
+            Ok(code) => fixing.finish(code),
+            // What the file printed before failing (diagnostics, --explain) stays, in order.
+            Err(f) => {
+                let mut failed = FileResult::failed(&name, f);
+                let mut human = std::mem::take(&mut fixing.human);
+                human.append(failed.human);
+                failed.human = human;
+                failed
+            }
+        }
+    })
 }
 
-fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -> Result<u8, Failure> {
+/// What fixing one file produced so far.
+#[derive(Default)]
+struct Fixing {
+    name: String,
+    source: String,
+    human: Out,
+    kernels: Vec<Value>,
+    tally: Tally,
+    /// The fixed text, when synthesis succeeded.
+    fixed: Option<String>,
+    /// Where it was written.
+    written: Option<PathBuf>,
+}
+
+impl Fixing {
+    fn finish(self, code: u8) -> FileResult {
+        let changed = self.fixed.as_ref().is_some_and(|t| *t != self.source);
+        let (diff, edits) = match &self.fixed {
+            Some(text) => (
+                autosync::patch::unified_diff(&self.source, text, &self.name),
+                edits_json(&self.source, text),
+            ),
+            None => (String::new(), Vec::new()),
+        };
+        let doc = json!({
+            "file": self.name,
+            "status": status_word(code),
+            "exit_code": code,
+            "kernels": self.kernels,
+            "changed": changed,
+            "written": self.written.map(|p| p.display().to_string()),
+            "diff": diff,
+            "edits": edits,
+        });
+        FileResult { code, human: self.human, doc, tally: self.tally }
+    }
+}
+
+/// The changes from `old` to `new` as byte-range replacements of `old` (line granularity), in
+/// order: what SARIF `fixes` and the JSON `edits` carry.
+fn edits_json(old: &str, new: &str) -> Vec<Value> {
+    use similar::{DiffOp, TextDiff};
+    let diff = TextDiff::from_lines(old, new);
+    let starts = |s: &str| -> Vec<usize> {
+        let mut v = vec![0];
+        v.extend(s.match_indices('\n').map(|(i, _)| i + 1));
+        v
+    };
+    let (os, ns) = (starts(old), starts(new));
+    let at = |v: &[usize], line: usize, len: usize| v.get(line).copied().unwrap_or(len);
+    let mut edits = Vec::new();
+    for op in diff.ops() {
+        let (o, olen, n, nlen) = match *op {
+            DiffOp::Equal { .. } => continue,
+            DiffOp::Delete { old_index, old_len, new_index } => (old_index, old_len, new_index, 0),
+            DiffOp::Insert { old_index, new_index, new_len } => (old_index, 0, new_index, new_len),
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                (old_index, old_len, new_index, new_len)
+            }
+        };
+        let (ob, oe) = (at(&os, o, old.len()), at(&os, o + olen, old.len()));
+        let (nb, ne) = (at(&ns, n, new.len()), at(&ns, n + nlen, new.len()));
+        edits.push(json!({
+            "offset": ob,
+            "length": oe - ob,
+            "line": o + 1,
+            "text": new.get(nb..ne).unwrap_or_default(),
+        }));
+    }
+    edits
+}
+
+fn fix(
+    loaded: &Loaded,
+    opts: &SynthOptions,
+    config: &Config,
+    flags: &FixFlags,
+    f: &mut Fixing,
+) -> Result<u8, Failure> {
     let barrier_text = if loaded.is_cuda { "__syncthreads();" } else { "barrier;" };
     let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
     let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
     let mut impossible = false;
-    let mut json = Vec::new();
+    f.tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
     let groups = sharing_groups(&loaded.kernels);
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
     if !flags.naive {
@@ -104,6 +215,7 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
             names.join(", ")
         )));
     }
+    let out = &mut f.human;
     for (ki, k) in loaded.kernels.iter().enumerate() {
         if flags.naive {
             let mut oracle = oracle_for(k, config, flags.strict);
@@ -111,91 +223,109 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
             match res {
                 Some((_, chosen, cost)) => {
                     if flags.stats {
-                        eprintln!("{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms", loaded.name, k.name, chosen.len(), st.oracle_calls, st.total_time.as_secs_f64() * 1e3);
+                        out.err(format!("{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms\n", loaded.name, k.name, chosen.len(), st.oracle_calls, st.total_time.as_secs_f64() * 1e3));
                     }
+                    let inserted: Vec<Value> = chosen
+                        .iter()
+                        .map(|l| json!({"after": k.label_name(*l), "line": barrier_line(loaded, k, *l), "cost": null, "separates": []}))
+                        .collect();
+                    f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted, "removed": [], "cost": cost.to_string(), "findings": [], "labels": label_map(k)}));
+                    f.tally.clean += 1;
                     inserts.extend(chosen.into_iter().map(|l| (ki, l)));
                 }
-                None => impossible = true,
+                None => {
+                    impossible = true;
+                    f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
+                }
             }
             continue;
         }
         let Some((result, st)) = results[ki].take() else { continue };
         if flags.stats {
-            eprintln!(
-                "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms",
+            out.err(format!(
+                "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms\n",
                 loaded.name, k.name, st.oracle_calls, st.maxsat_calls, st.iterations, st.smt_queries,
                 st.oracle_time.as_secs_f64() * 1e3, st.maxsat_time.as_secs_f64() * 1e3, st.total_time.as_secs_f64() * 1e3
-            );
+            ));
         }
         match result {
             Synthesis::Done { inserted, removed, cost, warnings, .. } => {
+                let mut findings = Vec::new();
                 for r in &warnings.benign {
-                    let d = race_diagnostic(k, r, Severity::Warning)
-                        .with_note("both threads write the same value (benign; an error under --strict)");
-                    eprint!("{}", d.render(&loaded.name, &loaded.source));
+                    let d = benign_diagnostic(k, r);
+                    out.err(d.render(&loaded.name, &loaded.source));
+                    findings.push(finding_json("benign-race", &d, &loaded.source));
                 }
+                let separates = |ins: &synth::Inserted| -> Vec<(String, String)> {
+                    ins.separates
+                        .iter()
+                        .map(|(a, b)| (k.label_name(*a).to_string(), k.label_name(*b).to_string()))
+                        .collect()
+                };
                 if flags.explain {
                     for ins in &inserted {
-                        let races: Vec<String> = ins
-                            .separates
-                            .iter()
-                            .map(|(a, b)| format!("{}–{}", k.label_name(*a), k.label_name(*b)))
-                            .collect();
-                        // The line the new barrier follows in the source.
-                        let at = match k.place(ins.after) {
-                            Place::Line { offset, .. } => *offset,
-                            Place::Braced { body_end, .. } => *body_end,
-                            Place::Not(_) => stmt_span(k, ins.after).end,
-                        };
-                        let line = autosync::diag::line_col(&loaded.source, at.saturating_sub(1)).0;
-                        eprintln!(
-                            "  barrier after `{}` (line {line}): cost {}, separates {}",
+                        let races: Vec<String> =
+                            separates(ins).iter().map(|(a, b)| format!("{a}–{b}")).collect();
+                        out.err(format!(
+                            "  barrier after `{}` (line {}): cost {}, separates {}\n",
                             k.label_name(ins.after),
+                            barrier_line(loaded, k, ins.after),
                             ins.cost,
                             if races.is_empty() { "-".to_string() } else { races.join(", ") }
-                        );
+                        ));
                     }
                     for r in &removed {
-                        eprintln!("  redundant original barrier `{}` removed", k.label_name(*r));
+                        out.err(format!("  redundant original barrier `{}` removed\n", k.label_name(*r)));
                     }
-                    eprintln!("  total cost {cost}");
+                    out.err(format!("  total cost {cost}\n"));
                 }
-                json.push(serde_json::json!({"kernel": k.name, "inserted": inserted, "removed": removed, "cost": cost.to_string(), "stats": st, "labels": label_map(k)}));
+                let inserted_json: Vec<Value> = inserted
+                    .iter()
+                    .map(|ins| json!({"after": k.label_name(ins.after), "line": barrier_line(loaded, k, ins.after), "cost": ins.cost.to_string(), "separates": separates(ins)}))
+                    .collect();
+                let removed_json: Vec<String> =
+                    removed.iter().map(|r| k.label_name(*r).to_string()).collect();
+                f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted_json, "removed": removed_json, "cost": cost.to_string(), "findings": findings, "labels": label_map(k)}));
+                f.tally.clean += 1;
                 inserts.extend(inserted.iter().map(|i| (ki, i.after)));
                 removes.extend(removed.iter().map(|r| (ki, *r)));
             }
             Synthesis::Impossible { reasons } => {
                 impossible = true;
                 if reasons.is_empty() {
-                    eprintln!(
-                        "error: {}: kernel `{}`: no placement exists for the kernels that share its source text",
+                    out.err(format!(
+                        "error: {}: kernel `{}`: no placement exists for the kernels that share its source text\n",
                         loaded.name, k.name
-                    );
+                    ));
                 }
+                let mut findings = Vec::new();
                 for u in &reasons {
-                    report_unfixable(loaded, k, u);
+                    let (rule, d) = unfixable_diagnostic(k, u);
+                    out.err(d.render(&loaded.name, &loaded.source));
+                    if rule.ends_with("divergence") {
+                        f.tally.divergences += 1;
+                    } else {
+                        f.tally.races += 1;
+                    }
+                    findings.push(finding_json(rule, &d, &loaded.source));
                 }
-                json.push(
-                    serde_json::json!({"kernel": k.name, "impossible": reasons, "labels": label_map(k)}),
-                );
+                f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": findings, "labels": label_map(k)}));
             }
             Synthesis::GaveUp { iterations } => {
                 impossible = true;
-                eprintln!(
-                    "error: {}: kernel `{}`: gave up after {iterations} refinement iterations",
+                out.err(format!(
+                    "error: {}: kernel `{}`: gave up after {iterations} refinement iterations\n",
                     loaded.name, k.name
-                );
+                ));
+                f.kernels.push(json!({"name": k.name, "result": "gave_up", "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
             }
         }
     }
-    if flags.format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
-    }
     if impossible {
-        eprintln!(
-            "error: {}: no barrier placement makes this file correctly synchronized; nothing written",
+        out.err(format!(
+            "error: {}: no barrier placement makes this file correctly synchronized; nothing written\n",
             loaded.name
-        );
+        ));
         return Ok(EXIT_FINDINGS);
     }
     // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
@@ -216,12 +346,12 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
         .map_err(|e| Failure::Usage(e.to_string()))?;
     let changed = text != loaded.source;
     let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
-    if flags.format == Format::Human {
-        print!("{diff}");
-    }
+    f.fixed = Some(text.clone());
+    let out = &mut f.human;
+    out.out(diff);
     if flags.check {
-        if changed && flags.format == Format::Human {
-            eprintln!("{}: barriers are missing (run `autosync fix {}`)", loaded.name, loaded.name);
+        if changed {
+            out.err(format!("{}: barriers are missing (run `autosync fix {}`)\n", loaded.name, loaded.name));
         }
         return Ok(if changed { EXIT_FINDINGS } else { 0 });
     }
@@ -231,21 +361,30 @@ fn fix(loaded: &Loaded, opts: &SynthOptions, config: &Config, flags: FixFlags) -
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
     if changed || flags.output.is_some() {
         autosync::patch::write_atomic(&target, &text).map_err(|e| Failure::Usage(e.to_string()))?;
+        f.written = Some(target.clone());
     }
-    if flags.format == Format::Human {
-        let n = inserts.len();
-        if changed {
-            eprintln!(
-                "{}: inserted {n} barrier(s){}, wrote {}",
-                loaded.name,
-                if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
-                target.display()
-            );
-        } else {
-            eprintln!("{}: already correctly synchronized; nothing to change", loaded.name);
-        }
+    let n = inserts.len();
+    if changed {
+        out.err(format!(
+            "{}: inserted {n} barrier(s){}, wrote {}\n",
+            loaded.name,
+            if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
+            target.display()
+        ));
+    } else {
+        out.err(format!("{}: already correctly synchronized; nothing to change\n", loaded.name));
     }
     Ok(0)
+}
+
+/// The source line a barrier after label `l` follows.
+fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize {
+    let at = match k.place(l) {
+        Place::Line { offset, .. } => *offset,
+        Place::Braced { body_end, .. } => *body_end,
+        Place::Not(_) => stmt_span(k, l).end,
+    };
+    autosync::diag::line_col(&loaded.source, at.saturating_sub(1)).0
 }
 
 /// The kernels of a file grouped by shared barrier positions: two kernels are in one group when

@@ -42,7 +42,7 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
         source: source.clone(),
         diag: Box::new(diag),
     };
-    let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
+    let is_cuda = is_cuda_path(path);
     let mut kernels = if is_cuda {
         let lowered = autosync::cuda::lower(&source, &launch.front_end(path)?).map_err(input)?;
         // Modelling warnings (opaque calls, …) once per place, even when several template
@@ -61,7 +61,18 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
             "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
         )));
     } else {
-        vec![kpl::parse(&source).map_err(input)?]
+        let is_kpl = path.extension().is_some_and(|e| e == "kpl");
+        vec![kpl::parse(&source).map_err(|d| {
+            // A CUDA file with another extension (.cpp, .h, .txt) fails as KPL in confusing ways.
+            input(if is_kpl {
+                d
+            } else {
+                d.with_note(format!(
+                    "help: `{name}` does not end in .cu, .cuh or .kpl, so it was read as KPL (docs/kpl.md); \
+                     if it is CUDA, give it a .cu or .cuh extension"
+                ))
+            })
+        })?]
     };
     if kernels.is_empty() {
         return Err(Failure::Usage(match &launch.kernel {
@@ -97,4 +108,9 @@ pub fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
     })
+}
+
+/// Whether the file is read by the CUDA front end (`.cu`, `.cuh`); everything else is KPL.
+pub fn is_cuda_path(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"))
 }

@@ -2,10 +2,12 @@
 //! JSON output).
 
 use super::load::Loaded;
-use autosync::diag::{Diagnostic, Severity};
+use super::output::Out;
+use autosync::diag::{line_col, Diagnostic, Severity};
 use autosync::kpl::{self, Kernel, StmtKind};
 use autosync::synth::Unfixable;
 use autosync::verify::{AccessKind, Race, Relation, Scope, Verdict};
+use serde_json::{json, Value};
 
 /// Label number → paper-style name, for the JSON output.
 pub fn label_map(k: &Kernel) -> serde_json::Value {
@@ -121,18 +123,40 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     d
 }
 
-/// Prints the diagnostics of a verdict on stderr and the kernel's summary line on stdout.
-pub fn report_verdict(loaded: &Loaded, k: &Kernel, v: &Verdict) {
+/// A stable rule name per kind of finding (the JSON `rule` and SARIF `ruleId`).
+pub fn race_rule(r: &Race) -> &'static str {
+    match r.scope {
+        Scope::Block => "data-race",
+        Scope::Grid => "grid-race",
+    }
+}
+
+/// The findings of a verdict in report order (races, benign races, divergent barriers), each with
+/// its rule name.
+pub fn verdict_findings(k: &Kernel, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
+    let mut all = Vec::new();
     for r in &v.races {
-        eprint!("{}", race_diagnostic(k, r, Severity::Error).render(&loaded.name, &loaded.source));
+        all.push((race_rule(r), race_diagnostic(k, r, Severity::Error)));
     }
     for r in &v.benign {
-        let d = race_diagnostic(k, r, Severity::Warning)
-            .with_note("both threads write the same value (benign; an error under --strict)");
-        eprint!("{}", d.render(&loaded.name, &loaded.source));
+        all.push(("benign-race", benign_diagnostic(k, r)));
     }
     for dv in &v.divergences {
-        eprint!("{}", divergence_diagnostic(k, dv).render(&loaded.name, &loaded.source));
+        all.push((divergence_rule(k, dv), divergence_diagnostic(k, dv)));
+    }
+    all
+}
+
+/// A benign write-write race as a warning.
+pub fn benign_diagnostic(k: &Kernel, r: &Race) -> Diagnostic {
+    race_diagnostic(k, r, Severity::Warning)
+        .with_note("both threads write the same value (benign; an error under --strict)")
+}
+
+/// Writes the diagnostics of a verdict (stderr) and the kernel's summary line (stdout) to `out`.
+pub fn report_verdict(out: &mut Out, loaded: &Loaded, k: &Kernel, v: &Verdict) {
+    for (_, d) in verdict_findings(k, v) {
+        out.err(d.render(&loaded.name, &loaded.source));
     }
     let summary = format!(
         "{}: kernel `{}`: {} race(s), {} divergent barrier(s), {} warning(s)",
@@ -143,10 +167,30 @@ pub fn report_verdict(loaded: &Loaded, k: &Kernel, v: &Verdict) {
         v.benign.len()
     );
     if v.is_clean() {
-        println!("{summary} — correctly synchronized");
+        out.out(format!("{summary} — correctly synchronized\n"));
     } else {
-        println!("{summary}");
+        out.out(format!("{summary}\n"));
     }
+}
+
+/// A location in the JSON document: 1-based lines, columns in characters, end exclusive.
+pub fn location_json(source: &str, span: kpl::Span) -> Value {
+    let (line, col) = line_col(source, span.start);
+    let (end_line, end_col) = line_col(source, span.end.max(span.start));
+    json!({"line": line, "col": col, "end_line": end_line, "end_col": end_col})
+}
+
+/// A finding (a diagnostic with its rule) as a JSON object (docs/json.md, `Finding`).
+pub fn finding_json(rule: &str, d: &Diagnostic, source: &str) -> Value {
+    json!({
+        "rule": rule,
+        "severity": d.severity,
+        "message": d.message,
+        "location": d.span.map(|s| location_json(source, s)),
+        "label": d.label,
+        "related": d.secondary.iter().map(|(s, text)| json!({"location": location_json(source, *s), "message": text})).collect::<Vec<_>>(),
+        "notes": d.notes,
+    })
 }
 
 /// The span of the statement owning block `b` (an if, else or while).
@@ -202,8 +246,23 @@ pub fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> D
     d
 }
 
-/// Prints why no barrier placement fixes a kernel.
-pub fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
+/// The divergence's rule name: block or warp barrier.
+pub fn divergence_rule(k: &Kernel, dv: &autosync::verify::Divergence) -> &'static str {
+    if is_syncwarp(k, dv.barrier) {
+        "warp-barrier-divergence"
+    } else {
+        "barrier-divergence"
+    }
+}
+
+/// Why no barrier placement fixes a kernel, with the rule of the race or divergence.
+pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let rule = match u {
+        Unfixable::SelfRace { race }
+        | Unfixable::GridRace { race }
+        | Unfixable::NoValidPosition { race, .. } => race_rule(race),
+        Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
+    };
     let d = match u {
         Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
@@ -230,5 +289,5 @@ pub fn report_unfixable(loaded: &Loaded, k: &Kernel, u: &Unfixable) {
             "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
         ),
     };
-    eprint!("{}", d.render(&loaded.name, &loaded.source));
+    (rule, d)
 }

@@ -28,6 +28,23 @@ pub struct RunArgs {
 pub fn run(args: RunArgs, config: &Config) -> Result<u8, Failure> {
     let RunArgs { file, launch, seed, params } = args;
     let loaded = load(&file, &launch, config)?;
+    // A misspelt name would silently leave the real parameter at its seeded default.
+    for p in &params {
+        let name = p.split_once('=').map_or(p.as_str(), |(n, _)| n).trim();
+        if !loaded.kernels.iter().any(|k| k.params.iter().any(|q| q == name)) {
+            let known: Vec<&str> =
+                loaded.kernels.iter().flat_map(|k| k.params.iter().map(String::as_str)).collect();
+            return Err(Failure::Usage(format!(
+                "--param `{p}`: no kernel of {} has a parameter `{name}` ({})",
+                loaded.name,
+                if known.is_empty() {
+                    "it has no scalar parameters".to_string()
+                } else {
+                    format!("its parameters: {}", known.join(", "))
+                }
+            )));
+        }
+    }
     let mut found = false;
     for k in &loaded.kernels {
         let (Some(block_dim), grid_dim) = (k.geometry.block_dim, k.geometry.grid_dim.unwrap_or([1, 1, 1]))

@@ -1,0 +1,464 @@
+//! The real-world CUDA corpus (`tests/cuda/realworld/`, format in its README.md): every
+//! `NAME.cu` is checked with the built binary and compared with the hand-derived expectation in
+//! `NAME.expect`; where the expectation names a fix outcome, `fix` runs on a temporary copy.
+//!
+//! Expectations are derived by reasoning about the kernels, never blessed from the tool's output.
+//! While the front end still rejects constructs of issue #14, a file the front end rejects with a
+//! diagnostic (exit 2) is reported as `rejected` and does not fail the test, unless
+//! `AUTOSYNC_REALWORLD_STRICT=1`. A wrong verdict on a file that lowers, a panic, a hang or a
+//! malformed expectation always fails.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+/// What `check` may report, one category per kind of finding.
+const CATEGORIES: [&str; 4] = ["race", "grid-race", "divergence", "undecided"];
+/// Seconds one run of the binary may take before it counts as a hang.
+const TIMEOUT_S: u64 = 300;
+
+/// One parsed `NAME.expect` file.
+#[derive(Debug, Default)]
+struct Expect {
+    /// `verdict:` — `clean`, `error`, or a comma list of categories (the truth).
+    verdict: BTreeSet<String>,
+    /// The file must be rejected with a diagnostic containing this text (`verdict: error`).
+    error: Option<String>,
+    /// `may:` — categories that are neither required nor wrong (undefined behaviour after a
+    /// divergent barrier, one report for a pair that races both ways).
+    may: BTreeSet<String>,
+    /// `imprecise:` — categories (or `fix`) the current tool is known to get wrong on this file
+    /// by over-reporting; tolerated, listed in the table.
+    imprecise: BTreeSet<String>,
+    /// `fix-barriers: N` — `fix` succeeds adding exactly N barriers, and the result verifies.
+    fix_barriers: Option<usize>,
+    /// `fix: unfixable` — `fix` must refuse (exit 1) and write nothing.
+    unfixable: bool,
+    /// `args:` — extra command-line arguments for `check` and `fix`.
+    args: Vec<String>,
+    /// `covers:` — the items of issue #14 the file exercises.
+    covers: BTreeSet<u32>,
+}
+
+fn parse_expect(text: &str) -> Result<Expect, String> {
+    let mut e = Expect::default();
+    let mut seen_verdict = false;
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) =
+            line.split_once(':').ok_or_else(|| format!("line {}: `key: value` expected", n + 1))?;
+        let value = value.trim();
+        let words = || value.split(',').map(str::trim).filter(|w| !w.is_empty()).map(String::from);
+        // `imprecise: race — why` keeps the reason after the dash out of the token list.
+        let tokens = |v: &str| -> Vec<String> {
+            let head = v.split('—').next().unwrap_or("");
+            head.split(',').map(str::trim).filter(|w| !w.is_empty()).map(String::from).collect()
+        };
+        let known =
+            |w: &String, extra: &[&str]| CATEGORIES.contains(&w.as_str()) || extra.contains(&w.as_str());
+        match key.trim() {
+            "verdict" => {
+                seen_verdict = true;
+                for w in words() {
+                    if !known(&w, &["clean", "error"]) {
+                        return Err(format!("line {}: unknown verdict `{w}`", n + 1));
+                    }
+                    if w != "clean" {
+                        e.verdict.insert(w);
+                    }
+                }
+            }
+            "may" => {
+                for w in words() {
+                    if !known(&w, &[]) {
+                        return Err(format!("line {}: unknown category `{w}`", n + 1));
+                    }
+                    e.may.insert(w);
+                }
+            }
+            "imprecise" => {
+                for w in tokens(value) {
+                    if !known(&w, &["fix"]) {
+                        return Err(format!("line {}: unknown category `{w}`", n + 1));
+                    }
+                    e.imprecise.insert(w);
+                }
+            }
+            "error" => e.error = Some(value.to_string()),
+            "fix-barriers" => {
+                e.fix_barriers =
+                    Some(value.parse().map_err(|_| format!("line {}: a number expected", n + 1))?)
+            }
+            "fix" if value == "unfixable" => e.unfixable = true,
+            "args" => e.args = value.split_whitespace().map(String::from).collect(),
+            "covers" => {
+                for w in words() {
+                    e.covers.insert(w.parse().map_err(|_| format!("line {}: item number expected", n + 1))?);
+                }
+            }
+            other => return Err(format!("line {}: unknown key `{other}`", n + 1)),
+        }
+    }
+    if !seen_verdict {
+        return Err("no `verdict:` line".into());
+    }
+    if e.verdict.contains("error") != e.error.is_some() {
+        return Err("`verdict: error` and `error:` go together".into());
+    }
+    if e.fix_barriers.is_some() && e.unfixable {
+        return Err("`fix-barriers` and `fix: unfixable` exclude each other".into());
+    }
+    Ok(e)
+}
+
+/// Exit code (None: killed by a signal or the timeout), stdout, stderr, timed out.
+fn run(dir: &Path, args: &[String]) -> (Option<i32>, String, String, bool) {
+    let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else { return (None, String::new(), "could not start autosync".into(), false) };
+    let start = Instant::now();
+    let mut timed_out = false;
+    // Poll so a hang becomes a reported failure instead of a stuck test; the pipes are drained
+    // by wait_with_output once the child ends (reports are small).
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > Duration::from_secs(TIMEOUT_S) => {
+                let _ = child.kill();
+                timed_out = true;
+                break;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break,
+        }
+    }
+    match child.wait_with_output() {
+        Ok(out) => (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into(),
+            String::from_utf8_lossy(&out.stderr).into(),
+            timed_out,
+        ),
+        Err(e) => (None, String::new(), e.to_string(), timed_out),
+    }
+}
+
+/// How one file came out.
+#[derive(Debug, PartialEq)]
+enum Status {
+    /// Lowered, and every expectation holds.
+    Correct,
+    /// Lowered and within expectations except over-reports listed under `imprecise:`.
+    KnownFalseAlarm,
+    /// The expected rejection happened.
+    ExpectedError,
+    /// Rejected by the front end (tolerated unless strict).
+    Rejected,
+    /// An expectation fails on a file that lowers (or an expected error did not happen).
+    Wrong,
+    /// Panic, signal, hang, unreadable output.
+    Crash,
+}
+
+struct Row {
+    file: String,
+    expected: String,
+    got: String,
+    status: Status,
+    /// The first diagnostic line of a rejection (for the status summary).
+    reason: String,
+}
+
+fn categories(json: &str) -> Result<BTreeSet<String>, String> {
+    // The one JSON document of `check --format json` (docs/json.md): one file, its kernels.
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("unreadable JSON report: {e}"))?;
+    let kernels = v["files"][0]["kernels"].as_array().ok_or("the JSON report has no files[0].kernels")?;
+    let mut got = BTreeSet::new();
+    for k in kernels {
+        for finding in k["findings"].as_array().into_iter().flatten() {
+            match finding["rule"].as_str() {
+                Some("data-race") => got.insert("race".to_string()),
+                Some("grid-race") => got.insert("grid-race".to_string()),
+                Some("barrier-divergence" | "warp-barrier-divergence") => {
+                    got.insert("divergence".to_string())
+                }
+                _ => false,
+            };
+        }
+        if k["undecided"].as_u64().is_some_and(|n| n > 0) {
+            got.insert("undecided".into());
+        }
+    }
+    Ok(got)
+}
+
+fn show(set: &BTreeSet<String>) -> String {
+    if set.is_empty() {
+        "clean".into()
+    } else {
+        set.iter().cloned().collect::<Vec<_>>().join(",")
+    }
+}
+
+fn count_barriers(text: &str) -> usize {
+    text.matches("__syncthreads()").count()
+}
+
+/// Runs `fix` on a copy; None when it behaves as expected, else what happened.
+fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
+    let tmp = tempfile::tempdir().ok()?;
+    let original = std::fs::read_to_string(cu).ok()?;
+    let copy = tmp.path().join(name);
+    std::fs::write(&copy, &original).ok()?;
+    let mut args = vec!["fix".to_string()];
+    args.extend(e.args.iter().cloned());
+    args.push(name.to_string());
+    let (code, _, err, timed_out) = run(tmp.path(), &args);
+    if timed_out || code.is_none() || err.contains("panicked") {
+        return Some(format!("fix crashed: {err}"));
+    }
+    let after = std::fs::read_to_string(&copy).unwrap_or_default();
+    if e.unfixable {
+        if code == Some(1) && after == original {
+            return None;
+        }
+        return Some(format!(
+            "fix exited {code:?} (expected a refusal){}",
+            if after != original { ", and wrote" } else { "" }
+        ));
+    }
+    let want = e.fix_barriers?;
+    if code != Some(0) {
+        return Some(format!("fix exited {code:?}: {}", err.lines().last().unwrap_or("")));
+    }
+    let added = count_barriers(&after).saturating_sub(count_barriers(&original));
+    let mut check = vec!["check".to_string()];
+    check.extend(e.args.iter().cloned());
+    check.push(name.to_string());
+    let (code, _, cerr, _) = run(tmp.path(), &check);
+    if code != Some(0) {
+        return Some(format!("the fixed file does not verify: {}", cerr.lines().next().unwrap_or("")));
+    }
+    (added != want).then(|| format!("fix added {added} barrier(s), expected {want}"))
+}
+
+fn evaluate(cu: &Path) -> Row {
+    let name = cu.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+    let mut row = Row {
+        file: name.clone(),
+        expected: String::new(),
+        got: String::new(),
+        status: Status::Wrong,
+        reason: String::new(),
+    };
+    let expect_path = cu.with_extension("expect");
+    let e =
+        match std::fs::read_to_string(&expect_path).map_err(|e| e.to_string()).and_then(|t| parse_expect(&t))
+        {
+            Ok(e) => e,
+            Err(msg) => {
+                row.got = format!("bad {}: {msg}", expect_path.display());
+                return row;
+            }
+        };
+    row.expected = show(&e.verdict);
+    if let Some(n) = e.fix_barriers {
+        row.expected += &format!(" fix+{n}");
+    }
+    if e.unfixable {
+        row.expected += " unfixable";
+    }
+    let dir = cu.parent().unwrap_or(Path::new("."));
+    let mut args = vec!["check".to_string(), "--format".into(), "json".into()];
+    args.extend(e.args.iter().cloned());
+    args.push(name.clone());
+    let (code, out, err, timed_out) = run(dir, &args);
+    if timed_out || code.is_none() || code == Some(101) || err.contains("panicked") {
+        row.status = Status::Crash;
+        row.got =
+            if timed_out { format!("hang (> {TIMEOUT_S} s)") } else { format!("crash: {}", err.trim()) };
+        return row;
+    }
+    if code == Some(2) {
+        let first = err
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or(err.lines().next().unwrap_or(""))
+            .to_string();
+        row.got = "rejected".into();
+        row.reason = first.clone();
+        row.status = match &e.error {
+            Some(want) if first.to_lowercase().contains(&want.to_lowercase()) => Status::ExpectedError,
+            // Rejected, but not yet for the reason the expectation names (e.g. a function
+            // pointer refused as an unknown type): tolerated like any other rejection.
+            Some(_) | None => Status::Rejected,
+        };
+        return row;
+    }
+    if e.error.is_some() {
+        row.got = format!("accepted (exit {code:?})");
+        return row;
+    }
+    let got = match categories(&out) {
+        Ok(g) => g,
+        Err(msg) => {
+            row.status = Status::Crash;
+            row.got = msg;
+            return row;
+        }
+    };
+    row.got = show(&got);
+    let missed: Vec<&String> = e.verdict.difference(&got).collect();
+    let extra: Vec<&String> = got.iter().filter(|c| !e.verdict.contains(*c) && !e.may.contains(*c)).collect();
+    let mut known_false_alarm = false;
+    if !missed.is_empty() {
+        row.got += &format!(" (missed {})", missed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(","));
+        return row;
+    }
+    if !extra.is_empty() {
+        if extra.iter().all(|c| e.imprecise.contains(*c)) {
+            known_false_alarm = true;
+        } else {
+            return row;
+        }
+    }
+    if e.fix_barriers.is_some() || e.unfixable {
+        if let Some(problem) = check_fix(cu, &name, &e) {
+            row.got += &format!("; {problem}");
+            if e.imprecise.contains("fix") {
+                known_false_alarm = true;
+            } else {
+                return row;
+            }
+        } else if let Some(n) = e.fix_barriers {
+            row.got += &format!(" fix+{n}");
+        } else {
+            row.got += " unfixable";
+        }
+    }
+    row.status = if known_false_alarm { Status::KnownFalseAlarm } else { Status::Correct };
+    row
+}
+
+fn corpus() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/realworld");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "cu"));
+    files.sort();
+    files
+}
+
+#[test]
+fn expect_format_rejects_typos() {
+    assert!(parse_expect("verdict: clean\n").is_ok());
+    assert!(parse_expect("verdict: race\nfix-barriers: 2\nargs: --block-dim 64\ncovers: 1, 7\n").is_ok());
+    assert!(parse_expect("verdict: rase\n").is_err());
+    assert!(parse_expect("verdict: clean\nfix-barrier: 1\n").is_err());
+    assert!(parse_expect("# no verdict\n").is_err());
+    assert!(parse_expect("verdict: error\n").is_err(), "an expected error names its message");
+    assert!(parse_expect("verdict: race\nfix-barriers: 1\nfix: unfixable\n").is_err());
+    let e = parse_expect("verdict: clean\nimprecise: grid-race — wraps around\n").expect("valid");
+    assert!(e.imprecise.contains("grid-race"));
+}
+
+#[test]
+fn realworld_corpus_verdicts() {
+    let strict = std::env::var("AUTOSYNC_REALWORLD_STRICT").is_ok_and(|v| v == "1");
+    let files = corpus();
+    assert!(files.len() >= 80, "the corpus should hold at least 80 kernels, found {}", files.len());
+    let rows: Vec<Row> = files.par_iter().map(|f| evaluate(f)).collect();
+
+    let mut covered = BTreeSet::new();
+    for f in &files {
+        if let Ok(e) = std::fs::read_to_string(f.with_extension("expect"))
+            .map_err(|_| ())
+            .and_then(|t| parse_expect(&t).map_err(|_| ()))
+        {
+            covered.extend(e.covers);
+        }
+    }
+
+    let w = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).max(4);
+    let mut table = format!("{:w$}  {:28}  {:28}  status\n", "file", "expected", "got");
+    for r in &rows {
+        let status = match r.status {
+            Status::Correct => "ok".to_string(),
+            Status::KnownFalseAlarm => "ok (known false alarm)".into(),
+            Status::ExpectedError => "ok (expected error)".into(),
+            Status::Rejected => format!("rejected: {}", r.reason),
+            Status::Wrong => "WRONG".into(),
+            Status::Crash => "CRASH".into(),
+        };
+        table += &format!("{:w$}  {:28}  {:28}  {status}\n", r.file, r.expected, r.got);
+    }
+    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+    let rejected = count(Status::Rejected);
+    let wrong = count(Status::Wrong);
+    let crash = count(Status::Crash);
+    let correct = count(Status::Correct) + count(Status::ExpectedError);
+    let false_alarm = count(Status::KnownFalseAlarm);
+    let lowered = rows.len() - rejected - crash - count(Status::ExpectedError);
+    table += &format!(
+        "\n{} files: {lowered} lowered, {rejected} rejected (unsupported), {correct} correct, \
+         {false_alarm} known false alarms, {wrong} wrong, {crash} crashed\n",
+        rows.len()
+    );
+    println!("{table}");
+
+    let mut failures = Vec::new();
+    for item in 1..=7 {
+        if !covered.contains(&item) {
+            failures.push(format!("no file covers item {item} of issue #14"));
+        }
+    }
+    for r in &rows {
+        match r.status {
+            Status::Wrong | Status::Crash => {
+                failures.push(format!("{}: expected {}, got {}", r.file, r.expected, r.got))
+            }
+            Status::Rejected if strict => failures.push(format!("{}: {}", r.file, r.reason)),
+            _ => {}
+        }
+    }
+    assert!(failures.is_empty(), "{table}\n{}", failures.join("\n"));
+}
+
+#[test]
+fn annotated_sdk_rewrites_differ_only_by_preconditions() {
+    // benchmarks/sdk-annotated/ is benchmarks/sdk/ plus GPUVerify `__requires` lines; anything
+    // else drifting apart would make the two suites measure different kernels.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
+    let mut names: Vec<_> = std::fs::read_dir(root.join("sdk"))
+        .expect("benchmarks/sdk")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".cu"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    let mut annotated = 0;
+    for name in &names {
+        let plain = std::fs::read_to_string(root.join("sdk").join(name)).expect("read sdk file");
+        let with = std::fs::read_to_string(root.join("sdk-annotated").join(name))
+            .unwrap_or_else(|_| panic!("benchmarks/sdk-annotated/{name} is missing"));
+        let stripped: Vec<&str> =
+            with.lines().filter(|l| !l.trim_start().starts_with("__requires(")).collect();
+        assert_eq!(stripped, plain.lines().collect::<Vec<_>>(), "{name}: differs beyond __requires lines");
+        annotated += usize::from(stripped.len() != with.lines().count());
+    }
+    assert!(annotated >= 5, "only {annotated} annotated kernels");
+}
