@@ -39,6 +39,11 @@ impl<'t> Lx<'_, 't> {
         children.into_iter().any(|ch| self.effectful(ch))
     }
 
+    /// Whether the operand of `*` is a pointer to scalars (not into a vector/struct array).
+    fn is_pointer_arg(&self, n: Node) -> bool {
+        n.child_by_field_name("argument").is_some_and(|a| self.is_pointer(a) && self.agg_of(a).is_none())
+    }
+
     /// Lowers an expression whose value is not used.
     pub(super) fn effect(&mut self, n: Node) -> R<()> {
         let n = strip_parens(n);
@@ -206,6 +211,14 @@ impl<'t> Lx<'_, 't> {
                 Ok((Expr::Const(size as u32), Ty::UInt))
             }
             "call_expression" => self.call(n, true).map(|r| r.unwrap_or((Expr::Const(0), Ty::Int))),
+            // `*p` as a value: a read of the element `p` points at (a whole vector/struct
+            // element is not a scalar value: see `agg_value`).
+            "pointer_expression" if is_deref(n) && self.is_pointer_arg(n) => {
+                let (array, index, elem) = self.access(n)?;
+                let t = self.temp(None);
+                self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                Ok((Expr::Var(t), elem))
+            }
             "pointer_expression" => Err(unsupported(
                 format!("pointer operation `{}` (address-of and dereference are only supported as `atomicOp(&a[i], v)`)", text(n, src)),
                 n,

@@ -78,7 +78,9 @@ impl<'t> Lx<'_, 't> {
             reached.push(format!("`{shown}`{}", if read_only { " (read only)" } else { "" }));
         }
         let (result, what) = if reached.is_empty() {
-            let r = ret.map(|t| (Expr::Call(fname.to_string(), values), t));
+            // A KPL keyword cannot name a call in the printed kernel.
+            let name = if crate::kpl::is_keyword(fname) { format!("{fname}_fn") } else { fname.to_string() };
+            let r = ret.map(|t| (Expr::Call(name, values), t));
             (r, "assumed to be a pure function of its arguments that touches no memory".to_string())
         } else {
             let r = ret.filter(|_| used).map(|t| (Expr::Var(self.temp(None)), t));
@@ -89,6 +91,12 @@ impl<'t> Lx<'_, 't> {
                 .with_note(format!("modelled as an opaque call: {what}")),
         );
         Ok(result.or_else(|| used.then_some((Expr::Const(0), Ty::Int))))
+    }
+
+    /// The declared return type of a function without a definition (for typing `?:`).
+    pub(super) fn prototype_type(&self, fname: &str) -> Option<Ty> {
+        let d = self.prog.prototypes.iter().find(|(p, _)| p == fname).map(|(_, d)| *d)?;
+        self.prototype(d, fname).ok()?.0
     }
 
     /// The return type (`None`: void) and, per parameter, whether it is a pointer to `const`.

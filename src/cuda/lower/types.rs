@@ -403,6 +403,11 @@ impl<'t> Lx<'_, 't> {
                 if let Some(t) = self.builtin_type(n, f) {
                     return t;
                 }
+                if !self.prog.has_function(f) {
+                    if let Some(t) = self.prototype_type(f) {
+                        return t;
+                    }
+                }
                 match f {
                     "umin" | "umax" | "ullmin" | "ullmax" | "__umul24" | "__brev" => Ty::UInt,
                     "min" | "max" | "llmin" | "llmax" => args.iter().copied().fold(Ty::Int, common),

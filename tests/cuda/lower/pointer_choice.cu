@@ -24,5 +24,5 @@ __global__ void relax(const float *left, const float *right, float *out, int ste
     float *last = ping;
     if (steps % 2 == 1)
         last = pong;
-    out[blockIdx.x * 128 + threadIdx.x] = last[t];
+    out[blockIdx.x * 128 + threadIdx.x] = *(last + t);
 }
