@@ -1,14 +1,14 @@
 //! Data-driven tests of the CUDA front end.
 //!
-//! - `tests/cuda/lower/NAME.cu` lowers to the KPL printout plus the source place of every label
-//!   in `NAME.kpl` (run with `BLESS=1` to rewrite the expected files after checking a change);
+//! - `tests/cuda/lower/NAME.cu` lowers to the front end's warnings, the KPL printout plus the
+//!   source place of every label in `NAME.kpl` (run with `BLESS=1` to rewrite the expected files after checking a change);
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
 //! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
 mod common;
 
-use autosync::cuda::{lower_file, lower_file_with, FrontEndOptions};
-use autosync::diag::line_col;
+use autosync::cuda::{lower_all, lower_file, lower_file_with, FrontEndOptions};
+use autosync::diag::{line_col, Severity};
 use autosync::kpl::{self, Kernel, Place};
 use common::show_place;
 use std::fmt::Write;
@@ -100,10 +100,22 @@ fn check_invariants(k: &Kernel) {
 #[test]
 fn lowering_matches_expected_kpl() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
-    compare_goldens(&dir, "kpl", |cu, src| match lower_file(src, None) {
-        Ok(ks) => {
+    compare_goldens(&dir, "kpl", |cu, src| match lower_all(src, &FrontEndOptions::default()) {
+        Ok(file) => {
+            let ks: Vec<Kernel> = file.kernels.into_iter().map(|l| l.kernel).collect();
             ks.iter().for_each(check_invariants);
-            ks.iter().map(|k| render(k, src)).collect::<Vec<_>>().join("\n")
+            // The front end's warnings first, as KPL comments (most files have none).
+            let mut out: String = file
+                .warnings
+                .iter()
+                .map(|w| {
+                    let (l, c) = w.span.map(|s| line_col(src, s.start)).unwrap_or((0, 0));
+                    let kind = if w.severity == Severity::Note { "note" } else { "warning" };
+                    format!("// {kind} {l}:{c}: {}\n", w.message)
+                })
+                .collect();
+            out.push_str(&ks.iter().map(|k| render(k, src)).collect::<Vec<_>>().join("\n"));
+            out
         }
         Err(d) => panic!("{}: {}", cu.display(), d.render(&cu.display().to_string(), src)),
     });
@@ -160,18 +172,7 @@ fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Benchmark kernels that use a construct the front end does not model yet, with the error they
 /// must give (the test fails when one starts lowering, so the list stays current).
-const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[
-    // GPUVerify preconditions: issue #14, point 1.
-    ("sdk-annotated/matrixMul.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce0.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce1.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce2.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce3.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce5.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce6.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/scan_hillis_steele.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/sum1.cu", "intrinsic `__requires`"),
-];
+const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[];
 
 #[test]
 fn benchmarks_lower_without_error() {

@@ -946,3 +946,27 @@ fn syncwarp_reached_by_part_of_a_warp_diverges() {
     assert_eq!(d.barrier, label(&k, "s"));
     assert!(d.enabled_thread[0] < 16 && (16..32).contains(&d.disabled_thread[0]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// `assume`: a run that violates an assumption is infeasible and reports nothing.
+
+const ASSUME: &str = "
+kernel assume_k(n) {
+  shared S[64];
+  @w wr S[tid % 2] := 1;
+  @a assume n == 4;
+  @v wr S[tid] := n;
+}";
+
+#[test]
+fn failed_assumption_discards_the_run() {
+    let k = kernel(ASSUME);
+    let held = run_ok(&k, &block(8).with_param("n", 4));
+    assert!(held.infeasible.is_none());
+    assert_eq!(held.race_pairs(), pairs(&k, &[("w", "w"), ("w", "v")]), "races of a feasible run count");
+    let failed = run_ok(&k, &block(8).with_param("n", 5));
+    let (l, _, thread) = failed.infeasible.expect("the assumption fails");
+    assert_eq!((l, thread), (label(&k, "a"), [0, 0, 0]));
+    assert!(failed.is_clean(), "an infeasible run has no findings: {failed:?}");
+    assert!(failed.render(&k).contains("infeasible run: assumption a fails"));
+}

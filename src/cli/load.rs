@@ -20,11 +20,19 @@ pub struct Loaded {
     pub kernels: Vec<Kernel>,
     /// Whether the CUDA front end read it (else KPL).
     pub is_cuda: bool,
+    /// The file as read (`source` is its text): what `fix` needs to write it back byte-exactly.
+    pub input: autosync::source::Input,
 }
 
-/// The text of the file at `path`.
-pub fn read(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+/// The file at `path`, read by [`autosync::source::read`] (regular files only, size limit, BOM,
+/// stray bytes inside comments and literals; other bad bytes are a located error).
+pub fn read(path: &Path) -> Result<autosync::source::Input, Failure> {
+    autosync::source::read(path).map_err(|e| match e {
+        autosync::source::SourceError::Bytes { path, text, diag } => {
+            Failure::Input { file: path, source: text, diag }
+        }
+        e => Failure::Usage(e.to_string()),
+    })
 }
 
 fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
@@ -35,7 +43,8 @@ fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
 
 /// Reads and lowers the file at `path` with the launch options; a bad file is a located `Failure::Input`.
 pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
-    let source = read(path)?;
+    let file = read(path)?;
+    let source = file.text.clone();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
         file: name.clone(),
@@ -44,21 +53,18 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     };
     let is_cuda = is_cuda_path(path);
     let mut kernels = if is_cuda {
-        let lowered = autosync::cuda::lower(&source, &launch.front_end(path)?).map_err(input)?;
-        // Modelling warnings (opaque calls, …) once per place, even when several template
-        // instances lower the same call.
-        let mut shown: Vec<&Diagnostic> = Vec::new();
-        for w in lowered.iter().flat_map(|l| &l.warnings) {
-            if !shown.contains(&w) {
-                eprint!("{}", w.render(&name, &source));
-                shown.push(w);
-            }
+        let file = autosync::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
+        for w in &file.warnings {
+            eprint!("{}", w.render(&name, &source));
         }
-        lowered.iter().map(|l| l.kernel.clone()).collect()
-    } else if !launch.include_dirs.is_empty() || !launch.defines.is_empty() || !launch.template_arg.is_empty()
+        file.kernels.into_iter().map(|l| l.kernel).collect()
+    } else if !launch.include_dirs.is_empty()
+        || !launch.defines.is_empty()
+        || !launch.template_arg.is_empty()
+        || !launch.assume.is_empty()
     {
         return Err(Failure::Usage(format!(
-            "{name}: `-I`, `-D` and `--template-arg` apply to CUDA files only"
+            "{name}: `-I`, `-D`, `--template-arg` and `--assume` apply to CUDA files only"
         )));
     } else {
         let is_kpl = path.extension().is_some_and(|e| e == "kpl");
@@ -94,7 +100,7 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda })
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file })
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {

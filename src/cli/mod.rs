@@ -70,6 +70,10 @@ pub struct LaunchArgs {
     /// (`--template-arg blockSize=256 --template-arg T=float`)
     #[arg(long = "template-arg", value_name = "NAME=VALUE")]
     pub template_arg: Vec<String>,
+    /// Assume a precondition of every kernel, like GPUVerify's `__requires`: a CUDA expression
+    /// over the kernel's parameters, e.g. `--assume 'n % 256 == 0'` (repeatable)
+    #[arg(long = "assume", value_name = "EXPR")]
+    pub assume: Vec<String>,
 }
 
 impl LaunchArgs {
@@ -97,6 +101,7 @@ impl LaunchArgs {
                 .collect(),
             template_args,
             only: self.kernel.clone(),
+            assumptions: self.assume.clone(),
         })
     }
 }

@@ -52,6 +52,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                 Some(StmtKind::Atomic { .. }) => "atomic",
                 Some(StmtKind::Barrier) => "barrier",
                 Some(StmtKind::Syncwarp) => "syncwarp",
+                Some(StmtKind::Assume { .. }) => "assume",
                 Some(StmtKind::Local { .. }) => "local",
                 _ => "assign",
             }

@@ -155,9 +155,11 @@
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
 mod consts;
+mod launch;
 mod lower;
 pub mod preprocess;
 mod program;
+mod syntax;
 mod text;
 mod typedefs;
 
@@ -172,9 +174,6 @@ use tree_sitter::{Node, Parser, Tree};
 pub struct Lowered {
     /// The kernel, with spans into the original source, places and default label names.
     pub kernel: Kernel,
-    /// Warnings of the lowering (modelling choices the user should know about, such as calls of
-    /// functions without a definition), with spans into the original source.
-    pub warnings: Vec<Diagnostic>,
 }
 
 /// What the command line tells the front end beyond the source text.
@@ -191,6 +190,9 @@ pub struct FrontEndOptions {
     pub template_args: Vec<(String, String)>,
     /// `--kernel NAME`: lower only this kernel.
     pub only: Option<String>,
+    /// `--assume EXPR` (repeatable): assumptions with the meaning of `__requires(EXPR)` in every
+    /// kernel lowered, read as CUDA expressions over the kernel's parameters (macros expand).
+    pub assumptions: Vec<String>,
 }
 
 /// Lowers every `__global__` kernel of the file (or only the kernel named `only`) in source order.
@@ -214,26 +216,88 @@ pub fn lower_file_with(source: &str, options: &FrontEndOptions) -> Result<Vec<Ke
 /// inside a macro expansion or an included file is `Place::Not`, so patches land in the user's
 /// text only.
 pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Diagnostic> {
-    let geometry = crate::kpl::parse_header(source)?;
-    let pre = preprocess::preprocess(source, options)?;
+    Ok(lower_all(source, options)?.kernels)
+}
+
+/// A lowered file: its kernels and the warnings the front end has for the user.
+#[derive(Clone, Debug)]
+pub struct LoweredFile {
+    /// The kernels, as [`lower`] returns them.
+    pub kernels: Vec<Lowered>,
+    /// Things read but not modelled or not honoured (ignored header flags, the geometry taken
+    /// from a launch in the file, …), in source order; none of them makes a verdict unsound.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Like [`lower`], with the front end's warnings and notes. The file's header comment
+/// (GPUVerify's command line, [`crate::kpl::header::parse_header_lenient`]) gives the geometry
+/// and `-D` macros (before the command line's, which win).
+pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile, Diagnostic> {
+    let header = crate::kpl::header::parse_header_lenient(source)?;
+    let mut warnings = header.warnings;
+    let mut opts = options.clone();
+    opts.defines = header.defines.into_iter().chain(options.defines.iter().cloned()).collect();
+    let geometry = header.geometry;
+    let pre = if opts.assumptions.is_empty() {
+        preprocess::preprocess(source, &opts)?
+    } else {
+        // The expressions follow the user's text as a file-scope initializer, so the
+        // preprocessor expands their macros and the lowering reads them in a kernel's scope.
+        let exprs: Vec<String> = opts.assumptions.iter().map(|a| format!("({a})")).collect();
+        let text = format!("{source}\nstatic int {}[] = {{ {} }};\n", lower::CLI_ASSUME, exprs.join(", "));
+        preprocess::preprocess(&text, &opts).map_err(|d| beyond(d, source))?
+    };
     let map = &pre.map;
-    let mut kernels = lower_expanded(&pre.text, options).map_err(|d| map.diagnostic(d))?;
-    for (kernel, _) in &mut kernels {
+    let mut lowered_warnings = Vec::new();
+    let mut launches = std::collections::BTreeMap::new();
+    let mut kernels = lower_expanded(&pre.text, &opts, &mut lowered_warnings, &mut launches)
+        .map_err(|d| beyond(map.diagnostic(d), source))?;
+    let mut noted = std::collections::BTreeSet::new();
+    for kernel in &mut kernels {
         map.kernel(kernel);
         kernel.geometry = geometry.clone();
+        // A constant launch in the file gives what the header does not (see `launch`).
+        let base = kernel.name.split('<').next().unwrap_or("").to_string();
+        if let Some(l) = launches.get(&base) {
+            if let Some((grid, block, _)) = l.geometry {
+                let from_launch =
+                    crate::kpl::Geometry { block_dim: Some(block), grid_dim: Some(grid), warp_sync: None };
+                kernel.geometry = from_launch.overridden_by(&geometry);
+            }
+            let header_says_all = geometry.block_dim.is_some() && geometry.grid_dim.is_some();
+            if !header_says_all && noted.insert(base) {
+                lowered_warnings.extend(l.notes.iter().cloned());
+            }
+        }
         crate::kpl::assign_default_names(kernel, source);
     }
-    Ok(kernels
-        .into_iter()
-        .map(|(kernel, w)| Lowered { kernel, warnings: w.into_iter().map(|d| map.diagnostic(d)).collect() })
-        .collect())
+    warnings.extend(lowered_warnings.into_iter().map(|d| map.diagnostic(d)));
+    Ok(LoweredFile { kernels: kernels.into_iter().map(|kernel| Lowered { kernel }).collect(), warnings })
+}
+
+/// A diagnostic located in the `--assume` text after the user's file has no position in it.
+fn beyond(mut d: Diagnostic, source: &str) -> Diagnostic {
+    if d.span.is_some_and(|s| s.end > source.len()) {
+        d.span = None;
+        d.notes.push("in an `--assume` expression".into());
+    }
+    d
 }
 
 /// Lowers the kernels of preprocessed text; spans and places point into `text`.
-fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<lower::WithWarnings>, Diagnostic> {
+fn lower_expanded(
+    text: &str,
+    options: &FrontEndOptions,
+    warnings: &mut Vec<Diagnostic>,
+    launches: &mut std::collections::BTreeMap<String, launch::Launches>,
+) -> Result<Vec<Kernel>, Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
+    check_depth(root)?;
+    if let Some(d) = syntax::file_error(root, text) {
+        return Err(d);
+    }
     let mut file = FileInfo::default();
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
@@ -243,6 +307,7 @@ fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<lower::Wi
         file_constants(*d, text, &mut file);
     }
     file.evaluate_constants(text);
+    *launches = launch::launches(root, text, &file);
     for d in &decls {
         file_arrays(*d, text, &mut file);
     }
@@ -255,7 +320,7 @@ fn lower_expanded(text: &str, options: &FrontEndOptions) -> Result<Vec<lower::Wi
     }
     let mut out = Vec::new();
     for f in kernels {
-        out.extend(lower::lower_kernel(f, text, &file, &options.template_args)?);
+        out.extend(lower::lower_kernel(f, text, &file, &options.template_args, warnings)?);
     }
     Ok(out)
 }
@@ -268,6 +333,38 @@ fn parse(source: &str) -> Result<Tree, Diagnostic> {
     parser
         .parse(source, None)
         .ok_or_else(|| Diagnostic::error("internal error: the CUDA parser gave no tree", Span::new(0, 0)))
+}
+
+/// Deepest syntax tree the lowering accepts. The lowering, the constant evaluator and the passes
+/// after them recurse once per level (an `if` is about three levels, a binary operator or a pair
+/// of parentheses one); this bound keeps them far from the 8 MiB main-thread stack (the KPL
+/// front end's bounds, 200 nested blocks and 1000 operators per statement, are of the same size).
+pub(crate) const MAX_TREE_DEPTH: usize = 1000;
+
+/// Refuses a syntax tree deeper than [`MAX_TREE_DEPTH`] before anything recursive walks it:
+/// `nesting too deep` at the first node below the limit. Iterative (a tree cursor), linear.
+fn check_depth(root: Node) -> Result<(), Diagnostic> {
+    let mut cursor = root.walk();
+    let mut depth = 1;
+    loop {
+        if depth > MAX_TREE_DEPTH {
+            let at = cursor.node().start_byte();
+            let first = Span::new(at, at + 1);
+            return Err(Diagnostic::error("nesting too deep", first).with_label(format!(
+                "more than {MAX_TREE_DEPTH} nested syntax levels (blocks, statements, parentheses, operators)"
+            )));
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return Ok(());
+            }
+            depth -= 1;
+        }
+    }
 }
 
 pub(crate) fn span(n: Node) -> Span {
@@ -368,24 +465,8 @@ pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     (name.kind() == "identifier").then(|| text(name, src))
 }
 
-fn first_error(n: Node) -> Option<Node> {
-    if n.is_error() || n.is_missing() {
-        return Some(n);
-    }
-    let mut c = n.walk();
-    let children: Vec<Node> = n.children(&mut c).collect();
-    children.into_iter().filter(|ch| ch.has_error()).find_map(first_error)
-}
-
-fn syntax_error(n: Node, src: &str) -> Diagnostic {
-    let at = first_error(n).unwrap_or(n);
-    let msg = if at.is_missing() {
-        format!("syntax error: expected `{}`", at.kind())
-    } else {
-        "syntax error: the CUDA parser cannot read this".to_string()
-    };
-    let _ = src;
-    Diagnostic::error(msg, span(at)).with_label("here")
+fn syntax_error(n: Node, _src: &str) -> Diagnostic {
+    syntax::syntax_error(n)
 }
 
 fn scan<'t>(

@@ -4,8 +4,10 @@
 //! - `#define` (object- and function-like, `#`, `##`, variadic), `#undef`, expansion with the
 //!   usual hide-set rule (a macro never expands inside its own expansion);
 //! - `#include "file"` searched next to the including file, then in the `-I` directories, in
-//!   order (a missing file or an include cycle is an error); `#include <…>` (system headers) is
-//!   dropped; `#pragma once` is honoured;
+//!   order (a missing file or an include cycle is an error, except for a system header's name);
+//!   `#include <…>` and a system header not found (`cuda_runtime.h`, `cmath`, `helper_cuda.h`,
+//!   …) resolve to a built-in prelude of macros (`prelude`: `INFINITY`, `INT_MAX`, …); `#pragma
+//!   once` is honoured;
 //! - `#if`/`#ifdef`/`#ifndef`/`#elif`/`#elifdef`/`#elifndef`/`#else`/`#endif` with `defined`
 //!   and integer constant expressions (64-bit);
 //! - `-D NAME[=VALUE]` after the predefined `__CUDACC__`, `__NVCC__`, `__CUDA_ARCH__` (700: the
@@ -36,9 +38,10 @@ mod cond;
 mod expand;
 mod lex;
 pub mod map;
+mod prelude;
 
 use super::FrontEndOptions;
-use crate::diag::{line_col, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::kpl::ast::Span;
 use expand::{parse_define, Macro, Macros};
 use lex::{Kind, Line, Tok};
@@ -92,8 +95,10 @@ impl FileCtx {
         self.line_starts.partition_point(|s| *s <= at)
     }
     fn position(&self, at: usize) -> String {
-        let (l, c) = line_col(&self.text, at);
-        format!("{}:{l}:{c}", self.display)
+        let line = self.line(at);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0).min(at);
+        let col = self.text.get(start..at).map_or(0, |s| s.chars().count()) + 1;
+        format!("{}:{line}:{col}", self.display)
     }
 }
 
@@ -474,7 +479,10 @@ impl<'o> Pp<'o> {
                 _ => t,
             })
             .collect();
-        cond::eval(&toks).map(|v| v != 0).map_err(|m| Diagnostic::error(format!("in `#{kind}`: {m}"), span))
+        cond::eval(&toks).map(|v| v != 0).map_err(|m| match m.strip_prefix(cond::TOO_DEEP) {
+            Some(why) => Diagnostic::error(cond::TOO_DEEP, span).with_label(format!("in `#{kind}`{why}")),
+            None => Diagnostic::error(format!("in `#{kind}`: {m}"), span),
+        })
     }
 
     fn is_defined(&self, name: &str) -> bool {
@@ -504,8 +512,13 @@ impl<'o> Pp<'o> {
                 _ => return Err(Diagnostic::error("`#include` expects \"FILE\" or <FILE>", span)),
             }
         };
-        let Some(name) = name else {
-            // A system header: its declarations do not matter to the kernels.
+        let system = match &name {
+            None => true,
+            Some(n) => self.resolve(f, n).is_none() && prelude::is_system_header(n),
+        };
+        let Some(name) = name.filter(|_| !system) else {
+            // A system header: the prelude stands for it (see `prelude`).
+            self.prelude()?;
             out.verbatim_to(text, line.start);
             out.blank_to(text, line.end);
             return Ok(());
@@ -541,9 +554,17 @@ impl<'o> Pp<'o> {
             return Err(Diagnostic::error(format!("include cycle: {}", chain.join(" -> ")), span)
                 .with_label("includes a file that is already being included"));
         }
-        let body = std::fs::read_to_string(&path).map_err(|e| {
-            Diagnostic::error(format!("cannot read the included file `{}`: {e}", path.display()), span)
-        })?;
+        // The same reader as for the main file: regular files only, bounded, BOM and stray bytes.
+        let body = match crate::source::read(&path) {
+            Ok(input) => input.text,
+            Err(crate::source::SourceError::Bytes { diag, .. }) => {
+                return Err(Diagnostic::error(
+                    format!("in the included file `{}`: {}", path.display(), diag.message),
+                    span,
+                ))
+            }
+            Err(e) => return Err(Diagnostic::error(format!("cannot read the included file: {e}"), span)),
+        };
         let child = FileCtx::new(Some(path.clone()), name.clone(), body.into());
         self.stack.push(canonical);
         let r = self.file(&child);
@@ -552,6 +573,20 @@ impl<'o> Pp<'o> {
         out.verbatim_to(text, line.start);
         out.include(child_out, span, &child);
         out.cursor = line.end;
+        Ok(())
+    }
+
+    /// Defines the prelude's macros the file has not defined (once).
+    fn prelude(&mut self) -> Result<(), Diagnostic> {
+        for (n, v) in prelude::MACROS {
+            if self.macros.defs.contains_key(*n) {
+                continue;
+            }
+            let toks = lex::lex(&format!("{n} {v}"))?;
+            let m = parse_define(&toks, "<built-in prelude>".into())
+                .map_err(|m| Diagnostic::bare(Severity::Error, m))?;
+            self.macros.defs.insert(m.name.clone(), Rc::new(m));
+        }
         Ok(())
     }
 

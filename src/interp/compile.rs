@@ -40,6 +40,8 @@ pub(crate) enum CStmt {
     Barrier(Label),
     /// A warp barrier (`syncwarp`).
     Syncwarp(Label),
+    /// `assume`: a thread reaching it with the condition 0 makes the run infeasible.
+    Assume(Label, CExpr),
     If(CExpr, Vec<CStmt>, Option<Vec<CStmt>>),
     While(Label, CExpr, Vec<CStmt>),
 }
@@ -222,6 +224,7 @@ impl<'k> Compiler<'k> {
             }
             StmtKind::Barrier => CStmt::Barrier(l),
             StmtKind::Syncwarp => CStmt::Syncwarp(l),
+            StmtKind::Assume { cond } => CStmt::Assume(l, self.expr(cond, l)?),
             StmtKind::If { cond, then, els } => {
                 let c = self.expr(cond, l)?;
                 let t = self.block(then)?;

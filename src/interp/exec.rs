@@ -247,6 +247,13 @@ impl<'p> Machine<'p> {
             let prog = self.prog;
             let _stopped = self.exec(&prog.body, &mask);
             self.report.steps += self.steps;
+            if self.report.infeasible.is_some() {
+                // The run is outside the kernel's preconditions: nothing it did counts.
+                self.report.races.clear();
+                self.report.divergences.clear();
+                self.report.out_of_bounds.clear();
+                break;
+            }
         }
         self.report
     }
@@ -411,6 +418,12 @@ impl<'p> Machine<'p> {
             }
             CStmt::Barrier(l) => self.barrier(*l, mask),
             CStmt::Syncwarp(l) => self.syncwarp(*l, mask),
+            CStmt::Assume(l, cond) => {
+                if let Some(t) = (0..n).filter(|&t| mask[t]).find(|&t| self.eval(cond, t) == 0) {
+                    self.report.infeasible = Some((*l, self.bid, self.tids[t]));
+                    return Err(Stop);
+                }
+            }
             CStmt::If(cond, then, els) => {
                 let mut tm = vec![false; n];
                 let mut em = vec![false; n];

@@ -24,6 +24,8 @@
 //!   of one warp with such an instance between them are ordered. A warp with some but not all
 //!   lanes enabled records a [`DynDivergence`] (once per label and block) and still
 //!   synchronizes, like a divergent barrier.
+//! - **Assume**: a thread reaching `assume c` with `c` = 0 makes the run infeasible: it stops
+//!   there, and the report holds no findings, only [`RunReport::infeasible`].
 //! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
 //!   operators as their [`BinOp`](crate::kpl::ast::BinOp) variants say; comparisons and logical
 //!   operators yield 0 or 1; **division and remainder by zero follow SMT-LIB's bit-vectors**
@@ -239,6 +241,9 @@ pub struct RunReport {
     pub steps: u64,
     /// Some block hit [`RunConfig::max_steps`] and stopped early.
     pub truncated: bool,
+    /// An `assume` (label) that a thread (block, thread) reached with its condition false: the
+    /// run is infeasible, it stopped there and reports no findings.
+    pub infeasible: Option<(Label, [u32; 3], [u32; 3])>,
 }
 
 impl RunReport {
@@ -293,6 +298,15 @@ impl RunReport {
         }
         for (l, a, i) in &self.out_of_bounds {
             let _ = writeln!(s, "out-of-bounds access {}[{}] at {}", a, i, name(*l));
+        }
+        if let Some((l, b, t)) = &self.infeasible {
+            let _ = writeln!(
+                s,
+                "infeasible run: assumption {} fails for thread {:?}@{:?}; its findings are discarded",
+                name(*l),
+                t,
+                b
+            );
         }
         let _ = writeln!(
             s,

@@ -374,6 +374,13 @@ pub enum StmtKind {
     /// not all threads of a warp it diverges. An ordinary statement for the label tree and the
     /// synthesis: not a barrier, never inserted or removed by them.
     Syncwarp,
+    /// `assume cond;`: only executions in which every thread that reaches it has `cond` true
+    /// matter (GPUVerify's `__requires` / `__assume`). A run in which some thread reaches it
+    /// with `cond` false is infeasible as a whole: its findings, also those before the
+    /// statement, are discarded. It performs no access and orders nothing.
+    Assume {
+        cond: Expr,
+    },
     /// `if (cond) then else els`. The then block's label is this statement's label; the else
     /// block has a label of its own and, under predicated execution, runs after the then block
     /// (so in the label tree it is a sibling that follows this statement).

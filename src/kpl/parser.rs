@@ -277,6 +277,12 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Syncwarp
             }
+            Tok::Ident(kw) if kw == "assume" => {
+                self.bump();
+                let cond = self.expr()?;
+                self.expect(";")?;
+                StmtKind::Assume { cond }
+            }
             Tok::Ident(kw) if kw == "wr" => {
                 self.bump();
                 let (array, index) = self.access()?;
@@ -570,6 +576,7 @@ pub fn is_keyword(s: &str) -> bool {
             | "atomic"
             | "barrier"
             | "syncwarp"
+            | "assume"
             | "if"
             | "else"
             | "while"

@@ -71,6 +71,7 @@ pub fn statement_head(s: &Stmt) -> String {
         }
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),
+        StmtKind::Assume { cond } => format!("assume {};", expr(cond)),
         StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
         StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),
     }

@@ -318,7 +318,7 @@ fn make_mode(
         p.set_u32("timeout", timeout_ms);
         solver.set_params(&p);
     }
-    for f in &facts {
+    for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).

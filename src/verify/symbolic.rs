@@ -5,6 +5,8 @@
 //! as functions of the thread's ids, the launch geometry, the parameters, values read from memory
 //! and one iteration variable `k` per enclosing loop (the iteration number, counted from 0).
 //!
+//! `assume c` outside loops becomes the fact `enabled ⇒ c` of the thread ([`ThreadTrace::facts`]).
+//!
 //! Abstractions (all over-approximations; docs/semantics.md):
 //! - predicated execution: an `if` merges the branches' assignments with `ite` on its guard;
 //! - a loop's body is entered at a symbolic iteration `k`; a variable the body assigns is either
@@ -119,6 +121,10 @@ pub struct ThreadTrace {
     /// Loops whose guard is a constant at every iteration, with their exact trip count (the same
     /// for every thread that enters them).
     pub trips: HashMap<Label, u64>,
+    /// The kernel's `assume` statements outside every loop, as `reached ⇒ cond` on this thread's
+    /// state: facts of every execution that matters (docs/kpl.md). An `assume` inside a loop is
+    /// left out, which only widens what is checked.
+    pub facts: Vec<Bool>,
 }
 
 /// Loops with a constant trip count up to this many iterations are recognized.
@@ -274,6 +280,12 @@ impl<'a> SymExec<'a> {
                     }
                 }
                 StmtKind::Barrier | StmtKind::Syncwarp => {}
+                StmtKind::Assume { cond } => {
+                    if self.loops.is_empty() {
+                        let c = self.eval_bool(cond);
+                        self.trace.facts.push(enabled.implies(&c));
+                    }
+                }
                 StmtKind::If { cond, then, els } => {
                     let c = self.eval_bool(cond);
                     let before = self.env.clone();

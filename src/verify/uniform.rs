@@ -88,7 +88,8 @@ impl Uniformity {
                 StmtKind::Atomic { dst: None, .. }
                 | StmtKind::Write { .. }
                 | StmtKind::Barrier
-                | StmtKind::Syncwarp => {}
+                | StmtKind::Syncwarp
+                | StmtKind::Assume { .. } => {}
                 StmtKind::If { cond, then, els } => {
                     let guard_varies = !self.expr_is_uniform(cond);
                     if guard_varies {

@@ -366,6 +366,12 @@ impl<'t> Lx<'_, 't> {
         if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
             return self.inline_call(n, &fname, targs, &args);
         }
+        if let Some(r) = self.annotation(n, &fname, used) {
+            return r;
+        }
+        if let Some(r) = self.warp_call(n, &fname, &args) {
+            return r;
+        }
         if targs.is_some() && !super::builtins::takes_type_argument(&fname) {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
@@ -416,9 +422,6 @@ impl<'t> Lx<'_, 't> {
                     self.emit(StmtKind::Syncwarp);
                 }
                 return Ok(None);
-            }
-            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
-                return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
             }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 arity(2)?;

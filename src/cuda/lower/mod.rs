@@ -12,6 +12,7 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 mod aggregate;
+mod annotations;
 mod builtins;
 mod calls;
 mod control;
@@ -27,6 +28,7 @@ mod scope;
 mod stmt;
 mod template;
 mod types;
+mod warp;
 
 use aggregate::*;
 use calls::*;
@@ -36,6 +38,7 @@ use scope::*;
 use template::*;
 use types::*;
 
+pub(crate) use annotations::CLI_ASSUME;
 pub(crate) use types::{scalar_type, ty_from_words};
 
 type R<T> = Result<T, Diagnostic>;
@@ -103,6 +106,9 @@ enum Binding {
     },
     /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
     Block,
+    /// A tile of the thread block (`cg::thread_block_tile<32> t = …`) of `Some(size)` threads,
+    /// or a coalesced group (`None`), see `groups`.
+    Tile(Option<u32>),
 }
 
 /// The state of the function whose body is being lowered (the kernel or an inlined device
@@ -179,14 +185,12 @@ struct Lx<'a, 't> {
     want_agg: Option<Rc<Agg>>,
     /// The field locals of the result of the vector/struct-valued call just inlined.
     agg_result: Option<Vec<String>>,
-    /// Modelling choices the user should know about (opaque calls), in source order.
+    /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
+    /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
     warnings: Vec<Diagnostic>,
     /// Arrays that one pointer local may point into, merged into one KPL array each.
     ptr_groups: pointers::PtrGroups,
 }
-
-/// A lowered kernel and the warnings of its lowering (modelling choices such as opaque calls).
-pub(crate) type WithWarnings = (Kernel, Vec<Diagnostic>);
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
 /// `reduce<256, float>`), or one for a plain kernel. `template_args` are the command line's
@@ -196,7 +200,8 @@ pub(crate) fn lower_kernel<'t>(
     src: &str,
     file: &FileInfo,
     template_args: &[(String, String)],
-) -> R<Vec<WithWarnings>> {
+    warnings: &mut Vec<Diagnostic>,
+) -> R<Vec<Kernel>> {
     let mut root = f;
     while let Some(p) = root.parent() {
         root = p;
@@ -210,18 +215,18 @@ pub(crate) fn lower_kernel<'t>(
         _ => Vec::new(),
     };
     if tparams.is_empty() {
-        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default())?]);
+        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default(), warnings)?]);
     }
     let mut out = Vec::new();
     for (iname, args) in prog.instantiations.iter().filter(|(n, _)| *n == name) {
         let inst = instance_from_nodes(&tparams, *args, src, file, None)?;
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
     }
     if out.is_empty() {
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst)?);
+        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
     }
     Ok(out)
 }
@@ -233,7 +238,8 @@ fn lower_instance<'t>(
     prog: &Program<'t>,
     name: String,
     inst: &Instance,
-) -> R<WithWarnings> {
+    warnings: &mut Vec<Diagnostic>,
+) -> R<Kernel> {
     let body =
         f.child_by_field_name("body").ok_or_else(|| Diagnostic::error("a kernel without a body", span(f)))?;
     let mut taken = HashSet::new();
@@ -286,6 +292,11 @@ fn lower_instance<'t>(
     lx.places[start.0 as usize] = block_start_place(src, body.start_byte(), first_stmt(body));
     lx.parameters(f, body)?;
     lx.movable_pointer_parameters(body);
+    let mut root = f;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    lx.cli_assumptions(root, body)?;
     let mut c = body.walk();
     let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
     lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
@@ -296,10 +307,13 @@ fn lower_instance<'t>(
     }
     lx.seq(&children)?;
     let stmts = std::mem::take(&mut lx.out);
+    for w in std::mem::take(&mut lx.warnings) {
+        if !warnings.iter().any(|x| x.span == w.span && x.message == w.message) {
+            warnings.push(w);
+        }
+    }
     let n = lx.places.len();
-    let mut warnings = std::mem::take(&mut lx.warnings);
-    warnings.dedup_by(|a, b| a.message == b.message && a.span == b.span);
-    let kernel = Kernel {
+    Ok(Kernel {
         name,
         params: lx.params,
         arrays: lx.arrays,
@@ -308,8 +322,7 @@ fn lower_instance<'t>(
         label_names: vec![LabelName { name: String::new(), explicit: false }; n],
         places: lx.places,
         flag_guards: lx.flag_guards,
-    };
-    Ok((kernel, warnings))
+    })
 }
 
 fn collect_idents(n: Node, src: &str, out: &mut HashSet<String>) {
