@@ -145,6 +145,7 @@ pub(crate) fn const_eval(n: Node, src: &str, resolve: &mut dyn FnMut(&str) -> Op
         "true" => Some(1),
         "false" => Some(0),
         "identifier" => resolve(text),
+        "qualified_identifier" => resolve(&text.replace(' ', "")),
         "parenthesized_expression" => const_eval(n.named_child(0)?, src, resolve),
         "sizeof_expression" => {
             let ty = n.child_by_field_name("type")?;

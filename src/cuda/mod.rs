@@ -83,8 +83,27 @@
 //!   `b.size()` / `b.num_threads()` → `bdim.x * bdim.y * bdim.z`; `b.thread_index().x`,
 //!   `b.group_index().x`, `b.group_dim().x` / `b.dim_threads().x` (and `.y`, `.z`) → `threadIdx`,
 //!   `blockIdx`, `blockDim`. Patches still insert `__syncthreads()` (valid in such code).
-//! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** stores
-//!   two opaque results through its pointers.
+//! - **`__brev`** exactly (five mask-and-shift swap steps); **`__sincosf(x, &s, &c)`** (also
+//!   `frexpf`, `modff`, `remquof`) stores opaque results through its pointers.
+//! - **Types** (docs/cuda.md): file-scope and local `typedef`/`using` of scalars, structs and
+//!   pointers (`template <typename T> using P = T *;` too), `enum`/`enum class` (constants are
+//!   integer constants, also `E::A`), `typedef struct {…} T;`, `struct S` by value (kernel
+//!   parameters: one uniform parameter per field) and by pointer, nested structs flattened into
+//!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0), unions whose
+//!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
+//!   `const`/`volatile`/`__restrict__`, multi-dimensional array parameters (`float m[][256]`),
+//!   thread-local arrays (one row per thread of a KPL array indexed by `tid.z, tid.y, tid.x`
+//!   first), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed: the
+//!   arrays are merged into one KPL array with a member dimension, see `lower/pointers.rs`).
+//! - **Calls** (docs/cuda.md): the math functions and intrinsics of `lower/intrinsics.rs`
+//!   (opaque pure calls, or an arbitrary value for clocks and lane masks; `min`, `max`, `abs`,
+//!   `__mul24`, `__umul24`, `__brev` exact), `__ldg`-style loads (a read) and `__stcg`-style
+//!   stores (a write), texture and surface fetches (an arbitrary value: read-only memory),
+//!   `printf` and `assert` (their arguments are evaluated), and functions without a definition
+//!   (opaque, with a warning: pure without pointer arguments, else one read and one write at an
+//!   arbitrary index of every array they receive).
+//! - **Generic templates**: a type parameter without an instantiation or `--template-arg` is an
+//!   opaque word (float-like), so the kernel is checked once for every type (`k<T>`).
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
 //!   conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans, places and
 //!   diagnostics are mapped back to the user's text, and no place lies inside a macro expansion
@@ -118,17 +137,20 @@
 //! # Unsupported (an error naming the construct)
 //! `goto` into a nested statement, out of it to a label that is not in an enclosing list, both
 //! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the
-//! file or several overloads of one arity, pointers to pointers,
-//! pointer locals without an initializer or re-pointed at another array, pointer differences,
+//! file that are named like CUDA intrinsics (`__reduce_add_sync`) and not in the table, several
+//! overloads of one arity, function pointers, pointers to pointers, a pointer local never given
+//! an array or given arrays of different memory spaces, pointer differences,
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
-//! vector arithmetic (`a + b` on `float4`), structs with other than scalar data members,
-//! thread-local arrays, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
+//! vector arithmetic (`a + b` on `float4`), structs with members other than scalars and structs,
+//! unions with a member wider than a word, designated initializers, surface stores, thread-local
+//! arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
 //! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
 //! `tiled_partition`, `coalesced_threads`, `grid_group` / `this_grid`, `thread_group`, `reduce`,
 //! `memcpy_async`, other `thread_block` members, `dim3` values such as `b.thread_index()` as a
 //! whole), integer literals wider than
-//! 32 bits, a template kernel with neither an instantiation nor `--template-arg` values.
+//! 32 bits, a template kernel with a value parameter and neither an instantiation nor
+//! `--template-arg` values.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
@@ -139,6 +161,7 @@ pub mod preprocess;
 mod program;
 mod syntax;
 mod text;
+mod typedefs;
 
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{Kernel, Space, Span};
@@ -279,6 +302,7 @@ fn lower_expanded(
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
     scan(root, text, &mut kernels, &mut decls, only)?;
+    file.collect_types(root, text);
     for d in &decls {
         file_constants(*d, text, &mut file);
     }
@@ -379,6 +403,8 @@ pub(crate) struct FileInfo {
     /// File-scope constants by name.
     pub macros: HashMap<String, MacroVal>,
     pub arrays: Vec<FileArray>,
+    /// File-scope type names (`typedef`, `using`, enums): see `typedefs`.
+    pub aliases: HashMap<String, typedefs::Alias>,
 }
 
 impl FileInfo {
@@ -534,7 +560,7 @@ fn file_constants(d: Node, src: &str, file: &mut FileInfo) {
     let is_const = words.iter().any(|w| w == "const" || w == "constexpr");
     let device = words.iter().any(|w| w == "__shared__" || w == "__device__" || w == "__constant__");
     let Some(ty_node) = d.child_by_field_name("type") else { return };
-    if !is_const || device || !matches!(lower::scalar_type(ty_node, src), Ok(Ty::Int) | Ok(Ty::UInt)) {
+    if !is_const || device || !matches!(file.scalar_type(ty_node, src), Ok(Ty::Int) | Ok(Ty::UInt)) {
         return;
     }
     let mut c = d.walk();
@@ -565,7 +591,7 @@ fn file_arrays(d: Node, src: &str, file: &mut FileInfo) {
         return;
     };
     let Some(ty_node) = d.child_by_field_name("type") else { return };
-    let Ok(elem) = lower::scalar_type(ty_node, src) else { return };
+    let Ok(elem) = file.scalar_type(ty_node, src) else { return };
     let macros = &file.macros;
     let mut resolve = |n: &str| match macros.get(n) {
         Some(MacroVal::Const(v)) => Some(*v),

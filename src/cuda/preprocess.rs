@@ -198,8 +198,15 @@ struct Pp<'o> {
     typedefs: TypedefScan,
 }
 
-const PREDEFINED: [(&str, &str); 4] =
-    [("__CUDACC__", "1"), ("__NVCC__", "1"), ("__CUDA_ARCH__", "700"), ("__cplusplus", "201703L")];
+/// `__align__(n)` only changes a type's alignment, which no access index depends on here (every
+/// element is a word): it expands to nothing so the grammar reads the struct or array around it.
+const PREDEFINED: [(&str, &str); 5] = [
+    ("__CUDACC__", "1"),
+    ("__NVCC__", "1"),
+    ("__CUDA_ARCH__", "700"),
+    ("__cplusplus", "201703L"),
+    ("__align__(n)", ""),
+];
 
 fn define_error(n: &str, v: &Option<String>, why: String) -> Diagnostic {
     let shown = match v {

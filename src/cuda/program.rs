@@ -26,6 +26,16 @@ pub(crate) struct FnDef<'t> {
     pub tparams: Vec<TParam<'t>>,
 }
 
+/// A struct or union made of plain data members.
+#[derive(Clone, Debug)]
+pub(crate) struct StructDef {
+    pub name: String,
+    /// (field name, type text), in declaration order.
+    pub fields: Vec<(String, String)>,
+    /// A `union`: every member is the same storage.
+    pub union: bool,
+}
+
 /// What the whole file defines for the lowering of its kernels.
 #[derive(Default, Debug)]
 pub(crate) struct Program<'t> {
@@ -33,8 +43,13 @@ pub(crate) struct Program<'t> {
     pub functions: Vec<(String, FnDef<'t>)>,
     /// Struct name → the `extern __shared__` array its conversion operator returns.
     pub shared_memory: Vec<(String, String)>,
-    /// Plain structs: name → fields (name, type text), in declaration order.
-    pub structs: Vec<(String, Vec<(String, String)>)>,
+    /// Plain structs and unions: name → fields (name, type text), in declaration order.
+    pub structs: Vec<StructDef>,
+    /// Functions declared but not defined in the file (`__device__ float f(float);`): name →
+    /// the declaration's parameter list and return type (for calls of opaque functions).
+    pub prototypes: Vec<(String, Node<'t>)>,
+    /// Legacy texture references (`texture<float, 1> tex;`): name → element type node.
+    pub textures: Vec<(String, Node<'t>)>,
     /// Explicit instantiations: (function name, template argument list node).
     pub instantiations: Vec<(String, Node<'t>)>,
     /// What the file says about the cooperative groups namespace (aliases, `using`).
@@ -82,12 +97,54 @@ impl<'t> Program<'t> {
                     let params = ch.child_by_field_name("parameters").map(|l| template_params(l, src));
                     self.scan(ch, src, params.unwrap_or_default());
                 }
-                "struct_specifier" | "class_specifier" => self.structure(ch, src),
+                "struct_specifier" | "class_specifier" | "union_specifier" => self.structure(ch, src, None),
+                "type_definition" => {
+                    // `typedef struct {…} T;` (the struct is also named `T`) and
+                    // `typedef struct S {…} T;`.
+                    if let Some(t) = ch.child_by_field_name("type") {
+                        if matches!(t.kind(), "struct_specifier" | "class_specifier" | "union_specifier") {
+                            let mut cc = ch.walk();
+                            let names: Vec<String> = ch
+                                .children_by_field_name("declarator", &mut cc)
+                                .filter(|d| d.kind() == "type_identifier")
+                                .map(|d| text(d, src).to_string())
+                                .collect();
+                            if t.child_by_field_name("name").is_some() {
+                                self.structure(t, src, None);
+                            } else {
+                                for name in names {
+                                    self.structure(t, src, Some(name));
+                                }
+                            }
+                        }
+                    }
+                }
                 "declaration" => {
                     // `template<…> struct S {…};` parses as a declaration around the struct.
                     if let Some(t) = ch.child_by_field_name("type") {
-                        if matches!(t.kind(), "struct_specifier" | "class_specifier") {
-                            self.structure(t, src);
+                        if matches!(t.kind(), "struct_specifier" | "class_specifier" | "union_specifier") {
+                            self.structure(t, src, None);
+                        }
+                        if t.kind() == "template_type"
+                            && t.child_by_field_name("name").is_some_and(|n| text(n, src) == "texture")
+                        {
+                            let elem = t
+                                .child_by_field_name("arguments")
+                                .and_then(|a| a.named_child(0))
+                                .and_then(|d| d.child_by_field_name("type"));
+                            let mut cc = ch.walk();
+                            for d in ch.children_by_field_name("declarator", &mut cc) {
+                                if let (Some(e), "identifier") = (elem, d.kind()) {
+                                    self.textures.push((text(d, src).to_string(), e));
+                                }
+                            }
+                        }
+                    }
+                    let mut cc = ch.walk();
+                    let decls: Vec<Node<'t>> = ch.children_by_field_name("declarator", &mut cc).collect();
+                    for d in decls {
+                        if let Some(name) = prototype_name(d, src) {
+                            self.prototypes.push((name, ch));
                         }
                     }
                 }
@@ -121,10 +178,13 @@ impl<'t> Program<'t> {
 
     /// Records a struct whose conversion operator returns an `extern __shared__` array, and
     /// the fields of a struct made of plain data members.
-    fn structure(&mut self, s: Node<'t>, src: &str) {
-        let (Some(name), Some(body)) = (s.child_by_field_name("name"), s.child_by_field_name("body")) else {
-            return;
+    fn structure(&mut self, s: Node<'t>, src: &str, typedef_name: Option<String>) {
+        let name = match (s.child_by_field_name("name"), typedef_name) {
+            (Some(n), _) => text(n, src).to_string(),
+            (None, Some(n)) => n,
+            (None, None) => return,
         };
+        let Some(body) = s.child_by_field_name("body") else { return };
         let mut c = body.walk();
         let members: Vec<Node> = body.named_children(&mut c).collect();
         let mut fields = Vec::new();
@@ -149,7 +209,8 @@ impl<'t> Program<'t> {
             }
         }
         if plain && !fields.is_empty() {
-            self.structs.push((text(name, src).to_string(), fields));
+            let union = s.kind() == "union_specifier";
+            self.structs.push(StructDef { name: name.clone(), fields, union });
         }
         for m in members {
             if m.kind() != "function_definition" {
@@ -158,7 +219,7 @@ impl<'t> Program<'t> {
             let is_cast = m.child_by_field_name("declarator").is_some_and(|d| d.kind() == "operator_cast");
             if let (true, Some(fb)) = (is_cast, m.child_by_field_name("body")) {
                 if let Some(array) = extern_shared_name(fb, src) {
-                    let name = text(name, src).to_string();
+                    let name = name.clone();
                     if !self.shared_memory.iter().any(|(n, _)| *n == name) {
                         self.shared_memory.push((name, array));
                     }
@@ -167,6 +228,17 @@ impl<'t> Program<'t> {
             }
         }
     }
+}
+
+/// The function name a file-scope declarator declares (`f(float x)`, `*f(int)`), if it is a
+/// function declarator.
+fn prototype_name(d: Node, src: &str) -> Option<String> {
+    let mut cur = d;
+    while cur.kind() != "function_declarator" {
+        cur = super::inner_declarator(cur)?;
+    }
+    let name = cur.child_by_field_name("declarator")?;
+    (name.kind() == "identifier").then(|| text(name, src).to_string())
 }
 
 /// The parameters of a `template <…>` list.

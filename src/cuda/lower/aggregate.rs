@@ -7,12 +7,25 @@ use super::*;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Agg {
     pub(super) name: String,
+    /// One word each; a nested struct's fields are flattened into words named `outer.inner`.
     pub(super) fields: Vec<(String, Ty)>,
+    /// The members of a union (all one word, all aliasing word 0): name and type.
+    pub(super) aliases: Vec<(String, Ty)>,
 }
 
 impl Agg {
     pub(super) fn field(&self, f: &str) -> Option<(usize, Ty)> {
+        if let Some((_, t)) = self.aliases.iter().find(|(n, _)| n == f) {
+            return Some((0, *t));
+        }
         self.fields.iter().position(|(n, _)| n == f).map(|i| (i, self.fields[i].1))
+    }
+
+    /// The words of the nested struct field `prefix` (`lo` of `Box { Vec2 lo, hi; }`): their
+    /// positions, in order.
+    pub(super) fn sub_fields(&self, prefix: &str) -> Vec<usize> {
+        let p = format!("{prefix}.");
+        (0..self.fields.len()).filter(|i| self.fields[*i].0.starts_with(&p)).collect()
     }
 }
 
@@ -30,7 +43,26 @@ pub(super) fn vector_type(name: &str) -> Option<Agg> {
         return None;
     }
     let fields = ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), ty)).collect();
-    Some(Agg { name: name.to_string(), fields })
+    Some(Agg { name: name.to_string(), fields, aliases: Vec::new() })
+}
+
+/// A chain of member accesses `b.lo.x` → (`b`, `lo.x`, false); `p->lo.x` → (`p`, `lo.x`, true):
+/// the base and the path of a (flattened) field.
+pub(super) fn field_chain<'n>(n: Node<'n>, src: &str) -> Option<(Node<'n>, String, bool)> {
+    let mut path = Vec::new();
+    let mut cur = strip_parens(n);
+    while cur.kind() == "field_expression" {
+        path.push(text(cur.child_by_field_name("field")?, src));
+        let arrow = cur.child(1).is_some_and(|op| op.kind() == "->");
+        let arg = strip_parens(cur.child_by_field_name("argument")?);
+        if arrow {
+            path.reverse();
+            return Some((arg, path.join("."), true));
+        }
+        cur = arg;
+    }
+    path.reverse();
+    Some((cur, path.join("."), false))
 }
 
 /// Where a field access lands.
@@ -39,6 +71,41 @@ pub(super) enum Target2 {
     Var(String, Ty),
     /// A field of an array element: one word.
     Mem(String, Vec<Expr>, Ty),
+}
+
+/// Assigns the leaves of the brace initializer `list` to the words `lo..hi` of `fields` (whose
+/// names start with `prefix`), as C does: a leaf fills the next word (brace elision), a nested
+/// brace list initializes the whole member at the cursor (its missing words stay zero).
+fn init_words<'n>(
+    list: Node<'n>,
+    fields: &[(String, Ty)],
+    (lo, hi): (usize, usize),
+    prefix: &str,
+    out: &mut [Option<Node<'n>>],
+) -> Result<(), Node<'n>> {
+    let mut c = list.walk();
+    let items: Vec<Node<'n>> = list.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+    let mut cursor = lo;
+    for item in items {
+        if cursor >= hi || item.kind() == "initializer_pair" {
+            return Err(item);
+        }
+        if item.kind() != "initializer_list" {
+            out[cursor] = Some(item);
+            cursor += 1;
+            continue;
+        }
+        let rest = &fields[cursor].0[prefix.len()..];
+        let member = rest.split('.').next().unwrap_or(rest);
+        let sub = format!("{prefix}{member}.");
+        let mut end = cursor + 1;
+        while end < hi && fields[end].0.starts_with(&sub) {
+            end += 1;
+        }
+        init_words(item, fields, (cursor, end), &sub, out)?;
+        cursor = end;
+    }
+    Ok(())
 }
 
 /// The index of an element's first word from an index counting vector/struct elements: the
@@ -60,14 +127,70 @@ pub(super) fn field_index(index: &[Expr], i: usize) -> Vec<Expr> {
 impl<'t> Lx<'_, 't> {
     /// The vector type or plain struct a type node names, if any.
     pub(super) fn agg_type(&self, n: Node) -> Option<Rc<Agg>> {
-        let name = text(n, self.src).trim_start_matches("struct ").trim();
-        if let Some(a) = vector_type(name) {
-            return Some(Rc::new(a));
+        let name = self.struct_name(text(n, self.src));
+        self.agg_named(&name, 0).map(Rc::new)
+    }
+
+    /// The vector type or struct a type's text names.
+    pub(super) fn agg_named_text(&self, t: &str) -> Option<Rc<Agg>> {
+        self.agg_named(&self.struct_name(t), 0).map(Rc::new)
+    }
+
+    /// The struct a type's text names, through the file's typedefs.
+    pub(super) fn struct_name(&self, t: &str) -> String {
+        let w = crate::cuda::typedefs::strip_qualifiers(t);
+        match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
+            Some(crate::cuda::typedefs::Alias::Struct(s)) => s,
+            _ => w,
         }
-        let (_, fields) = self.prog.structs.iter().find(|(s, _)| s == name)?;
-        let fields: Option<Vec<(String, Ty)>> =
-            fields.iter().map(|(f, t)| ty_from_words(t).map(|t| (f.clone(), t))).collect();
-        Some(Rc::new(Agg { name: name.to_string(), fields: fields? }))
+    }
+
+    /// The scalar type a field's type text names, if it is one (template parameters included).
+    fn word_type(&self, t: &str) -> Option<Ty> {
+        let w = crate::cuda::typedefs::strip_qualifiers(t);
+        if let Some(t) = self.frame.types.get(&w) {
+            return Some(*t);
+        }
+        match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
+            Some(crate::cuda::typedefs::Alias::Scalar(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The vector type or struct named `name` with nested structs flattened; a union only when
+    /// every member is a one-word scalar (they alias one word).
+    fn agg_named(&self, name: &str, depth: usize) -> Option<Agg> {
+        if let Some(a) = vector_type(name) {
+            return Some(a);
+        }
+        if depth > 8 {
+            return None;
+        }
+        let def = self.prog.structs.iter().find(|s| s.name == name)?;
+        if def.union {
+            let aliases: Option<Vec<(String, Ty)>> =
+                def.fields.iter().map(|(f, t)| self.word_type(t).map(|t| (f.clone(), t))).collect();
+            let aliases = aliases?;
+            let first = aliases.first()?.clone();
+            return Some(Agg { name: name.to_string(), fields: vec![first], aliases });
+        }
+        let mut fields = Vec::new();
+        for (f, t) in &def.fields {
+            match self.word_type(t) {
+                Some(ty) => fields.push((f.clone(), ty)),
+                None => {
+                    let inner = self.agg_named(&self.struct_name(t), depth + 1)?;
+                    fields.extend(inner.fields.into_iter().map(|(g, ty)| (format!("{f}.{g}"), ty)));
+                }
+            }
+        }
+        Some(Agg { name: name.to_string(), fields, aliases: Vec::new() })
+    }
+
+    /// Whether a type's text names a union we cannot model (a member wider than one word).
+    pub(super) fn wide_union(&self, t: &str) -> bool {
+        let name = self.struct_name(t);
+        self.prog.structs.iter().any(|s| s.name == name && s.union) && self.agg_named(&name, 0).is_none()
     }
 
     /// Declarations of vector/struct type: shared arrays (fields in the last dimension) and
@@ -144,7 +267,7 @@ impl<'t> Lx<'_, 't> {
     pub(super) fn agg_locals(&mut self, cname: &str, agg: Rc<Agg>, values: Option<Vec<Expr>>) {
         let mut comps = Vec::new();
         for (i, (f, _)) in agg.fields.iter().enumerate() {
-            let base = format!("{cname}_{f}");
+            let base = format!("{cname}_{}", f.replace('.', "_"));
             let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
                 self.fresh_name(&base)
             } else {
@@ -250,7 +373,94 @@ impl<'t> Lx<'_, 't> {
                 }
                 Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
             }
+            "initializer_list" => {
+                // `{a, b, {c, d}}`: C's rules (see `init_words`); missing words are zero.
+                let mut leaves = vec![None; agg.fields.len()];
+                if let Err(bad) = init_words(n, &agg.fields, (0, agg.fields.len()), "", &mut leaves) {
+                    return Err(unsupported(
+                        format!(
+                            "this initializer of a {} (designated, or more values than fields)",
+                            agg.name
+                        ),
+                        bad,
+                    ));
+                }
+                let mut out = Vec::new();
+                for (leaf, (_, ty)) in leaves.into_iter().zip(&agg.fields) {
+                    match leaf {
+                        Some(l) => {
+                            let (e, t) = self.expr(l)?;
+                            out.push(convert(e, t, *ty));
+                        }
+                        None => out.push(Expr::Const(0)),
+                    }
+                }
+                Ok(out)
+            }
+            "field_expression" => {
+                // A nested struct `b.lo`: the words of its fields.
+                let (base, path, arrow) =
+                    field_chain(n, self.src).ok_or_else(|| unsupported("member access", n))?;
+                let outer = self.agg_of(base);
+                let words = outer.as_ref().map(|o| o.sub_fields(&path)).unwrap_or_default();
+                let (Some(outer), false) = (outer, words.is_empty()) else {
+                    return Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n));
+                };
+                if words.len() != agg.fields.len() {
+                    return Err(unsupported(
+                        format!("copying `{}` into a {}", text(n, self.src), agg.name),
+                        n,
+                    ));
+                }
+                let mut out = Vec::new();
+                for w in words {
+                    let name = outer.fields[w].0.clone();
+                    match self.field_word(base, &name, arrow, n)? {
+                        Target2::Var(v, _) => out.push(Expr::Var(v)),
+                        Target2::Mem(array, index, _) => {
+                            let t = self.temp(None);
+                            self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                            out.push(Expr::Var(t));
+                        }
+                    }
+                }
+                Ok(out)
+            }
             _ => Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n)),
+        }
+    }
+
+    /// The word of field `f` (a flattened path) of the aggregate `base` (`base->f` with `arrow`).
+    fn field_word(&mut self, base: Node, f: &str, arrow: bool, at: Node) -> R<Target2> {
+        let no_field = |agg: &Agg| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(at));
+        if arrow || is_deref(base) {
+            let ptr = if arrow {
+                base
+            } else {
+                base.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", base))?
+            };
+            let (array, index, agg) = self.agg_deref(ptr)?;
+            let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
+            return Ok(Target2::Mem(array, field_index(&index, i), ty));
+        }
+        match base.kind() {
+            "identifier" => match self.lookup(text(base, self.src)).cloned() {
+                Some(Binding::Agg { agg, comps }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
+                    Ok(Target2::Var(comps[i].clone(), ty))
+                }
+                Some(Binding::Ref { array, index, agg: Some(agg), .. }) => {
+                    let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
+                    Ok(Target2::Mem(array, field_index(&index, i), ty))
+                }
+                _ => Err(unsupported(format!("member access `{}`", text(at, self.src)), at)),
+            },
+            "subscript_expression" => {
+                let (array, index, agg) = self.agg_element(base)?;
+                let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
+                Ok(Target2::Mem(array, field_index(&index, i), ty))
+            }
+            _ => Err(unsupported(format!("member access `{}`", text(at, self.src)), at)),
         }
     }
 
@@ -340,13 +550,12 @@ impl<'t> Lx<'_, 't> {
         if n.kind() != "field_expression" {
             return Ok(None);
         }
-        let arg =
-            strip_parens(n.child_by_field_name("argument").ok_or_else(|| unsupported("member access", n))?);
-        let f = n.child_by_field_name("field").map(|f| text(f, self.src)).unwrap_or("");
+        let (arg, f, arrow) = field_chain(n, self.src).ok_or_else(|| unsupported("member access", n))?;
+        let f = f.as_str();
         let field_of = |agg: &Agg| {
             agg.field(f).ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))
         };
-        if n.child(1).is_some_and(|op| op.kind() == "->") {
+        if arrow {
             // `p->f` is `(*p).f`: a field word of the element `p` points at.
             let (array, index, agg) = self.agg_deref(arg)?;
             let (i, ty) = field_of(&agg)?;

@@ -1,64 +1,8 @@
-//! Calls: device functions inlined, intrinsics and math functions, atomics, unknown calls.
+//! Calls: device functions inlined, barriers, the exact intrinsics, atomics; the table
+//! intrinsics are in `intrinsics.rs`, memory-touching built-ins in `builtins.rs`, calls of
+//! functions without a definition in `opaque.rs`.
 
 use super::*;
-
-/// Pure functions of floating arguments that become opaque calls.
-pub(super) const FLOAT_MATH: &[&str] = &[
-    "sqrtf",
-    "sqrt",
-    "rsqrtf",
-    "rsqrt",
-    "cbrtf",
-    "expf",
-    "exp",
-    "__expf",
-    "exp2f",
-    "exp10f",
-    "logf",
-    "log",
-    "__logf",
-    "log2f",
-    "log10f",
-    "fabsf",
-    "fabs",
-    "sinf",
-    "sin",
-    "cosf",
-    "cos",
-    "__sinf",
-    "__cosf",
-    "tanf",
-    "tanhf",
-    "tanh",
-    "powf",
-    "pow",
-    "__powf",
-    "floorf",
-    "floor",
-    "ceilf",
-    "ceil",
-    "fminf",
-    "fmaxf",
-    "fmin",
-    "fmax",
-    "__fdividef",
-    "truncf",
-    "roundf",
-    "rintf",
-    "fmaf",
-    "__fmul_rn",
-    "__fadd_rn",
-    "__fsqrt_rn",
-    "copysignf",
-    "erff",
-    "atan2f",
-    "atanf",
-    "asinf",
-    "acosf",
-];
-
-/// Integer functions that are pure.
-pub(super) const INT_PURE: &[&str] = &["min", "max", "umin", "umax", "abs", "__mul24", "__umul24"];
 
 /// An evaluated argument of an inlined call, bound to the callee's parameter `cname`.
 pub(super) enum BoundParam {
@@ -428,7 +372,7 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.warp_call(n, &fname, &args) {
             return r;
         }
-        if targs.is_some() {
+        if targs.is_some() && !super::builtins::takes_type_argument(&fname) {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
         if self.lookup(&fname).is_some() {
@@ -479,7 +423,7 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Ok(None);
             }
-            "min" | "max" | "umin" | "umax" => {
+            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 arity(2)?;
                 let (a, ta) = self.expr(args[0])?;
                 let (b, tb) = self.expr(args[1])?;
@@ -497,7 +441,7 @@ impl<'t> Lx<'_, 't> {
                 };
                 return Ok(Some((e, t)));
             }
-            "abs" => {
+            "abs" | "labs" | "llabs" => {
                 arity(1)?;
                 let (a, t) = self.expr(args[0])?;
                 if t == Ty::Float {
@@ -537,50 +481,55 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Ok(Some((Expr::Var(v), Ty::UInt)));
             }
-            "__sincosf" | "sincosf" | "sincos" => {
+            "__sincosf" | "sincosf" | "sincos" | "sincospif" | "sincospi" => {
                 // `sincosf(x, &s, &c)`: two opaque pure results stored through the pointers.
                 arity(3)?;
                 let (x, t) = self.expr(args[0])?;
                 let x = convert(x, t, Ty::Float);
-                for (k, out) in [(1, "sinf"), (2, "cosf")] {
+                let (sin, cos) = if fname.contains("pi") { ("sinpif", "cospif") } else { ("sinf", "cosf") };
+                for (k, out) in [(1, sin), (2, cos)] {
                     let value = Expr::Call(out.into(), vec![x.clone()]);
-                    let p = strip_parens(args[k]);
-                    let target = (p.kind() == "pointer_expression"
-                        && p.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
-                    .then(|| p.child_by_field_name("argument"))
-                    .flatten();
-                    match target.and_then(|t| self.lvalue_is_var(t)) {
-                        Some((var, ty)) => {
-                            self.emit(StmtKind::Assign { name: var, value: convert(value, Ty::Float, ty) });
-                        }
-                        None => {
-                            let (array, elem, index) = self.pointer(p)?;
-                            self.emit(StmtKind::Write {
-                                array,
-                                index,
-                                value: convert(value, Ty::Float, elem),
-                            });
-                        }
-                    }
+                    self.store_through(args[k], value, Ty::Float)?;
                 }
                 return Ok(None);
             }
+            "frexpf" | "frexp" | "modff" | "modf" | "remquof" | "remquo" => {
+                // A pure result plus a second pure result stored through the last argument.
+                let k = if fname.starts_with("remquo") { 3 } else { 2 };
+                arity(k)?;
+                let mut vals = Vec::new();
+                for a in &args[..k - 1] {
+                    let (e, t) = self.expr(*a)?;
+                    vals.push(convert(e, t, Ty::Float));
+                }
+                let out_ty = if fname.starts_with("modf") { Ty::Float } else { Ty::Int };
+                let second = Expr::Call(format!("{fname}_out"), vals.clone());
+                self.store_through(args[k - 1], second, out_ty)?;
+                return Ok(Some((Expr::Call(fname, vals), Ty::Float)));
+            }
             "__mul24" | "__umul24" => {
+                // Exact: the product of the low 24 bits of each operand (sign-extended for
+                // `__mul24`), low 32 bits of the result.
                 arity(2)?;
                 let (a, _) = self.expr(args[0])?;
                 let (b, _) = self.expr(args[1])?;
+                let low24 = |e: Expr| {
+                    if fname == "__umul24" {
+                        Expr::bin(BinOp::BitAnd, e, Expr::Const(0x00ff_ffff))
+                    } else {
+                        Expr::bin(BinOp::Shr, Expr::bin(BinOp::Shl, e, Expr::Const(8)), Expr::Const(8))
+                    }
+                };
                 let t = if fname == "__umul24" { Ty::UInt } else { Ty::Int };
-                return Ok(Some((Expr::bin(BinOp::Mul, a, b), t)));
+                return Ok(Some((Expr::bin(BinOp::Mul, low24(a), low24(b)), t)));
             }
             _ => {}
         }
-        if FLOAT_MATH.contains(&fname.as_str()) {
-            let mut out = Vec::new();
-            for a in &args {
-                let (e, t) = self.expr(*a)?;
-                out.push(convert(e, t, Ty::Float));
-            }
-            return Ok(Some((Expr::Call(fname, out), Ty::Float)));
+        if let Some(r) = self.table_intrinsic(&fname, &args, used) {
+            return r;
+        }
+        if let Some(r) = self.builtin_call(n, &fname, targs, &args, used) {
+            return r;
         }
         if let Some(op) = atomic_op(&fname) {
             arity(2)?;
@@ -607,10 +556,10 @@ impl<'t> Lx<'_, 't> {
         if fname.starts_with("atomic") {
             return Err(unsupported(format!("atomic `{fname}`"), n));
         }
-        if fname.starts_with("__") {
-            return Err(unsupported(format!("intrinsic `{fname}`"), n));
+        if fname.starts_with("__") && !self.prog.prototypes.iter().any(|(p, _)| *p == fname) {
+            return Err(unsupported(format!("intrinsic `{fname}`"), n)
+                .with_note("not in autosync's table of CUDA intrinsics (src/cuda/lower/intrinsics.rs)"));
         }
-        Err(unsupported(format!("call to `{fname}` (no definition of this function in the file)"), n)
-            .with_note("device functions are inlined; their definition must be in the file"))
+        self.opaque_call(n, &fname, &args, used)
     }
 }

@@ -48,10 +48,27 @@ impl<'t> Lx<'_, 't> {
             if ext {
                 return Err(unsupported("`extern` variables other than `extern __shared__` arrays", d));
             }
+            let array_decl = match d.kind() {
+                "array_declarator" => Some(d),
+                "init_declarator" => {
+                    d.child_by_field_name("declarator").filter(|x| x.kind() == "array_declarator")
+                }
+                _ => None,
+            };
+            if let Some(a) = array_decl {
+                self.private_array(a, ty, d.child_by_field_name("value"))?;
+                continue;
+            }
             match d.kind() {
                 "identifier" => {
                     let cname = text(d, self.src).to_string();
                     self.declare_var(&cname, ty, None);
+                }
+                "pointer_declarator" if self.inline_depth == 0 => {
+                    let inner = d.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+                    let Some(inner) = inner else { return Err(self.bad_declarator(d)) };
+                    let cname = text(inner, self.src).to_string();
+                    self.uninit_pointer(&cname, ty, d)?;
                 }
                 "init_declarator" => {
                     let name =
@@ -126,6 +143,98 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// A thread-local array (`float acc[8];`, `int w[3] = {1, 2, 3};`): one row per thread of a
+    /// KPL array whose leading dimensions are the thread's `tid.z`, `tid.y`, `tid.x` (CUDA bounds
+    /// them by 64, 1024, 1024), so two threads never share an element and no access to it can
+    /// race; the values are exact. Declared again (in a loop), it keeps its words, which C leaves
+    /// indeterminate anyway.
+    pub(super) fn private_array(&mut self, d: Node, ty: Ty, init: Option<Node>) -> R<()> {
+        let mut dims = Vec::new();
+        let mut cur = d;
+        while cur.kind() == "array_declarator" {
+            let size = match cur.child_by_field_name("size") {
+                Some(s) => Some(
+                    const_eval(s, self.src, &mut |name| self.const_value(name))
+                        .and_then(|v| u32::try_from(v).ok().filter(|v| *v > 0))
+                        .ok_or_else(|| {
+                            unsupported(
+                                "a thread-local array size that is not a positive integer constant",
+                                s,
+                            )
+                        })?,
+                ),
+                None => None,
+            };
+            dims.push(size);
+            cur = cur.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
+        }
+        dims.reverse();
+        if cur.kind() != "identifier" {
+            return Err(self.bad_declarator(cur));
+        }
+        let mut leaves = Vec::new();
+        if let Some(v) = init {
+            if v.kind() != "initializer_list" {
+                return Err(unsupported("this initializer of a thread-local array", v));
+            }
+            let mut c = v.walk();
+            leaves = v.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+            if leaves.iter().any(|l| l.kind() == "initializer_list" || l.kind() == "initializer_pair") {
+                return Err(unsupported("nested or designated initializers of a thread-local array", v));
+            }
+            if dims.len() != 1 {
+                return Err(unsupported("initializers of multi-dimensional thread-local arrays", v));
+            }
+            if dims[0].is_none() {
+                dims[0] = u32::try_from(leaves.len()).ok().filter(|n| *n > 0);
+            }
+        }
+        let c_dims: Vec<u32> = dims
+            .iter()
+            .map(|x| x.ok_or_else(|| unsupported("a thread-local array of unknown size", d)))
+            .collect::<R<_>>()?;
+        let cname = text(cur, self.src).to_string();
+        let mut full = vec![Some(64), Some(1024), Some(1024)];
+        full.extend(c_dims.iter().map(|x| Some(*x)));
+        let before = self.scopes[0].get(&cname).cloned();
+        self.add_array_plain(&cname, Space::Shared, ty, full, false, span(d));
+        let prefix = vec![
+            Expr::Builtin(Builtin::Tid(Dim::Z)),
+            Expr::Builtin(Builtin::Tid(Dim::Y)),
+            Expr::Builtin(Builtin::Tid(Dim::X)),
+        ];
+        let kpl = match self.scopes[0].get(&cname) {
+            Some(Binding::Array { kpl, .. }) => kpl.clone(),
+            _ => return Err(unsupported("thread-local array", d)),
+        };
+        let b = Binding::Array {
+            kpl: kpl.clone(),
+            elem: ty,
+            ndims: c_dims.len(),
+            scalar: false,
+            prefix: prefix.clone(),
+        };
+        // Visible from here on in this block only (`add_array` also binds the kernel scope).
+        match before {
+            Some(old) => self.scopes[0].insert(cname.clone(), old),
+            None => self.scopes[0].remove(&cname),
+        };
+        self.bind(&cname, b);
+        let n = dims[0].unwrap_or(0) as usize;
+        for (i, leaf) in leaves.iter().enumerate().take(n) {
+            let (e, t) = self.expr(*leaf)?;
+            let mut index = prefix.clone();
+            index.push(Expr::Const(i as u32));
+            self.emit(StmtKind::Write { array: kpl.clone(), index, value: convert(e, t, ty) });
+        }
+        for i in leaves.len()..if leaves.is_empty() { 0 } else { n } {
+            let mut index = prefix.clone();
+            index.push(Expr::Const(i as u32));
+            self.emit(StmtKind::Write { array: kpl.clone(), index, value: Expr::Const(0) });
+        }
+        Ok(())
+    }
+
     pub(super) fn shared_decl(&mut self, d: Node, ty: Ty, ext: bool) -> R<()> {
         if d.kind() == "init_declarator" {
             return Err(unsupported("initialized `__shared__` variables", d));
@@ -169,7 +278,7 @@ impl<'t> Lx<'_, 't> {
         let cname = text(cur, self.src).to_string();
         if ext {
             let kpl = self.extern_shared_array(&cname, ty, span(d));
-            self.bind(&cname, Binding::Array { kpl, elem: ty, ndims: 1, scalar: false });
+            self.bind(&cname, Binding::Array { kpl, elem: ty, ndims: 1, scalar: false, prefix: Vec::new() });
             return Ok(());
         }
         self.add_array(&cname, Space::Shared, ty, dims, scalar, span(d));

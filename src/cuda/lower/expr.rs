@@ -17,7 +17,7 @@ impl<'t> Lx<'_, 't> {
             }
             "call_expression" => {
                 let f = n.child_by_field_name("function").map(|f| text(f, self.src)).unwrap_or("");
-                if !(INT_PURE.contains(&f) || FLOAT_MATH.contains(&f)) {
+                if !intrinsics::is_pure(f) {
                     return true;
                 }
             }
@@ -37,6 +37,11 @@ impl<'t> Lx<'_, 't> {
         let mut c = n.walk();
         let children: Vec<Node> = n.children(&mut c).collect();
         children.into_iter().any(|ch| self.effectful(ch))
+    }
+
+    /// Whether the operand of `*` is a pointer to scalars (not into a vector/struct array).
+    fn is_pointer_arg(&self, n: Node) -> bool {
+        n.child_by_field_name("argument").is_some_and(|a| self.is_pointer(a) && self.agg_of(a).is_none())
     }
 
     /// Lowers an expression whose value is not used.
@@ -104,6 +109,17 @@ impl<'t> Lx<'_, 't> {
             "true" => Ok((Expr::Const(1), Ty::Int)),
             "false" => Ok((Expr::Const(0), Ty::Int)),
             "identifier" => self.ident(n),
+            "qualified_identifier" if self.file.macros.contains_key(&text(n, src).replace(' ', "")) => {
+                // `Border::Clamp`: an enum constant (see `typedefs`).
+                let name = text(n, src).replace(' ', "");
+                match self.file.macros.get(&name) {
+                    Some(MacroVal::Const(v)) if *v >= i32::MIN as i64 && *v <= u32::MAX as i64 => {
+                        Ok((Expr::Const(*v as u32), if *v > i32::MAX as i64 { Ty::UInt } else { Ty::Int }))
+                    }
+                    _ => Err(Diagnostic::error(format!("unknown name `{name}`"), span(n))
+                        .with_label("not an enum constant of this file")),
+                }
+            }
             "field_expression" => self.field(n),
             "subscript_expression" => {
                 let (array, index, elem) = self.access(n)?;
@@ -195,6 +211,14 @@ impl<'t> Lx<'_, 't> {
                 Ok((Expr::Const(size as u32), Ty::UInt))
             }
             "call_expression" => self.call(n, true).map(|r| r.unwrap_or((Expr::Const(0), Ty::Int))),
+            // `*p` as a value: a read of the element `p` points at (a whole vector/struct
+            // element is not a scalar value: see `agg_value`).
+            "pointer_expression" if is_deref(n) && self.is_pointer_arg(n) => {
+                let (array, index, elem) = self.access(n)?;
+                let t = self.temp(None);
+                self.emit(StmtKind::Read { dst: t.clone(), array, index });
+                Ok((Expr::Var(t), elem))
+            }
             "pointer_expression" => Err(unsupported(
                 format!("pointer operation `{}` (address-of and dereference are only supported as `atomicOp(&a[i], v)`)", text(n, src)),
                 n,

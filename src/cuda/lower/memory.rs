@@ -103,8 +103,8 @@ impl<'t> Lx<'_, 't> {
         }
         let name = text(base, self.src);
         self.bring_file_array(name);
-        let (kpl, elem, ndims, scalar) = match self.lookup(name).cloned() {
-            Some(Binding::Array { kpl, elem, ndims, scalar }) => (kpl, elem, ndims, scalar),
+        let (kpl, elem, ndims, scalar, prefix) = match self.lookup(name).cloned() {
+            Some(Binding::Array { kpl, elem, ndims, scalar, prefix }) => (kpl, elem, ndims, scalar, prefix),
             Some(Binding::Ptr { array, .. }) if self.agg_arrays.contains_key(&array) => {
                 let agg = &self.agg_arrays[&array];
                 return Err(unsupported(
@@ -178,7 +178,7 @@ impl<'t> Lx<'_, 't> {
             index.push(e);
         }
         index.resize(ndims, Expr::Const(0));
-        Ok((kpl, elem, index))
+        Ok((kpl, elem, prefix.into_iter().chain(index).collect()))
     }
 
     /// Whether an expression denotes a pointer (an array, a pointer local, `&x`, pointer
@@ -219,6 +219,9 @@ impl<'t> Lx<'_, 't> {
                     && matches!(self.lookup(text(b, self.src)), Some(Binding::Array { ndims, .. }) if *ndims > k)
             }
             "call_expression" => self.shared_memory_call(n).is_some(),
+            "conditional_expression" => {
+                n.child_by_field_name("consequence").is_some_and(|c| self.is_pointer(c))
+            }
             _ => false,
         }
     }
@@ -277,8 +280,8 @@ impl<'t> Lx<'_, 't> {
                 let name = text(n, self.src);
                 self.bring_file_array(name);
                 match self.lookup(name).cloned() {
-                    Some(Binding::Array { kpl, elem, ndims, scalar: false }) => {
-                        Ok((kpl, elem, vec![Expr::Const(0); ndims]))
+                    Some(Binding::Array { kpl, elem, ndims, scalar: false, prefix }) => {
+                        Ok((kpl, elem, prefix.into_iter().chain(vec![Expr::Const(0); ndims]).collect()))
                     }
                     Some(Binding::Ptr { array, elem, comps }) => Ok((array, elem, comps)),
                     _ => Err(unsupported(
@@ -314,9 +317,11 @@ impl<'t> Lx<'_, 't> {
                         let name = text(arg, self.src);
                         self.bring_file_array(name);
                         match self.lookup(name).cloned() {
-                            Some(Binding::Array { kpl, elem, ndims, .. }) => {
-                                Ok((kpl, elem, vec![Expr::Const(0); ndims]))
-                            }
+                            Some(Binding::Array { kpl, elem, ndims, prefix, .. }) => Ok((
+                                kpl,
+                                elem,
+                                prefix.into_iter().chain(vec![Expr::Const(0); ndims]).collect(),
+                            )),
                             // A reference to a scalar element (not to a field: its index
                             // counts words of a vector/struct array).
                             Some(Binding::Ref { array, elem, index, agg: None })
@@ -350,6 +355,7 @@ impl<'t> Lx<'_, 't> {
                 let e = if op == "-" { Expr::Unary(UnOp::Neg, Box::new(e)) } else { e };
                 Ok((array, elem, offset(comps, e)))
             }
+            "conditional_expression" if self.is_pointer(n) => self.pointer_choice(n),
             "call_expression" => match self.shared_memory_call(n) {
                 Some((array, targ)) => {
                     let elem = match targ {

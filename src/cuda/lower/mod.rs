@@ -13,12 +13,16 @@ use tree_sitter::Node;
 
 mod aggregate;
 mod annotations;
+mod builtins;
 mod calls;
 mod control;
 mod decl;
 mod expr;
 pub(super) mod groups;
+mod intrinsics;
 mod memory;
+mod opaque;
+mod pointers;
 mod refs;
 mod scope;
 mod stmt;
@@ -35,7 +39,7 @@ use template::*;
 use types::*;
 
 pub(crate) use annotations::CLI_ASSUME;
-pub(crate) use types::scalar_type;
+pub(crate) use types::{scalar_type, ty_from_words};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -63,11 +67,15 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
+    /// An array of `ndims` C dimensions. `prefix` holds the leading KPL index components the
+    /// C name does not write: the thread's row of a thread-local array, the member number of an
+    /// array merged with others that one pointer may point into (see `pointers.rs`).
     Array {
         kpl: String,
         elem: Ty,
         ndims: usize,
         scalar: bool,
+        prefix: Vec<Expr>,
     },
     /// A local of a vector type (`float4`) or plain struct: one KPL local per field.
     Agg {
@@ -180,6 +188,8 @@ struct Lx<'a, 't> {
     /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
     /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
     warnings: Vec<Diagnostic>,
+    /// Arrays that one pointer local may point into, merged into one KPL array each.
+    ptr_groups: pointers::PtrGroups,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -274,6 +284,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         warnings: Vec::new(),
+        ptr_groups: pointers::PtrGroups::collect(body, src, file),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());

@@ -154,6 +154,22 @@ impl<'t> Lx<'_, 't> {
         scalar: bool,
         sp: Span,
     ) {
+        if self.inline_depth == 0 && !scalar && self.grouped_array(cname, space, elem, &dims, sp) {
+            return;
+        }
+        self.add_array_plain(cname, space, elem, dims, scalar, sp)
+    }
+
+    /// [`Self::add_array`] without pointer groups.
+    pub(super) fn add_array_plain(
+        &mut self,
+        cname: &str,
+        space: Space,
+        elem: Ty,
+        dims: Vec<Option<u32>>,
+        scalar: bool,
+        sp: Span,
+    ) {
         let kpl = if self.kpl_visible(cname) || crate::kpl::is_keyword(cname) {
             self.fresh_name(cname)
         } else {
@@ -162,9 +178,10 @@ impl<'t> Lx<'_, 't> {
         };
         let ndims = dims.len();
         self.arrays.push(ArrayDecl { name: kpl.clone(), space, dims, span: sp });
-        self.scopes[0].insert(cname.to_string(), Binding::Array { kpl: kpl.clone(), elem, ndims, scalar });
+        let b = Binding::Array { kpl, elem, ndims, scalar, prefix: Vec::new() };
+        self.scopes[0].insert(cname.to_string(), b.clone());
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(cname.to_string(), Binding::Array { kpl, elem, ndims, scalar });
+            s.insert(cname.to_string(), b);
         }
     }
 
@@ -180,6 +197,7 @@ impl<'t> Lx<'_, 't> {
         let mut c = list.walk();
         let params: Vec<Node> = list.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
         let mut copies = Vec::new();
+        let mut struct_copies = Vec::new();
         for p in params {
             if p.kind() != "parameter_declaration" {
                 return Err(unsupported(format!("parameter `{}`", text(p, self.src)), p));
@@ -192,6 +210,15 @@ impl<'t> Lx<'_, 't> {
                 }
                 return Err(unsupported("unnamed parameter", p));
             };
+            if let (Some((elem, agg)), "identifier") = (self.pointer_alias(ty_node), decl.kind()) {
+                // `fptr p` / `cptr<real> p`: a pointer parameter spelled through an alias.
+                let cname = text(decl, self.src).to_string();
+                self.add_array(&cname, Space::Global, elem, vec![None], false, span(decl));
+                if let (Some(agg), Some(Binding::Array { kpl, .. })) = (agg, self.lookup(&cname).cloned()) {
+                    self.agg_arrays.insert(kpl, agg);
+                }
+                continue;
+            }
             if let Some(agg) = self.agg_type(ty_node) {
                 let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
                 match (decl.kind(), inner) {
@@ -203,7 +230,37 @@ impl<'t> Lx<'_, 't> {
                         }
                         continue;
                     }
-                    _ => return Err(unsupported(format!("a {} parameter passed by value", agg.name), p)),
+                    ("identifier", _) => {
+                        // By value: one uniform parameter per field (copied into locals when the
+                        // kernel writes the struct).
+                        let cname = text(decl, self.src).to_string();
+                        let written =
+                            assigns(body, self.src, &cname) || body_writes_fields(body, self.src, &cname);
+                        let mut comps = Vec::new();
+                        for (f, _) in &agg.fields {
+                            let base = format!("{cname}_{}", f.replace('.', "_"));
+                            let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                                self.fresh_name(&base)
+                            } else {
+                                base
+                            };
+                            self.declare_kpl(&k);
+                            self.params.push(k.clone());
+                            comps.push(k);
+                        }
+                        if written {
+                            struct_copies.push((cname, agg, comps));
+                        } else {
+                            self.bind(&cname, Binding::Agg { agg, comps });
+                        }
+                        continue;
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            format!("a {} parameter `{}`", agg.name, text(decl, self.src)),
+                            p,
+                        ))
+                    }
                 }
             }
             let ty = self.ty(ty_node)?;
@@ -213,9 +270,20 @@ impl<'t> Lx<'_, 't> {
                     let inner = decl
                         .child_by_field_name("declarator")
                         .ok_or_else(|| unsupported("parameter", decl))?;
+                    if decl.kind() == "array_declarator" && inner.kind() == "array_declarator" {
+                        // `float m[][256]`: a multi-dimensional global array, the first
+                        // dimension unknown.
+                        let (name, dims) = self.array_param_dims(decl)?;
+                        let cname = text(name, self.src).to_string();
+                        self.add_array(&cname, Space::Global, ty, dims, false, span(decl));
+                        continue;
+                    }
                     if inner.kind() != "identifier" {
                         return Err(unsupported(
-                            format!("parameter `{}` (pointers to pointers and multi-dimensional array parameters)", text(decl, self.src)),
+                            format!(
+                                "parameter `{}` (pointers to pointers and pointers to arrays)",
+                                text(decl, self.src)
+                            ),
                             decl,
                         ));
                     }
@@ -249,7 +317,37 @@ impl<'t> Lx<'_, 't> {
             self.set_place(l, Place::Not("a copy of an assigned parameter".into()));
             self.bind(&cname, Binding::Var { kpl: local, ty });
         }
+        for (cname, agg, params) in struct_copies {
+            let l0 = self.places.len();
+            self.agg_locals(&cname, agg, Some(params.into_iter().map(Expr::Var).collect()));
+            self.mark_from(l0, "a copy of an assigned parameter");
+        }
         Ok(())
+    }
+
+    /// `m[][256][4]` → (`m`, [None, 256, 4]): only the first dimension may be unknown.
+    fn array_param_dims<'n>(&self, decl: Node<'n>) -> R<(Node<'n>, Vec<Option<u32>>)> {
+        let mut dims = Vec::new();
+        let mut cur = decl;
+        while cur.kind() == "array_declarator" {
+            let size = match cur.child_by_field_name("size") {
+                Some(sz) => Some(
+                    const_eval(sz, self.src, &mut |name| self.const_value(name))
+                        .and_then(|v| u32::try_from(v).ok().filter(|v| *v > 0))
+                        .ok_or_else(|| {
+                            unsupported("an array parameter dimension that is not a positive constant", sz)
+                        })?,
+                ),
+                None => None,
+            };
+            dims.push(size);
+            cur = cur.child_by_field_name("declarator").ok_or_else(|| unsupported("parameter", decl))?;
+        }
+        dims.reverse();
+        if cur.kind() != "identifier" || dims.iter().skip(1).any(Option::is_none) {
+            return Err(unsupported(format!("parameter `{}`", text(decl, self.src)), decl));
+        }
+        Ok((cur, dims))
     }
 
     /// Pointer parameters the kernel moves (`d_data += blockIdx.x * N;`, `p++`, `p = p + k`)
@@ -276,7 +374,9 @@ impl<'t> Lx<'_, 't> {
             .map(|s| {
                 s.iter()
                     .filter_map(|(name, b)| match b {
-                        Binding::Array { kpl, elem, ndims: 1, scalar: false } => {
+                        Binding::Array { kpl, elem, ndims: 1, scalar: false, prefix }
+                            if prefix.is_empty() =>
+                        {
                             Some((name.clone(), kpl.clone(), *elem))
                         }
                         _ => None,

@@ -45,6 +45,7 @@ impl<'t> Lx<'_, 't> {
                 }
             }
             "declaration" => self.simple(n, ctx, |s| s.declaration(n)),
+            "type_definition" | "alias_declaration" => self.local_type(n),
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
                 let mut c = n.walk();

@@ -84,6 +84,10 @@ pub(super) fn instance_from_flags(
                 (arg, v.to_string())
             }
             (None, Some(d)) => (template_arg(d, src, file, None)?, text(d, src).to_string()),
+            // A type parameter with no value: analysed once for every type, `T` an opaque word
+            // whose arithmetic, comparisons and conversions are uninterpreted functions (what
+            // floats are): every fact the oracle uses about a `T` value holds for any type.
+            (None, None) if p.type_node.is_none() => (Arg::Type(Ty::Float), p.name.clone()),
             (None, None) => {
                 return Err(Diagnostic::error(
                     format!(

@@ -41,9 +41,22 @@ pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
         "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
         | "int64_t" | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int"
         | "signed char" => Some(Ty::Int),
-        "unsigned" | "uint" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "uchar"
-        | "ushort" | "unsigned int" | "unsigned long" | "unsigned long long" | "unsigned char"
-        | "unsigned short" => Some(Ty::UInt),
+        "unsigned"
+        | "uint"
+        | "size_t"
+        | "uint8_t"
+        | "uint16_t"
+        | "uint32_t"
+        | "uint64_t"
+        | "uchar"
+        | "ushort"
+        | "unsigned int"
+        | "unsigned long"
+        | "unsigned long long"
+        | "unsigned char"
+        | "unsigned short"
+        | "cudaTextureObject_t"
+        | "cudaSurfaceObject_t" => Some(Ty::UInt),
         "float" | "double" => Some(Ty::Float),
         _ => None,
     }
@@ -206,7 +219,80 @@ impl<'t> Lx<'_, 't> {
                 return Ok(*t);
             }
         }
-        scalar_type(n, self.src)
+        if self.wide_union(text(n, self.src)) {
+            return Err(unsupported(
+                format!(
+                    "the union `{}` (only unions whose members are all one-word scalars)",
+                    text(n, self.src)
+                ),
+                n,
+            ));
+        }
+        self.file.scalar_type(n, self.src)
+    }
+
+    /// The pointee of a pointer alias type (`fptr`, `cptr<real>`): its scalar type and, for a
+    /// struct or vector pointee, the aggregate. `None`: not a pointer alias.
+    pub(super) fn pointer_alias(&self, ty: Node) -> Option<(Ty, Option<Rc<Agg>>)> {
+        use crate::cuda::typedefs::{strip_qualifiers, Alias};
+        let src = self.src;
+        let (name, arg) = match ty.kind() {
+            "type_identifier" => (text(ty, src), None),
+            "template_type" => {
+                let arg = ty.child_by_field_name("arguments")?.named_child(0)?;
+                (text(ty.child_by_field_name("name")?, src), Some(text(arg, src)))
+            }
+            _ => return None,
+        };
+        let Some(Alias::Pointer { pointee, param }) = self.file.aliases.get(name) else { return None };
+        let pointee = match (param, arg) {
+            (None, None) => pointee.clone(),
+            (Some(p), Some(a)) if strip_qualifiers(pointee) == *p => a.to_string(),
+            _ => return None,
+        };
+        let agg = self.agg_named_text(&pointee);
+        match agg {
+            Some(a) => Some((a.fields[0].1, Some(a))),
+            None => {
+                let w = strip_qualifiers(&pointee);
+                let t =
+                    self.frame.types.get(&w).copied().or_else(|| {
+                        match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
+                            Some(Alias::Scalar(t)) => Some(t),
+                            _ => None,
+                        }
+                    })?;
+                Some((t, None))
+            }
+        }
+    }
+
+    /// A `typedef`/`using` inside a function body: a scalar type name for the rest of the body.
+    pub(super) fn local_type(&mut self, n: Node) -> R<()> {
+        let (ty, names): (Node, Vec<Node>) = if n.kind() == "alias_declaration" {
+            let td = n.child_by_field_name("type").ok_or_else(|| unsupported("`using`", n))?;
+            if td.child_by_field_name("declarator").is_some() {
+                return Err(unsupported(format!("the pointer or array alias `{}`", text(n, self.src)), n));
+            }
+            let t = td.child_by_field_name("type").ok_or_else(|| unsupported("`using`", n))?;
+            (t, n.child_by_field_name("name").into_iter().collect())
+        } else {
+            let t = n.child_by_field_name("type").ok_or_else(|| unsupported("`typedef`", n))?;
+            let mut c = n.walk();
+            let names: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+            (t, names)
+        };
+        let t = self.ty(ty)?;
+        for name in names {
+            if name.kind() != "type_identifier" {
+                return Err(unsupported(
+                    format!("the pointer or array typedef `{}`", text(name, self.src)),
+                    name,
+                ));
+            }
+            self.frame.types.insert(text(name, self.src).to_string(), t);
+        }
+        Ok(())
     }
 
     pub(super) fn type_descriptor(&self, n: Node) -> R<Ty> {
@@ -244,10 +330,14 @@ impl<'t> Lx<'_, 't> {
             "field_expression" => {
                 // A field of a vector/struct local or array element has its field's type; the
                 // launch builtins are unsigned.
-                let f = n.child_by_field_name("field").map(|f| text(f, src)).unwrap_or("");
-                let agg = n.child_by_field_name("argument").and_then(|b| self.agg_of(b));
-                agg.and_then(|a| a.field(f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
+                let Some((base, f, _)) = field_chain(n, src) else { return Ty::UInt };
+                let agg = self.agg_of(base);
+                agg.and_then(|a| a.field(&f)).map(|(_, t)| t).unwrap_or(Ty::UInt)
             }
+            "qualified_identifier" => match self.file.macros.get(&text(n, src).replace(' ', "")) {
+                Some(MacroVal::Const(v)) if *v > i32::MAX as i64 => Ty::UInt,
+                _ => Ty::Int,
+            },
             "subscript_expression" => {
                 let mut b = n;
                 while b.kind() == "subscript_expression" {
@@ -293,10 +383,12 @@ impl<'t> Lx<'_, 't> {
             }
             "sizeof_expression" => Ty::UInt,
             "call_expression" => {
-                let f = n.child_by_field_name("function").map(|f| text(f, src)).unwrap_or("");
-                if FLOAT_MATH.contains(&f) {
-                    return Ty::Float;
-                }
+                let callee = n.child_by_field_name("function");
+                let callee = match callee {
+                    Some(c) if c.kind() == "template_function" => c.child_by_field_name("name"),
+                    c => c,
+                };
+                let f = callee.map(|f| text(f, src)).unwrap_or("");
                 let args: Vec<Ty> = n
                     .child_by_field_name("arguments")
                     .map(|a| {
@@ -305,9 +397,22 @@ impl<'t> Lx<'_, 't> {
                         v
                     })
                     .unwrap_or_default();
+                if let Some(t) = intrinsics::result_type(f, &args) {
+                    return t;
+                }
+                if let Some(t) = self.builtin_type(n, f) {
+                    return t;
+                }
+                if !self.prog.has_function(f) {
+                    if let Some(t) = self.prototype_type(f) {
+                        return t;
+                    }
+                }
                 match f {
-                    "umin" | "umax" | "__umul24" | "__brev" => Ty::UInt,
-                    "min" | "max" => args.iter().copied().fold(Ty::Int, common),
+                    "umin" | "umax" | "ullmin" | "ullmax" | "__umul24" | "__brev" => Ty::UInt,
+                    "min" | "max" | "llmin" | "llmax" => args.iter().copied().fold(Ty::Int, common),
+                    "abs" | "labs" | "llabs" if args.first() == Some(&Ty::Float) => Ty::Float,
+                    "frexpf" | "frexp" | "modff" | "modf" | "remquof" | "remquo" => Ty::Float,
                     _ if atomic_op(f).is_some() || f == "atomicCAS" => {
                         args.first().copied().unwrap_or(Ty::Int)
                     }

@@ -1,4 +1,0 @@
-__global__ void k(int *A, int n) {
-    int i = threadIdx.x;
-    int v = __ldg(&A[i]);
-}
