@@ -360,6 +360,10 @@ fn make_mode(
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
+    if !every_grid {
+        facts.extend(shape::x_global_id_fits(&id1, launch));
+        facts.extend(shape::x_global_id_fits(&id2, launch));
+    }
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
         facts.extend(shape::global_id_facts([&id1, &id2], launch, every_grid));

@@ -171,6 +171,21 @@ pub fn linear_tid(t: &[BV; 3], block_dim: &[BV; 3]) -> BV {
     t[0].bvadd(t[1].bvmul(&bd[0])).bvadd(t[2].bvmul(bd[0].bvmul(&bd[1])))
 }
 
+/// The assumption that a thread's global id along `x`, `blockIdx.x * blockDim.x + threadIdx.x`,
+/// fits in a non-negative `int` (below 2^31, computed without wrapping): the grid has at most 2^31
+/// threads along `x`. Kernels compute that id in `int` (`int i = blockIdx.x * blockDim.x + …`),
+/// which is only defined when it fits; CUDA itself allows up to (2^31 − 1) · 1024 threads along
+/// `x`, so this is an assumption (docs/semantics.md), not a launch limit, and `--all-dims` drops
+/// it. Without it `out[2 * i]` "collides" for threads 2^31 apart.
+pub fn x_global_id_fits(t: &ThreadIds, launch: &Launch) -> Vec<Bool> {
+    let m = t.bid[0].bvmul(&launch.block_dim[0]);
+    vec![
+        t.bid[0].bvmul_no_overflow(&launch.block_dim[0], false),
+        m.bvadd_no_overflow(&t.tid[0], false),
+        m.bvadd(&t.tid[0]).bvult(BV::from_u64(1 << 31, W)),
+    ]
+}
+
 /// Facts about the global ids `bid.d * bdim.d + tid.d` of two threads (grid scope), in the term
 /// shape the usual index expressions produce; they let the solver decide
 /// `y[blockIdx.x * blockDim.x + threadIdx.x]` without nonlinear reasoning.
