@@ -147,3 +147,18 @@ fn symbolic_block_size_race_suggests_a_block_dim() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("help: the block size"));
 }
+
+#[test]
+fn assume_flag_is_a_precondition_of_the_kernel() {
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/cli/assume_stride.cu");
+    let plain = autosync(&["check", f]);
+    assert_eq!(plain.status.code(), Some(1), "without the precondition blocks overlap");
+    let assumed = autosync(&["check", "--assume", "pitch >= 128", "--assume", "pitch <= 4096", f]);
+    assert_eq!(assumed.status.code(), Some(0), "{}", text(&assumed.stderr));
+    let unknown = autosync(&["check", "--assume", "stride >= 128", f]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("in `--assume 'stride >= 128'`: unknown identifier `stride`"));
+    let garbled = autosync(&["check", "--assume", "pitch >= (128", f]);
+    assert_eq!(garbled.status.code(), Some(2));
+    assert!(text(&garbled.stderr).contains("syntax error in an `--assume` expression"));
+}

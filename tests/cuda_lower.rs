@@ -172,18 +172,7 @@ fn cu_tree(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Benchmark kernels that use a construct the front end does not model yet, with the error they
 /// must give (the test fails when one starts lowering, so the list stays current).
-const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[
-    // GPUVerify preconditions: issue #14, point 1.
-    ("sdk-annotated/matrixMul.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce0.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce1.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce2.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce3.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce5.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/reduce6.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/scan_hillis_steele.cu", "intrinsic `__requires`"),
-    ("sdk-annotated/sum1.cu", "intrinsic `__requires`"),
-];
+const UNSUPPORTED_BENCHMARKS: &[(&str, &str)] = &[];
 
 #[test]
 fn benchmarks_lower_without_error() {

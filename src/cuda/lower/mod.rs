@@ -18,6 +18,7 @@ mod control;
 mod decl;
 mod expr;
 pub(super) mod groups;
+mod lambda;
 mod memory;
 mod refs;
 mod scope;
@@ -176,6 +177,8 @@ struct Lx<'a, 't> {
     /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
     /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
     warnings: Vec<Diagnostic>,
+    /// Lambdas in scope by C name (see `lambda`).
+    lambdas: HashMap<String, Node<'t>>,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -270,6 +273,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         warnings: Vec::new(),
+        lambdas: HashMap::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
