@@ -4,7 +4,7 @@ CARGO ?= cargo
 APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench fuzz lint fmt clean
+.PHONY: all deps build test demo bench fuzz fuzz-cli lint fmt clean
 
 all: build
 
@@ -42,6 +42,13 @@ FUZZ_CASES ?= 3000
 FUZZ_SEED ?= 1
 fuzz: deps
 	AUTOSYNC_PROP_CASES=$(FUZZ_CASES) AUTOSYNC_PROP_SEED=$(FUZZ_SEED) $(CARGO) test --release --test prop -- --test-threads=2 --nocapture
+
+# The command-line mutation fuzzer (tests/fuzz_cli.rs) on many more cases than `make test`
+# runs (300): panics, signals, time-outs, unlocated exit-2 errors and invalid JSON fail it.
+FUZZ_CLI_CASES ?= 3000
+FUZZ_CLI_SEED ?= 1
+fuzz-cli: deps
+	AUTOSYNC_FUZZ_CLI_CASES=$(FUZZ_CLI_CASES) AUTOSYNC_FUZZ_CLI_SEED=$(FUZZ_CLI_SEED) $(CARGO) test --release --test fuzz_cli -- --nocapture
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -99,12 +99,63 @@ impl Diagnostic {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Scans `source` once; for many
+/// lookups into one text build a [`LineIndex`] instead.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(source.len());
-    let before = source.get(..offset).unwrap_or(source);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let col = before.get(line_start..).map(|s| s.chars().count()).unwrap_or(0) + 1;
-    (line, col)
+    LineIndex::new(source).line_col(offset)
+}
+
+/// The start offsets of a text's lines, so that each location lookup is a binary search plus a
+/// scan of one line (the whole text is scanned once, in [`LineIndex::new`]).
+#[derive(Clone, Debug)]
+pub struct LineIndex<'s> {
+    source: &'s str,
+    /// Byte offset of the first byte of every line; `starts[0] == 0`.
+    starts: Vec<usize>,
+}
+
+impl<'s> LineIndex<'s> {
+    /// Indexes the lines of `source` (a line ends after each `\n`).
+    pub fn new(source: &'s str) -> LineIndex<'s> {
+        let starts = std::iter::once(0)
+            .chain(source.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { source, starts }
+    }
+
+    /// 1-based line of a byte offset (offsets past the end count as the end).
+    pub fn line(&self, offset: usize) -> usize {
+        let offset = offset.min(self.source.len());
+        self.starts.partition_point(|s| *s <= offset)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset; equal to [`line_col`]. An offset
+    /// inside a multi-byte character counts the characters that start before it.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.source.len());
+        let line = self.line(offset);
+        let start = self.starts[line - 1];
+        let col = self.source.as_bytes()[start..offset].iter().filter(|b| (**b & 0xC0) != 0x80).count() + 1;
+        (line, col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index agrees with a direct count at every offset, multi-byte characters included.
+    #[test]
+    fn line_index_matches_a_rescan() {
+        let src = "a\nbé c\n\n  x\u{1F600}y\nlast";
+        let index = LineIndex::new(src);
+        for offset in 0..=src.len() + 2 {
+            let o = offset.min(src.len());
+            let before = &src.as_bytes()[..o];
+            let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+            let line_start = before.iter().rposition(|b| *b == b'\n').map(|i| i + 1).unwrap_or(0);
+            let col = before[line_start..].iter().filter(|b| (**b & 0xC0) != 0x80).count() + 1;
+            assert_eq!(index.line_col(offset), (line, col), "offset {offset}");
+        }
+    }
 }

@@ -14,6 +14,7 @@ pub mod interp;
 pub mod kpl;
 pub mod maxsat;
 pub mod patch;
+pub mod source;
 pub mod span;
 pub mod synth;
 pub mod verify;

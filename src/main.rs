@@ -5,5 +5,11 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    // Like other Unix filters, end quietly when the reader of stdout goes away (`check … | head`)
+    // instead of panicking on the failed write: Rust ignores SIGPIPE unless told otherwise.
+    // SAFETY: called before any other thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     cli::main()
 }

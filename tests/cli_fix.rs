@@ -92,3 +92,23 @@ fn divergent_syncwarp_is_reported_and_not_fixed() {
     let (code, _, err) = autosync(&["check", path]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn reoptimize_keeps_barriers_inside_expressions() {
+    // `__syncthreads_or(p)` is a barrier that cannot be deleted from the text: --reoptimize
+    // must keep it (and may only add `__syncthreads();` lines), never edit the loop condition.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/fix/syncthreads_or_relax.cu");
+    let original = std::fs::read_to_string(&src).expect("read");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("relax.cu");
+    std::fs::write(&file, &original).expect("write");
+    let f = file.to_str().expect("utf8 path");
+    let (code, _, err) = autosync(&["fix", "--reoptimize", f]);
+    assert_eq!(code, 0, "{err}");
+    let fixed = std::fs::read_to_string(&file).expect("read");
+    assert!(fixed.contains("while (__syncthreads_or(changed)) {"), "{fixed}");
+    let removed: Vec<&str> = original.lines().filter(|l| !fixed.lines().any(|x| x == *l)).collect();
+    assert!(removed.is_empty(), "lines lost: {removed:?}");
+    let (code, _, err) = autosync(&["check", f]);
+    assert_eq!(code, 0, "{err}");
+}

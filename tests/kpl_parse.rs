@@ -12,13 +12,15 @@ use std::path::{Path, PathBuf};
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/// Every `.kpl` file under `tests/` and `benchmarks/`, sorted.
+/// Every `.kpl` file under `tests/` and `benchmarks/` except the bad inputs of
+/// `tests/robustness/`, sorted.
 fn repo_kpl_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for e in entries.flatten() {
             let p = e.path();
-            if p.is_dir() {
+            // tests/robustness holds deliberately bad inputs (tests/robustness.rs runs them).
+            if p.is_dir() && !p.ends_with("robustness") {
                 walk(&p, out);
             } else if p.extension().is_some_and(|x| x == "kpl") {
                 out.push(p);
@@ -38,9 +40,32 @@ fn corpus() -> Vec<(String, String)> {
     assert!(files.len() >= 4, "expected at least the paper's figures in tests/kpl/paper, found {files:?}");
     files
         .into_iter()
-        .map(|p| {
+        .flat_map(|p| {
             let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (p.display().to_string(), text)
+            one_kernel_each(&p.display().to_string(), &text)
+        })
+        .collect()
+}
+
+/// A KPL file holds one kernel; the CUDA lowering goldens hold one per kernel of their `.cu`
+/// file, each starting at a line `kernel …`. Splits such a file into one text per kernel (named
+/// `file#i` after the first).
+fn one_kernel_each(name: &str, text: &str) -> Vec<(String, String)> {
+    let mut starts: Vec<usize> = text.match_indices("\nkernel ").map(|(i, _)| i + 1).collect();
+    if text.starts_with("kernel ") {
+        starts.insert(0, 0);
+    }
+    if starts.len() <= 1 {
+        return vec![(name.to_string(), text.to_string())];
+    }
+    starts[0] = 0;
+    starts.push(text.len());
+    starts
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            let shown = if i == 0 { name.to_string() } else { format!("{name}#{i}") };
+            (shown, text[w[0]..w[1]].to_string())
         })
         .collect()
 }

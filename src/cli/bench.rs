@@ -78,7 +78,7 @@ fn bench(
     write("latest.svg", &bench::plot::svg(&rows).map_err(|e| Failure::Usage(format!("plot: {e}")))?)?;
     eprintln!("wrote {}/latest.md, latest.csv, latest.svg", out.display());
     if let Some(readme) = readme {
-        let text = read(readme)?;
+        let text = read(readme)?.text;
         // The plot link is relative to the README's directory.
         let base = readme.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let plot = out.join("latest.svg");

@@ -65,6 +65,9 @@ struct FixFlags {
     /// Output format of the report
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Write a read-only file anyway (its mode stays read-only)
+    #[arg(long)]
+    force: bool,
 }
 
 /// Fixes the files, each on its own (one failing file never stops the others); the exit code is
@@ -342,8 +345,9 @@ fn fix(
         .zip(&per_kernel)
         .map(|(kernel, (after, remove))| autosync::patch::KernelEdits { kernel, after, remove })
         .collect();
-    let text = autosync::patch::apply_all(&loaded.source, &parts, barrier_text)
+    let patched = autosync::patch::apply_input(&loaded.input, &parts, barrier_text)
         .map_err(|e| Failure::Usage(e.to_string()))?;
+    let text = patched.text.clone();
     let changed = text != loaded.source;
     let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
     f.fixed = Some(text.clone());
@@ -360,7 +364,14 @@ fn fix(
     }
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
     if changed || flags.output.is_some() {
-        autosync::patch::write_atomic(&target, &text).map_err(|e| Failure::Usage(e.to_string()))?;
+        autosync::patch::write_fixed(
+            &loaded.path,
+            flags.output.as_deref(),
+            &loaded.input,
+            &patched.bytes,
+            flags.force,
+        )
+        .map_err(|e| Failure::Usage(e.to_string()))?;
         f.written = Some(target.clone());
     }
     let n = inserts.len();

@@ -20,11 +20,19 @@ pub struct Loaded {
     pub kernels: Vec<Kernel>,
     /// Whether the CUDA front end read it (else KPL).
     pub is_cuda: bool,
+    /// The file as read (`source` is its text): what `fix` needs to write it back byte-exactly.
+    pub input: autosync::source::Input,
 }
 
-/// The text of the file at `path`.
-pub fn read(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+/// The file at `path`, read by [`autosync::source::read`] (regular files only, size limit, BOM,
+/// stray bytes inside comments and literals; other bad bytes are a located error).
+pub fn read(path: &Path) -> Result<autosync::source::Input, Failure> {
+    autosync::source::read(path).map_err(|e| match e {
+        autosync::source::SourceError::Bytes { path, text, diag } => {
+            Failure::Input { file: path, source: text, diag }
+        }
+        e => Failure::Usage(e.to_string()),
+    })
 }
 
 fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
@@ -35,7 +43,8 @@ fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
 
 /// Reads and lowers the file at `path` with the launch options; a bad file is a located `Failure::Input`.
 pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
-    let source = read(path)?;
+    let file = read(path)?;
+    let source = file.text.clone();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
         file: name.clone(),
@@ -91,7 +100,7 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda })
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file })
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {

@@ -145,10 +145,13 @@ pub struct Files {
     /// Files processed in parallel (default: one per core)
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
     jobs: usize,
-    /// Internal: analyse only this file and print its result for the parent process
-    #[arg(long = "worker-file", value_name = "FILE", hide = true)]
-    worker_file: Option<PathBuf>,
 }
+
+/// Set by a run over several files in the environment of the worker process it starts for one
+/// of them (see `output::run_files`): the worker analyses that file only and prints its result
+/// for the parent. An environment variable rather than an option, so that it cannot be taken
+/// for a path after a user's `--`.
+pub const WORKER_ENV: &str = "AUTOSYNC_WORKER_FILE";
 
 /// A run over files, resolved: the file list, how to report, where flags come from.
 pub struct Plan {
@@ -163,19 +166,26 @@ pub struct Plan {
 impl Files {
     /// Expands the paths and opens the compilation database.
     pub fn plan(&self, command: &'static str, format: Format) -> Result<Plan, Failure> {
-        let (files, any_dir) = match &self.worker_file {
-            // A worker's parent already expanded the paths (and said whether it was a run over
-            // several files, which decides how CUDA-only options apply).
+        let worker = std::env::var_os(WORKER_ENV).map(PathBuf::from);
+        let (files, any_dir) = match &worker {
+            // The parent expanded the paths; a worker is always part of a run over several
+            // files (which decides how CUDA-only options apply).
             Some(file) => (vec![file.clone()], true),
             None => inputs::expand(&self.paths)?,
         };
+        if files.is_empty() {
+            return Err(Failure::Usage(format!(
+                "no kernel files (*.cu, *.cuh, *.kpl) under {}",
+                self.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            )));
+        }
         Ok(Plan {
             shape: output::RunShape {
                 command,
                 format,
                 jobs: self.jobs,
                 summary: any_dir || files.len() > 1,
-                worker: self.worker_file.is_some(),
+                worker: worker.is_some(),
             },
             files,
             launch: self.launch.clone(),

@@ -150,7 +150,7 @@ pub struct RunShape<'a> {
     pub jobs: usize,
     /// Print the summary line (runs over several files or a directory).
     pub summary: bool,
-    /// This process is a worker for one file of a parent's run (`--worker-file`).
+    /// This process is a worker for one file of a parent's run (`AUTOSYNC_WORKER_FILE`).
     pub worker: bool,
 }
 
@@ -303,8 +303,8 @@ fn progress_bar(files: usize) -> ProgressBar {
     bar
 }
 
-/// Runs this executable on one file with the same command line plus `--worker-file FILE` and
-/// reads back its result; a worker that dies or answers garbage is that file's error.
+/// Runs this executable on one file with the same command line and `AUTOSYNC_WORKER_FILE=FILE`
+/// and reads back its result; a worker that dies or answers garbage is that file's error.
 fn in_worker(file: &Path) -> FileResult {
     let name = file.display().to_string();
     let failed = |why: String| FileResult::failed(&name, Failure::Usage(format!("{name}: {why}")));
@@ -314,8 +314,7 @@ fn in_worker(file: &Path) -> FileResult {
     };
     let output = std::process::Command::new(exe)
         .args(std::env::args_os().skip(1))
-        .arg("--worker-file")
-        .arg(file)
+        .env(super::WORKER_ENV, file)
         .stdin(std::process::Stdio::null())
         .output();
     let output = match output {

@@ -155,6 +155,7 @@ mod launch;
 mod lower;
 pub mod preprocess;
 mod program;
+mod syntax;
 mod text;
 
 use crate::diag::Diagnostic;
@@ -288,6 +289,10 @@ fn lower_expanded(
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
+    check_depth(root)?;
+    if let Some(d) = syntax::file_error(root, text) {
+        return Err(d);
+    }
     let mut file = FileInfo::default();
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
@@ -322,6 +327,38 @@ fn parse(source: &str) -> Result<Tree, Diagnostic> {
     parser
         .parse(source, None)
         .ok_or_else(|| Diagnostic::error("internal error: the CUDA parser gave no tree", Span::new(0, 0)))
+}
+
+/// Deepest syntax tree the lowering accepts. The lowering, the constant evaluator and the passes
+/// after them recurse once per level (an `if` is about three levels, a binary operator or a pair
+/// of parentheses one); this bound keeps them far from the 8 MiB main-thread stack (the KPL
+/// front end's bounds, 200 nested blocks and 1000 operators per statement, are of the same size).
+pub(crate) const MAX_TREE_DEPTH: usize = 1000;
+
+/// Refuses a syntax tree deeper than [`MAX_TREE_DEPTH`] before anything recursive walks it:
+/// `nesting too deep` at the first node below the limit. Iterative (a tree cursor), linear.
+fn check_depth(root: Node) -> Result<(), Diagnostic> {
+    let mut cursor = root.walk();
+    let mut depth = 1;
+    loop {
+        if depth > MAX_TREE_DEPTH {
+            let at = cursor.node().start_byte();
+            let first = Span::new(at, at + 1);
+            return Err(Diagnostic::error("nesting too deep", first).with_label(format!(
+                "more than {MAX_TREE_DEPTH} nested syntax levels (blocks, statements, parentheses, operators)"
+            )));
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return Ok(());
+            }
+            depth -= 1;
+        }
+    }
 }
 
 pub(crate) fn span(n: Node) -> Span {
@@ -420,24 +457,8 @@ pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     (name.kind() == "identifier").then(|| text(name, src))
 }
 
-fn first_error(n: Node) -> Option<Node> {
-    if n.is_error() || n.is_missing() {
-        return Some(n);
-    }
-    let mut c = n.walk();
-    let children: Vec<Node> = n.children(&mut c).collect();
-    children.into_iter().filter(|ch| ch.has_error()).find_map(first_error)
-}
-
-fn syntax_error(n: Node, src: &str) -> Diagnostic {
-    let at = first_error(n).unwrap_or(n);
-    let msg = if at.is_missing() {
-        format!("syntax error: expected `{}`", at.kind())
-    } else {
-        "syntax error: the CUDA parser cannot read this".to_string()
-    };
-    let _ = src;
-    Diagnostic::error(msg, span(at)).with_label("here")
+fn syntax_error(n: Node, _src: &str) -> Diagnostic {
+    syntax::syntax_error(n)
 }
 
 fn scan<'t>(

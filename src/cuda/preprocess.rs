@@ -41,7 +41,7 @@ pub mod map;
 mod prelude;
 
 use super::FrontEndOptions;
-use crate::diag::{line_col, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::kpl::ast::Span;
 use expand::{parse_define, Macro, Macros};
 use lex::{Kind, Line, Tok};
@@ -95,8 +95,10 @@ impl FileCtx {
         self.line_starts.partition_point(|s| *s <= at)
     }
     fn position(&self, at: usize) -> String {
-        let (l, c) = line_col(&self.text, at);
-        format!("{}:{l}:{c}", self.display)
+        let line = self.line(at);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0).min(at);
+        let col = self.text.get(start..at).map_or(0, |s| s.chars().count()) + 1;
+        format!("{}:{line}:{col}", self.display)
     }
 }
 
@@ -470,7 +472,10 @@ impl<'o> Pp<'o> {
                 _ => t,
             })
             .collect();
-        cond::eval(&toks).map(|v| v != 0).map_err(|m| Diagnostic::error(format!("in `#{kind}`: {m}"), span))
+        cond::eval(&toks).map(|v| v != 0).map_err(|m| match m.strip_prefix(cond::TOO_DEEP) {
+            Some(why) => Diagnostic::error(cond::TOO_DEEP, span).with_label(format!("in `#{kind}`{why}")),
+            None => Diagnostic::error(format!("in `#{kind}`: {m}"), span),
+        })
     }
 
     fn is_defined(&self, name: &str) -> bool {
@@ -542,9 +547,17 @@ impl<'o> Pp<'o> {
             return Err(Diagnostic::error(format!("include cycle: {}", chain.join(" -> ")), span)
                 .with_label("includes a file that is already being included"));
         }
-        let body = std::fs::read_to_string(&path).map_err(|e| {
-            Diagnostic::error(format!("cannot read the included file `{}`: {e}", path.display()), span)
-        })?;
+        // The same reader as for the main file: regular files only, bounded, BOM and stray bytes.
+        let body = match crate::source::read(&path) {
+            Ok(input) => input.text,
+            Err(crate::source::SourceError::Bytes { diag, .. }) => {
+                return Err(Diagnostic::error(
+                    format!("in the included file `{}`: {}", path.display(), diag.message),
+                    span,
+                ))
+            }
+            Err(e) => return Err(Diagnostic::error(format!("cannot read the included file: {e}"), span)),
+        };
         let child = FileCtx::new(Some(path.clone()), name.clone(), body.into());
         self.stack.push(canonical);
         let r = self.file(&child);

@@ -83,14 +83,27 @@ pub fn parse_header_lenient(src: &str) -> Result<Header, Diagnostic> {
 fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
     let mut h = Header::default();
     let mut offset = 0;
+    let mut in_block = false;
     for line in src.split_inclusive('\n') {
         let trimmed = line.trim();
         let line_start = offset;
         offset += line.len();
+        if in_block {
+            in_block = !trimmed.contains("*/");
+            continue;
+        }
         if trimmed.is_empty() {
             continue;
         }
-        let Some(rest) = trimmed.strip_prefix("//") else { break };
+        // A `/* … */` comment (a licence block) may precede the header like `//` lines.
+        if let Some(after) = trimmed.strip_prefix("/*") {
+            in_block = !after.contains("*/");
+            continue;
+        }
+        let Some(rest) = trimmed.strip_prefix("//") else {
+            late_header_line(&src[line_start..], line_start)?;
+            break;
+        };
         let rest = rest.trim_start();
         let define = !strict && rest.starts_with("-D");
         if !rest.starts_with("--") && !define {
@@ -138,6 +151,24 @@ fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
         }
     }
     Ok(h)
+}
+
+/// A header line after the first line of code would be ignored, and the geometry would silently
+/// become symbolic: it is an error at the line instead (the header must come first).
+fn late_header_line(rest: &str, base: usize) -> Result<(), Diagnostic> {
+    let mut offset = base;
+    for line in rest.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let Some(flags) = line.trim().strip_prefix("//").map(str::trim_start) else { continue };
+        if ["--blockDim", "--gridDim", "--warp-sync"].iter().any(|f| flags.starts_with(f)) {
+            let at = start + line.len() - line.trim_start().len();
+            return Err(Diagnostic::error("launch header line after code", Span::new(at, at + line.trim().len()))
+                .with_label("this line would be ignored here")
+                .with_note("`//--blockDim=… --gridDim=…` lines count only before the first line of code; move it to the top"));
+        }
+    }
+    Ok(())
 }
 
 /// Parses `256`, `[16,16]` or `16,16` into a 3-D size (missing dimensions are 1).

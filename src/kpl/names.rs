@@ -2,14 +2,15 @@
 //! a simple statement is named by its line (`3`), a compound one by its line span (`2:4`), a
 //! block's start node by the block's name plus `s` (`2:4s`), the top-level block `main`.
 
-use crate::diag::line_col;
+use crate::diag::LineIndex;
 use crate::kpl::ast::{Block, Kernel, Label, LabelName, StmtKind};
 use std::collections::HashSet;
 
 /// Gives every label that has no explicit (`@name`) name a line-based name. Names stay unique:
 /// a clash gets a suffix `.2`, `.3`, … in program order. Spans must point into `source`.
 pub fn assign_default_names(kernel: &mut Kernel, source: &str) {
-    let line = |offset: usize| line_col(source, offset).0;
+    let index = LineIndex::new(source);
+    let line = |offset: usize| index.line(offset);
     let last_line = |start: usize, end: usize| line(end.saturating_sub(1).max(start));
     // Statement and block labels first, then start nodes named after their (final) block names.
     let mut proposals: Vec<(Label, String)> = Vec::new();

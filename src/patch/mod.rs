@@ -4,9 +4,13 @@
 //! Every other byte of the file is preserved. Insertions go where the front end's
 //! [`Place`] says; a label with `Place::Not` is never patched (synthesis never chooses one).
 
+mod write;
+
 use crate::kpl::{Kernel, Label, Place};
+use crate::source::Input;
 use std::io::Write;
 use std::path::Path;
+pub use write::write_fixed;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PatchError {
@@ -14,6 +18,12 @@ pub enum PatchError {
     NotPlaceable(String),
     #[error("cannot write {path}: {source}")]
     Io { path: String, source: std::io::Error },
+    #[error("{0}: file changed while fixing; nothing written (run `fix` again)")]
+    Changed(String),
+    #[error("{0}: the file is read-only; nothing written (use --force to write it anyway)")]
+    ReadOnly(String),
+    #[error("cannot write {path}: {why}")]
+    Refused { path: String, why: &'static str },
 }
 
 /// One edit of the source text.
@@ -54,23 +64,77 @@ pub struct KernelEdits<'a> {
 /// (template instantiations, inlined device functions): an edit several labels ask for at the
 /// same place is made once.
 pub fn apply_all(source: &str, parts: &[KernelEdits], barrier: &str) -> Result<String, PatchError> {
+    Ok(apply_text(source, &planned(source, parts, barrier)?))
+}
+
+/// A fixed file: the text (for the diff) and the bytes to write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Patched {
+    /// [`Input::text`] with the edits made.
+    pub text: String,
+    /// The file's own bytes with the same edits: its BOM and the bytes the reader replaced come
+    /// back unchanged ([`Input::restore`]).
+    pub bytes: Vec<u8>,
+}
+
+/// Like [`apply_all`] on a file as read by [`crate::source::read`].
+pub fn apply_input(input: &Input, parts: &[KernelEdits], barrier: &str) -> Result<Patched, PatchError> {
+    let edits = planned(&input.text, parts, barrier)?;
+    let text = apply_text(&input.text, &edits);
+    let spans: Vec<(usize, usize, &str)> = edits.iter().map(|e| (e.at, e.len, e.text.as_str())).collect();
+    Ok(Patched { text, bytes: input.restore(&spans) })
+}
+
+/// The edits of all parts, each once, from the end of the text backwards, at char boundaries
+/// and inside the text.
+fn planned(source: &str, parts: &[KernelEdits], barrier: &str) -> Result<Vec<Edit>, PatchError> {
     let mut edits: Vec<Edit> = Vec::new();
     for part in parts {
         edits.extend(edits_of(source, part, barrier)?);
     }
     let mut seen = std::collections::HashSet::new();
     edits.retain(|e| seen.insert((e.at, e.len, e.text.clone())));
+    edits.retain(|e| {
+        let end = e.at.saturating_add(e.len);
+        end <= source.len() && source.is_char_boundary(e.at) && source.is_char_boundary(end)
+    });
     // Apply from the end so earlier offsets stay valid; at one offset, keep program order.
     edits.sort_by(|a, b| b.at.cmp(&a.at).then(b.rank.cmp(&a.rank)));
+    Ok(edits)
+}
+
+fn apply_text(source: &str, edits: &[Edit]) -> String {
     let mut out = source.to_string();
     for e in edits {
-        let at = e.at.min(out.len());
-        let end = (at + e.len).min(out.len());
-        if out.is_char_boundary(at) && out.is_char_boundary(end) {
-            out.replace_range(at..end, &e.text);
-        }
+        out.replace_range(e.at..e.at + e.len, &e.text);
     }
-    Ok(out)
+    out
+}
+
+/// The line ending of the line holding `at` (`\r\n` or `\n`): inserted lines use the file's own.
+fn line_ending(source: &str, at: usize) -> &'static str {
+    let bytes = source.as_bytes();
+    let at = at.min(bytes.len());
+    let newline = bytes[at..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map(|i| at + i)
+        .or_else(|| bytes[..at].iter().rposition(|b| *b == b'\n'));
+    match newline {
+        Some(i) if i > 0 && bytes[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// A place at a line's end may lie between its `\r` and `\n`; new text goes before the `\r`,
+/// so the line keeps its own `\r\n`.
+fn before_cr(source: &str, at: usize) -> usize {
+    let b = source.as_bytes();
+    if at > 0 && b.get(at - 1) == Some(&b'\r') && b.get(at) == Some(&b'\n') {
+        at - 1
+    } else {
+        at
+    }
 }
 
 fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>, PatchError> {
@@ -79,11 +143,14 @@ fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>
     for (rank, l) in after.iter().enumerate() {
         match kernel.place(*l) {
             Place::Line { offset, indent } => {
-                edits.push(Edit { at: *offset, len: 0, text: format!("\n{indent}{barrier}"), rank });
+                let nl = line_ending(source, *offset);
+                let at = before_cr(source, *offset);
+                edits.push(Edit { at, len: 0, text: format!("{nl}{indent}{barrier}"), rank });
             }
             Place::Braced { body_start, body_end, indent, outer_indent } => {
                 // `{` ends the header line; a body on the header's line moves to a line of its own.
                 let start = (*body_start).min(source.len());
+                let nl = line_ending(source, start);
                 let header_end = source[..start].trim_end().len();
                 if source[header_end..start].contains('\n') {
                     edits.push(Edit { at: header_end, len: 0, text: " {".to_string(), rank });
@@ -91,14 +158,14 @@ fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>
                     edits.push(Edit {
                         at: header_end,
                         len: start - header_end,
-                        text: format!(" {{\n{indent}"),
+                        text: format!(" {{{nl}{indent}"),
                         rank,
                     });
                 }
                 edits.push(Edit {
-                    at: *body_end,
+                    at: before_cr(source, *body_end),
                     len: 0,
-                    text: format!("\n{indent}{barrier}\n{outer_indent}}}"),
+                    text: format!("{nl}{indent}{barrier}{nl}{outer_indent}}}"),
                     rank,
                 });
             }

@@ -239,7 +239,7 @@ fn build_units<'k>(
     for (ui, kernel) in kernels.iter().enumerate() {
         let mut base = kernel.clone();
         if opts.reoptimize {
-            base.remove_barriers(&kernel.barriers());
+            base.remove_barriers(&movable_barriers(kernel));
         }
         let tree = LabelTree::new(&base);
         let mut var_of = BTreeMap::new();
@@ -558,7 +558,7 @@ impl Unit<'_> {
         let mut removed = Vec::new();
         let mut restored = BTreeSet::new();
         if opts.reoptimize {
-            for b in &self.original.barriers() {
+            for b in &movable_barriers(self.original) {
                 match position_of_barrier(self.original, *b)
                     .filter(|p| placement.contains(p) && !restored.contains(p))
                 {
@@ -806,4 +806,12 @@ pub fn naive(
     stats.total_time = started.elapsed();
     stats.smt_queries = oracle.stats().smt_queries - q0;
     (Some((build(&chosen).0, labels, cost)), stats)
+}
+
+/// The input's barriers `reoptimize` may remove: those that are a whole source statement (their
+/// label has a place). A barrier inside an expression (`__syncthreads_or(p)`) or a macro
+/// expansion cannot be deleted from the text, so it stays, as every barrier does without
+/// `reoptimize`.
+fn movable_barriers(k: &Kernel) -> Vec<Label> {
+    k.barriers().into_iter().filter(|l| k.place(*l).is_placeable()).collect()
 }

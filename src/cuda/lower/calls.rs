@@ -456,6 +456,9 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.lambda_call(n, &fname, &args) {
             return r;
         }
+        if let Some(r) = self.warp_call(n, &fname, &args) {
+            return r;
+        }
         if targs.is_some() {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
         }
@@ -506,9 +509,6 @@ impl<'t> Lx<'_, 't> {
                     self.emit(StmtKind::Syncwarp);
                 }
                 return Ok(None);
-            }
-            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
-                return Err(unsupported(format!("`{fname}` (barriers with a reduction)"), n))
             }
             "min" | "max" | "umin" | "umax" => {
                 arity(2)?;

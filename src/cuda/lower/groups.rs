@@ -1,5 +1,5 @@
-//! Cooperative groups (`<cooperative_groups.h>`): the thread-block idioms, lowered to what KPL
-//! already has.
+//! Cooperative groups (`<cooperative_groups.h>`): the thread-block and tile idioms, lowered to
+//! what KPL already has.
 //!
 //! Supported: the file-level `namespace cg = cooperative_groups;` and
 //! `using namespace cooperative_groups;` ([`Names`], collected by `Program`); locals and
@@ -14,15 +14,27 @@
 //! - `g.thread_index().x`, `g.group_index().x`, `g.group_dim().x`, `g.dim_threads().x` (and
 //!   `.y`, `.z`) → `threadIdx`, `blockIdx`, `blockDim`.
 //!
-//! Guarantees: every other use of a cooperative-groups name (tiles, grid groups, coalesced
-//! groups, collectives, `memcpy_async`, other members of `thread_block`) is an "unsupported"
+//! - tiles of the block: `thread_block_tile<N> t = tiled_partition<N>(b)`,
+//!   `thread_group t = tiled_partition(b, N)` (`N` a constant power of two ≤ 32; also `auto`,
+//!   and as device-function parameters) bound as `Binding::Tile(Some(N))`: `t.thread_rank()` →
+//!   `rank % N`, `t.size()` → `N`, `t.meta_group_rank()` → `rank / N`, `t.meta_group_size()`;
+//!   `t.sync()` / `sync(t)` → `syncwarp` when `N = 32` (the tile is one warp), nothing for smaller
+//!   tiles (orders nothing: only adds reported races); `t.shfl*`, `t.ballot`, `t.any`, `t.all`,
+//!   `t.match_any`, `reduce(t, v, plus<T>())` (and the other function objects of the library),
+//!   `inclusive_scan`, `exclusive_scan` → unknown per-thread values (`warp.rs`);
+//! - `coalesced_threads()` (`Binding::Tile(None)`): its `sync` orders nothing, its rank and size
+//!   and collectives are unknown per-thread values.
+//!
+//! Guarantees: every other use of a cooperative-groups name (grid groups, clusters, labeled or
+//! binary partitions, tiles of tiles, `memcpy_async`, other members) is an "unsupported"
 //! [`Diagnostic`](crate::diag::Diagnostic) naming it at its position; nothing of the library is dropped silently.
 //! Unqualified names count as the library's only after `using namespace cooperative_groups;`
 //! and only when the kernel defines nothing of that name (its own function or variable wins).
 
 use super::{unsupported, Binding, BoundParam, Lx, R};
-use crate::cuda::consts::Ty;
+use crate::cuda::consts::{const_eval, Ty};
 use crate::cuda::text;
+use crate::diag::Diagnostic;
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, StmtKind};
 use tree_sitter::Node;
 
@@ -58,6 +70,12 @@ const VOCABULARY: &[&str] = &[
     "invoke_one",
     "invoke_one_broadcast",
     "block_tile_memory",
+    "plus",
+    "less",
+    "greater",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
 ];
 
 /// What the file says about the library's namespace.
@@ -171,7 +189,10 @@ pub(super) fn block_as_value(name: &str, n: Node) -> crate::diag::Diagnostic {
 
 /// The error for a use of the library beyond the `thread_block` idioms, naming it.
 pub(super) fn named(what: &str, n: Node) -> crate::diag::Diagnostic {
-    unsupported(format!("cooperative groups `{what}` (only the `thread_block` idioms are modelled)"), n)
+    unsupported(
+        format!("cooperative groups `{what}` (only the thread block, its tiles and coalesced groups are modelled)"),
+        n,
+    )
 }
 
 impl<'t> Lx<'_, 't> {
@@ -191,74 +212,154 @@ impl<'t> Lx<'_, 't> {
         self.group_member(n, self.src)
     }
 
-    /// Whether `n` is the thread block group: a variable bound to it or `this_thread_block()`.
-    /// `Err` when it is some other group of the library (a tile, the grid, …), named.
-    fn is_block(&self, n: Node) -> R<bool> {
+    /// The group `n` denotes: a variable bound to one, `this_thread_block()`,
+    /// `tiled_partition<N>(b)` / `tiled_partition(b, N)` of the block, `coalesced_threads()`.
+    /// `Ok(None)`: not an expression of the library; `Err` for its other groups (the grid, …),
+    /// named.
+    fn group_of(&self, n: Node) -> R<Option<Group>> {
         let n = super::strip_parens(n);
         match n.kind() {
-            "identifier" if matches!(self.lookup(text(n, self.src)), Some(Binding::Block)) => Ok(true),
+            "identifier" => Ok(match self.lookup(text(n, self.src)) {
+                Some(Binding::Block) => Some(Group::Block),
+                Some(Binding::Tile(size)) => Some(Group::Tile(*size)),
+                _ => None,
+            }),
             "call_expression" => {
-                let Some(f) = n.child_by_field_name("function") else { return Ok(false) };
-                match self.group_member(f, self.src) {
-                    Some("this_thread_block") if self.args(n).is_empty() => Ok(true),
-                    Some(_) => Err(named(text(f, self.src), f)),
-                    None => Ok(false),
+                let Some(f) = n.child_by_field_name("function") else { return Ok(None) };
+                let args = self.args(n);
+                match (self.group_member(f, self.src), &args[..]) {
+                    (Some("this_thread_block"), []) => Ok(Some(Group::Block)),
+                    (Some("coalesced_threads"), []) => Ok(Some(Group::Tile(None))),
+                    (Some("tiled_partition"), [b, rest @ ..]) => {
+                        if self.group_of(*b)? != Some(Group::Block) {
+                            return Err(unsupported(
+                                format!(
+                                    "`{}`: only tiles of the thread block are modelled",
+                                    text(n, self.src)
+                                ),
+                                n,
+                            ));
+                        }
+                        let size = match (rest, first_template_arg(f)) {
+                            ([], Some(a)) => a,
+                            ([a], None) => *a,
+                            _ => return Err(named(text(f, self.src), f)),
+                        };
+                        self.tile_size(size).map(|s| Some(Group::Tile(Some(s))))
+                    }
+                    (Some(_), _) => Err(named(text(f, self.src), f)),
+                    (None, _) => Ok(None),
                 }
             }
-            _ => Ok(false),
+            _ => Ok(None),
         }
     }
 
-    fn block_arg(&self, n: Node) -> R<()> {
-        if self.is_block(n)? {
-            return Ok(());
+    /// The constant size of a tile: a power of two up to 32 (a tile within one warp).
+    fn tile_size(&self, n: Node) -> R<u32> {
+        let src = self.src;
+        let v = match n.kind() {
+            // `tiled_partition<N>` with a template value parameter `N` parses as a type.
+            "type_descriptor" => self.const_value(text(n, src).trim()),
+            _ => const_eval(n, src, &mut |name| self.const_value(name)),
         }
-        Err(unsupported(
-            format!(
-                "`{}` as a thread block (only `this_thread_block()` and `thread_block` variables)",
-                text(n, self.src)
-            ),
-            n,
-        ))
-    }
-
-    /// Whether the type node names the library's `thread_block`; `Err` for its other types.
-    /// `None`: not a type of the library.
-    fn group_type(&self, ty: Node) -> Option<R<()>> {
-        match self.group_member(ty, self.src)? {
-            "thread_block" => Some(Ok(())),
-            _ => Some(Err(named(text(ty, self.src), ty))),
+        .and_then(|v| u32::try_from(v).ok());
+        match v {
+            Some(s) if s.is_power_of_two() && s <= 32 => Ok(s),
+            Some(s) => Err(unsupported(format!("a tile of {s} threads (only powers of two up to 32)"), n)),
+            None => Err(unsupported(
+                format!("the tile size `{}` (only a compile-time constant)", text(n, self.src)),
+                n,
+            )),
         }
     }
 
-    /// Hook of `declaration`: a `thread_block` local (or `auto` one initialized from the
-    /// block). `None`: not a declaration of the library's types.
+    /// Whether `n` is the thread block group: a variable bound to it or `this_thread_block()`.
+    /// `Err` when it is some other group of the library (the grid, …), named.
+    fn is_block(&self, n: Node) -> R<bool> {
+        Ok(self.group_of(n)? == Some(Group::Block))
+    }
+
+    /// The group type the type node names (`thread_block`, `thread_block_tile<N>`,
+    /// `thread_group`, `coalesced_group`); `Err` for the library's other types. `None`: not a
+    /// type of the library.
+    fn group_type(&self, ty: Node) -> Option<R<GroupType>> {
+        Some(match self.group_member(ty, self.src)? {
+            "thread_block" => Ok(GroupType::Is(Group::Block)),
+            "thread_block_tile" => {
+                let inner = match ty.kind() {
+                    "qualified_identifier" => ty.child_by_field_name("name"),
+                    _ => Some(ty),
+                };
+                match inner.and_then(first_template_arg) {
+                    Some(a) => self.tile_size(a).map(|n| GroupType::Is(Group::Tile(Some(n)))),
+                    None => Err(named(text(ty, self.src), ty)),
+                }
+            }
+            "coalesced_group" => Ok(GroupType::Is(Group::Tile(None))),
+            "thread_group" => Ok(GroupType::Any),
+            _ => Err(named(text(ty, self.src), ty)),
+        })
+    }
+
+    /// Hook of `declaration`: a group local (`thread_block`, a tile, `thread_group`, or `auto`
+    /// initialized from a group). `None`: not a declaration of the library's types.
     pub(super) fn group_declaration(&mut self, n: Node, ty: Node, storage: bool) -> Option<R<()>> {
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
-        if ty.kind() == "placeholder_type_specifier" {
+        let want = if ty.kind() == "placeholder_type_specifier" {
             // `auto g = cg::this_thread_block();`: ours only when the value is the library's.
             let value = decls.first().and_then(|d| d.child_by_field_name("value"))?;
-            match self.is_block(value) {
-                Ok(true) => {}
-                Ok(false) => return None,
+            match self.group_of(value) {
+                Ok(Some(_)) => GroupType::Any,
+                Ok(None) => return None,
                 Err(e) => return Some(Err(e)),
             }
-        } else if let Err(e) = self.group_type(ty)? {
-            return Some(Err(e));
-        }
-        Some(self.block_locals(n, &decls, storage))
+        } else {
+            match self.group_type(ty)? {
+                Ok(t) => t,
+                Err(e) => return Some(Err(e)),
+            }
+        };
+        Some(self.group_locals(n, &decls, storage, want))
     }
 
-    fn block_locals(&mut self, n: Node, decls: &[Node], storage: bool) -> R<()> {
+    /// Hook of expression statements: `cg::thread_block_tile<32> t = v;` after another
+    /// declaration, which tree-sitter-cuda reads as the expression
+    /// `(cg::thread_block_tile < 32) > (t = v)`; lowered as the declaration it is. `None`: not
+    /// that shape over the library's tile type.
+    pub(super) fn group_misparsed_tile(&mut self, e: Node) -> Option<R<()>> {
+        fn op(n: Node, want: &str) -> bool {
+            n.child_by_field_name("operator").is_some_and(|o| o.kind() == want)
+        }
+        if e.kind() != "binary_expression" || !op(e, ">") {
+            return None;
+        }
+        let lt = e.child_by_field_name("left").filter(|l| l.kind() == "binary_expression" && op(*l, "<"))?;
+        let ty = lt.child_by_field_name("left")?;
+        if self.group_member(ty, self.src) != Some("thread_block_tile") {
+            return None;
+        }
+        let size = lt.child_by_field_name("right")?;
+        let assign = e.child_by_field_name("right").filter(|r| r.kind() == "assignment_expression")?;
+        let name = assign.child_by_field_name("left").filter(|x| x.kind() == "identifier")?;
+        let value = assign.child_by_field_name("right")?;
+        Some(self.tile_size(size).and_then(|n| {
+            let g = self.group_arg(value, GroupType::Is(Group::Tile(Some(n))))?;
+            self.bind(text(name, self.src), g.binding());
+            Ok(())
+        }))
+    }
+
+    fn group_locals(&mut self, n: Node, decls: &[Node], storage: bool, want: GroupType) -> R<()> {
         if storage {
-            return Err(unsupported("a `thread_block` with a storage class or `__shared__`", n));
+            return Err(unsupported("a cooperative group with a storage class or `__shared__`", n));
         }
         for d in decls {
             let (Some(name), Some(value)) =
                 (d.child_by_field_name("declarator"), d.child_by_field_name("value"))
             else {
-                return Err(unsupported("a `thread_block` without an initializer", *d));
+                return Err(unsupported("a cooperative group without an initializer", *d));
             };
             let name = match name.kind() {
                 "reference_declarator" => name.named_child(0).unwrap_or(name),
@@ -267,19 +368,39 @@ impl<'t> Lx<'_, 't> {
             if name.kind() != "identifier" {
                 return Err(unsupported(format!("the declarator `{}`", text(name, self.src)), name));
             }
-            self.block_arg(value)?;
-            self.bind(text(name, self.src), Binding::Block);
+            let g = self.group_arg(value, want)?;
+            self.bind(text(name, self.src), g.binding());
         }
         Ok(())
     }
 
-    /// Hook of the inliner: a `thread_block` parameter (by value or reference) bound to the
-    /// block argument `a`. `None`: not a parameter of the library's types.
+    /// The group `a` denotes, which must be of type `want`.
+    fn group_arg(&self, a: Node, want: GroupType) -> R<Group> {
+        match (self.group_of(a)?, want) {
+            (Some(g), GroupType::Any) => Ok(g),
+            (Some(g), GroupType::Is(w)) if g == w => Ok(g),
+            (_, GroupType::Is(Group::Block)) => Err(unsupported(
+                format!(
+                    "`{}` as a thread block (only `this_thread_block()` and `thread_block` variables)",
+                    text(a, self.src)
+                ),
+                a,
+            )),
+            (_, want) => Err(unsupported(
+                format!("`{}` as a {} (a group of another kind or size)", text(a, self.src), want.describe()),
+                a,
+            )),
+        }
+    }
+
+    /// Hook of the inliner: a group parameter (by value or reference) bound to the group
+    /// argument `a`. `None`: not a parameter of the library's types.
     pub(super) fn group_param(&mut self, p: Node, a: Node) -> Option<R<BoundParam>> {
         let ty = p.child_by_field_name("type")?;
-        if let Err(e) = self.group_type(ty)? {
-            return Some(Err(e));
-        }
+        let want = match self.group_type(ty)? {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
         let mut decl = p.child_by_field_name("declarator");
         if let Some(d) = decl.filter(|d| d.kind() == "reference_declarator") {
             decl = d.named_child(0);
@@ -288,68 +409,202 @@ impl<'t> Lx<'_, 't> {
             return Some(Err(unsupported(format!("the parameter `{}`", text(p, self.src)), p)));
         };
         Some(
-            self.block_arg(a).map(|()| BoundParam::Alias {
-                cname: text(name, self.src).to_string(),
-                binding: Binding::Block,
-            }),
+            self.group_arg(a, want)
+                .map(|g| BoundParam::Alias { cname: text(name, self.src).to_string(), binding: g.binding() }),
         )
     }
 
-    /// Hook of `call`: `g.sync()`, `sync(g)`, `g.thread_rank()`, `g.size()`, and every other
-    /// call of the library (an error naming it). `None`: not a call of the library.
+    /// Hook of `call`: `g.sync()`, `sync(g)`, the members of a block or tile, `reduce` and the
+    /// scans of a tile, and every other call of the library (an error naming it). `None`: not
+    /// a call of the library.
     pub(super) fn group_call(&mut self, n: Node, used: bool) -> Option<R<Option<(Expr, Ty)>>> {
         let f = n.child_by_field_name("function")?;
         let src = self.src;
         let args = self.args(n);
-        let barrier = |s: &mut Self| {
-            if used {
-                return Err(unsupported(format!("`{}` inside an expression", text(n, src)), n));
-            }
-            s.emit(StmtKind::Barrier);
-            Ok(None)
-        };
         if f.kind() == "field_expression" {
             let obj = f.child_by_field_name("argument")?;
             let method = f.child_by_field_name("field").map_or("", |x| text(x, src));
-            match self.is_block(obj) {
-                Ok(true) => {}
-                Ok(false) => return None,
-                Err(e) => return Some(Err(e)),
-            }
-            if !args.is_empty() {
-                return Some(Err(unsupported(format!("`{}` with arguments", text(f, src)), n)));
-            }
-            return Some(match method {
-                "sync" => barrier(self),
-                "thread_rank" => Ok(Some((thread_rank(), Ty::UInt))),
-                "size" | "num_threads" => Ok(Some((block_size(), Ty::UInt))),
-                m if dim3_member(m, Dim::X).is_some() => Err(unsupported(
-                    format!("the `dim3` value `{}` (only its fields `.x`, `.y`, `.z`)", text(n, src)),
-                    n,
-                )),
-                m => Err(named(&format!("thread_block::{m}"), f)),
+            return Some(match self.group_of(obj) {
+                Ok(Some(Group::Block)) => self.block_method(n, f, method, &args, used),
+                Ok(Some(Group::Tile(size))) => self.tile_method(n, f, size, method, &args, used),
+                Ok(None) => return None,
+                Err(e) => Err(e),
             });
         }
         let adl = f.kind() == "identifier"
             && text(f, src) == "sync"
             && self.lookup("sync").is_none()
             && !self.prog.has_function("sync")
-            && matches!(&args[..], [g] if matches!(self.is_block(*g), Ok(true)));
+            && matches!(&args[..], [g] if matches!(self.group_of(*g), Ok(Some(_))));
         let m = match self.group_member(f, src) {
             Some(m) => m,
             // `sync(b)` without `cg::` or `using`: C++ finds the library's `sync` by
-            // argument-dependent lookup on the `thread_block` argument.
+            // argument-dependent lookup on the group argument.
             None if adl => "sync",
             None => return None,
         };
         Some(match (m, &args[..]) {
-            ("sync", [g]) => self.block_arg(*g).and_then(|()| barrier(self)),
-            ("this_thread_block", []) => Err(unsupported(
-                "`this_thread_block()` here (only as the initializer of a `thread_block`, the argument of `sync` or a member call)",
+            ("sync", [g]) => match self.group_of(*g) {
+                Ok(Some(Group::Block)) => self.group_sync(n, Some(StmtKind::Barrier), used),
+                Ok(Some(Group::Tile(size))) => self.group_sync(n, tile_sync(size), used),
+                Ok(None) => Err(unsupported(format!("`{}` is not a group", text(*g, src)), *g)),
+                Err(e) => Err(e),
+            },
+            ("reduce" | "inclusive_scan" | "exclusive_scan", [g, v, op @ ..]) if op.len() <= 1 => {
+                self.tile_reduce(f, m, *g, *v, op.first().copied())
+            }
+            ("this_thread_block" | "tiled_partition" | "coalesced_threads", _) => Err(unsupported(
+                format!(
+                    "`{}` here (only as the initializer of a group variable, an argument or the object of a member call)",
+                    text(n, src)
+                ),
                 n,
             )),
             _ => Err(named(text(f, src), f)),
         })
+    }
+
+    /// A group's `sync`: `stmt` (a barrier, a warp barrier, or nothing), a statement only.
+    fn group_sync(&mut self, n: Node, stmt: Option<StmtKind>, used: bool) -> R<Option<(Expr, Ty)>> {
+        if used {
+            return Err(unsupported(format!("`{}` inside an expression", text(n, self.src)), n));
+        }
+        if let Some(s) = stmt {
+            self.emit(s);
+        }
+        Ok(None)
+    }
+
+    /// `b.sync()`, `b.thread_rank()`, `b.size()` on the thread block.
+    fn block_method(
+        &mut self,
+        n: Node,
+        f: Node,
+        method: &str,
+        args: &[Node],
+        used: bool,
+    ) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        if !args.is_empty() {
+            return Err(unsupported(format!("`{}` with arguments", text(f, src)), n));
+        }
+        match method {
+            "sync" => self.group_sync(n, Some(StmtKind::Barrier), used),
+            "thread_rank" => Ok(Some((thread_rank(), Ty::UInt))),
+            "size" | "num_threads" => Ok(Some((block_size(), Ty::UInt))),
+            m if dim3_member(m, Dim::X).is_some() => Err(unsupported(
+                format!("the `dim3` value `{}` (only its fields `.x`, `.y`, `.z`)", text(n, src)),
+                n,
+            )),
+            m => Err(named(&format!("thread_block::{m}"), f)),
+        }
+    }
+
+    /// The members of a tile of `size` threads (`None`: a coalesced group). Exact where the
+    /// tile is a fixed partition of the block by thread rank; collectives are unknown
+    /// per-thread values (`warp.rs`).
+    fn tile_method(
+        &mut self,
+        n: Node,
+        f: Node,
+        size: Option<u32>,
+        method: &str,
+        args: &[Node],
+        used: bool,
+    ) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        let kind = if size.is_some() { "thread_block_tile" } else { "coalesced_group" };
+        let want = |k: usize| -> R<()> {
+            if args.len() == k {
+                Ok(())
+            } else {
+                Err(Diagnostic::error(
+                    format!("`{}` takes {k} argument(s), found {}", text(f, src), args.len()),
+                    crate::cuda::span(n),
+                ))
+            }
+        };
+        let c = |v: u32| Expr::Const(v);
+        match (method, size) {
+            ("sync", _) => {
+                want(0)?;
+                self.group_sync(n, tile_sync(size), used)
+            }
+            ("thread_rank", Some(s)) => {
+                want(0)?;
+                Ok(Some((Expr::bin(BinOp::URem, thread_rank(), c(s)), Ty::UInt)))
+            }
+            ("size" | "num_threads", Some(s)) => {
+                want(0)?;
+                Ok(Some((c(s), Ty::UInt)))
+            }
+            ("meta_group_rank", Some(s)) => {
+                want(0)?;
+                Ok(Some((Expr::bin(BinOp::UDiv, thread_rank(), c(s)), Ty::UInt)))
+            }
+            ("meta_group_size", Some(s)) => {
+                want(0)?;
+                let up = Expr::bin(BinOp::Add, block_size(), c(s - 1));
+                Ok(Some((Expr::bin(BinOp::UDiv, up, c(s)), Ty::UInt)))
+            }
+            ("thread_rank" | "size" | "num_threads", None) => {
+                want(0)?;
+                Ok(Some((self.lane_value(&format!("cg_{method}"), Vec::new()), Ty::UInt)))
+            }
+            ("shfl" | "shfl_up" | "shfl_down" | "shfl_xor", _) => {
+                want(2)?;
+                let (v, ty) = self.expr(args[0])?;
+                let (k, _) = self.expr(args[1])?;
+                Ok(Some((self.lane_value(&format!("cg_{method}"), vec![v, k]), ty)))
+            }
+            ("ballot" | "any" | "all" | "match_any", _) => {
+                want(1)?;
+                let (v, _) = self.expr(args[0])?;
+                let ty = if matches!(method, "any" | "all") { Ty::Int } else { Ty::UInt };
+                Ok(Some((self.lane_value(&format!("cg_{method}"), vec![v]), ty)))
+            }
+            (m, _) => Err(named(&format!("{kind}::{m}"), f)),
+        }
+    }
+
+    /// `cg::reduce(t, v, op)`, `cg::inclusive_scan(t, v[, op])`, `cg::exclusive_scan(…)` on a
+    /// tile: an unknown per-thread value of `v`'s type. `op` must be one of the library's
+    /// function objects (`cg::plus<T>()`, …): anything else could have effects.
+    fn tile_reduce(&mut self, f: Node, m: &str, g: Node, v: Node, op: Option<Node>) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        match self.group_of(g)? {
+            Some(Group::Tile(_)) => {}
+            _ => {
+                return Err(unsupported(
+                    format!(
+                        "`{}` over `{}` (only over a tile or coalesced group)",
+                        text(f, src),
+                        text(g, src)
+                    ),
+                    g,
+                ))
+            }
+        }
+        if let Some(op) = op {
+            let op = super::strip_parens(op);
+            let functor = op.kind() == "call_expression"
+                && self.args(op).is_empty()
+                && op.child_by_field_name("function").and_then(|x| self.group_member(x, src)).is_some_and(
+                    |name| matches!(name, "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor"),
+                );
+            if !functor {
+                return Err(unsupported(
+                    format!(
+                        "the operation `{}` of `{}` (only `plus`, `less`, `greater`, `bit_and`, `bit_or`, `bit_xor` of the library)",
+                        text(op, src),
+                        text(f, src)
+                    ),
+                    op,
+                ));
+            }
+        }
+        let (e, ty) = self.expr(v)?;
+        Ok(Some((self.lane_value(&format!("cg_{m}"), vec![e]), ty)))
     }
 
     /// Hook of member access: `g.thread_index().x`, `g.group_index().y`, `g.group_dim().z`,
@@ -372,4 +627,62 @@ impl<'t> Lx<'_, 't> {
             Err(e) => Some(Err(e)),
         }
     }
+}
+
+/// A group the lowering models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Group {
+    /// The thread block.
+    Block,
+    /// A tile of `Some(n)` threads (consecutive thread ranks, `n` a power of two ≤ 32), or a
+    /// coalesced group (`None`: its members are not known statically).
+    Tile(Option<u32>),
+}
+
+impl Group {
+    fn binding(self) -> Binding {
+        match self {
+            Group::Block => Binding::Block,
+            Group::Tile(s) => Binding::Tile(s),
+        }
+    }
+}
+
+/// What a declared type accepts.
+#[derive(Clone, Copy, Debug)]
+enum GroupType {
+    Is(Group),
+    /// `thread_group` (or `auto`): any group.
+    Any,
+}
+
+impl GroupType {
+    fn describe(self) -> String {
+        match self {
+            GroupType::Is(Group::Block) => "thread_block".into(),
+            GroupType::Is(Group::Tile(Some(n))) => format!("thread_block_tile<{n}>"),
+            GroupType::Is(Group::Tile(None)) => "coalesced_group".into(),
+            GroupType::Any => "thread_group".into(),
+        }
+    }
+}
+
+/// What a tile's `sync` lowers to: a warp barrier for a tile of 32 (exactly one warp, the
+/// rank-consecutive threads `syncwarp` orders); nothing for smaller tiles and coalesced groups
+/// (their barrier orders a subset of a warp, which KPL cannot express: ordering nothing only
+/// adds reported races; a divergent sync of such a tile is not reported).
+fn tile_sync(size: Option<u32>) -> Option<StmtKind> {
+    (size == Some(32)).then_some(StmtKind::Syncwarp)
+}
+
+/// The first template argument of `f<…>` (a `template_function` or `template_type`).
+fn first_template_arg(f: Node) -> Option<Node> {
+    let f = match f.kind() {
+        "qualified_identifier" => f.child_by_field_name("name")?,
+        _ => f,
+    };
+    let list = f.child_by_field_name("arguments")?;
+    let mut c = list.walk();
+    let first = list.named_children(&mut c).find(|x| x.kind() != "comment");
+    first
 }

@@ -25,6 +25,7 @@ mod scope;
 mod stmt;
 mod template;
 mod types;
+mod warp;
 
 use aggregate::*;
 use calls::*;
@@ -98,6 +99,9 @@ enum Binding {
     },
     /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
     Block,
+    /// A tile of the thread block (`cg::thread_block_tile<32> t = …`) of `Some(size)` threads,
+    /// or a coalesced group (`None`), see `groups`.
+    Tile(Option<u32>),
 }
 
 /// The state of the function whose body is being lowered (the kernel or an inlined device

@@ -48,7 +48,9 @@ impl<'t> Lx<'_, 't> {
                 let e = n.named_children(&mut c).find(|x| x.kind() != "comment");
                 match e {
                     None => Ok(()),
-                    Some(e) => self.simple(n, ctx, |s| s.effect(e)),
+                    Some(e) => {
+                        self.simple(n, ctx, |s| s.group_misparsed_tile(e).unwrap_or_else(|| s.effect(e)))
+                    }
                 }
             }
             "declaration" if self.lambda_declaration(n) => Ok(()),

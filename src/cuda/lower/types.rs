@@ -232,7 +232,7 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 Some(Binding::Ref { elem, agg: None, .. }) => *elem,
-                Some(Binding::Ref { .. }) | Some(Binding::Block) => Ty::Int,
+                Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_)) => Ty::Int,
                 None => self
                     .file
                     .arrays

@@ -7,7 +7,7 @@ use super::lex::{Kind, Tok};
 /// Evaluates the tokens of an `#if`/`#elif` line. Errors: a syntax error, a division by zero, an
 /// overflow or a literal this evaluator cannot read (the message says which).
 pub(crate) fn eval(toks: &[Tok]) -> Result<i64, String> {
-    let mut p = P { toks, i: 0 };
+    let mut p = P { toks, i: 0, depth: 0 };
     let v = p.ternary()?;
     match p.toks.get(p.i) {
         None => Ok(v),
@@ -15,9 +15,17 @@ pub(crate) fn eval(toks: &[Tok]) -> Result<i64, String> {
     }
 }
 
+/// Deepest nesting of parentheses, `?:` and prefix operators in one condition: the evaluator
+/// recurses once per level, so a bound keeps garbage input from overflowing the stack.
+pub(crate) const MAX_DEPTH: usize = 256;
+
+/// The message of the error for a condition nested deeper than [`MAX_DEPTH`].
+pub(crate) const TOO_DEEP: &str = "nesting too deep";
+
 struct P<'a> {
     toks: &'a [Tok],
     i: usize,
+    depth: usize,
 }
 
 /// Binary operators by precedence level, loosest first.
@@ -46,7 +54,22 @@ impl P<'_> {
         }
     }
 
+    /// Runs `f` one nesting level deeper, failing beyond [`MAX_DEPTH`].
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> Result<i64, String>) -> Result<i64, String> {
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("{TOO_DEEP} (more than {MAX_DEPTH} nested parentheses or operators)"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
     fn ternary(&mut self) -> Result<i64, String> {
+        self.nested(Self::ternary_here)
+    }
+
+    fn ternary_here(&mut self) -> Result<i64, String> {
         let c = self.binary(0)?;
         if !self.eat("?") {
             return Ok(c);
@@ -88,6 +111,10 @@ impl P<'_> {
     }
 
     fn unary(&mut self) -> Result<i64, String> {
+        self.nested(Self::unary_here)
+    }
+
+    fn unary_here(&mut self) -> Result<i64, String> {
         if self.eat("-") {
             return self
                 .unary()?
@@ -172,5 +199,15 @@ mod tests {
         assert!(ev("1 +").unwrap_err().contains("ends too early"));
         assert!(ev("(1").unwrap_err().contains("expected `)`"));
         assert!(ev("1.5").unwrap_err().contains("not an integer"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_an_overflow() {
+        let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(ev(&deep).unwrap_err().starts_with(TOO_DEEP));
+        let signs = format!("{}1", "!".repeat(10_000));
+        assert!(ev(&signs).unwrap_err().starts_with(TOO_DEEP));
+        let shallow = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert_eq!(ev(&shallow), Ok(1));
     }
 }

@@ -1,0 +1,4 @@
+__global__ void k(float *A) {
+    float v = A[threadIdx.x];
+    A[threadIdx.x] = __shfl_down_sync(0xffffffff, v);
+}
