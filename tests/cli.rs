@@ -160,5 +160,5 @@ fn assume_flag_is_a_precondition_of_the_kernel() {
     assert!(text(&unknown.stderr).contains("in `--assume 'stride >= 128'`: unknown identifier `stride`"));
     let garbled = autosync(&["check", "--assume", "pitch >= (128", f]);
     assert_eq!(garbled.status.code(), Some(2));
-    assert!(text(&garbled.stderr).contains("syntax error in an `--assume` expression"));
+    assert!(text(&garbled.stderr).contains("`--assume` expression"), "{}", text(&garbled.stderr));
 }
