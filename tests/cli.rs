@@ -158,3 +158,18 @@ fn symbolic_block_size_is_inferred_stated_and_lifted_by_all_dims() {
     assert!(!text(&out.stderr).contains("help: the block size"));
     assert!(!text(&out.stdout).contains("assuming"));
 }
+
+#[test]
+fn assume_flag_is_a_precondition_of_the_kernel() {
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/cli/assume_stride.cu");
+    let plain = autosync(&["check", f]);
+    assert_eq!(plain.status.code(), Some(1), "without the precondition blocks overlap");
+    let assumed = autosync(&["check", "--assume", "pitch >= 128", "--assume", "pitch <= 4096", f]);
+    assert_eq!(assumed.status.code(), Some(0), "{}", text(&assumed.stderr));
+    let unknown = autosync(&["check", "--assume", "stride >= 128", f]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("in `--assume 'stride >= 128'`: unknown identifier `stride`"));
+    let garbled = autosync(&["check", "--assume", "pitch >= (128", f]);
+    assert_eq!(garbled.status.code(), Some(2));
+    assert!(text(&garbled.stderr).contains("`--assume` expression"), "{}", text(&garbled.stderr));
+}

@@ -105,9 +105,25 @@
 //! - **Generic templates**: a type parameter without an instantiation or `--template-arg` is an
 //!   opaque word (float-like), so the kernel is checked once for every type (`k<T>`).
 //! - **The preprocessor** runs first ([`preprocess`]: macros, `#include "…"` with `-I`,
-//!   conditionals with `-D`, scalar `typedef`s; `#include <…>` is dropped); spans, places and
+//!   conditionals with `-D`, scalar `typedef`s; `#include <…>` and system headers not found are
+//!   the built-in prelude); spans, places and
 //!   diagnostics are mapped back to the user's text, and no place lies inside a macro expansion
 //!   or an included file.
+//!
+//! - **GPUVerify annotations** (`lower/annotations.rs`): `__requires(e)` in a kernel body and
+//!   `__assume(e)` anywhere lower to KPL `assume e;` (with `__implies`, `__is_pow2`); the other
+//!   annotations (`__assert`, `__ensures`, `__invariant`, `__global_invariant`,
+//!   `__function_wide_invariant`, `__reads_from`, `__writes_to`, `__no_read`, `__no_write`, …) lower
+//!   to nothing, unchecked and unused. `FrontEndOptions::assumptions` (`--assume`) are read as
+//!   `__requires` at the start of every kernel.
+//! - **Headers and host code**: GPUVerify header lines (`-DNAME=V` defines, other flags warn,
+//!   `kpl::header::parse_header_lenient`); system headers resolve to a prelude of macros
+//!   (`preprocess/prelude.rs`); functions that are not `__global__`/`__device__`, classes and
+//!   `main` are skipped; a constant launch `k<<<g, b>>>` gives `k` its default geometry
+//!   (`launch.rs`) — [`lower_all`] returns a note saying so.
+//! - **Syntax**: attributes (`[[…]]`, `__attribute__((…))`, attributed statements),
+//!   `__launch_bounds__`, `__forceinline__`, `__noinline__`, vector/struct compound literals,
+//!   lambdas bound by `auto f = [&](…) {…};` and called directly (`lower/lambda.rs`).
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -150,7 +166,8 @@
 //! `memcpy_async`, other `thread_block` members, `dim3` values such as `b.thread_index()` as a
 //! whole), integer literals wider than
 //! 32 bits, a template kernel with a value parameter and neither an instantiation nor
-//! `--template-arg` values.
+//! `--template-arg` values, generic lambdas, a by-value lambda capture of a variable assigned
+//! after the lambda, array compound literals, range-`for`.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 

@@ -426,6 +426,31 @@ impl<'t> Lx<'_, 't> {
                 }
                 Ok(out)
             }
+            // `(float2){x, y}` (C99 compound literal) and `float2{x, y}`: the fields in order.
+            "compound_literal_expression" => {
+                let ty = n.child_by_field_name("type").map(|t| text(t, self.src).trim()).unwrap_or("");
+                let ty = ty.trim_start_matches("const ").trim_start_matches("struct ").trim();
+                let list = n.child_by_field_name("value").filter(|v| v.kind() == "initializer_list");
+                let items: Vec<Node> = match list {
+                    Some(l) => {
+                        let mut c = l.walk();
+                        let v: Vec<Node> =
+                            l.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                        v
+                    }
+                    None => Vec::new(),
+                };
+                let positional = items.iter().all(|i| i.kind() != "initializer_pair");
+                if ty != agg.name || items.len() != agg.fields.len() || !positional {
+                    return Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n));
+                }
+                let mut out = Vec::new();
+                for (a, (_, fty)) in items.iter().zip(&agg.fields) {
+                    let (e, t) = self.expr(*a)?;
+                    out.push(convert(e, t, *fty));
+                }
+                Ok(out)
+            }
             _ => Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n)),
         }
     }

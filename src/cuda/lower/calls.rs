@@ -28,6 +28,19 @@ impl<'t> Lx<'_, 't> {
         targs: Option<Node>,
         args: &[Node],
     ) -> R<Option<(Expr, Ty)>> {
+        self.inline_callee(n, fname, targs, args, None)
+    }
+
+    /// Inlines a device function, or with `lambda` (its node and result type) a lambda, whose
+    /// body sees the caller's scope (see `lambda`).
+    pub(super) fn inline_callee(
+        &mut self,
+        n: Node,
+        fname: &str,
+        targs: Option<Node>,
+        args: &[Node],
+        lambda: Option<(Node<'t>, Option<Ty>)>,
+    ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
         // Taken first: the arguments may inline calls of their own.
         let want_agg = self.want_agg.take();
@@ -42,8 +55,15 @@ impl<'t> Lx<'_, 't> {
             .with_note("compute the value into a local before the loop and at the end of its body"));
         }
         let prog = self.prog;
-        let cands = prog.function(fname, args.len(), src);
+        let cands = match lambda {
+            Some(_) => Vec::new(),
+            None => prog.function(fname, args.len(), src),
+        };
         let def = match cands[..] {
+            _ if lambda.is_some() => {
+                let node = lambda.map(|(l, _)| l).ok_or_else(|| unsupported("lambda", n))?;
+                crate::cuda::program::FnDef { node, tparams: Vec::new() }
+            }
             [d] => d.clone(),
             [] => {
                 return Err(unsupported(
@@ -226,6 +246,7 @@ impl<'t> Lx<'_, 't> {
         };
         let ret_ty = match fnode.child_by_field_name("type") {
             _ if ret_agg.is_some() => None,
+            _ if lambda.is_some() => lambda.and_then(|(_, t)| t),
             Some(t) if text(t, src) == "void" => None,
             Some(t) => {
                 if fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() != "function_declarator")
@@ -250,7 +271,14 @@ impl<'t> Lx<'_, 't> {
         for (name, v, t) in &inst.values {
             scope0.insert(name.clone(), Binding::Const { value: *v, ty: *t });
         }
-        let caller_scopes = std::mem::replace(&mut self.scopes, vec![scope0, HashMap::new()]);
+        let caller_scopes = if lambda.is_some() {
+            // A lambda's body sees the caller's names (its captures), under its own scope.
+            let visible = self.scopes.clone();
+            self.scopes.push(scope0);
+            visible
+        } else {
+            std::mem::replace(&mut self.scopes, vec![scope0, HashMap::new()])
+        };
         self.hidden.push(caller_scopes);
         let mut stack = self.frame.stack.clone();
         stack.push(fname.to_string());
@@ -367,6 +395,9 @@ impl<'t> Lx<'_, 't> {
             return self.inline_call(n, &fname, targs, &args);
         }
         if let Some(r) = self.annotation(n, &fname, used) {
+            return r;
+        }
+        if let Some(r) = self.lambda_call(n, &fname, &args) {
             return r;
         }
         if let Some(r) = self.warp_call(n, &fname, &args) {

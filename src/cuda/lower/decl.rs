@@ -20,9 +20,9 @@ impl<'t> Lx<'_, 't> {
                     "const" | "volatile" | "__restrict__" | "constexpr" => {}
                     _ => return Err(unsupported(format!("`{t}` in a kernel"), ch)),
                 },
-                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
-                    return Err(unsupported(format!("attribute `{t}`"), ch))
-                }
+                // `[[maybe_unused]]`, `__attribute__((unused))`, `__declspec(…)`: hints to the
+                // compiler that change nothing a kernel does to memory.
+                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {}
                 _ => {}
             }
         }

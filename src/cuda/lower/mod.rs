@@ -20,6 +20,7 @@ mod decl;
 mod expr;
 pub(super) mod groups;
 mod intrinsics;
+mod lambda;
 mod memory;
 mod opaque;
 mod pointers;
@@ -190,6 +191,8 @@ struct Lx<'a, 't> {
     warnings: Vec<Diagnostic>,
     /// Arrays that one pointer local may point into, merged into one KPL array each.
     ptr_groups: pointers::PtrGroups,
+    /// Lambdas in scope by C name (see `lambda`).
+    lambdas: HashMap<String, Node<'t>>,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -285,6 +288,7 @@ fn lower_instance<'t>(
         agg_result: None,
         warnings: Vec::new(),
         ptr_groups: pointers::PtrGroups::collect(body, src, file),
+        lambdas: HashMap::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());

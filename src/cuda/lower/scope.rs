@@ -6,7 +6,7 @@ use super::*;
 pub(super) fn fn_params(f: Node) -> Vec<Node> {
     let mut d = f.child_by_field_name("declarator");
     while let Some(x) = d {
-        if x.kind() == "function_declarator" {
+        if matches!(x.kind(), "function_declarator" | "abstract_function_declarator" | "lambda_declarator") {
             break;
         }
         d = crate::cuda::inner_declarator(x);

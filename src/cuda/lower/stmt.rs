@@ -34,6 +34,15 @@ impl<'t> Lx<'_, 't> {
     pub(super) fn stmt(&mut self, n: Node<'t>, ctx: Ctx) -> R<()> {
         match n.kind() {
             "comment" => Ok(()),
+            // `[[likely]] if (…)`, `[[unlikely]] …`: the statement without its attributes.
+            "attributed_statement" => {
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).find(|x| x.kind() != "attribute_declaration");
+                match inner {
+                    Some(s) => self.stmt(s, ctx),
+                    None => Ok(()),
+                }
+            }
             "expression_statement" => {
                 let mut c = n.walk();
                 let e = n.named_children(&mut c).find(|x| x.kind() != "comment");
@@ -44,6 +53,7 @@ impl<'t> Lx<'_, 't> {
                     }
                 }
             }
+            "declaration" if self.lambda_declaration(n) => Ok(()),
             "declaration" => self.simple(n, ctx, |s| s.declaration(n)),
             "type_definition" | "alias_declaration" => self.local_type(n),
             "compound_statement" => {
