@@ -37,6 +37,9 @@ struct Expect {
     fix_barriers: Option<usize>,
     /// `fix: unfixable` — `fix` must refuse (exit 1) and write nothing.
     unfixable: bool,
+    /// `fix: partial` — `fix` writes the block-level barriers, lists the grid-level races it
+    /// cannot fix and exits 1 (issue #15); `check` on the result finds grid-level races only.
+    partial: bool,
     /// `args:` — extra command-line arguments for `check` and `fix`.
     args: Vec<String>,
     /// `covers:` — the items of issue #14 the file exercises.
@@ -96,6 +99,7 @@ fn parse_expect(text: &str) -> Result<Expect, String> {
                     Some(value.parse().map_err(|_| format!("line {}: a number expected", n + 1))?)
             }
             "fix" if value == "unfixable" => e.unfixable = true,
+            "fix" if value == "partial" => e.partial = true,
             "args" => e.args = value.split_whitespace().map(String::from).collect(),
             "covers" => {
                 for w in words() {
@@ -230,6 +234,19 @@ fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
         return Some(format!("fix crashed: {err}"));
     }
     let after = std::fs::read_to_string(&copy).unwrap_or_default();
+    if e.partial {
+        let mut check = vec!["check".to_string()];
+        check.extend(e.args.iter().cloned());
+        check.push(name.to_string());
+        let (_, _, cerr, _) = run(tmp.path(), &check);
+        let block_left = cerr.contains("error: data race") || cerr.contains("error: possible data race");
+        if code == Some(1) && after != original && cerr.contains("grid-level") && !block_left {
+            return None;
+        }
+        return Some(format!(
+            "fix exited {code:?} (expected a partial fix: block barriers written, grid races listed)"
+        ));
+    }
     if e.unfixable {
         if code == Some(1) && after == original {
             return None;
@@ -279,6 +296,9 @@ fn evaluate(cu: &Path) -> Row {
     }
     if e.unfixable {
         row.expected += " unfixable";
+    }
+    if e.partial {
+        row.expected += " partial";
     }
     let dir = cu.parent().unwrap_or(Path::new("."));
     let mut args = vec!["check".to_string(), "--format".into(), "json".into()];
@@ -334,7 +354,7 @@ fn evaluate(cu: &Path) -> Row {
             return row;
         }
     }
-    if e.fix_barriers.is_some() || e.unfixable {
+    if e.fix_barriers.is_some() || e.unfixable || e.partial {
         if let Some(problem) = check_fix(cu, &name, &e) {
             row.got += &format!("; {problem}");
             if e.imprecise.contains("fix") {
@@ -344,6 +364,8 @@ fn evaluate(cu: &Path) -> Row {
             }
         } else if let Some(n) = e.fix_barriers {
             row.got += &format!(" fix+{n}");
+        } else if e.partial {
+            row.got += " partial";
         } else {
             row.got += " unfixable";
         }
