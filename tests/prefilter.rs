@@ -41,7 +41,13 @@ fn shape(v: &Verdict) -> String {
 }
 
 fn oracle(k: &Kernel) -> Z3Oracle {
-    Z3Oracle::new(OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false })
+    Z3Oracle::new(OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: 10_000,
+        strict: false,
+        all_dims: false,
+        no_wrap: false,
+    })
 }
 
 fn kernels() -> Vec<(String, Kernel)> {

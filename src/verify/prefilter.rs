@@ -277,7 +277,7 @@ mod tests {
 
     fn setup(block: Option<[u32; 3]>) -> (Launch, ThreadIds, Geometry) {
         let g = Geometry { block_dim: block, ..Geometry::default() };
-        let launch = Launch::new(&g);
+        let launch = Launch::new(&g, &crate::verify::shape::LaunchShape::default());
         let mut facts = Vec::new();
         let ids = ThreadIds::new(1, None, &launch, &mut facts);
         (launch, ids, g)
