@@ -273,16 +273,7 @@ impl Z3Oracle {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let block = make_mode(
-                stripped,
-                &uniformity,
-                assumed,
-                &launch,
-                false,
-                self.opts.timeout_ms,
-                warp,
-                self.opts.all_dims,
-            );
+            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
             let ranges =
                 prefilter::Ranges::new(&launch, &self.opts.geometry, &[&block.ids[0], &block.ids[1]])
                     .with_loops(&block.traces[0])
@@ -354,19 +345,18 @@ fn make_mode(
     grid: bool,
     timeout_ms: u32,
     warp_sync: Option<u32>,
-    every_grid: bool,
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
-    if !every_grid {
+    if launch.x_id_fits {
         facts.extend(shape::x_global_id_fits(&id1, launch));
         facts.extend(shape::x_global_id_fits(&id2, launch));
     }
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
-        facts.extend(shape::global_id_facts([&id1, &id2], launch, every_grid));
+        facts.extend(shape::global_id_facts([&id1, &id2], launch));
     } else {
         facts.push(same(&id1.tid, &id2.tid).not());
         // A redundant fact: distinct threads have distinct linear ids (no wrap: a block has at
@@ -1032,9 +1022,7 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            let every = self.opts.all_dims;
-            an.grid =
-                Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None, every));
+            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None));
         }
         let Some(grid) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {

@@ -71,18 +71,18 @@ pub struct Ranges {
 impl Ranges {
     /// Leaves for the launch dimensions and the ids of `threads`, with the ranges the launch facts
     /// ([`Launch::new`], [`ThreadIds::new`]) imply: a given dimension is that constant; a symbolic
-    /// block dimension is in `1..=1024`, a grid dimension in `1..=65535`; an id is below its
-    /// dimension.
+    /// block dimension is in `1..=1024`, a grid dimension in `1..=2^31 - 1` along `x` and
+    /// `1..=65535` along `y`/`z`; an id is below its dimension.
     pub fn new(launch: &Launch, geometry: &Geometry, threads: &[&ThreadIds]) -> Ranges {
         let mut leaves = HashMap::new();
-        let dims = |given: Option<[u32; 3]>, max: u64| -> [Interval; 3] {
+        let dims = |given: Option<[u32; 3]>, max: [u64; 3]| -> [Interval; 3] {
             std::array::from_fn(|i| match given {
                 Some(d) => Interval::point(u64::from(d[i])),
-                None => Interval::new(1, max),
+                None => Interval::new(1, max[i]),
             })
         };
-        let block = dims(geometry.block_dim, 1024);
-        let grid = dims(geometry.grid_dim, 65535);
+        let block = dims(geometry.block_dim, [1024; 3]);
+        let grid = dims(geometry.grid_dim, [(1 << 31) - 1, 65535, 65535]);
         let below = |d: Interval| if d.hi == 0 { Interval::FULL } else { Interval::new(0, d.hi - 1) };
         for i in 0..3 {
             leaves.insert(Dynamic::from_ast(&launch.block_dim[i]), block[i]);

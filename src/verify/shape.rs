@@ -79,12 +79,15 @@ pub struct LaunchShape {
     pub grid: [bool; 3],
     /// What the kernel reads (for the report).
     pub reads: BuiltinReads,
+    /// Assume a thread's global id along `x` fits in a non-negative `int` ([`x_global_id_fits`]):
+    /// unless `--all-dims`, for a symbolic grid (or a concrete one where it holds anyway).
+    pub x_id_fits: bool,
 }
 
 impl Default for LaunchShape {
     /// Every dimension free (today's `--all-dims` behaviour).
     fn default() -> LaunchShape {
-        LaunchShape { block: [true; 3], grid: [true; 3], reads: BuiltinReads::default() }
+        LaunchShape { block: [true; 3], grid: [true; 3], reads: BuiltinReads::default(), x_id_fits: false }
     }
 }
 
@@ -99,10 +102,15 @@ impl LaunchShape {
         let free = |given: bool, ids: [bool; 3], dims: [bool; 3]| -> [bool; 3] {
             std::array::from_fn(|d| given || d == 0 || ids[d] || dims[d])
         };
+        // Assumed of a symbolic grid; a concrete one is taken as it is (a real launch past 2^31
+        // threads along x then keeps its wrapping ids), where the fact holds anyway it is free.
+        let x_threads = |g: &[u32; 3]| g[0] as u64 * geometry.block_dim.map_or(1024, |b| b[0] as u64);
+        let x_id_fits = geometry.grid_dim.as_ref().is_none_or(|g| x_threads(g) <= 1 << 31);
         LaunchShape {
             block: free(geometry.block_dim.is_some(), r.tid, r.block_dim),
             grid: free(geometry.grid_dim.is_some(), r.bid, r.grid_dim),
             reads: r,
+            x_id_fits,
         }
     }
 
@@ -194,11 +202,11 @@ pub fn x_global_id_fits(t: &ThreadIds, launch: &Launch) -> Vec<Bool> {
 /// so the global id is below 2^26 (it never wraps), and two threads with equal global ids have
 /// equal `bid.d` and `tid.d` (`tid.d < bdim.d`). Along `x` a grid may hold up to (2^31 − 1) ·
 /// 1024 threads, so the 32-bit global id can wrap; its injectivity is an *assumption* (fewer than
-/// 2^32 threads along `x`, docs/semantics.md) made unless `every_grid` (`--all-dims`).
-pub fn global_id_facts(ids: [&ThreadIds; 2], launch: &Launch, every_grid: bool) -> Vec<Bool> {
+/// 2^31 threads along `x`, see [`x_global_id_fits`]) made where `Launch::x_id_fits`.
+pub fn global_id_facts(ids: [&ThreadIds; 2], launch: &Launch) -> Vec<Bool> {
     let mut out = Vec::new();
     for d in 0..3 {
-        if d == 0 && every_grid {
+        if d == 0 && !launch.x_id_fits {
             continue;
         }
         let g = |t: &ThreadIds| t.bid[d].bvmul(&launch.block_dim[d]).bvadd(&t.tid[d]);

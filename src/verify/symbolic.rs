@@ -36,6 +36,9 @@ pub struct Launch {
     pub grid_dim: [BV; 3],
     /// Facts about the geometry (ranges, or the concrete sizes).
     pub facts: Vec<Bool>,
+    /// Assume each thread's global id along `x` fits in a non-negative `int`
+    /// (`LaunchShape::x_id_fits`, `shape::x_global_id_fits`).
+    pub x_id_fits: bool,
 }
 
 impl Launch {
@@ -81,7 +84,7 @@ impl Launch {
             };
         let block_dim = dims("bdim", g.block_dim, shape.block, Some(1024));
         let grid_dim = dims("gdim", g.grid_dim, shape.grid, None);
-        Launch { block_dim, grid_dim, facts }
+        Launch { block_dim, grid_dim, facts, x_id_fits: shape.x_id_fits }
     }
 }
 
