@@ -240,7 +240,7 @@ pub fn lines_of_code(source: &str) -> usize {
     source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")).count()
 }
 
-fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
+pub(super) fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
     Z3Oracle::new(OracleOptions {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
@@ -260,10 +260,10 @@ pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
         .fold(Ratio::new(0, 1), |acc, b| acc.plus(crate::synth::barrier_cost(k, &tree, &model, *b)))
 }
 
-/// Runs one method on the barrier-free kernel and verifies its result with a fresh oracle.
-fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
-    let opts = SynthOptions {
-        mode: if method == Method::Paper { Mode::Paper } else { Mode::Informed },
+/// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits).
+pub(super) fn synth_options(config: &Config, mode: Mode) -> SynthOptions {
+    SynthOptions {
+        mode,
         engine: match config.synthesis.solver {
             Solver::Minisat => Engine::Minisat,
             Solver::Z3 => Engine::Z3,
@@ -271,7 +271,12 @@ fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
         reoptimize: false,
         max_iterations: config.synthesis.max_iterations,
         cost: config.cost_model(),
-    };
+    }
+}
+
+/// Runs one method on the barrier-free kernel and verifies its result with a fresh oracle.
+fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
+    let opts = synth_options(config, if method == Method::Paper { Mode::Paper } else { Mode::Informed });
     let started = Instant::now();
     // The whole synthesis runs on this thread (z3 and minisat included), so the thread's CPU
     // time measures its work even when other processes compete for the cores.

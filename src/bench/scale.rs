@@ -9,10 +9,9 @@
 //! [`exponent`] fits `time ∝ N^e` (least squares on log-log) between N = 20 and N = 160.
 
 use super::{barrier_cost, load_kernels};
-use crate::config::{Config, Ratio, Solver};
-use crate::maxsat::Engine;
-use crate::synth::{self, Mode, SynthOptions, Synthesis};
-use crate::verify::{Oracle, OracleOptions, Z3Oracle};
+use crate::config::{Config, Ratio};
+use crate::synth::{self, Mode, Synthesis};
+use crate::verify::Oracle;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -174,16 +173,7 @@ pub fn run_one(family: Family, n: usize, config: &Config) -> ScaleRow {
         Err(e) => row.error = Some(e),
         Ok(k) => {
             k.walk(&mut |s| row.accesses += usize::from(s.access().is_some()));
-            let opts = SynthOptions {
-                mode: Mode::Informed,
-                engine: match config.synthesis.solver {
-                    Solver::Minisat => Engine::Minisat,
-                    Solver::Z3 => Engine::Z3,
-                },
-                reoptimize: false,
-                max_iterations: config.synthesis.max_iterations,
-                cost: config.cost_model(),
-            };
+            let opts = super::synth_options(config, Mode::Informed);
             let mut oracle = oracle_for(&k, config);
             match synth::synthesize(&k, &mut oracle, &opts) {
                 Ok((Synthesis::Done { kernel, .. }, st)) => {
@@ -213,15 +203,7 @@ pub fn run_one(family: Family, n: usize, config: &Config) -> ScaleRow {
     row
 }
 
-fn oracle_for(k: &crate::kpl::Kernel, config: &Config) -> Z3Oracle {
-    Z3Oracle::new(OracleOptions {
-        geometry: k.geometry.clone(),
-        timeout_ms: config.verifier.smt_timeout_ms,
-        strict: config.verifier.strict,
-        all_dims: config.verifier.all_dims,
-        no_wrap: config.verifier.no_wrap,
-    })
-}
+use super::oracle_for;
 
 /// The growth exponent `e` of `time ≈ c·N^e` for one family: the least-squares slope of
 /// `ln time` over `ln N` for N in `20..=160` (`None` with fewer than two usable points). The time
