@@ -20,10 +20,12 @@ pub mod refine;
 pub mod shape;
 pub mod symbolic;
 pub mod uniform;
+pub mod verdict;
 pub mod word;
 pub mod wrap;
 
 pub use cases::{Case, Relation};
+pub use verdict::*;
 
 use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use serde::Serialize;
@@ -33,119 +35,6 @@ use symbolic::{AccessSym, Launch, SymExec, ThreadIds, ThreadTrace, W};
 use uniform::Uniformity;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Params, SatResult, Solver};
-
-/// The kind of a memory access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AccessKind {
-    Read,
-    Write,
-    Atomic,
-}
-
-/// Which threads race.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    /// Two threads of one block: barriers can fix it.
-    Block,
-    /// Threads of different blocks on global memory: no barrier can fix it.
-    Grid,
-}
-
-/// One thread of a witness.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ThreadWitness {
-    pub tid: [u64; 3],
-    pub bid: [u64; 3],
-    /// Iteration number (from 0) of each enclosing loop, outermost first.
-    pub iterations: Vec<(Label, u64)>,
-}
-
-/// A concrete instance of a race: the threads performing the first and the second access.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Witness {
-    pub threads: [ThreadWitness; 2],
-    /// The linearized element index both access.
-    pub index: u64,
-    /// Block dimensions in the model (the launch geometry, or one the solver chose).
-    pub block_dim: [u64; 3],
-    /// Every execution of this case wraps some index arithmetic around (`wrap`): a race only
-    /// if that arithmetic wraps; `--no-wrap` drops such cases.
-    pub only_with_wrap: bool,
-}
-
-/// A case of a race that no barrier of the kernel separates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RaceCase {
-    pub case: Case,
-    /// `None` when the case is only possible (`undecided` says why).
-    pub witness: Option<Witness>,
-    /// Why the solver could not decide (timeout, unknown), if it could not.
-    pub undecided: Option<String>,
-    /// Both accesses are plain writes that provably write the same value (GPUVerify's benign
-    /// write-write race).
-    pub benign: bool,
-}
-
-/// A pair of statements that may race: `first ≼ second` in program order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Race {
-    pub first: Label,
-    pub second: Label,
-    pub array: String,
-    pub kinds: [AccessKind; 2],
-    pub scope: Scope,
-    /// The unseparated cases, each with its witness (at least one).
-    pub cases: Vec<RaceCase>,
-}
-
-impl Race {
-    /// Every decided case needs index arithmetic to wrap around (and some case is decided).
-    pub fn only_with_wrap(&self) -> bool {
-        let mut decided = self.cases.iter().filter_map(|c| c.witness.as_ref()).peekable();
-        decided.peek().is_some() && decided.all(|w| w.only_with_wrap)
-    }
-    /// Every case is a benign write-write race.
-    pub fn is_benign(&self) -> bool {
-        self.cases.iter().all(|c| c.benign)
-    }
-    /// Some case is only possible (the solver could not decide it).
-    pub fn is_possible(&self) -> bool {
-        self.cases.iter().any(|c| c.undecided.is_some())
-    }
-}
-
-/// A barrier that threads of a block may reach with different predicates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Divergence {
-    pub barrier: Label,
-    /// The innermost enclosing block whose guard depends on the thread.
-    pub block: Label,
-    /// Two threads that disagree (the first is enabled), with the iterations of enclosing loops.
-    pub threads: Option<[ThreadWitness; 2]>,
-    pub undecided: Option<String>,
-}
-
-/// The oracle's answer for one kernel.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    /// Races that matter (benign write-write races are here only under `strict`).
-    pub races: Vec<Race>,
-    pub divergences: Vec<Divergence>,
-    /// Benign write-write races, reported as warnings.
-    pub benign: Vec<Race>,
-    /// How many SMT queries could not be decided (each is reported as a possible race or
-    /// divergence above).
-    pub undecided: usize,
-}
-
-impl Verdict {
-    /// No race and no divergence.
-    pub fn is_clean(&self) -> bool {
-        self.races.is_empty() && self.divergences.is_empty()
-    }
-}
 
 /// Counters of an oracle's work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
