@@ -472,6 +472,12 @@ impl<'t> Lx<'_, 't> {
                 };
                 return Ok(Some((e, t)));
             }
+            "__builtin_expect" => {
+                // A branch-prediction hint: the value of its first argument (the second is the
+                // expected constant).
+                arity(2)?;
+                return self.expr(args[0]).map(Some);
+            }
             "abs" | "labs" | "llabs" => {
                 arity(1)?;
                 let (a, t) = self.expr(args[0])?;
