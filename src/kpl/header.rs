@@ -111,6 +111,10 @@ fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
         }
         let base = line_start + line.find(rest).unwrap_or(0);
         let mut pos = 0;
+        // Flags read but not honoured, gathered per line so a long garbled line is one warning
+        // per kind, not one per word.
+        let mut ignored: Vec<(&str, Span)> = Vec::new();
+        let mut unknown: Vec<(&str, Span)> = Vec::new();
         for word in rest.split_whitespace() {
             let at = rest[pos..].find(word).map(|i| pos + i).unwrap_or(pos);
             pos = at + word.len();
@@ -132,25 +136,41 @@ fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
                 }
                 _ if IGNORED.contains(&flag) => {
                     if !strict {
-                        h.warnings.push(
-                            Diagnostic::warning(format!("header flag `{flag}` ignored"), span)
-                                .with_note("it does not change what autosync checks"),
-                        );
+                        ignored.push((flag, span));
                     }
                 }
-                _ if !strict => h.warnings.push(
-                    Diagnostic::warning(format!("unknown header flag `{flag}` ignored"), span).with_note(
-                        "header lines understand --blockDim=…, --gridDim=…, --warp-sync=… and -DNAME=…",
-                    ),
-                ),
+                _ if !strict => unknown.push((flag, span)),
                 _ => {
                     return Err(Diagnostic::error(format!("unknown header flag `{flag}`"), span)
                         .with_note("header lines understand --blockDim=…, --gridDim=… and --warp-sync=…"))
                 }
             }
         }
+        if let Some(w) = flags_warning("header flag", &ignored, "it does not change what autosync checks") {
+            h.warnings.push(w);
+        }
+        let understood = "header lines understand --blockDim=…, --gridDim=…, --warp-sync=… and -DNAME=…";
+        if let Some(w) = flags_warning("unknown header flag", &unknown, understood) {
+            h.warnings.push(w);
+        }
     }
     Ok(h)
+}
+
+/// One warning for the flags of one header line that are `ignored`, at the first of them: it
+/// names up to three and counts the rest.
+fn flags_warning(what: &str, flags: &[(&str, Span)], note: &str) -> Option<Diagnostic> {
+    let (_, first) = *flags.first()?;
+    let shown: Vec<String> = flags.iter().take(3).map(|(f, _)| format!("`{f}`")).collect();
+    let more = match flags.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    let plural = if flags.len() > 1 { "s" } else { "" };
+    Some(
+        Diagnostic::warning(format!("{what}{plural} {}{more} ignored", shown.join(", ")), first)
+            .with_note(note),
+    )
 }
 
 /// A header line after the first line of code would be ignored, and the geometry would silently
