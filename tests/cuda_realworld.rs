@@ -461,26 +461,27 @@ fn realworld_corpus_verdicts() {
 
 #[test]
 fn annotated_sdk_rewrites_differ_only_by_preconditions() {
-    // benchmarks/sdk-annotated/ is benchmarks/sdk/ plus GPUVerify `__requires` lines; anything
-    // else drifting apart would make the two suites measure different kernels.
+    // benchmarks/sdk-annotated/ holds the benchmarks/sdk/ kernels that have a real precondition,
+    // plus their GPUVerify `__requires` lines; anything else drifting apart would make the two
+    // suites measure different kernels, and a file without a precondition would be a mere copy.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
-    let mut names: Vec<_> = std::fs::read_dir(root.join("sdk"))
-        .expect("benchmarks/sdk")
+    let mut names: Vec<_> = std::fs::read_dir(root.join("sdk-annotated"))
+        .expect("benchmarks/sdk-annotated")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().to_string())
         .filter(|n| n.ends_with(".cu"))
         .collect();
     names.sort();
-    assert!(!names.is_empty());
-    let mut annotated = 0;
+    assert!(names.len() >= 5, "only {} annotated kernels", names.len());
     for name in &names {
-        let plain = std::fs::read_to_string(root.join("sdk").join(name)).expect("read sdk file");
-        let with = std::fs::read_to_string(root.join("sdk-annotated").join(name))
-            .unwrap_or_else(|_| panic!("benchmarks/sdk-annotated/{name} is missing"));
+        let with =
+            std::fs::read_to_string(root.join("sdk-annotated").join(name)).expect("read annotated file");
+        let plain = std::fs::read_to_string(root.join("sdk").join(name)).unwrap_or_else(|_| {
+            panic!("benchmarks/sdk/{name} is missing (the twin of sdk-annotated/{name})")
+        });
         let stripped: Vec<&str> =
             with.lines().filter(|l| !l.trim_start().starts_with("__requires(")).collect();
         assert_eq!(stripped, plain.lines().collect::<Vec<_>>(), "{name}: differs beyond __requires lines");
-        annotated += usize::from(stripped.len() != with.lines().count());
+        assert!(stripped.len() < with.lines().count(), "{name}: no __requires line (a plain copy of sdk/)");
     }
-    assert!(annotated >= 5, "only {annotated} annotated kernels");
 }
