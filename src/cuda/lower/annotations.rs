@@ -161,12 +161,7 @@ impl<'t> Lx<'_, 't> {
     fn spec_function(&mut self, n: Node, fname: &str) -> R<Option<(Expr, Ty)>> {
         let args = self.args(n);
         let want = if fname == "__implies" { 2 } else { 1 };
-        if args.len() != want {
-            return Err(Diagnostic::error(
-                format!("`{fname}` takes {want} argument(s), found {}", args.len()),
-                span(n),
-            ));
-        }
+        super::calls::arity(fname, &args, want, want, n)?;
         let e = if fname == "__implies" {
             let a = self.cond(args[0])?;
             let b = self.cond(args[1])?;

@@ -100,16 +100,7 @@ impl<'t> Lx<'_, 't> {
         args: &[Node],
         used: bool,
     ) -> Option<R<Option<(Expr, Ty)>>> {
-        let arity = |k: usize| -> R<()> {
-            if args.len() == k {
-                Ok(())
-            } else {
-                Err(Diagnostic::error(
-                    format!("`{fname}` takes {k} argument(s), found {}", args.len()),
-                    span(n),
-                ))
-            }
-        };
+        let arity = |k: usize| super::calls::arity(fname, args, k, k, n);
         if LOADS.contains(&fname) {
             return Some((|| {
                 arity(1)?;

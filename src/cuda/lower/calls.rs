@@ -409,16 +409,7 @@ impl<'t> Lx<'_, 't> {
         if self.lookup(&fname).is_some() {
             return Err(unsupported(format!("calling `{fname}`"), n));
         }
-        let arity = |k: usize| -> R<()> {
-            if args.len() == k {
-                Ok(())
-            } else {
-                Err(Diagnostic::error(
-                    format!("`{fname}` takes {k} argument(s), found {}", args.len()),
-                    span(n),
-                ))
-            }
-        };
+        let arity = |k: usize| arity(&fname, &args, k, k, n);
         match fname.as_str() {
             "__syncthreads" => {
                 arity(0)?;
@@ -599,4 +590,14 @@ impl<'t> Lx<'_, 't> {
         }
         self.opaque_call(n, &fname, &args, used)
     }
+}
+
+/// The argument-count check of every call the lowering models itself (intrinsics, annotations,
+/// warp collectives, group members): `lo..=hi` arguments, else an error at the call.
+pub(super) fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -> R<()> {
+    if (lo..=hi).contains(&args.len()) {
+        return Ok(());
+    }
+    let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
+    Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
 }

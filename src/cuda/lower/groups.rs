@@ -34,7 +34,6 @@
 use super::{unsupported, Binding, BoundParam, Lx, R};
 use crate::cuda::consts::{const_eval, Ty};
 use crate::cuda::text;
-use crate::diag::Diagnostic;
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, StmtKind};
 use tree_sitter::Node;
 
@@ -514,16 +513,7 @@ impl<'t> Lx<'_, 't> {
     ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
         let kind = if size.is_some() { "thread_block_tile" } else { "coalesced_group" };
-        let want = |k: usize| -> R<()> {
-            if args.len() == k {
-                Ok(())
-            } else {
-                Err(Diagnostic::error(
-                    format!("`{}` takes {k} argument(s), found {}", text(f, src), args.len()),
-                    crate::cuda::span(n),
-                ))
-            }
-        };
+        let want = |k: usize| super::calls::arity(text(f, src), args, k, k, n);
         let c = |v: u32| Expr::Const(v);
         match (method, size) {
             ("sync", _) => {

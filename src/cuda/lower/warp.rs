@@ -163,11 +163,3 @@ impl<'t> Lx<'_, 't> {
         Expr::Var(self.temp(Some(Expr::Var(u))))
     }
 }
-
-fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -> R<()> {
-    if (lo..=hi).contains(&args.len()) {
-        return Ok(());
-    }
-    let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
-    Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
-}
