@@ -359,7 +359,23 @@ fn query(
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
 ) -> Outcome {
+    query_probing(mode, launch, extra, index, loops, stats, None).0
+}
+
+/// [`query`], also saying whether the model found satisfies `probe` (false without a model or
+/// a probe). A race query probes the accesses' no-wrap conditions: when its witness needs no
+/// wrap, the race is not wrap-only and [`mark_wrap`]'s extra query is not needed.
+fn query_probing(
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    index: Option<&BV>,
+    loops: [&[(Label, BV)]; 2],
+    stats: &mut OracleStats,
+    probe: Option<&Bool>,
+) -> (Outcome, bool) {
     stats.smt_queries += 1;
+    let mut probe_holds = false;
     mode.solver.push();
     for e in extra {
         mode.solver.assert(e);
@@ -373,6 +389,7 @@ fn query(
         SatResult::Sat => match mode.solver.get_model() {
             None => Outcome::Unknown("no model".to_string()),
             Some(m) => {
+                probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
                 let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
                 let thread = |i: usize| ThreadWitness {
                     tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
@@ -393,7 +410,7 @@ fn query(
         },
     };
     mode.solver.pop(1);
-    out
+    (out, probe_holds)
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).
@@ -850,11 +867,23 @@ impl Z3Oracle {
             };
             extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-            let mut answer = match hint {
-                Some(witness) => Outcome::Race { witness, benign: false },
-                None => query(&an.block, &an.launch, &extra, Some(&s1.index), loops, &mut self.stats),
+            let no_wrap_both = Bool::and(&[&s1.no_wrap, &s2.no_wrap]);
+            let (mut answer, wrap_free_model) = match hint {
+                Some(witness) => (Outcome::Race { witness, benign: false }, false),
+                None => {
+                    let probe = Some(&no_wrap_both);
+                    query_probing(
+                        &an.block,
+                        &an.launch,
+                        &extra,
+                        Some(&s1.index),
+                        loops,
+                        &mut self.stats,
+                        probe,
+                    )
+                }
             };
-            if !self.opts.no_wrap {
+            if !self.opts.no_wrap && !wrap_free_model {
                 answer = mark_wrap(answer, &an.block, &an.launch, &extra, [s1, s2], &mut self.stats);
             }
             match answer {
@@ -927,9 +956,18 @@ impl Z3Oracle {
             return Outcome::None;
         }
         let extra = meeting(s1, s2, no_wrap);
-        let mut out =
-            query(grid, &an.launch, &extra, Some(&s1.index), [&s1.loops, &s2.loops], &mut self.stats);
-        if !no_wrap {
+        let no_wrap_both = Bool::and(&[&s1.no_wrap, &s2.no_wrap]);
+        let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
+        let (mut out, wrap_free_model) = query_probing(
+            grid,
+            &an.launch,
+            &extra,
+            Some(&s1.index),
+            loops,
+            &mut self.stats,
+            Some(&no_wrap_both),
+        );
+        if !no_wrap && !wrap_free_model {
             out = mark_wrap(out, grid, &an.launch, &extra, [s1, s2], &mut self.stats);
         }
         an.grid_results.insert((a, b), out.clone());
