@@ -131,6 +131,11 @@ fn read_header(src: &str, strict: bool) -> Result<Header, Diagnostic> {
                 }
                 _ if !strict && flag.starts_with("-D") && flag.len() > 2 => {
                     let name = flag[2..].to_string();
+                    let ident = |c: char| c == '_' || c.is_ascii_alphanumeric();
+                    if !name.chars().all(ident) || name.starts_with(|c: char| c.is_ascii_digit()) {
+                        return Err(Diagnostic::error(format!("`{name}` is not a macro name"), span)
+                            .with_label("in this `-D` header flag"));
+                    }
                     let value = word.split_once('=').map(|(_, v)| v.to_string());
                     h.defines.push((name, value));
                 }
