@@ -124,6 +124,32 @@ fn no_soft_clauses_cost_zero() {
 }
 
 #[test]
+fn many_disjoint_races_need_no_exhaustive_refutation() {
+    // The instance of issue #17's nested-loop kernel with 40 phases, as synthesis builds it:
+    // per phase, positions in the round loop (weight 8202) and in the phase's inner loop
+    // (820002); each phase's race is separable at two of each; two long-range races cover every
+    // round-loop position. The optimum is one round-loop barrier per phase; proving it by
+    // refuting `cost ≤ optimum − 1` took Minisat over two minutes. The dual bound meets the
+    // first optimal model, so the search stops after a few SAT calls.
+    let phases = 40;
+    let (mut m, v) = instance(Engine::Minisat, 5 * phases);
+    let mut outer = Vec::new();
+    for p in 0..phases as usize {
+        let [c1, c2, i1, i2, c3] = std::array::from_fn(|k| v[5 * p + k]);
+        for (x, w) in [(c1, 8202), (c2, 8202), (i1, 820_002), (i2, 820_002), (c3, 8202)] {
+            m.add_soft(Lit::neg(x), w);
+        }
+        m.add_hard(&[Lit::pos(c1), Lit::pos(c2), Lit::pos(i1), Lit::pos(i2)]);
+        outer.extend([Lit::pos(c1), Lit::pos(c2), Lit::pos(c3)]);
+    }
+    m.add_hard(&outer);
+    m.add_hard(&outer[1..]);
+    let sol = optimal(m.solve().unwrap());
+    assert_eq!(sol.cost, 8202 * phases as u64);
+    assert!(m.stats().sat_calls <= 3, "{} SAT calls", m.stats().sat_calls);
+}
+
+#[test]
 fn huge_weights_and_new_soft_units() {
     // Deep loop nests: weights around 10^12; soft units arrive between solves.
     for engine in ENGINES {

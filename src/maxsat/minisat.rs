@@ -29,6 +29,8 @@ pub(super) struct MinisatBackend {
     /// Solver variable of each user variable (`map[v.0]`).
     map: Vec<RsVar>,
     soft: Vec<(Lit, u64)>,
+    /// The hard clauses as given, for [`MinisatBackend::dual_lower_bound`].
+    hard: Vec<Vec<Lit>>,
     /// How many soft units already had their preferred phase set.
     phased: usize,
     objective: Option<Objective>,
@@ -50,6 +52,7 @@ impl MinisatBackend {
             vars: BasicVarManager::default(),
             map: Vec::new(),
             soft: Vec::new(),
+            hard: Vec::new(),
             phased: 0,
             objective: None,
             lower_bound: 0,
@@ -118,6 +121,53 @@ impl MinisatBackend {
         Ok(assumps)
     }
 
+    /// A lower bound on the cost of every model of the hard clauses: a feasible solution of the
+    /// dual of the hitting-set LP. Making a literal true costs the weight of the soft units it
+    /// falsifies; each clause, shortest first, takes the least residual cost among its literals
+    /// and charges it to all of them. A model pays at least the charges of the clauses its true
+    /// literals serve, and every clause has a true literal, so it pays at least their sum.
+    ///
+    /// Why: the SAT-UNSAT search ends with a refutation of `cost ≤ optimum − 1`, which Minisat
+    /// finds only by exhaustion when the optimum is a sum over many disjoint races (issue #17's
+    /// nested-loop family: over two minutes at 40 phases). When this bound meets the model's
+    /// cost, that refutation is not needed.
+    fn dual_lower_bound(&self) -> u64 {
+        let mut residual: BTreeMap<Lit, u64> = BTreeMap::new();
+        for &(lit, w) in &self.soft {
+            let e = residual.entry(!lit).or_insert(0);
+            *e = e.saturating_add(w);
+        }
+        // Literals a unit clause makes false cannot serve a clause.
+        let fixed_false: std::collections::BTreeSet<Lit> =
+            self.hard.iter().filter(|c| c.len() == 1).map(|c| !c[0]).collect();
+        let mut clauses: Vec<Vec<Lit>> = self
+            .hard
+            .iter()
+            .map(|c| {
+                // A literal listed twice is charged once.
+                let lits: std::collections::BTreeSet<Lit> =
+                    c.iter().copied().filter(|l| !fixed_false.contains(l)).collect();
+                lits.into_iter().collect::<Vec<Lit>>()
+            })
+            .filter(|c| !c.is_empty())
+            .collect();
+        clauses.sort_by_key(Vec::len);
+        let mut bound: u64 = 0;
+        for clause in &clauses {
+            let charge = clause.iter().map(|l| residual.get(l).copied().unwrap_or(0)).min().unwrap_or(0);
+            if charge == 0 {
+                continue;
+            }
+            bound = bound.saturating_add(charge);
+            for l in clause {
+                if let Some(r) = residual.get_mut(l) {
+                    *r -= charge;
+                }
+            }
+        }
+        bound
+    }
+
     fn sat_call(&mut self, assumps: &[RsLit], stats: &mut Stats) -> Result<Option<Vec<bool>>, MaxSatError> {
         stats.sat_calls += 1;
         let res = if assumps.is_empty() { self.solver.solve() } else { self.solver.solve_assumps(assumps) };
@@ -140,6 +190,7 @@ impl Backend for MinisatBackend {
 
     fn add_hard(&mut self, clause: &[Lit]) -> Result<(), MaxSatError> {
         let lits = clause.iter().map(|&l| self.lit(l)).collect::<Result<Vec<_>, _>>()?;
+        self.hard.push(clause.to_vec());
         self.solver.add_clause(lits.into_iter().collect()).map_err(backend_err)
     }
 
@@ -158,6 +209,9 @@ impl Backend for MinisatBackend {
             return Ok(Outcome::Unsat);
         };
         let mut cost = cost_of(&self.soft, &model);
+        if cost > self.lower_bound {
+            self.lower_bound = self.lower_bound.max(self.dual_lower_bound());
+        }
         // Improve until no cheaper model exists or the lower bound is met.
         while cost > self.lower_bound {
             let assumps = self.bound(cost - 1)?;

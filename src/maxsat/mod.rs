@@ -21,7 +21,15 @@
 //!   - adding hard clauses or soft units can only *raise* the optimum, so the
 //!     previous optimum is a lower bound: a model reaching it is optimal without
 //!     an UNSAT proof (this happens in the synthesis loop when blocking a
-//!     wrong `P` assignment leaves an equally cheap alternative).
+//!     wrong `P` assignment leaves an equally cheap alternative);
+//!   - a second lower bound comes from the hard clauses themselves: a feasible
+//!     dual of the hitting-set LP (each clause charges the least residual cost
+//!     of its literals). Our instances are mostly positive clauses over barrier
+//!     positions, where the bound is usually tight. Without it, a kernel with
+//!     40 independent phases (issue #17's nested-loop family) made the final
+//!     `cost ≤ optimum − 1` refutation run for minutes: a pigeonhole-like
+//!     counting argument that CDCL over the DPW encoding finds only by
+//!     exhaustion.
 //!
 //!   The DPW encoding cannot take new inputs, so when soft units were added
 //!   since it was built, a fresh one is built over all soft units. The stale

@@ -14,6 +14,7 @@
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
 pub mod cases;
+mod evaluate;
 pub mod pow2;
 pub mod prefilter;
 pub mod refine;
@@ -51,6 +52,15 @@ pub struct OracleStats {
 /// A verifier: reports races and divergent barriers of a kernel, soundly.
 pub trait Oracle {
     fn check(&mut self, kernel: &Kernel) -> Verdict;
+    /// [`Oracle::check`] for a synthesis loop, which needs every race only once barriers separate
+    /// all it was told of: the verdict may leave out a block-scope race case when it reports a
+    /// decided, non-benign race case whose (non-empty) separating positions are among the left-out case's
+    /// (a barrier that separates the reported case separates the left-out one too). It leaves
+    /// nothing out when it reports no such race, so a verdict without block races is the full
+    /// verdict of [`Oracle::check`].
+    fn check_for_synthesis(&mut self, kernel: &Kernel) -> Verdict {
+        self.check(kernel)
+    }
     /// Blocks (if, else, while) whose threads may disagree on entering them, confirmed by the
     /// solver (a barrier anywhere inside them diverges).
     fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
@@ -556,29 +566,11 @@ impl Analysis {
 
 impl Oracle for Z3Oracle {
     fn check(&mut self, kernel: &Kernel) -> Verdict {
-        self.stats.checks += 1;
-        let stripped = strip_barriers(kernel);
-        let tree = LabelTree::new(kernel);
-        let barriers = kernel.barriers();
-        let mut assumed = Self::uniform_read_candidates(&stripped, None);
-        loop {
-            let key = self.analysis(&stripped, &assumed);
-            let verdict = self.evaluate(key, &tree, &barriers, kernel);
-            let involved: BTreeSet<Label> = verdict
-                .races
-                .iter()
-                .chain(verdict.benign.iter())
-                .flat_map(|r| [r.first, r.second])
-                .filter(|l| assumed.contains(l))
-                .collect();
-            if involved.is_empty() {
-                return verdict;
-            }
-            // A racing read may see different values in different threads: stop assuming it
-            // uniform, and re-check everything that depended on it.
-            let remaining: BTreeSet<Label> = assumed.difference(&involved).copied().collect();
-            assumed = Self::uniform_read_candidates(&stripped, Some(&remaining));
-        }
+        self.check_with(kernel, false)
+    }
+
+    fn check_for_synthesis(&mut self, kernel: &Kernel) -> Verdict {
+        self.check_with(kernel, true)
     }
 
     fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
@@ -626,6 +618,33 @@ impl Oracle for Z3Oracle {
 }
 
 impl Z3Oracle {
+    /// [`Oracle::check`], or [`Oracle::check_for_synthesis`] when `lazy`.
+    fn check_with(&mut self, kernel: &Kernel, lazy: bool) -> Verdict {
+        self.stats.checks += 1;
+        let stripped = strip_barriers(kernel);
+        let tree = LabelTree::new(kernel);
+        let barriers = kernel.barriers();
+        let mut assumed = Self::uniform_read_candidates(&stripped, None);
+        loop {
+            let key = self.analysis(&stripped, &assumed);
+            let verdict = self.evaluate(key, &tree, &barriers, kernel, lazy);
+            let involved: BTreeSet<Label> = verdict
+                .races
+                .iter()
+                .chain(verdict.benign.iter())
+                .flat_map(|r| [r.first, r.second])
+                .filter(|l| assumed.contains(l))
+                .collect();
+            if involved.is_empty() {
+                return verdict;
+            }
+            // A racing read may see different values in different threads: stop assuming it
+            // uniform, and re-check everything that depended on it.
+            let remaining: BTreeSet<Label> = assumed.difference(&involved).copied().collect();
+            assumed = Self::uniform_read_candidates(&stripped, Some(&remaining));
+        }
+    }
+
     /// Whether two threads of a block (`in_warp`: of one `syncwarp` warp) can disagree on
     /// entering `block` at the same iterations of its loops.
     fn block_divergence(&mut self, key: u64, block: Label, in_warp: bool) -> Outcome {
@@ -658,129 +677,6 @@ impl Z3Oracle {
             an.block_divergence.insert(block, out.clone());
         }
         out
-    }
-
-    fn evaluate(&mut self, key: u64, tree: &LabelTree, barriers: &[Label], kernel: &Kernel) -> Verdict {
-        let mut verdict = Verdict::default();
-        let acc = accesses(&self.analyses[&key].kernel, tree);
-        let syncwarps = kernel.syncwarps();
-        let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
-        for i in 0..acc.len() {
-            for j in i..acc.len() {
-                let (a, ref arr_a, ka, space) = acc[i];
-                let (b, ref arr_b, kb, _) = acc[j];
-                if arr_a != arr_b || !conflicting(ka, kb) {
-                    continue;
-                }
-                let mut cases_found = Vec::new();
-                let cases = if self.apart(key, a, b) { Vec::new() } else { cases::cases_of_pair(tree, a, b) };
-                for case in cases {
-                    if case.is_separated_by(tree, barriers) {
-                        continue;
-                    }
-                    // gap ≥ 2 needs asking only when gap 1 is impossible.
-                    if let Relation::Carried { gap2: true, shared_loop } = case.relation {
-                        let g1 = Case { relation: Relation::Carried { shared_loop, gap2: false }, ..case };
-                        if cases_found.iter().any(|c: &RaceCase| c.case == g1) {
-                            continue;
-                        }
-                    }
-                    let refinement = match self.analyses.get(&key) {
-                        Some(an) => refine::constraints(tree, &an.block.traces, barriers, &case, a),
-                        None => (Vec::new(), Vec::new()),
-                    };
-                    // A `syncwarp` between every pair of instances of the case orders two threads
-                    // of one warp (it does not diverge, or that is reported below).
-                    let warp_separated = case.is_separated_by(tree, &syncwarps);
-                    match self.case_outcome(key, tree, a, b, &case, ka, kb, refinement, warp_separated) {
-                        Outcome::None => {}
-                        Outcome::Race { witness, benign } => cases_found.push(RaceCase {
-                            case,
-                            witness: Some(witness),
-                            undecided: None,
-                            benign,
-                        }),
-                        Outcome::Unknown(why) => {
-                            verdict.undecided += 1;
-                            cases_found.push(RaceCase {
-                                case,
-                                witness: None,
-                                undecided: Some(why),
-                                benign: false,
-                            })
-                        }
-                    }
-                }
-                if !cases_found.is_empty() {
-                    let race = Race {
-                        first: a,
-                        second: b,
-                        array: arr_a.clone(),
-                        kinds: [ka, kb],
-                        scope: Scope::Block,
-                        cases: cases_found,
-                    };
-                    if race.is_benign() && !self.opts.strict {
-                        verdict.benign.push(race);
-                    } else {
-                        verdict.races.push(race);
-                    }
-                }
-                if space == Space::Global && grid_possible {
-                    let (witness, undecided) = match self.grid_outcome(key, a, b) {
-                        Outcome::None => continue,
-                        Outcome::Race { witness, .. } => (Some(witness), None),
-                        Outcome::Unknown(why) => {
-                            verdict.undecided += 1;
-                            (None, Some(why))
-                        }
-                    };
-                    verdict.races.push(Race {
-                        first: a,
-                        second: b,
-                        array: arr_a.clone(),
-                        kinds: [ka, kb],
-                        scope: Scope::Grid,
-                        cases: vec![RaceCase {
-                            case: Case { first: a, second: b, relation: Relation::SameIteration },
-                            witness,
-                            undecided,
-                            benign: false,
-                        }],
-                    });
-                }
-            }
-        }
-        // Divergence of the kernel's barriers, and of its `syncwarp`s within a warp.
-        let varying = self.analyses[&key].uniformity.varying_blocks.clone();
-        let guards = self.analyses[&key].uniformity.varying_guards.clone();
-        let barriers = kernel.barriers().into_iter().map(|b| (b, false));
-        for (b, warp) in barriers.chain(syncwarps.iter().map(|s| (*s, true))) {
-            let Some(parent) = tree.parent(b) else { continue };
-            if !varying.contains(&parent) {
-                continue;
-            }
-            let culprit = tree.blks(b).iter().rev().copied().find(|x| guards.contains(x)).unwrap_or(parent);
-            match self.block_divergence(key, parent, warp) {
-                Outcome::None => {}
-                Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
-                    barrier: b,
-                    block: culprit,
-                    threads: Some(witness.threads),
-                    undecided: None,
-                }),
-                Outcome::Unknown(why) => {
-                    verdict.undecided += 1;
-                    verdict.divergences.push(Divergence {
-                        barrier: b,
-                        block: culprit,
-                        threads: None,
-                        undecided: Some(why),
-                    })
-                }
-            }
-        }
-        verdict
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -9,8 +9,8 @@ __global__ void k(int *out) {
         int v = s[(t + d) % 64];
         __syncthreads();
         s[t] = v + 1;
-        d >>= 1;
         __syncthreads();
+        d >>= 1;
     } while (d > 0);
     out[t] = s[0];
 }
