@@ -166,7 +166,9 @@ impl<'t> Lx<'_, 't> {
         if depth > 8 {
             return None;
         }
-        let def = self.prog.structs.iter().find(|s| s.name == name)?;
+        let Some(def) = self.prog.structs.iter().find(|s| s.name == name) else {
+            return super::curand::state_type(name);
+        };
         if def.union {
             let aliases: Option<Vec<(String, Ty)>> =
                 def.fields.iter().map(|(f, t)| self.word_type(t).map(|t| (f.clone(), t))).collect();
@@ -362,6 +364,9 @@ impl<'t> Lx<'_, 't> {
                             Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
                         }
                     };
+                }
+                if let Some(r) = self.curand_agg_call(n, fname, agg) {
+                    return r;
                 }
                 if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
                     let mut out = Vec::new();
