@@ -123,7 +123,14 @@
 //!   (`launch.rs`) — [`lower_all`] returns a note saying so.
 //! - **Syntax**: attributes (`[[…]]`, `__attribute__((…))`, attributed statements),
 //!   `__launch_bounds__`, `__forceinline__`, `__noinline__`, vector/struct compound literals,
-//!   lambdas bound by `auto f = [&](…) {…};` and called directly (`lower/lambda.rs`).
+//!   lambdas bound by `auto f = [&](…) {…};` and called directly (`lower/lambda.rs`),
+//!   range-based `for` over a scalar array with a compile-time size (thread-local, `__shared__`,
+//!   file-scope): an index loop, a reference declarator bound to the element
+//!   (`lower/range_for.rs`).
+//! - **cuRAND device API** (`lower/curand.rs`): XORWOW, Philox4_32_10 and MRG32k3a states as a
+//!   struct of one opaque word (locals private; `states[id]` elements read and written like any
+//!   struct), `curand_init` writes the state, the generators and `skipahead*` read and write it
+//!   and return unknown values.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -167,7 +174,9 @@
 //! whole), integer literals wider than
 //! 32 bits, a template kernel with a value parameter and neither an instantiation nor
 //! `--template-arg` values, generic lambdas, a by-value lambda capture of a variable assigned
-//! after the lambda, array compound literals, range-`for`.
+//! after the lambda, array compound literals, range-`for` over anything without a compile-time
+//! size (pointers, array parameters, `extern __shared__`) or over arrays of vectors/structs or
+//! rows, cuRAND Sobol and MTGP32 states.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
