@@ -89,7 +89,8 @@
 //!   pointers (`template <typename T> using P = T *;` too), `enum`/`enum class` (constants are
 //!   integer constants, also `E::A`), `typedef struct {…} T;`, `struct S` by value (kernel
 //!   parameters: one uniform parameter per field) and by pointer, nested structs flattened into
-//!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0), unions whose
+//!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0; designators
+//!   `.x = v`, `.lo = {…}`, `.hi.y = v`), unions whose
 //!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
 //!   `const`/`volatile`/`__restrict__`, multi-dimensional array parameters (`float m[][256]`),
 //!   thread-local arrays (one row per thread of a KPL array indexed by `tid.z, tid.y, tid.x`
@@ -165,7 +166,8 @@
 //! an array or given arrays of different memory spaces, pointer differences,
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with members other than scalars and structs,
-//! unions with a member wider than a word, designated initializers, surface stores, thread-local
+//! unions with a member wider than a word, array designators (`[2] = v`) and a struct word
+//! initialized twice, surface stores, thread-local
 //! arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
 //! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
