@@ -94,7 +94,8 @@
 //!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
 //!   `const`/`volatile`/`__restrict__`, multi-dimensional array parameters (`float m[][256]`),
 //!   thread-local arrays (one row per thread of a KPL array indexed by `tid.z, tid.y, tid.x`
-//!   first), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed: the
+//!   first), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed, also in
+//!   inlined device functions between their pointer parameters: the
 //!   arrays are merged into one KPL array with a member dimension, see `lower/pointers.rs`).
 //! - **Calls** (docs/cuda.md): the math functions and intrinsics of `lower/intrinsics.rs`
 //!   (opaque pure calls, or an arbitrary value for clocks and lane masks; `min`, `max`, `abs`,

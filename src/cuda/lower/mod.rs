@@ -291,7 +291,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         warnings: Vec::new(),
-        ptr_groups: pointers::PtrGroups::collect(body, src, file),
+        ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),
     };
     let main = lx.label();
