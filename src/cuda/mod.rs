@@ -94,7 +94,7 @@
 //!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
 //!   `const`/`volatile`/`__restrict__`, multi-dimensional array parameters (`float m[][256]`),
 //!   thread-local arrays (one row per thread of a KPL array indexed by `tid.z, tid.y, tid.x`
-//!   first), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed, also in
+//!   first; of vectors/structs too, fields in the last dimension), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed, also in
 //!   inlined device functions between their pointer parameters: the
 //!   arrays are merged into one KPL array with a member dimension, see `lower/pointers.rs`).
 //! - **Calls** (docs/cuda.md): the math functions and intrinsics of `lower/intrinsics.rs`
@@ -168,8 +168,8 @@
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with members other than scalars and structs,
 //! unions with a member wider than a word, array designators (`[2] = v`) and a struct word
-//! initialized twice, surface stores, thread-local
-//! arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
+//! initialized twice, surface stores, multi-dimensional
+//! thread-local arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
 //! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
 //! `tiled_partition`, `coalesced_threads`, `grid_group` / `this_grid`, `thread_group`, `reduce`,
