@@ -3,10 +3,9 @@
 //! `NAME.expect`; where the expectation names a fix outcome, `fix` runs on a temporary copy.
 //!
 //! Expectations are derived by reasoning about the kernels, never blessed from the tool's output.
-//! While the front end still rejects constructs of issue #14, a file the front end rejects with a
-//! diagnostic (exit 2) is reported as `rejected` and does not fail the test, unless
-//! `AUTOSYNC_REALWORLD_STRICT=1`. A wrong verdict on a file that lowers, a panic, a hang or a
-//! malformed expectation always fails.
+//! Every file must lower: a rejection (exit 2) of a file that does not expect one (`verdict:
+//! error` with the message it names) fails, like a wrong verdict, a panic, a hang or a malformed
+//! expectation.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -167,7 +166,7 @@ enum Status {
     KnownFalseAlarm,
     /// The expected rejection happened.
     ExpectedError,
-    /// Rejected by the front end (tolerated unless strict).
+    /// Rejected by the front end without expecting it (or with another message): a failure.
     Rejected,
     /// An expectation fails on a file that lowers (or an expected error did not happen).
     Wrong,
@@ -321,8 +320,6 @@ fn evaluate(cu: &Path) -> Row {
         row.reason = first.clone();
         row.status = match &e.error {
             Some(want) if first.to_lowercase().contains(&want.to_lowercase()) => Status::ExpectedError,
-            // Rejected, but not yet for the reason the expectation names (e.g. a function
-            // pointer refused as an unknown type): tolerated like any other rejection.
             Some(_) | None => Status::Rejected,
         };
         return row;
@@ -399,7 +396,6 @@ fn expect_format_rejects_typos() {
 
 #[test]
 fn realworld_corpus_verdicts() {
-    let strict = std::env::var("AUTOSYNC_REALWORLD_STRICT").is_ok_and(|v| v == "1");
     let files = corpus();
     assert!(files.len() >= 80, "the corpus should hold at least 80 kernels, found {}", files.len());
     let rows: Vec<Row> = files.par_iter().map(|f| evaluate(f)).collect();
@@ -435,7 +431,7 @@ fn realworld_corpus_verdicts() {
     let false_alarm = count(Status::KnownFalseAlarm);
     let lowered = rows.len() - rejected - crash - count(Status::ExpectedError);
     table += &format!(
-        "\n{} files: {lowered} lowered, {rejected} rejected (unsupported), {correct} correct, \
+        "\n{} files: {lowered} lowered, {rejected} rejected (unexpectedly), {correct} correct, \
          {false_alarm} known false alarms, {wrong} wrong, {crash} crashed\n",
         rows.len()
     );
@@ -452,7 +448,7 @@ fn realworld_corpus_verdicts() {
             Status::Wrong | Status::Crash => {
                 failures.push(format!("{}: expected {}, got {}", r.file, r.expected, r.got))
             }
-            Status::Rejected if strict => failures.push(format!("{}: {}", r.file, r.reason)),
+            Status::Rejected => failures.push(format!("{}: rejected: {}", r.file, r.reason)),
             _ => {}
         }
     }

@@ -89,11 +89,13 @@
 //!   pointers (`template <typename T> using P = T *;` too), `enum`/`enum class` (constants are
 //!   integer constants, also `E::A`), `typedef struct {…} T;`, `struct S` by value (kernel
 //!   parameters: one uniform parameter per field) and by pointer, nested structs flattened into
-//!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0), unions whose
+//!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0; designators
+//!   `.x = v`, `.lo = {…}`, `.hi.y = v`), unions whose
 //!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
 //!   `const`/`volatile`/`__restrict__`, multi-dimensional array parameters (`float m[][256]`),
 //!   thread-local arrays (one row per thread of a KPL array indexed by `tid.z, tid.y, tid.x`
-//!   first), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed: the
+//!   first; of vectors/structs too, fields in the last dimension), pointer locals given several arrays (`c ? a : b`, assigned later, re-pointed, also in
+//!   inlined device functions between their pointer parameters: the
 //!   arrays are merged into one KPL array with a member dimension, see `lower/pointers.rs`).
 //! - **Calls** (docs/cuda.md): the math functions and intrinsics of `lower/intrinsics.rs`
 //!   (opaque pure calls, or an arbitrary value for clocks and lane masks; `min`, `max`, `abs`,
@@ -123,7 +125,14 @@
 //!   (`launch.rs`) — [`lower_all`] returns a note saying so.
 //! - **Syntax**: attributes (`[[…]]`, `__attribute__((…))`, attributed statements),
 //!   `__launch_bounds__`, `__forceinline__`, `__noinline__`, vector/struct compound literals,
-//!   lambdas bound by `auto f = [&](…) {…};` and called directly (`lower/lambda.rs`).
+//!   lambdas bound by `auto f = [&](…) {…};` and called directly (`lower/lambda.rs`),
+//!   range-based `for` over a scalar array with a compile-time size (thread-local, `__shared__`,
+//!   file-scope): an index loop, a reference declarator bound to the element
+//!   (`lower/range_for.rs`).
+//! - **cuRAND device API** (`lower/curand.rs`): XORWOW, Philox4_32_10 and MRG32k3a states as a
+//!   struct of one opaque word (locals private; `states[id]` elements read and written like any
+//!   struct), `curand_init` writes the state, the generators and `skipahead*` read and write it
+//!   and return unknown values.
 //!
 //! # Approximations (documented)
 //! - Integer types are 32-bit: `long`, `long long`, `size_t` and `int64_t` are treated as 32-bit
@@ -158,8 +167,9 @@
 //! an array or given arrays of different memory spaces, pointer differences,
 //! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
 //! vector arithmetic (`a + b` on `float4`), structs with members other than scalars and structs,
-//! unions with a member wider than a word, designated initializers, surface stores, thread-local
-//! arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
+//! unions with a member wider than a word, array designators (`[2] = v`) and a struct word
+//! initialized twice, surface stores, multi-dimensional
+//! thread-local arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
 //! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
 //! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
 //! `tiled_partition`, `coalesced_threads`, `grid_group` / `this_grid`, `thread_group`, `reduce`,
@@ -167,7 +177,9 @@
 //! whole), integer literals wider than
 //! 32 bits, a template kernel with a value parameter and neither an instantiation nor
 //! `--template-arg` values, generic lambdas, a by-value lambda capture of a variable assigned
-//! after the lambda, array compound literals, range-`for`.
+//! after the lambda, array compound literals, range-`for` over anything without a compile-time
+//! size (pointers, array parameters, `extern __shared__`) or over arrays of vectors/structs or
+//! rows, cuRAND Sobol and MTGP32 states.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 

@@ -73,11 +73,47 @@ pub(super) enum Target2 {
     Mem(String, Vec<Expr>, Ty),
 }
 
+/// The words `[start, end)` of the member a designator chain names (`.lo.x`, GNU `lo:`) inside
+/// the words `lo..hi` whose names start with `prefix`; `None`: not a member there.
+fn designated<'n>(
+    item: Node<'n>,
+    src: &str,
+    fields: &[(String, Ty)],
+    (lo, hi): (usize, usize),
+    prefix: &str,
+) -> Option<(usize, usize, String)> {
+    let mut c = item.walk();
+    let mut path = prefix.to_string();
+    for (names, d) in item.children_by_field_name("designator", &mut c).enumerate() {
+        let name = match d.kind() {
+            "field_designator" => text(d.named_child(0)?, src),
+            "field_identifier" => text(d, src),
+            // `[i] = v` designates an array element: no struct here has array members.
+            _ => return None,
+        };
+        if names > 0 {
+            path.push('.');
+        }
+        path.push_str(name);
+    }
+    let sub = format!("{path}.");
+    let start = (lo..hi).find(|i| fields[*i].0 == path || fields[*i].0.starts_with(&sub))?;
+    if fields[start].0 == path {
+        return Some((start, start + 1, path));
+    }
+    let end = (start..hi).find(|i| !fields[*i].0.starts_with(&sub)).unwrap_or(hi);
+    Some((start, end, path))
+}
+
 /// Assigns the leaves of the brace initializer `list` to the words `lo..hi` of `fields` (whose
 /// names start with `prefix`), as C does: a leaf fills the next word (brace elision), a nested
-/// brace list initializes the whole member at the cursor (its missing words stay zero).
+/// brace list initializes the whole member at the cursor (its missing words stay zero), a
+/// designator (`.y = v`, `.lo = {…}`, `.hi.x = v`) moves the cursor to its member, and the items
+/// after it continue from the following word. Initializing a word twice is refused (C may skip
+/// the side effects of the overridden expression).
 fn init_words<'n>(
     list: Node<'n>,
+    src: &str,
     fields: &[(String, Ty)],
     (lo, hi): (usize, usize),
     prefix: &str,
@@ -87,7 +123,21 @@ fn init_words<'n>(
     let items: Vec<Node<'n>> = list.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
     let mut cursor = lo;
     for item in items {
-        if cursor >= hi || item.kind() == "initializer_pair" {
+        if item.kind() == "initializer_pair" {
+            let (start, end, path) = designated(item, src, fields, (lo, hi), prefix).ok_or(item)?;
+            let value = item.child_by_field_name("value").ok_or(item)?;
+            if value.kind() == "initializer_list" {
+                init_words(value, src, fields, (start, end), &format!("{path}."), out)?;
+            } else if end == start + 1 && out[start].is_none() {
+                out[start] = Some(value);
+            } else {
+                // A whole struct member from an expression, or a word given twice.
+                return Err(item);
+            }
+            cursor = end;
+            continue;
+        }
+        if cursor >= hi || out[cursor].is_some() {
             return Err(item);
         }
         if item.kind() != "initializer_list" {
@@ -102,7 +152,7 @@ fn init_words<'n>(
         while end < hi && fields[end].0.starts_with(&sub) {
             end += 1;
         }
-        init_words(item, fields, (cursor, end), &sub, out)?;
+        init_words(item, src, fields, (cursor, end), &sub, out)?;
         cursor = end;
     }
     Ok(())
@@ -166,7 +216,9 @@ impl<'t> Lx<'_, 't> {
         if depth > 8 {
             return None;
         }
-        let def = self.prog.structs.iter().find(|s| s.name == name)?;
+        let Some(def) = self.prog.structs.iter().find(|s| s.name == name) else {
+            return super::curand::state_type(name);
+        };
         if def.union {
             let aliases: Option<Vec<(String, Ty)>> =
                 def.fields.iter().map(|(f, t)| self.word_type(t).map(|t| (f.clone(), t))).collect();
@@ -218,6 +270,17 @@ impl<'t> Lx<'_, 't> {
                 }
                 let name = a.name.clone();
                 self.agg_arrays.insert(name, agg.clone());
+                continue;
+            }
+            let array_decl = match d.kind() {
+                "array_declarator" => Some(d),
+                "init_declarator" => {
+                    d.child_by_field_name("declarator").filter(|x| x.kind() == "array_declarator")
+                }
+                _ => None,
+            };
+            if let Some(a) = array_decl {
+                self.agg_private_array(a, agg.clone(), d.child_by_field_name("value"))?;
                 continue;
             }
             let (name, init) = match d.kind() {
@@ -363,6 +426,9 @@ impl<'t> Lx<'_, 't> {
                         }
                     };
                 }
+                if let Some(r) = self.curand_agg_call(n, fname, agg) {
+                    return r;
+                }
                 if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
                     let mut out = Vec::new();
                     for (a, (_, ty)) in args.iter().zip(&agg.fields) {
@@ -376,10 +442,11 @@ impl<'t> Lx<'_, 't> {
             "initializer_list" => {
                 // `{a, b, {c, d}}`: C's rules (see `init_words`); missing words are zero.
                 let mut leaves = vec![None; agg.fields.len()];
-                if let Err(bad) = init_words(n, &agg.fields, (0, agg.fields.len()), "", &mut leaves) {
+                if let Err(bad) = init_words(n, self.src, &agg.fields, (0, agg.fields.len()), "", &mut leaves)
+                {
                     return Err(unsupported(
                         format!(
-                            "this initializer of a {} (designated, or more values than fields)",
+                            "this initializer of a {} (more values than fields, a designator that names no member, a word initialized twice, or a struct member from an expression)",
                             agg.name
                         ),
                         bad,

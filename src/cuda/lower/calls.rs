@@ -179,6 +179,12 @@ impl<'t> Lx<'_, 't> {
             let writes = assigns(body, src, &cname) || body_writes_fields(body, src, &cname);
             std::mem::swap(&mut self.frame.types, &mut inst.types);
             let r = match (&agg, is_ptr, is_ref) {
+                // `float f(curandState *st)` called with `&s` of a state local: `st` names `s`
+                // (only cuRAND functions take such a pointer; `st->f`, `*st` stay errors).
+                (Some(agg), true, _) if self.curand_local_arg(*a, agg).is_some() => {
+                    let binding = self.curand_local_arg(*a, agg).ok_or_else(|| unsupported("argument", *a));
+                    binding.map(|binding| BoundParam::Alias { cname, binding })
+                }
                 (Some(agg), true, _) => self.agg_pointer(*a).and_then(|(array, comps, a2)| {
                     if a2.fields == agg.fields {
                         Ok(BoundParam::Ptr { cname, array, comps, ty })
@@ -552,6 +558,9 @@ impl<'t> Lx<'_, 't> {
                 return Ok(Some((Expr::bin(BinOp::Mul, low24(a), low24(b)), t)));
             }
             _ => {}
+        }
+        if let Some(r) = self.curand_call(n, &fname, &args) {
+            return r;
         }
         if let Some(r) = self.table_intrinsic(&fname, &args, used) {
             return r;

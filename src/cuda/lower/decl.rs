@@ -235,6 +235,61 @@ impl<'t> Lx<'_, 't> {
         Ok(())
     }
 
+    /// A thread-local array of vectors or structs (`float4 v[2];`, `Pair best[4] = {{…}, {…}};`):
+    /// a thread-local array (see [`Self::private_array`]) whose last dimension holds the fields,
+    /// like a `__shared__` array of them. An initializer gives each element by a brace list (or
+    /// a value of the type); the elements it does not give are zero.
+    pub(super) fn agg_private_array(&mut self, d: Node, agg: Rc<Agg>, init: Option<Node>) -> R<()> {
+        let mut cur = d;
+        while cur.kind() == "array_declarator" {
+            cur = cur.child_by_field_name("declarator").ok_or_else(|| unsupported("declarator", d))?;
+        }
+        let size = d.child_by_field_name("size");
+        if d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "array_declarator")
+            || size.is_none()
+        {
+            return Err(unsupported(
+                format!("a multi-dimensional or unsized thread-local array of {}", agg.name),
+                d,
+            ));
+        }
+        let cname = text(cur, self.src).to_string();
+        self.private_array(d, agg.fields[0].1, None)?;
+        let (kpl, prefix) = match self.lookup(&cname) {
+            Some(Binding::Array { kpl, prefix, .. }) => (kpl.clone(), prefix.clone()),
+            _ => return Err(unsupported("thread-local array", d)),
+        };
+        let k = agg.fields.len() as u32;
+        let mut n = 0;
+        if let Some(a) = self.arrays.iter_mut().find(|a| a.name == kpl) {
+            if let Some(Some(last)) = a.dims.last_mut() {
+                n = *last;
+                *last *= k;
+            }
+        }
+        self.agg_arrays.insert(kpl.clone(), agg.clone());
+        let Some(v) = init else { return Ok(()) };
+        if v.kind() != "initializer_list" {
+            return Err(unsupported(format!("this initializer of a thread-local array of {}", agg.name), v));
+        }
+        let mut c = v.walk();
+        let items: Vec<Node> = v.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+        if items.len() > n as usize {
+            return Err(unsupported(format!("more initializers than elements (brace each {})", agg.name), v));
+        }
+        for i in 0..n {
+            let values = match items.get(i as usize) {
+                Some(item) => self.agg_value(*item, &agg)?,
+                None => vec![Expr::Const(0); agg.fields.len()],
+            };
+            let mut index = prefix.clone();
+            index.push(Expr::Const(i));
+            let index = element_words(index, &agg);
+            self.write_fields(&kpl, &index, values);
+        }
+        Ok(())
+    }
+
     pub(super) fn shared_decl(&mut self, d: Node, ty: Ty, ext: bool) -> R<()> {
         if d.kind() == "init_declarator" {
             return Err(unsupported("initialized `__shared__` variables", d));

@@ -16,6 +16,7 @@ mod annotations;
 mod builtins;
 mod calls;
 mod control;
+mod curand;
 mod decl;
 mod expr;
 pub(super) mod groups;
@@ -24,6 +25,7 @@ mod lambda;
 mod memory;
 mod opaque;
 mod pointers;
+mod range_for;
 mod refs;
 mod scope;
 mod stmt;
@@ -52,6 +54,8 @@ const INSIDE: &str = "inside a source statement";
 const FOR_HEADER: &str = "inside a for header";
 
 const LOOP_COND: &str = "inside a loop condition";
+
+const RANGE_HEAD: &str = "the element of a range-based for is read before the body starts";
 
 const FLAG: &str = "a control-flow flag of the predicated form";
 
@@ -287,7 +291,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         warnings: Vec::new(),
-        ptr_groups: pointers::PtrGroups::collect(body, src, file),
+        ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),
     };
     let main = lx.label();

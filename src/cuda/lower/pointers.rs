@@ -74,11 +74,13 @@ fn find(parent: &mut [usize], mut x: usize) -> usize {
 }
 
 impl PtrGroups {
-    /// Groups the arrays the pointer locals of `body` may point into.
-    pub(super) fn collect(body: Node, src: &str, file: &FileInfo) -> PtrGroups {
+    /// Groups the arrays the pointer locals of `body` may point into, also those of the device
+    /// functions it calls (inlined: see [`callee_edges`]).
+    pub(super) fn collect(body: Node, src: &str, file: &FileInfo, prog: &Program) -> PtrGroups {
         let mut edges: Vec<(String, Vec<String>)> = Vec::new();
         let mut pointers: Vec<String> = Vec::new();
         walk(body, src, &mut edges, &mut pointers);
+        callee_edges(body, src, prog, &Callee::default(), 0, &mut edges, &mut pointers);
         // Only arrays join groups: the kernel's pointer parameters, arrays declared in the body,
         // file-scope arrays (a pointer to a scalar or a pointer parameter of an inlined
         // function stays what it was).
@@ -150,6 +152,99 @@ impl PtrGroups {
             }
         }
         out
+    }
+}
+
+/// Where an inlined function body sits: its namespace (a call-site path, so the pointer locals
+/// of each inlined copy are their own names) and what its pointer parameters point into (the
+/// roots of the arguments, as names of the kernel's namespace).
+#[derive(Default)]
+struct Callee {
+    ns: String,
+    params: HashMap<String, Vec<String>>,
+    locals: Vec<String>,
+}
+
+impl Callee {
+    /// A name used in this body, as roots of the kernel's namespace.
+    fn roots(&self, name: &str) -> Vec<String> {
+        if let Some(r) = self.params.get(name) {
+            return r.clone();
+        }
+        if self.locals.iter().any(|l| l == name) {
+            return vec![format!("{}#{name}", self.ns)];
+        }
+        vec![name.to_string()]
+    }
+}
+
+/// The pointer locals of every device function `body` calls, per call site: `float *src = c ?
+/// b : a;` in `f(bufA, bufB)` gives `f@…#src` the roots `bufB` and `bufA`, so the caller's
+/// arrays join one group and the inlined `?:` chooses between rows of it. Only the functions'
+/// pointer locals make edges (a parameter is its argument), so calling one function with
+/// different arrays groups nothing by itself.
+fn callee_edges(
+    n: Node,
+    src: &str,
+    prog: &Program,
+    here: &Callee,
+    depth: usize,
+    edges: &mut Vec<(String, Vec<String>)>,
+    pointers: &mut Vec<String>,
+) {
+    if depth > 8 {
+        return;
+    }
+    if n.kind() == "call_expression" {
+        let f = n.child_by_field_name("function").filter(|f| f.kind() == "identifier");
+        let args: Vec<Node> = match n.child_by_field_name("arguments") {
+            Some(a) => {
+                let mut c = a.walk();
+                let v: Vec<Node> = a.named_children(&mut c).filter(|x| x.kind() != "comment").collect();
+                v
+            }
+            None => Vec::new(),
+        };
+        if let Some(f) = f {
+            let fname = text(f, src);
+            if let [def] = prog.function(fname, args.len(), src)[..] {
+                if let Some(body) = def.node.child_by_field_name("body") {
+                    let mut inner = Callee {
+                        ns: format!("{}/{fname}@{}", here.ns, n.start_byte()),
+                        ..Default::default()
+                    };
+                    for (p, a) in fn_params(def.node).iter().zip(&args) {
+                        let decl = p.child_by_field_name("declarator");
+                        let Some(name) =
+                            decl.filter(|d| d.kind() == "pointer_declarator").and_then(array_name)
+                        else {
+                            continue;
+                        };
+                        let mut rs = Vec::new();
+                        roots(*a, src, &mut rs);
+                        let rs = rs.iter().flat_map(|r| here.roots(r)).collect();
+                        inner.params.insert(text(name, src).to_string(), rs);
+                    }
+                    let mut local_edges = Vec::new();
+                    walk(body, src, &mut local_edges, &mut inner.locals);
+                    for (p, rs) in local_edges {
+                        // An assignment to a parameter re-points the callee's copy only.
+                        if !inner.locals.contains(&p) {
+                            continue;
+                        }
+                        let rs = rs.iter().flat_map(|r| inner.roots(r)).collect();
+                        edges.push((format!("{}#{p}", inner.ns), rs));
+                    }
+                    pointers.extend(inner.locals.iter().map(|l| format!("{}#{l}", inner.ns)));
+                    callee_edges(body, src, prog, &inner, depth + 1, edges, pointers);
+                }
+            }
+        }
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.named_children(&mut c).collect();
+    for ch in children {
+        callee_edges(ch, src, prog, here, depth, edges, pointers);
     }
 }
 

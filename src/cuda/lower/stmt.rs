@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// A piece of a loop [`Lx::emit_loop`] runs every iteration (its head or its tail).
+pub(super) type LoopHook<'h, S> = &'h mut dyn FnMut(&mut S) -> R<()>;
+
 impl<'t> Lx<'_, 't> {
     pub(super) fn place_after(&self, n: Node, ctx: Ctx) -> Place {
         match ctx {
@@ -68,6 +71,7 @@ impl<'t> Lx<'_, 't> {
             "if_statement" => self.if_stmt(n, ctx),
             "while_statement" => self.while_stmt(n, ctx),
             "for_statement" => self.for_stmt(n, ctx),
+            "for_range_loop" => self.range_for(n, ctx),
             "do_statement" => self.do_stmt(n, ctx),
             "return_statement" => self.return_stmt(n, ctx),
             "break_statement" => {
@@ -305,7 +309,7 @@ impl<'t> Lx<'_, 't> {
             None => (Expr::Const(1), false, Vec::new()),
         };
         let recheck = cond.clone();
-        self.emit_loop(n, ctx, body_node, (brk, cont), cond, &mut |s| {
+        let mut tail = |s: &mut Self| {
             if let Some(u) = update {
                 let from = s.places.len();
                 s.cur_span = span(u);
@@ -316,12 +320,14 @@ impl<'t> Lx<'_, 't> {
                 s.recond(cn, &recheck, rec.clone())?;
             }
             Ok(())
-        })
+        };
+        self.emit_loop(n, ctx, body_node, (brk, cont), cond, (&mut |_| Ok(()), &mut tail))
     }
 
-    /// The loop statement shared by `for`/`while` and `do`, once its flags are declared and its
-    /// condition computed: `while (cond && !flags) { body; <cont cleared>; tail }` with the
-    /// `break`/`continue` targets, the `tail` guarded as [`Self::loop_tail`] says, and the
+    /// The loop statement shared by `for`/`while`, `do` and range-based `for`, once its flags
+    /// are declared and its condition computed: `while (cond && !flags) { head; body; <cont
+    /// cleared>; tail }` with the `break`/`continue` targets, `head` before the body (a
+    /// range-based for's element), the `tail` guarded as [`Self::loop_tail`] says, and the
     /// places of the loop and its body's start.
     pub(super) fn emit_loop(
         &mut self,
@@ -330,16 +336,21 @@ impl<'t> Lx<'_, 't> {
         body_node: Node<'t>,
         (brk, cont): (Option<String>, Option<String>),
         cond: Expr,
-        tail: &mut dyn FnMut(&mut Self) -> R<()>,
+        (head, tail): (LoopHook<'_, Self>, LoopHook<'_, Self>),
     ) -> R<()> {
         let l = self.label();
         let bs = self.label();
         self.targets.push(Target { brk: brk.clone(), cont: cont.clone(), is_loop: true });
         let saved = std::mem::take(&mut self.exits);
         let r = self.nested(|s| {
+            let before = s.out.len();
+            head(s)?;
+            let headed = s.out.len() > before;
             let p = s.body(body_node, n)?;
             s.loop_tail(cont.as_deref(), tail)?;
-            Ok(p)
+            // What `head` emitted runs before the body's `{` in the source (a range-based for's
+            // element copy): a barrier at the body's start would follow it, not precede it.
+            Ok(if headed { Place::Not(RANGE_HEAD.into()) } else { p })
         });
         self.targets.pop();
         let cond = self.close_loop(saved, cond, brk.as_deref(), cont.as_deref());
@@ -426,13 +437,15 @@ impl<'t> Lx<'_, 't> {
         let (brk, cont) = self.loop_flags(body_node);
         self.cur_span = span(n);
         let flag = self.temp(Some(Expr::Const(1)));
-        self.emit_loop(n, ctx, body_node, (brk, cont), Expr::Var(flag.clone()), &mut |s| {
+        let cond = Expr::Var(flag.clone());
+        let mut tail = |s: &mut Self| {
             let from = s.places.len();
             s.cur_span = span(cn);
             let c = s.cond(cn)?;
             s.emit(StmtKind::Assign { name: flag.clone(), value: c });
             s.mark_from(from, LOOP_COND);
             Ok(())
-        })
+        };
+        self.emit_loop(n, ctx, body_node, (brk, cont), cond, (&mut |_| Ok(()), &mut tail))
     }
 }

@@ -21,7 +21,13 @@ pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
             }
         }
         "primitive_type" | "type_identifier" => ty_from_words(&words.join(" ")).ok_or_else(|| {
-            unsupported(format!("type `{}` (only scalar integer and floating types)", words.join(" ")), n)
+            let name = words.join(" ");
+            let e = unsupported(format!("type `{name}` (only scalar integer and floating types)"), n);
+            if curand::unmodelled_state(&name) {
+                e.with_note("of cuRAND's states only XORWOW (`curandState`), Philox4_32_10 and MRG32k3a are modelled; Sobol and MTGP32 states are not")
+            } else {
+                e
+            }
         }),
         _ => Err(unsupported(
             format!("type `{t}` (structs, enums, templates and vector types are not modelled)"),
@@ -404,6 +410,9 @@ impl<'t> Lx<'_, 't> {
                     return t;
                 }
                 if !self.prog.has_function(f) {
+                    if let Some(t) = curand::result_type(f) {
+                        return t;
+                    }
                     if let Some(t) = self.prototype_type(f) {
                         return t;
                     }

@@ -107,6 +107,15 @@ pub const MACROS: &[(&str, &str)] = &[
     ("EXIT_SUCCESS", "0"),
     ("EXIT_FAILURE", "1"),
     ("NULL", "0"),
+    // `<curand_kernel.h>`'s constants; its state types and functions are modelled by the
+    // lowering (`lower/curand.rs`), which knows them by name.
+    ("CURAND_2POW32_INV", "2.3283064e-10f"),
+    ("CURAND_2POW32_INV_DOUBLE", "2.3283064365386963e-10"),
+    ("CURAND_2POW32_INV_2PI", "(2.3283064e-10f * 6.2831855f)"),
+    ("CURAND_2PI", "6.2831853071795860"),
+    ("CURAND_PI_DOUBLE", "3.1415926535897932"),
+    ("CURAND_SQRT2", "(-1.4142135f)"),
+    ("CURAND_SQRT2_DOUBLE", "(-1.4142135623730951)"),
 ];
 
 #[cfg(test)]
