@@ -1,5 +1,5 @@
 //! Regression test of the benchmark suite (counts and costs, never times): every kernel of
-//! `benchmarks/micro`, `benchmarks/plain` and `benchmarks/sdk`, its barriers stripped, synthesizes in paper and
+//! `benchmarks/micro`, `benchmarks/plain`, `benchmarks/sdk` and `benchmarks/sdk-annotated`, its barriers stripped, synthesizes in paper and
 //! informed mode to a kernel a fresh oracle verifies, with no more barriers and no higher cost
 //! than the hand placement. The per-kernel numbers are compared with `tests/bench/expected.tsv`
 //! (`BLESS=1` rewrites it). Also: `autosync bench` on a small directory writes its files and
@@ -51,7 +51,7 @@ const HEADER: &str = "# suite\tkernel\tO-B\tO-cost\toriginal\tpaper B\tpaper cos
 
 #[test]
 fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
-    let dirs = ["micro", "plain", "sdk"].map(|d| root().join("benchmarks").join(d));
+    let dirs = ["micro", "plain", "sdk", "sdk-annotated"].map(|d| root().join("benchmarks").join(d));
     let files = bench::discover(&dirs).expect("benchmark directories");
     let opts = BenchOptions {
         config: Config::default_config(),

@@ -10,9 +10,14 @@ pub struct BenchFile {
 }
 
 /// The directories `autosync bench` runs without arguments: `benchmarks/micro`,
-/// `benchmarks/plain` and `benchmarks/sdk`, those of them that exist under `root`.
+/// `benchmarks/plain`, `benchmarks/sdk` and `benchmarks/sdk-annotated` (the SDK rewrites with
+/// GPUVerify `__requires` preconditions), those of them that exist under `root`.
 pub fn default_dirs(root: &Path) -> Vec<PathBuf> {
-    ["micro", "plain", "sdk"].iter().map(|d| root.join("benchmarks").join(d)).filter(|d| d.is_dir()).collect()
+    ["micro", "plain", "sdk", "sdk-annotated"]
+        .iter()
+        .map(|d| root.join("benchmarks").join(d))
+        .filter(|d| d.is_dir())
+        .collect()
 }
 
 /// The benchmark files of `dirs`: every `.cu` file, and every `.kpl` file without a `.cu` twin
