@@ -149,6 +149,8 @@ struct Unit<'k> {
     varying: BTreeSet<Label>,
     /// `if`/`else` blocks proven entered by every thread that reaches them (informed mode).
     entered: BTreeSet<Label>,
+    /// The blocks the oracle was asked about for `entered`.
+    entered_asked: BTreeSet<Label>,
 }
 
 impl Unit<'_> {
@@ -169,6 +171,20 @@ impl Unit<'_> {
     /// (the oracle's refinements, src/verify/refine.rs): inside loops between the two accesses,
     /// and directly in the body of a loop around one access only (its next or earlier
     /// iteration). Informed mode offers them to the solver; the oracle decides.
+    /// The `if`/`else` blocks whose `entered` status [`Unit::conditional_positions`] reads for
+    /// `case`.
+    fn entered_questions(&self, case: &Case) -> Vec<Label> {
+        let tree = &self.tree;
+        let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);
+        let mut out = Vec::new();
+        for x in case.separating_positions(tree).iter().filter(|x| !enclosing(x)) {
+            out.extend(tree.subtree(*x).into_iter().chain(std::iter::once(*x)).filter(|b| {
+                matches!(tree.kind(*b), Some(crate::kpl::NodeKind::If | crate::kpl::NodeKind::Else(_)))
+            }));
+        }
+        out
+    }
+
     fn conditional_positions(&self, case: &Case) -> Vec<Label> {
         let tree = &self.tree;
         let direct = case.separating_positions(tree);
@@ -276,6 +292,7 @@ fn build_units<'k>(
             cost,
             varying: BTreeSet::new(),
             entered: BTreeSet::new(),
+            entered_asked: BTreeSet::new(),
         });
     }
     // Weight = (3 × site count + 1) × cost + 2 + 1 for a site outside the kernel's own body
@@ -354,16 +371,16 @@ pub fn synthesize_group(
             }
         }
     };
+    // Informed mode excludes the positions in thread-dependent blocks up front, but asks the
+    // solver only about the blocks around positions some race's clause offers (`asked`): a
+    // position in no clause is never chosen, as every position costs something. Likewise it
+    // asks which `if` blocks every thread enters only for the races' cases (`entered_asked`).
+    let mut candidates: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
+    let mut asked: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
     if opts.mode == Mode::Informed {
-        for unit in units.iter_mut() {
+        for (unit, candidates) in units.iter_mut().zip(candidates.iter_mut()) {
             let t = Instant::now();
-            let varying = oracle.varying_blocks(&unit.base);
-            stats.oracle_time += t.elapsed();
-            for b in varying {
-                exclude_block(unit, b, &mut excluded, &mut solver);
-            }
-            let t = Instant::now();
-            unit.entered = oracle.entered_blocks(&unit.base);
+            *candidates = oracle.varying_candidates(&unit.base);
             stats.oracle_time += t.elapsed();
         }
     }
@@ -424,6 +441,54 @@ pub fn synthesize_group(
             return Ok((results, finished));
         } else {
             let mut refined = false;
+            if opts.mode == Mode::Informed {
+                for (unit, (verdict, _)) in units.iter_mut().zip(&verdicts) {
+                    let questions: BTreeSet<Label> = verdict
+                        .races
+                        .iter()
+                        .filter_map(decided_block_race)
+                        .flat_map(|r| r.cases)
+                        .flat_map(|c| unit.entered_questions(&c.case))
+                        .filter(|b| !unit.entered_asked.contains(b))
+                        .collect();
+                    if !questions.is_empty() {
+                        let t = Instant::now();
+                        let entered = oracle.entered_blocks(&unit.base, &questions);
+                        stats.oracle_time += t.elapsed();
+                        unit.entered.extend(entered);
+                        unit.entered_asked.extend(questions);
+                    }
+                }
+                // The sites this round's clauses may offer, and through them every label (of any
+                // kernel of the group) a chosen site puts a barrier at.
+                let mut offered: BTreeSet<Var> = BTreeSet::new();
+                for (unit, (verdict, _)) in units.iter().zip(&verdicts) {
+                    for c in verdict.races.iter().filter_map(decided_block_race).flat_map(|r| r.cases) {
+                        let labels = c.case.separating_positions(&unit.tree);
+                        let labels = labels.into_iter().chain(unit.conditional_positions(&c.case));
+                        offered.extend(labels.filter_map(|l| unit.var_of.get(&l).copied()));
+                    }
+                }
+                let mut to_ask: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
+                for (ui, l) in offered.iter().flat_map(|v| sites.members.get(v).into_iter().flatten()) {
+                    let unit = &units[*ui];
+                    let around = unit.tree.blks(*l).iter().copied().chain(std::iter::once(*l));
+                    to_ask[*ui]
+                        .extend(around.filter(|b| candidates[*ui].contains(b) && !asked[*ui].contains(b)));
+                }
+                for (ui, blocks) in to_ask.into_iter().enumerate() {
+                    if blocks.is_empty() {
+                        continue;
+                    }
+                    let t = Instant::now();
+                    let varying = oracle.varying_among(&units[ui].base, &blocks);
+                    stats.oracle_time += t.elapsed();
+                    asked[ui].extend(blocks);
+                    for b in varying {
+                        exclude_block(&mut units[ui], b, &mut excluded, &mut solver);
+                    }
+                }
+            }
             for (ui, (verdict, _)) in verdicts.iter().enumerate() {
                 let unit = &units[ui];
                 deferred[ui].clear();

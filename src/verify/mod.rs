@@ -63,12 +63,22 @@ pub trait Oracle {
     }
     /// Blocks (if, else, while) whose threads may disagree on entering them, confirmed by the
     /// solver (a barrier anywhere inside them diverges).
-    fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
+    fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
+        let candidates = self.varying_candidates(kernel);
+        self.varying_among(kernel, &candidates)
+    }
+    /// The blocks whose entering may depend on the thread by the syntactic uniformity analysis
+    /// alone (no solver call): a superset of [`Oracle::varying_blocks`].
+    fn varying_candidates(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
+    /// Those of `blocks` that [`Oracle::varying_blocks`] holds: for a caller that needs the
+    /// answer for a few blocks only.
+    fn varying_among(&mut self, kernel: &Kernel, blocks: &BTreeSet<Label>) -> BTreeSet<Label>;
     /// `if`/`else` blocks that every thread executing the enclosing block enters (at the same
     /// iterations), proven by the solver — like `if (tid.x < 32)` in a block of 32 threads or
     /// fewer. A barrier directly inside one runs whenever the enclosing block runs. A hint for
-    /// synthesis: the final placement is verified by [`Oracle::check`] regardless.
-    fn entered_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label>;
+    /// synthesis: the final placement is verified by [`Oracle::check`] regardless. Only the
+    /// blocks `among` are asked about.
+    fn entered_blocks(&mut self, kernel: &Kernel, among: &BTreeSet<Label>) -> BTreeSet<Label>;
     fn stats(&self) -> OracleStats;
 }
 
@@ -573,18 +583,26 @@ impl Oracle for Z3Oracle {
         self.check_with(kernel, true)
     }
 
-    fn varying_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
+    fn varying_candidates(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let key = self.analysis(&stripped, &assumed);
-        let candidates: Vec<Label> = self.analyses[&key].uniformity.varying_blocks.iter().copied().collect();
+        self.analyses[&key].uniformity.varying_blocks.clone()
+    }
+
+    fn varying_among(&mut self, kernel: &Kernel, blocks: &BTreeSet<Label>) -> BTreeSet<Label> {
+        let stripped = strip_barriers(kernel);
+        let assumed = Self::uniform_read_candidates(&stripped, None);
+        let key = self.analysis(&stripped, &assumed);
+        let candidates: Vec<Label> =
+            self.analyses[&key].uniformity.varying_blocks.intersection(blocks).copied().collect();
         candidates
             .into_iter()
             .filter(|b| !matches!(self.block_divergence(key, *b, false), Outcome::None))
             .collect()
     }
 
-    fn entered_blocks(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
+    fn entered_blocks(&mut self, kernel: &Kernel, among: &BTreeSet<Label>) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let key = self.analysis(&stripped, &assumed);
@@ -592,7 +610,7 @@ impl Oracle for Z3Oracle {
         let mut out = BTreeSet::new();
         let Some(an) = self.analyses.get(&key) else { return out };
         let blocks = &an.block.traces[0].blocks;
-        let mut labels: Vec<Label> = blocks.keys().copied().collect();
+        let mut labels: Vec<Label> = blocks.keys().copied().filter(|b| among.contains(b)).collect();
         labels.sort();
         for b in labels {
             if !matches!(tree.kind(b), Some(NodeKind::If | NodeKind::Else(_))) {
