@@ -269,6 +269,28 @@ pub struct ArrayDecl {
     pub span: Span,
 }
 
+/// The leading dimensions of a shared array that models a thread-local C array (one row per
+/// thread, CUDA's bounds of `tid.z`, `tid.y`, `tid.x`), indexed by [`thread_row`].
+pub const THREAD_ROW_DIMS: [u32; 3] = [64, 1024, 1024];
+
+/// The leading index of a thread-local array's row: `[tid.z, tid.y, tid.x]`.
+pub fn thread_row() -> Vec<Expr> {
+    [Dim::Z, Dim::Y, Dim::X].into_iter().map(|d| Expr::Builtin(Builtin::Tid(d))).collect()
+}
+
+impl ArrayDecl {
+    /// Whether `index` into this array selects the accessing thread's own row of a modelled
+    /// thread-local array: the array's leading dimensions are [`THREAD_ROW_DIMS`] and the index
+    /// starts with [`thread_row`]. Such an index reads the thread ids only to keep the threads'
+    /// copies apart, not for what the kernel computes.
+    pub fn is_thread_row(&self, index: &[Expr]) -> bool {
+        self.dims.len() >= 3
+            && self.dims[..3].iter().zip(THREAD_ROW_DIMS).all(|(d, t)| *d == Some(t))
+            && index.len() >= 3
+            && index[..3] == thread_row()[..]
+    }
+}
+
 /// Atomic read-modify-write operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {

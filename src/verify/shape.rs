@@ -25,17 +25,24 @@ pub struct BuiltinReads {
 }
 
 impl BuiltinReads {
-    /// Every builtin the lowered kernel mentions, in any expression of any statement.
+    /// Every builtin the lowered kernel mentions, in any expression of any statement, except the
+    /// thread ids that only select a thread-local array's row of the accessing thread
+    /// ([`crate::kpl::ArrayDecl::is_thread_row`]): `float acc[2];` does not make a kernel 3-D.
     pub fn of(kernel: &Kernel) -> BuiltinReads {
         let mut r = BuiltinReads::default();
+        let own_row = |array: &str, index: &[Expr]| {
+            kernel.arrays.iter().any(|a| a.name == array && a.is_thread_row(index))
+        };
         kernel.walk(&mut |s| {
             let mut see = |e: &Expr| r.visit(e);
+            let skip = |array: &str, index: &[Expr]| if own_row(array, index) { 3 } else { 0 };
             match &s.kind {
                 StmtKind::Local { init: Some(e), .. } | StmtKind::Assign { value: e, .. } => see(e),
                 StmtKind::Local { init: None, .. } => {}
-                StmtKind::Read { index, .. } => index.iter().for_each(see),
-                StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => {
-                    index.iter().for_each(&mut see);
+                StmtKind::Read { array, index, .. } => index.iter().skip(skip(array, index)).for_each(see),
+                StmtKind::Write { array, index, value, .. }
+                | StmtKind::Atomic { array, index, value, .. } => {
+                    index.iter().skip(skip(array, index)).for_each(&mut see);
                     see(value);
                 }
                 StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume { cond } => {

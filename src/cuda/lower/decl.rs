@@ -194,15 +194,11 @@ impl<'t> Lx<'_, 't> {
             .map(|x| x.ok_or_else(|| unsupported("a thread-local array of unknown size", d)))
             .collect::<R<_>>()?;
         let cname = text(cur, self.src).to_string();
-        let mut full = vec![Some(64), Some(1024), Some(1024)];
+        let mut full: Vec<Option<u32>> = crate::kpl::THREAD_ROW_DIMS.iter().map(|d| Some(*d)).collect();
         full.extend(c_dims.iter().map(|x| Some(*x)));
         let before = self.scopes[0].get(&cname).cloned();
         self.add_array_plain(&cname, Space::Shared, ty, full, false, span(d));
-        let prefix = vec![
-            Expr::Builtin(Builtin::Tid(Dim::Z)),
-            Expr::Builtin(Builtin::Tid(Dim::Y)),
-            Expr::Builtin(Builtin::Tid(Dim::X)),
-        ];
+        let prefix = crate::kpl::thread_row();
         let kpl = match self.scopes[0].get(&cname) {
             Some(Binding::Array { kpl, .. }) => kpl.clone(),
             _ => return Err(unsupported("thread-local array", d)),
