@@ -57,7 +57,8 @@ pub trait Oracle {
     /// decided, non-benign race case whose (non-empty) separating positions are among the left-out case's
     /// (a barrier that separates the reported case separates the left-out one too). It leaves
     /// nothing out when it reports no such race, so a verdict without block races is the full
-    /// verdict of [`Oracle::check`].
+    /// verdict of [`Oracle::check`]. Likewise, a verdict with a block race may come from reads
+    /// assumed uniform that race (not retracted as [`Oracle::check`] does).
     fn check_for_synthesis(&mut self, kernel: &Kernel) -> Verdict {
         self.check(kernel)
     }
@@ -653,7 +654,14 @@ impl Z3Oracle {
                 .flat_map(|r| [r.first, r.second])
                 .filter(|l| assumed.contains(l))
                 .collect();
-            if involved.is_empty() {
+            // A synthesis check that found a block race returns it as it is: those races are
+            // real under any assumption (assuming reads uniform only removes behaviours), the
+            // loop goes on after separating them, and its last check has no block race, so it
+            // retracts as `check` does.
+            let block_race = verdict.races.iter().any(|r| {
+                r.scope == Scope::Block && r.cases.iter().any(|c| c.witness.is_some() && !c.benign)
+            });
+            if involved.is_empty() || (lazy && block_race) {
                 return verdict;
             }
             // A racing read may see different values in different threads: stop assuming it
