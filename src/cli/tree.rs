@@ -31,8 +31,12 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
     let tree = LabelTree::new(k);
     let model = config.cost_model();
     let mut rows: Vec<[String; 5]> = Vec::new();
-    fn visit(
+    let stmts = k.stmt_index();
+    let stmt = |l: kpl::Label| stmts.get(l.0 as usize).copied().flatten();
+    #[allow(clippy::too_many_arguments)]
+    fn visit<'k>(
         k: &Kernel,
+        stmt: &dyn Fn(kpl::Label) -> Option<&'k kpl::Stmt>,
         tree: &LabelTree,
         l: kpl::Label,
         depth: usize,
@@ -46,7 +50,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
             Some(NodeKind::If) => "if".to_string(),
             Some(NodeKind::Else(_)) => "else".to_string(),
             Some(NodeKind::While) => "while".to_string(),
-            Some(NodeKind::Leaf) => match k.stmt(l).map(|s| &s.kind) {
+            Some(NodeKind::Leaf) => match stmt(l).map(|s| &s.kind) {
                 Some(StmtKind::Read { .. }) => "read",
                 Some(StmtKind::Write { .. }) => "write",
                 Some(StmtKind::Atomic { .. }) => "atomic",
@@ -65,16 +69,15 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
             _ => ("yes".to_string(), synth::barrier_cost(k, tree, model, l).to_string()),
         };
         // Compound statements show their header without the opening brace.
-        let text = k
-            .stmt(l)
+        let text = stmt(l)
             .map(|s| kpl::printer::statement_head(s).trim_end_matches(" {").to_string())
             .unwrap_or_default();
         rows.push([format!("{}{}", "  ".repeat(depth), k.label_name(l)), what, place, cost, text]);
         for c in tree.children(l) {
-            visit(k, tree, *c, depth + 1, rows, model);
+            visit(k, stmt, tree, *c, depth + 1, rows, model);
         }
     }
-    visit(k, &tree, kpl::Label::MAIN, 0, &mut rows, &model);
+    visit(k, &stmt, &tree, kpl::Label::MAIN, 0, &mut rows, &model);
     let headers = ["label", "kind", "barrier after", "cost", "statement"];
     let mut widths = headers.map(str::len);
     for r in &rows {

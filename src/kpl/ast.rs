@@ -556,6 +556,7 @@ impl Kernel {
 
     /// Finds the statement with label `l`.
     pub fn stmt(&self, l: Label) -> Option<&Stmt> {
+        // One walk: callers that look up many labels use `stmt_index`.
         let mut found = None;
         self.walk(&mut |s| {
             if s.label == l {
@@ -563,6 +564,18 @@ impl Kernel {
             }
         });
         found
+    }
+
+    /// Every statement by its label's id (`index[l.0]`), in one walk: for callers that look up
+    /// many labels ([`Kernel::stmt`] walks the body each time).
+    pub fn stmt_index(&self) -> Vec<Option<&Stmt>> {
+        let mut index = vec![None; self.label_names.len()];
+        self.walk(&mut |s| {
+            if let Some(slot) = index.get_mut(s.label.0 as usize) {
+                *slot = Some(s);
+            }
+        });
+        index
     }
 
     /// Inserts a barrier statement as the right sibling of `after` (or as the first statement of

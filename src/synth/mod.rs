@@ -269,12 +269,14 @@ fn build_units<'k>(
         let tree = LabelTree::new(&base);
         let mut var_of = BTreeMap::new();
         let mut cost = HashMap::new();
+        let stmts = base.stmt_index();
         for &l in tree.post_order() {
             if l == Label::MAIN || !base.place(l).is_placeable() {
                 continue;
             }
             // A barrier right after a barrier is never needed.
-            if matches!(base.stmt(l).map(|s| &s.kind), Some(StmtKind::Barrier)) {
+            if matches!(stmts.get(l.0 as usize).copied().flatten().map(|s| &s.kind), Some(StmtKind::Barrier))
+            {
                 continue;
             }
             let c = barrier_cost(&base, &tree, &opts.cost, l);

@@ -658,9 +658,10 @@ impl Z3Oracle {
             // real under any assumption (assuming reads uniform only removes behaviours), the
             // loop goes on after separating them, and its last check has no block race, so it
             // retracts as `check` does.
-            let block_race = verdict.races.iter().any(|r| {
-                r.scope == Scope::Block && r.cases.iter().any(|c| c.witness.is_some() && !c.benign)
-            });
+            let block_race = verdict
+                .races
+                .iter()
+                .any(|r| r.scope == Scope::Block && r.cases.iter().any(|c| c.witness.is_some() && !c.benign));
             if involved.is_empty() || (lazy && block_race) {
                 return verdict;
             }

@@ -196,8 +196,14 @@ pub struct SymExec<'a> {
     /// Per variable, that the arithmetic computing its current value did not wrap (absent:
     /// nothing known, i.e. true — a value read from memory, a havoc, a loop's variable).
     nowrap: HashMap<String, Bool>,
+    /// Operator nodes behind each variable's value (through the variables its expression read),
+    /// at least 1: how big its terms are, for [`SymExec::no_wrap`].
+    sizes: HashMap<String, usize>,
     trace: ThreadTrace,
 }
+
+/// Up to this size ([`SymExec::expr_size`]) a no-wrap condition is simplified when built.
+const SIMPLIFY_SIZE: usize = 256;
 
 impl<'a> SymExec<'a> {
     #[allow(clippy::too_many_arguments)]
@@ -225,6 +231,7 @@ impl<'a> SymExec<'a> {
             loops: Vec::new(),
             assume: Vec::new(),
             nowrap: HashMap::new(),
+            sizes: HashMap::new(),
             trace: ThreadTrace::default(),
         };
         let t = Bool::from_bool(true);
@@ -298,6 +305,7 @@ impl<'a> SymExec<'a> {
                 StmtKind::Read { dst, array, index } => {
                     self.access(l, array, index, None, enabled);
                     self.nowrap.remove(dst);
+                    self.sizes.remove(dst);
                     let v = if self.uniform_reads.contains(&l) {
                         self.uniform_value(format!("rd_{}", l.0))
                     } else {
@@ -313,6 +321,7 @@ impl<'a> SymExec<'a> {
                     self.access(l, array, index, None, enabled);
                     if let Some(d) = dst {
                         self.nowrap.remove(d);
+                        self.sizes.remove(d);
                         let v = self.private_value(format!("atomic_{}", l.0));
                         self.env.insert(d.clone(), v);
                     }
@@ -355,6 +364,7 @@ impl<'a> SymExec<'a> {
         // makes `--no-wrap` assume less).
         for name in assigned.keys() {
             self.nowrap.remove(name.as_str());
+            self.sizes.remove(name.as_str());
         }
         let k = BV::new_const(format!("k{}_{}", self.theta, l.0), W);
         let entry = self.env.clone();
@@ -421,6 +431,7 @@ impl<'a> SymExec<'a> {
         }
         for name in assigned.keys() {
             self.nowrap.remove(name.as_str());
+            self.sizes.remove(name.as_str());
         }
     }
 
@@ -430,9 +441,12 @@ impl<'a> SymExec<'a> {
             Some(e) => {
                 let c = self.no_wrap(e);
                 self.nowrap.insert(name.to_string(), c);
+                let size = self.expr_size(e);
+                self.sizes.insert(name.to_string(), size);
             }
             None => {
                 self.nowrap.remove(name);
+                self.sizes.remove(name);
             }
         }
     }
@@ -443,7 +457,31 @@ impl<'a> SymExec<'a> {
         let mut conds = Vec::new();
         self.collect_no_wrap(e, &mut conds);
         let refs: Vec<&Bool> = conds.iter().collect();
-        Bool::and(&refs).simplify()
+        let all = Bool::and(&refs);
+        // Big terms are left to the solver: a condition on `a + c` holds the whole term of `a`,
+        // so simplifying at every assignment made a chain of `a = a + c` quadratic (40,000
+        // statements took a minute).
+        if self.expr_size(e) <= SIMPLIFY_SIZE {
+            all.simplify()
+        } else {
+            all
+        }
+    }
+
+    /// Operator nodes of `e`, counting each variable as the size of its value.
+    fn expr_size(&self, e: &Expr) -> usize {
+        match e {
+            Expr::Const(_) | Expr::Builtin(_) => 1,
+            Expr::Var(v) => self.sizes.get(v).copied().unwrap_or(1),
+            Expr::Unary(_, a) => self.expr_size(a).saturating_add(1),
+            Expr::Binary(_, a, b) => self.expr_size(a).saturating_add(self.expr_size(b)).saturating_add(1),
+            Expr::Select(c, a, b) => self
+                .expr_size(c)
+                .saturating_add(self.expr_size(a))
+                .saturating_add(self.expr_size(b))
+                .saturating_add(1),
+            Expr::Call(_, args) => args.iter().fold(1usize, |n, a| n.saturating_add(self.expr_size(a))),
+        }
     }
 
     fn collect_no_wrap(&self, e: &Expr, out: &mut Vec<Bool>) {
@@ -489,6 +527,8 @@ impl<'a> SymExec<'a> {
             for v in self.env.values_mut() {
                 *v = v.simplify();
             }
+            // Simplified, the values are small again (usually numerals).
+            self.sizes.clear();
         }
         let out = std::mem::replace(&mut self.env, saved);
         ok.then_some(out)
