@@ -272,13 +272,7 @@ impl<'t> Lx<'_, 't> {
                 self.agg_arrays.insert(name, agg.clone());
                 continue;
             }
-            let array_decl = match d.kind() {
-                "array_declarator" => Some(d),
-                "init_declarator" => {
-                    d.child_by_field_name("declarator").filter(|x| x.kind() == "array_declarator")
-                }
-                _ => None,
-            };
+            let array_decl = super::decl::array_declarator(d);
             if let Some(a) = array_decl {
                 self.agg_private_array(a, agg.clone(), d.child_by_field_name("value"))?;
                 continue;

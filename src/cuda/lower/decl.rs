@@ -48,13 +48,7 @@ impl<'t> Lx<'_, 't> {
             if ext {
                 return Err(unsupported("`extern` variables other than `extern __shared__` arrays", d));
             }
-            let array_decl = match d.kind() {
-                "array_declarator" => Some(d),
-                "init_declarator" => {
-                    d.child_by_field_name("declarator").filter(|x| x.kind() == "array_declarator")
-                }
-                _ => None,
-            };
+            let array_decl = array_declarator(d);
             if let Some(a) = array_decl {
                 self.private_array(a, ty, d.child_by_field_name("value"))?;
                 continue;
@@ -334,5 +328,15 @@ impl<'t> Lx<'_, 't> {
         }
         self.add_array(&cname, Space::Shared, ty, dims, scalar, span(d));
         Ok(())
+    }
+}
+
+/// The array declarator of a declaration's item (`float a[4]` or `float a[4] = {…}`), if it
+/// declares an array.
+pub(super) fn array_declarator(d: Node) -> Option<Node> {
+    match d.kind() {
+        "array_declarator" => Some(d),
+        "init_declarator" => d.child_by_field_name("declarator").filter(|x| x.kind() == "array_declarator"),
+        _ => None,
     }
 }
