@@ -444,7 +444,13 @@ fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Spa
             StmtKind::Atomic { .. } => AccessKind::Atomic,
             _ => return,
         };
-        if let Some((array, ..)) = s.access() {
+        if let Some((array, index, ..)) = s.access() {
+            // A thread's own row of a thread-local C array: no other thread reaches it in a
+            // defined program (an index past the row is undefined behaviour), so it races with
+            // nothing — not even when the solver cannot bound the index.
+            if k.array(array).is_some_and(|a| a.is_thread_row(index)) {
+                return;
+            }
             let space = k.array(array).map(|a| a.space).unwrap_or(Space::Global);
             out.push((s.label, array.to_string(), kind, space));
         }
