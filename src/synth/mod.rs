@@ -151,6 +151,10 @@ struct Unit<'k> {
     entered: BTreeSet<Label>,
     /// The blocks the oracle was asked about for `entered`.
     entered_asked: BTreeSet<Label>,
+    /// Blocks the syntactic uniformity analysis cannot call uniform (informed mode); the solver
+    /// decides those of them in `varying_asked`.
+    varying_candidates: BTreeSet<Label>,
+    varying_asked: BTreeSet<Label>,
 }
 
 impl Unit<'_> {
@@ -295,6 +299,8 @@ fn build_units<'k>(
             varying: BTreeSet::new(),
             entered: BTreeSet::new(),
             entered_asked: BTreeSet::new(),
+            varying_candidates: BTreeSet::new(),
+            varying_asked: BTreeSet::new(),
         });
     }
     // Weight = (3 × site count + 1) × cost + 2 + 1 for a site outside the kernel's own body
@@ -363,26 +369,10 @@ pub fn synthesize_group(
     let mut solver = MaxSat::new(opts.engine);
     let (mut units, sites) = build_units(kernels, opts, &mut solver)?;
     let mut excluded: BTreeSet<Var> = BTreeSet::new();
-    let exclude_block = |unit: &mut Unit, b: Label, excluded: &mut BTreeSet<Var>, solver: &mut MaxSat| {
-        unit.varying.insert(b);
-        for l in unit.tree.subtree(b) {
-            if let Some(v) = unit.var_of.get(&l) {
-                if excluded.insert(*v) {
-                    solver.add_hard(&[Lit::neg(*v)]);
-                }
-            }
-        }
-    };
-    // Informed mode excludes the positions in thread-dependent blocks up front, but asks the
-    // solver only about the blocks around positions some race's clause offers (`asked`): a
-    // position in no clause is never chosen, as every position costs something. Likewise it
-    // asks which `if` blocks every thread enters only for the races' cases (`entered_asked`).
-    let mut candidates: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
-    let mut asked: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
     if opts.mode == Mode::Informed {
-        for (unit, candidates) in units.iter_mut().zip(candidates.iter_mut()) {
+        for unit in units.iter_mut() {
             let t = Instant::now();
-            *candidates = oracle.varying_candidates(&unit.base);
+            unit.varying_candidates = oracle.varying_candidates(&unit.base);
             stats.oracle_time += t.elapsed();
         }
     }
@@ -444,52 +434,10 @@ pub fn synthesize_group(
         } else {
             let mut refined = false;
             if opts.mode == Mode::Informed {
-                for (unit, (verdict, _)) in units.iter_mut().zip(&verdicts) {
-                    let questions: BTreeSet<Label> = verdict
-                        .races
-                        .iter()
-                        .filter_map(decided_block_race)
-                        .flat_map(|r| r.cases)
-                        .flat_map(|c| unit.entered_questions(&c.case))
-                        .filter(|b| !unit.entered_asked.contains(b))
-                        .collect();
-                    if !questions.is_empty() {
-                        let t = Instant::now();
-                        let entered = oracle.entered_blocks(&unit.base, &questions);
-                        stats.oracle_time += t.elapsed();
-                        unit.entered.extend(entered);
-                        unit.entered_asked.extend(questions);
-                    }
-                }
-                // The sites this round's clauses may offer, and through them every label (of any
-                // kernel of the group) a chosen site puts a barrier at.
-                let mut offered: BTreeSet<Var> = BTreeSet::new();
-                for (unit, (verdict, _)) in units.iter().zip(&verdicts) {
-                    for c in verdict.races.iter().filter_map(decided_block_race).flat_map(|r| r.cases) {
-                        let labels = c.case.separating_positions(&unit.tree);
-                        let labels = labels.into_iter().chain(unit.conditional_positions(&c.case));
-                        offered.extend(labels.filter_map(|l| unit.var_of.get(&l).copied()));
-                    }
-                }
-                let mut to_ask: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
-                for (ui, l) in offered.iter().flat_map(|v| sites.members.get(v).into_iter().flatten()) {
-                    let unit = &units[*ui];
-                    let around = unit.tree.blks(*l).iter().copied().chain(std::iter::once(*l));
-                    to_ask[*ui]
-                        .extend(around.filter(|b| candidates[*ui].contains(b) && !asked[*ui].contains(b)));
-                }
-                for (ui, blocks) in to_ask.into_iter().enumerate() {
-                    if blocks.is_empty() {
-                        continue;
-                    }
-                    let t = Instant::now();
-                    let varying = oracle.varying_among(&units[ui].base, &blocks);
-                    stats.oracle_time += t.elapsed();
-                    asked[ui].extend(blocks);
-                    for b in varying {
-                        exclude_block(&mut units[ui], b, &mut excluded, &mut solver);
-                    }
-                }
+                let t = Instant::now();
+                let races: Vec<&[Race]> = verdicts.iter().map(|(v, _)| v.races.as_slice()).collect();
+                ask_about_offered_blocks(&mut units, &sites, &races, oracle, &mut excluded, &mut solver);
+                stats.oracle_time += t.elapsed();
             }
             for (ui, (verdict, _)) in verdicts.iter().enumerate() {
                 let unit = &units[ui];
@@ -616,6 +564,74 @@ pub fn synthesize_group(
                 chosen = sites.members.keys().filter(|v| sol.value(Lit::pos(**v))).copied().collect();
                 paper.remember(&sol);
             }
+        }
+    }
+}
+
+/// Excludes every position inside `b`, a block proven thread-dependent: a barrier there diverges.
+fn exclude_block(unit: &mut Unit, b: Label, excluded: &mut BTreeSet<Var>, solver: &mut MaxSat) {
+    unit.varying.insert(b);
+    for l in unit.tree.subtree(b) {
+        if let Some(v) = unit.var_of.get(&l) {
+            if excluded.insert(*v) {
+                solver.add_hard(&[Lit::neg(*v)]);
+            }
+        }
+    }
+}
+
+/// Informed mode's questions about blocks, asked only for what this round's races (`races`, per
+/// unit) can offer: which `if` blocks every thread enters (read by `conditional_positions`), and
+/// which blocks around an offered position vary (their positions are excluded). A position in
+/// no clause is never chosen, as every position costs something, so nothing else needs asking.
+fn ask_about_offered_blocks(
+    units: &mut [Unit],
+    sites: &Sites,
+    races: &[&[Race]],
+    oracle: &mut dyn Oracle,
+    excluded: &mut BTreeSet<Var>,
+    solver: &mut MaxSat,
+) {
+    let cases = |races: &[Race]| -> Vec<Case> {
+        races.iter().filter_map(decided_block_race).flat_map(|r| r.cases).map(|c| c.case).collect()
+    };
+    for (unit, races) in units.iter_mut().zip(races) {
+        let questions: BTreeSet<Label> = cases(races)
+            .iter()
+            .flat_map(|c| unit.entered_questions(c))
+            .filter(|b| !unit.entered_asked.contains(b))
+            .collect();
+        if !questions.is_empty() {
+            let entered = oracle.entered_blocks(&unit.base, &questions);
+            unit.entered.extend(entered);
+            unit.entered_asked.extend(questions);
+        }
+    }
+    // The sites this round's clauses may offer, and through them every label (of any kernel of
+    // the group) a chosen site puts a barrier at.
+    let mut offered: BTreeSet<Var> = BTreeSet::new();
+    for (unit, races) in units.iter().zip(races) {
+        for c in cases(races) {
+            let labels = c.separating_positions(&unit.tree).into_iter().chain(unit.conditional_positions(&c));
+            offered.extend(labels.filter_map(|l| unit.var_of.get(&l).copied()));
+        }
+    }
+    let mut to_ask: Vec<BTreeSet<Label>> = vec![BTreeSet::new(); units.len()];
+    for (ui, l) in offered.iter().flat_map(|v| sites.members.get(v).into_iter().flatten()) {
+        let unit = &units[*ui];
+        let around = unit.tree.blks(*l).iter().copied().chain(std::iter::once(*l));
+        to_ask[*ui].extend(
+            around.filter(|b| unit.varying_candidates.contains(b) && !unit.varying_asked.contains(b)),
+        );
+    }
+    for (unit, blocks) in units.iter_mut().zip(to_ask) {
+        if blocks.is_empty() {
+            continue;
+        }
+        let varying = oracle.varying_among(&unit.base, &blocks);
+        unit.varying_asked.extend(blocks);
+        for b in varying {
+            exclude_block(unit, b, excluded, solver);
         }
     }
 }

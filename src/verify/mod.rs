@@ -128,7 +128,8 @@ struct Analysis {
     uniformity: Uniformity,
     launch: Launch,
     block: Mode,
-    grid: Option<Mode>,
+    /// The grid mode and its pre-filter ranges, made on the first grid question.
+    grid: Option<(Mode, prefilter::Ranges)>,
     /// Case answers, keyed by the case and the barrier refinements its query used.
     case_results: HashMap<(Case, Vec<refine::RefineKey>), Outcome>,
     pair_possible: HashMap<(Label, Label), bool>,
@@ -184,10 +185,7 @@ impl Z3Oracle {
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
             let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
-            let ranges =
-                prefilter::Ranges::new(&launch, &self.opts.geometry, &[&block.ids[0], &block.ids[1]])
-                    .with_loops(&block.traces[0])
-                    .with_loops(&block.traces[1]);
+            let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
                 Analysis {
@@ -489,6 +487,15 @@ fn strip_barriers(k: &Kernel) -> Kernel {
     let all = s.barriers();
     s.remove_barriers(&all);
     s
+}
+
+impl Mode {
+    /// The pre-filter's value ranges of this mode's terms (its thread ids and loop counters).
+    fn ranges(&self, launch: &Launch, geometry: &Geometry) -> prefilter::Ranges {
+        prefilter::Ranges::new(launch, geometry, &[&self.ids[0], &self.ids[1]])
+            .with_loops(&self.traces[0])
+            .with_loops(&self.traces[1])
+    }
 }
 
 impl Analysis {
@@ -869,16 +876,15 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            an.grid = Some(make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None));
+            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None);
+            let ranges = grid.ranges(&an.launch, &self.opts.geometry);
+            an.grid = Some((grid, ranges));
         }
-        let Some(grid) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
+        let Some((grid, ranges)) = an.grid.as_mut() else { return Outcome::Unknown("internal".into()) };
+        let grid = &*grid;
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
-        let mut ranges =
-            prefilter::Ranges::new(&an.launch, &self.opts.geometry, &[&grid.ids[0], &grid.ids[1]])
-                .with_loops(&grid.traces[0])
-                .with_loops(&grid.traces[1]);
         if self.prefilter && ranges.of(&s1.index).disjoint(&ranges.of(&s2.index)) {
             self.stats.prefiltered += 1;
             an.grid_results.insert((a, b), Outcome::None);
