@@ -125,13 +125,14 @@ fn no_soft_clauses_cost_zero() {
 
 #[test]
 fn many_disjoint_races_need_no_exhaustive_refutation() {
-    // The instance of issue #17's nested-loop kernel with 40 phases, as synthesis builds it:
+    // The shape of issue #17's nested-loop kernel's instance (12 phases here; the kernel's own
+    // instance at 40 took minutes without the bound), as synthesis builds it:
     // per phase, positions in the round loop (weight 8202) and in the phase's inner loop
     // (820002); each phase's race is separable at two of each; two long-range races cover every
     // round-loop position. The optimum is one round-loop barrier per phase; proving it by
     // refuting `cost ≤ optimum − 1` took Minisat over two minutes. The dual bound meets the
-    // first optimal model, so the search stops after a few SAT calls.
-    let phases = 40;
+    // first optimal model, so the search stops without a refutation.
+    let phases = 12;
     let (mut m, v) = instance(Engine::Minisat, 5 * phases);
     let mut outer = Vec::new();
     for p in 0..phases as usize {
@@ -146,7 +147,7 @@ fn many_disjoint_races_need_no_exhaustive_refutation() {
     m.add_hard(&outer[1..]);
     let sol = optimal(m.solve().unwrap());
     assert_eq!(sol.cost, 8202 * phases as u64);
-    assert!(m.stats().sat_calls <= 3, "{} SAT calls", m.stats().sat_calls);
+    assert_eq!(m.stats().refutations, 0, "the bound was refuted by search ({} SAT calls)", m.stats().sat_calls);
 }
 
 #[test]

@@ -216,6 +216,7 @@ impl Backend for MinisatBackend {
         while cost > self.lower_bound {
             let assumps = self.bound(cost - 1)?;
             let Some(better) = self.sat_call(&assumps, stats)? else {
+                stats.refutations += 1;
                 break;
             };
             let better_cost = cost_of(&self.soft, &better);

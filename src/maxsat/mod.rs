@@ -220,6 +220,9 @@ pub struct Stats {
     pub sat_calls: u64,
     /// Calls to [`MaxSat::solve`].
     pub solves: u64,
+    /// Minisat engine: SAT calls that proved a bound unreachable (`cost ≤ best − 1`), the
+    /// expensive end of a solution-improving search; a lower bound met spares them.
+    pub refutations: u64,
 }
 
 /// The backend-independent view every engine implements.
