@@ -34,7 +34,10 @@ fn run_rejects_parameters_the_kernel_does_not_have() {
     let out = autosync(&["run", &kernel, "--param", "m=3"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("no kernel") && stderr.contains("`m`") && stderr.contains("n"), "{stderr}");
+    assert!(
+        stderr.contains("no kernel") && stderr.contains("`m`") && stderr.contains("its parameters: n"),
+        "{stderr}"
+    );
     let ok = autosync(&["run", &kernel, "--param", "n=3"]);
     assert_ne!(ok.status.code(), Some(2), "{}", text(&ok.stderr));
 }

@@ -221,10 +221,19 @@ fn count_barriers(text: &str) -> usize {
 
 /// Runs `fix` on a copy; None when it behaves as expected, else what happened.
 fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
-    let tmp = tempfile::tempdir().ok()?;
-    let original = std::fs::read_to_string(cu).ok()?;
+    let setup = |e: std::io::Error| Some(format!("setup of the fix check failed: {e}"));
+    let tmp = match tempfile::tempdir() {
+        Ok(t) => t,
+        Err(e) => return setup(e),
+    };
+    let original = match std::fs::read_to_string(cu) {
+        Ok(t) => t,
+        Err(e) => return setup(e),
+    };
     let copy = tmp.path().join(name);
-    std::fs::write(&copy, &original).ok()?;
+    if let Err(e) = std::fs::write(&copy, &original) {
+        return setup(e);
+    }
     let mut args = vec!["fix".to_string()];
     args.extend(e.args.iter().cloned());
     args.push(name.to_string());

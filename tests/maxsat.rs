@@ -147,7 +147,12 @@ fn many_disjoint_races_need_no_exhaustive_refutation() {
     m.add_hard(&outer[1..]);
     let sol = optimal(m.solve().unwrap());
     assert_eq!(sol.cost, 8202 * phases as u64);
-    assert_eq!(m.stats().refutations, 0, "the bound was refuted by search ({} SAT calls)", m.stats().sat_calls);
+    assert_eq!(
+        m.stats().refutations,
+        0,
+        "the bound was refuted by search ({} SAT calls)",
+        m.stats().sat_calls
+    );
 }
 
 #[test]

@@ -171,10 +171,6 @@ impl Unit<'_> {
         out
     }
 
-    /// Positions that separate `case` in the executions where they run, beyond the interval set
-    /// (the oracle's refinements, src/verify/refine.rs): inside loops between the two accesses,
-    /// and directly in the body of a loop around one access only (its next or earlier
-    /// iteration). Informed mode offers them to the solver; the oracle decides.
     /// The `if`/`else` blocks whose `entered` status [`Unit::conditional_positions`] reads for
     /// `case`.
     fn entered_questions(&self, case: &Case) -> Vec<Label> {
@@ -189,6 +185,10 @@ impl Unit<'_> {
         out
     }
 
+    /// Positions that separate `case` in the executions where they run, beyond the interval set
+    /// (the oracle's refinements, src/verify/refine.rs): inside loops between the two accesses,
+    /// and directly in the body of a loop around one access only (its next or earlier
+    /// iteration). Informed mode offers them to the solver; the oracle decides.
     fn conditional_positions(&self, case: &Case) -> Vec<Label> {
         let tree = &self.tree;
         let direct = case.separating_positions(tree);

@@ -135,7 +135,8 @@ struct Analysis {
     pair_possible: HashMap<(Label, Label), bool>,
     /// The model of a pair's meeting query, when it had one: a witness for the case whose
     /// relation its iterations satisfy (`witness_in_case`).
-    meet_witness: HashMap<(Label, Label), Witness>,
+    /// With it, whether that model satisfies both accesses' no-wrap conditions.
+    meet_witness: HashMap<(Label, Label), (Witness, bool)>,
     grid_results: HashMap<(Label, Label), Outcome>,
     /// Value ranges of the block mode's terms, for the pre-filter.
     ranges: prefilter::Ranges,
@@ -765,10 +766,19 @@ impl Z3Oracle {
             None if single_case => true,
             None => {
                 let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-                let out = query(&an.block, &an.launch, &meet, Some(&s1.index), loops, &mut self.stats);
+                let probe = Bool::and(&[&s1.no_wrap, &s2.no_wrap]);
+                let (out, wrap_free) = query_probing(
+                    &an.block,
+                    &an.launch,
+                    &meet,
+                    Some(&s1.index),
+                    loops,
+                    &mut self.stats,
+                    Some(&probe),
+                );
                 let p = !matches!(out, Outcome::None);
                 if let Outcome::Race { witness, .. } = out {
-                    an.meet_witness.insert((a, b), witness);
+                    an.meet_witness.insert((a, b), (witness, wrap_free));
                 }
                 an.pair_possible.insert((a, b), p);
                 p
@@ -798,14 +808,16 @@ impl Z3Oracle {
                 refine_constraints.is_empty() && extra.len() == meet.len() + relation_len,
                 an.meet_witness.get(&(a, b)),
             ) {
-                (true, Some(w)) if witness_in_case(w, case, a, &shared) => Some(w.clone()),
+                (true, Some((w, wrap_free))) if witness_in_case(w, case, a, &shared) => {
+                    Some((w.clone(), *wrap_free))
+                }
                 _ => None,
             };
             extra.extend(refine_constraints);
             let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
             let no_wrap_both = Bool::and(&[&s1.no_wrap, &s2.no_wrap]);
             let (mut answer, wrap_free_model) = match hint {
-                Some(witness) => (Outcome::Race { witness, benign: false }, false),
+                Some((witness, wrap_free)) => (Outcome::Race { witness, benign: false }, wrap_free),
                 None => {
                     let probe = Some(&no_wrap_both);
                     query_probing(

@@ -84,12 +84,19 @@ impl Ranges {
         let block = dims(geometry.block_dim, [1024; 3]);
         let grid = dims(geometry.grid_dim, [(1 << 31) - 1, 65535, 65535]);
         let below = |d: Interval| if d.hi == 0 { Interval::FULL } else { Interval::new(0, d.hi - 1) };
+        // A dimension the launch shape fixes is the numeral 1 and its ids the numeral 0: those
+        // are not leaves (z3 numerals are equal by value, so a leaf `0` would widen every 0).
+        let mut leaf = |term: &BV, iv: Interval| {
+            if term.as_u64().is_none() {
+                leaves.insert(Dynamic::from_ast(term), iv);
+            }
+        };
         for i in 0..3 {
-            leaves.insert(Dynamic::from_ast(&launch.block_dim[i]), block[i]);
-            leaves.insert(Dynamic::from_ast(&launch.grid_dim[i]), grid[i]);
+            leaf(&launch.block_dim[i], block[i]);
+            leaf(&launch.grid_dim[i], grid[i]);
             for t in threads {
-                leaves.insert(Dynamic::from_ast(&t.tid[i]), below(block[i]));
-                leaves.insert(Dynamic::from_ast(&t.bid[i]), below(grid[i]));
+                leaf(&t.tid[i], below(block[i]));
+                leaf(&t.bid[i], below(grid[i]));
             }
         }
         Ranges { leaves, memo: HashMap::new() }
@@ -285,6 +292,27 @@ mod tests {
 
     fn c(v: u64) -> BV {
         BV::from_u64(v, W)
+    }
+
+    #[test]
+    fn numerals_keep_their_value_under_an_inferred_shape() {
+        // A symbolic launch whose y/z dimensions are inferred to be 1: they and their ids are the
+        // numerals 1 and 0, which must not take the ranges of a symbolic dimension.
+        let g = Geometry::default();
+        let shape = crate::verify::shape::LaunchShape {
+            block: [true, false, false],
+            grid: [true, false, false],
+            ..crate::verify::shape::LaunchShape::default()
+        };
+        let launch = Launch::new(&g, &shape);
+        let mut facts = Vec::new();
+        let ids = ThreadIds::new(1, None, &launch, &mut facts);
+        let mut r = Ranges::new(&launch, &g, &[&ids]);
+        assert_eq!(r.of(&c(0)), Interval::point(0));
+        assert_eq!(r.of(&c(1)), Interval::point(1));
+        // s[0][t] and s[1][t] over rows of 256 are apart.
+        let t = ids.tid[0].bvurem(c(256));
+        assert!(r.of(&c(0).bvmul(c(256)).bvadd(&t)).disjoint(&r.of(&c(256).bvadd(&t))));
     }
 
     #[test]

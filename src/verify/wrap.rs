@@ -8,7 +8,7 @@
 //! uses it two ways (docs/semantics.md, "Integer model"):
 //!
 //! - by default, a race whose every witness needs a wrap is still reported, marked "only if the
-//!   index arithmetic wraps around" (`RaceCase::needs_wrap`);
+//!   index arithmetic wraps around" (`Witness::only_with_wrap`, `Race::only_with_wrap`);
 //! - under `--no-wrap` the condition is assumed, so such races are not reported (as if the
 //!   index arithmetic were on mathematical integers within the signed 32-bit range, like
 //!   Faial's integers).
