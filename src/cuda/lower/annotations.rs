@@ -117,13 +117,8 @@ impl<'t> Lx<'_, 't> {
     /// not a pure expression the lowering models.
     fn assumption(&mut self, n: Node, fname: &str) -> R<Option<(Expr, Ty)>> {
         let args = self.args(n);
-        let [arg] = args.as_slice() else {
-            return Err(Diagnostic::error(
-                format!("`{fname}` takes 1 argument, found {}", args.len()),
-                span(n),
-            ));
-        };
-        let arg = *arg;
+        super::calls::arity(fname, &args, 1, 1, n)?;
+        let arg = args[0];
         if let Some(other) = self.unmodelled_spec(arg) {
             self.warnings.push(
                 Diagnostic::warning(format!("`{fname}` not used: `{other}` is not modelled"), span(n))

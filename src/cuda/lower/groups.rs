@@ -484,9 +484,7 @@ impl<'t> Lx<'_, 't> {
         used: bool,
     ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
-        if !args.is_empty() {
-            return Err(unsupported(format!("`{}` with arguments", text(f, src)), n));
-        }
+        super::calls::arity(text(f, src), args, 0, 0, n)?;
         match method {
             "sync" => self.group_sync(n, Some(StmtKind::Barrier), used),
             "thread_rank" => Ok(Some((thread_rank(), Ty::UInt))),

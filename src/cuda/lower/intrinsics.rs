@@ -3,7 +3,7 @@
 //! functions: equal arguments give equal results, nothing else is known), or to an arbitrary
 //! per-thread value where the result is not a function of the arguments (`clock()`, lane masks).
 //! None of them touches memory. The exact ones (`min`, `max`, `abs`, `__mul24`, `__brev`,
-//! `__ldg`, …) and the memory-touching ones are lowered in `calls.rs` / `intrinsics_mem.rs`.
+//! `__ldg`, …) and the memory-touching ones are lowered in `calls.rs` / `builtins.rs`.
 
 use super::*;
 

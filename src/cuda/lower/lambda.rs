@@ -29,8 +29,7 @@ impl<'t> Lx<'_, 't> {
             return false;
         }
         let cname = text(name, self.src).to_string();
-        // Shadows any variable of that name for the rest of the scope.
-        self.bind(&cname, Binding::Var { kpl: String::new(), ty: Ty::Int });
+        // The name now stands for the lambda (`lambdas`), not a binding of this scope.
         if let Some(scope) = self.scopes.last_mut() {
             scope.remove(&cname);
         }

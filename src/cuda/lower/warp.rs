@@ -104,20 +104,7 @@ impl<'t> Lx<'_, 't> {
         }
         let result = self.lane_value("__match_all_sync", vals.clone());
         let pred = self.lane_value("__match_all_sync_pred", vals);
-        let p = strip_parens(args[2]);
-        let target = (p.kind() == "pointer_expression"
-            && p.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"))
-        .then(|| p.child_by_field_name("argument"))
-        .flatten();
-        match target.and_then(|t| self.lvalue_is_var(t)) {
-            Some((var, _)) => {
-                self.emit(StmtKind::Assign { name: var, value: pred });
-            }
-            None => {
-                let (array, _, index) = self.pointer(p)?;
-                self.emit(StmtKind::Write { array, index, value: pred });
-            }
-        }
+        self.store_through(args[2], pred, Ty::Int)?;
         Ok(Some((result, Ty::UInt)))
     }
 
