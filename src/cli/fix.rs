@@ -125,20 +125,20 @@ struct Fixing {
     human: Out,
     kernels: Vec<Value>,
     tally: Tally,
-    /// The fixed text, when synthesis succeeded.
-    fixed: Option<String>,
+    /// The fixed text and its unified diff against the source, when synthesis succeeded.
+    fixed: Option<(String, String)>,
     /// Where it was written.
     written: Option<PathBuf>,
 }
 
 impl Fixing {
     fn finish(self, code: u8) -> FileResult {
-        let changed = self.fixed.as_ref().is_some_and(|t| *t != self.source);
-        let (diff, edits) = match &self.fixed {
-            Some(text) => (
-                autosync::patch::unified_diff(&self.source, text, &self.name),
-                edits_json(&self.source, text),
-            ),
+        let changed = self.fixed.as_ref().is_some_and(|(t, _)| *t != self.source);
+        let (diff, edits) = match self.fixed {
+            Some((text, diff)) => {
+                let edits = edits_json(&self.source, &text);
+                (diff, edits)
+            }
             None => (String::new(), Vec::new()),
         };
         let doc = json!({
@@ -365,7 +365,7 @@ fn fix(
     let text = patched.text.clone();
     let changed = text != loaded.source;
     let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
-    f.fixed = Some(text.clone());
+    f.fixed = Some((text.clone(), diff.clone()));
     let out = &mut f.human;
     out.out(diff);
     for k in &loaded.kernels {

@@ -29,6 +29,7 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8, Failure> {
     let RunArgs { file, launch, seed, params } = args;
     let loaded = load(&file, &launch, config)?;
     // A misspelt name would silently leave the real parameter at its seeded default.
+    let mut values: Vec<(String, u32)> = Vec::new();
     for p in &params {
         let name = p.split_once('=').map_or(p.as_str(), |(n, _)| n).trim();
         if !loaded.kernels.iter().any(|k| k.params.iter().any(|q| q == name)) {
@@ -44,6 +45,11 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8, Failure> {
                 }
             )));
         }
+        let (_, v) =
+            p.split_once('=').ok_or_else(|| Failure::Usage(format!("--param `{p}`: expected NAME=VALUE")))?;
+        let v: i64 =
+            v.trim().parse().map_err(|_| Failure::Usage(format!("--param `{p}`: `{v}` is not a number")))?;
+        values.push((name.to_string(), v as u32));
     }
     let mut found = false;
     for k in &loaded.kernels {
@@ -56,16 +62,7 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8, Failure> {
         };
         let mut cfg = autosync::interp::RunConfig::new(block_dim, grid_dim);
         cfg.seed = seed;
-        for p in &params {
-            let (n, v) = p
-                .split_once('=')
-                .ok_or_else(|| Failure::Usage(format!("--param `{p}`: expected NAME=VALUE")))?;
-            let v: i64 = v
-                .trim()
-                .parse()
-                .map_err(|_| Failure::Usage(format!("--param `{p}`: `{v}` is not a number")))?;
-            cfg.params.insert(n.trim().to_string(), v as u32);
-        }
+        cfg.params.extend(values.iter().cloned());
         let report =
             autosync::interp::run(k, &cfg).map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
         found |= report_run(&loaded, k, &report);
