@@ -413,7 +413,7 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
 }
 
 /// Runs `prop` on `cases()` generated kernels of at most `max_toks` tokens.
-fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), TestCaseError>) {
+fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), TestCaseError>) -> Stats {
     let stats = RefCell::new(Stats::default());
     let started = std::time::Instant::now();
     let result =
@@ -422,11 +422,15 @@ fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), T
     if let Err(e) = result {
         panic!("{name}: {e}");
     }
+    stats.into_inner()
 }
 
 #[test]
 fn prop_soundness() {
-    check("soundness", 14, soundness);
+    let stats = check("soundness", 14, soundness);
+    // The property compares runs with verdicts: it must have compared some, under a concrete
+    // and under a symbolic launch.
+    assert!(stats.runs > 0 && stats.symbolic_runs > 0, "nothing was compared: {stats:?}");
 }
 
 #[test]
