@@ -132,6 +132,8 @@ struct Analysis {
     grid: Option<(Mode, prefilter::Ranges)>,
     /// Case answers, keyed by the case and the barrier refinements its query used.
     case_results: HashMap<(Case, Vec<refine::RefineKey>), Outcome>,
+    /// Whether two accesses can meet at all: asked of the solver for a pair with several cases,
+    /// or `false` from the pre-filter ([`Z3Oracle::apart`]).
     pair_possible: HashMap<(Label, Label), bool>,
     /// The model of a pair's meeting query, when it had one: a witness for the case whose
     /// relation its iterations satisfy (`witness_in_case`).
@@ -140,8 +142,6 @@ struct Analysis {
     grid_results: HashMap<(Label, Label), Outcome>,
     /// Value ranges of the block mode's terms, for the pre-filter.
     ranges: prefilter::Ranges,
-    /// Pairs (block scope) whose index ranges are disjoint: they never meet.
-    apart: HashMap<(Label, Label), bool>,
     block_divergence: HashMap<Label, Outcome>,
     /// Like `block_divergence`, for two threads of one `syncwarp` warp.
     warp_divergence: HashMap<Label, Outcome>,
@@ -200,7 +200,6 @@ impl Z3Oracle {
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
                     ranges,
-                    apart: HashMap::new(),
                     block_divergence: HashMap::new(),
                     warp_divergence: HashMap::new(),
                 },
@@ -856,15 +855,16 @@ impl Z3Oracle {
         out
     }
 
-    /// Whether the pre-filter proves that thread 1's `a` and thread 2's `b` (block scope) never
-    /// touch one element. Counted once per pair and analysis.
+    /// Whether thread 1's `a` and thread 2's `b` (block scope) never touch one element: known
+    /// from an earlier meeting query (`pair_possible`), or proven by the pre-filter now (then
+    /// recorded there and counted once).
     fn apart(&mut self, key: u64, a: Label, b: Label) -> bool {
+        let Some(an) = self.analyses.get_mut(&key) else { return false };
+        if let Some(p) = an.pair_possible.get(&(a, b)) {
+            return !*p;
+        }
         if !self.prefilter {
             return false;
-        }
-        let Some(an) = self.analyses.get_mut(&key) else { return false };
-        if let Some(p) = an.apart.get(&(a, b)) {
-            return *p;
         }
         let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
         else {
@@ -873,8 +873,8 @@ impl Z3Oracle {
         let p = an.ranges.of(&s1.index).disjoint(&an.ranges.of(&s2.index));
         if p {
             self.stats.prefiltered += 1;
+            an.pair_possible.insert((a, b), false);
         }
-        an.apart.insert((a, b), p);
         p
     }
 
