@@ -381,13 +381,53 @@ fn evaluate(cu: &Path) -> Row {
 }
 
 fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/realworld");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|e| e == "cu"));
+    cu_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/realworld"))
+}
+
+/// The `.cu` files under `dir` and its subdirectories, sorted (a `.cuh` is never an entry: it is
+/// included or named by the `args:` of a `.cu`).
+fn cu_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().filter_map(|e| e.ok()) {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "cu") {
+                files.push(p);
+            }
+        }
+    }
     files.sort();
     files
+}
+
+/// The applications corpus (`tests/cuda/apps/`, README.md there): whole files written the way
+/// applications are, one pattern each. Strict: no `imprecise:` excuse is allowed, every verdict
+/// and fix outcome must be the truth.
+#[test]
+fn apps_corpus_verdicts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps");
+    let files = cu_files(&root);
+    assert!(!files.is_empty(), "no files under {}", root.display());
+    let rows: Vec<(PathBuf, Row)> = files.par_iter().map(|f| (f.clone(), evaluate(f))).collect();
+    let mut table = String::new();
+    let mut failures = Vec::new();
+    for (path, r) in &rows {
+        let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let ok = matches!(r.status, Status::Correct | Status::ExpectedError);
+        table += &format!("{shown:44}  {:28}  {:28}  {}\n", r.expected, r.got, if ok { "ok" } else { "FAIL" });
+        let excused = std::fs::read_to_string(path.with_extension("expect"))
+            .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("imprecise:")));
+        if excused {
+            failures.push(format!("{shown}: `imprecise:` is not allowed in the apps corpus"));
+        } else if !ok {
+            failures.push(format!("{shown}: expected {}, got {} {}", r.expected, r.got, r.reason));
+        }
+    }
+    println!("{table}\n{} files, {} failing", rows.len(), failures.len());
+    assert!(failures.is_empty(), "{table}\n{}", failures.join("\n"));
 }
 
 #[test]
