@@ -19,7 +19,7 @@ fn repo_kpl_files() -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for e in entries.flatten() {
             let p = e.path();
-            // tests/robustness holds deliberately bad inputs (tests/robustness.rs runs them).
+            // tests/robustness holds deliberately bad inputs (tests/suite/robustness.rs runs them).
             if p.is_dir() && !p.ends_with("robustness") {
                 walk(&p, out);
             } else if p.extension().is_some_and(|x| x == "kpl") {

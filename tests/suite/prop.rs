@@ -23,7 +23,6 @@
 //! warp-sync); the synthesis keeps them, so a divergent one makes it `Impossible`
 //! (`Unfixable::DivergentBarrier`).
 
-#[path = "prop/gen.rs"]
 mod gen;
 
 use autosync::config::Ratio;
