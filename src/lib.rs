@@ -12,6 +12,7 @@ pub mod cuda;
 pub mod diag;
 pub mod interp;
 pub mod kpl;
+pub mod limits;
 pub mod maxsat;
 pub mod patch;
 pub mod source;

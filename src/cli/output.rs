@@ -192,7 +192,7 @@ where
     // stack size rather than rayon's smaller default.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(shape.jobs)
-        .stack_size(8 << 20)
+        .stack_size(autosync::limits::WORKER_STACK_BYTES)
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start worker threads: {e}")))?;
     let bar = progress_bar(files.len());

@@ -78,9 +78,7 @@ mod z3opt;
 
 use std::fmt;
 
-/// Most variables one [`MaxSat`] accepts; leaves room below rustsat's
-/// variable limit for the auxiliary variables of the objective encoding.
-pub const MAX_VARS: u32 = 1 << 28;
+pub use crate::limits::MAX_MAXSAT_VARS as MAX_VARS;
 
 /// A Boolean variable of a MaxSAT instance (0-based, dense).
 ///

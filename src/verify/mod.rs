@@ -15,6 +15,7 @@
 
 pub mod cases;
 mod evaluate;
+pub mod launch;
 pub mod pow2;
 pub mod prefilter;
 pub mod refine;
@@ -29,10 +30,11 @@ pub use cases::{Case, Relation};
 pub use verdict::*;
 
 use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use launch::{Launch, ThreadIds};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
-use symbolic::{AccessSym, Launch, SymExec, ThreadIds, ThreadTrace, W};
+use symbolic::{AccessSym, SymExec, ThreadTrace, W};
 use uniform::Uniformity;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Params, SatResult, Solver};
@@ -259,20 +261,20 @@ fn make_mode(
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
     if launch.x_id_fits {
-        facts.extend(shape::x_global_id_fits(&id1, launch));
-        facts.extend(shape::x_global_id_fits(&id2, launch));
+        facts.extend(launch::x_global_id_fits(&id1, launch));
+        facts.extend(launch::x_global_id_fits(&id2, launch));
     }
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
-        facts.extend(shape::global_id_facts([&id1, &id2], launch));
+        facts.extend(launch::global_id_facts([&id1, &id2], launch));
     } else {
         facts.push(same(&id1.tid, &id2.tid).not());
         // A redundant fact: distinct threads have distinct linear ids (no wrap: a block has at
         // most 1024 threads). It spares the solver the nonlinear argument for the common
         // `tid.y * bdim.x + tid.x` index under a symbolic block size.
         facts.push(
-            shape::linear_tid(&id1.tid, &launch.block_dim)
-                .eq(shape::linear_tid(&id2.tid, &launch.block_dim))
+            launch::linear_tid(&id1.tid, &launch.block_dim)
+                .eq(launch::linear_tid(&id2.tid, &launch.block_dim))
                 .not(),
         );
     }
@@ -294,7 +296,7 @@ fn make_mode(
     }
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
     let in_one_warp = |w: u32| {
-        let linear = |t: &[BV; 3]| shape::linear_tid(t, &launch.block_dim);
+        let linear = |t: &[BV; 3]| launch::linear_tid(t, &launch.block_dim);
         let w = BV::from_u64(u64::from(w), W);
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
     };
@@ -332,8 +334,7 @@ fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     out
 }
 
-/// z3's resource budget for the query that asks whether a race needs a wrap (`mark_wrap`).
-const WRAP_RLIMIT: u32 = 2_000_000;
+use crate::limits::WRAP_RLIMIT;
 
 /// Marks a race witness found under `extra` as needing a wrap when the query with the two
 /// accesses' no-wrap conditions added has no model (an undecided answer leaves it unmarked:
