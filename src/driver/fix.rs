@@ -188,8 +188,13 @@ fn fix(
     if !flags.naive {
         for group in &groups {
             let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
-            let mut oracle = oracle_for(&members[0], config, flags.strict, flags.budget);
-            let (res, st) = synth::synthesize_group(&members, &mut oracle, opts)
+            // Each member under its own launch: kernels sharing a device function may be
+            // launched with different geometry.
+            let mut oracles: Vec<_> =
+                members.iter().map(|k| oracle_for(k, config, flags.strict, flags.budget)).collect();
+            let mut refs: Vec<&mut dyn crate::verify::Oracle> =
+                oracles.iter_mut().map(|o| o as &mut dyn crate::verify::Oracle).collect();
+            let (res, st) = synth::synthesize_group(&members, &mut refs, opts)
                 .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
             for (i, r) in group.iter().zip(res) {
                 results[*i] = Some((r, st));
