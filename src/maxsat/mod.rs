@@ -134,8 +134,10 @@ impl fmt::Display for Lit {
     }
 }
 
-/// Which backend solves the instance. Both return proven optima.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which backend solves the instance. Both return proven optima. (The configuration's
+/// `synthesis.solver` key names one, in lowercase.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// Incremental Minisat with a DPW-encoded objective (SAT-UNSAT search).
     #[default]

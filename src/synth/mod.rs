@@ -32,6 +32,9 @@ pub struct SynthOptions {
     pub reoptimize: bool,
     pub max_iterations: u32,
     pub cost: CostModel,
+    /// Wall time one synthesis may take (`None`: no limit): past it, the refinement loop stops
+    /// and the kernel is reported as given up ([`Synthesis::GaveUp`]), never written.
+    pub budget: Option<std::time::Duration>,
 }
 
 impl Default for SynthOptions {
@@ -42,6 +45,7 @@ impl Default for SynthOptions {
             reoptimize: false,
             max_iterations: 1000,
             cost: CostModel::default(),
+            budget: None,
         }
     }
 }
@@ -533,7 +537,8 @@ pub fn synthesize_group(
             }
         }
         iterations += 1;
-        if iterations > opts.max_iterations {
+        let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b);
+        if iterations > opts.max_iterations || out_of_time {
             let gave_up = units.iter().map(|_| Synthesis::GaveUp { iterations }).collect();
             return Ok((gave_up, finish(stats, started, oracles, queries_before, iterations)));
         }

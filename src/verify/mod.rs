@@ -98,6 +98,10 @@ pub struct OracleOptions {
     pub all_dims: bool,
     /// Assume index arithmetic does not wrap around (docs/semantics.md, "Integer model").
     pub no_wrap: bool,
+    /// The wall time the oracle may spend, counted from its creation (`None`: no limit). Past it,
+    /// every query not yet answered is undecided ("the verifier ran out of its budget"), which
+    /// reports it as a possible race or divergence: sound, and the oracle never runs long.
+    pub budget: Option<std::time::Duration>,
 }
 
 impl OracleOptions {
@@ -110,6 +114,8 @@ impl OracleOptions {
 /// The embedded z3 oracle. Not `Send`: z3 terms live in the creating thread's context.
 pub struct Z3Oracle {
     opts: OracleOptions,
+    /// When the budget runs out (from `opts.budget`).
+    deadline: Option<std::time::Instant>,
     analyses: HashMap<u64, Analysis>,
     stats: OracleStats,
     /// Ask the interval pre-filter before SMT (`prefilter`); off only to test that it changes
@@ -159,13 +165,71 @@ struct Mode {
     /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
     /// ([`Kernel::syncwarp_width`]: the `--warp-sync` size, else 32).
     syncwarp_mates: Option<Bool>,
+    /// The per-query time limit and the oracle's deadline.
+    limits: Limits,
+}
+
+/// How long a query may run: the per-query limit, and the oracle's deadline with what the
+/// undecided reason says about it.
+#[derive(Clone, Debug)]
+struct Limits {
     /// The per-query time limit (0: none), for the undecided reason.
     timeout_ms: u32,
+    /// The deadline and the message of an answer it cut short.
+    deadline: Option<(std::time::Instant, String)>,
+}
+
+impl Limits {
+    fn new(
+        timeout_ms: u32,
+        deadline: Option<std::time::Instant>,
+        budget: Option<std::time::Duration>,
+        kernel: &str,
+    ) -> Limits {
+        let describe = |b: std::time::Duration| {
+            let s = b.as_secs_f64();
+            if s.fract() == 0.0 {
+                format!("{s:.0} s")
+            } else {
+                format!("{s} s")
+            }
+        };
+        Limits {
+            timeout_ms,
+            deadline: deadline.zip(budget).map(|(d, b)| {
+                (d, format!("the verifier ran out of its {} budget on kernel `{kernel}`", describe(b)))
+            }),
+        }
+    }
+
+    /// The time limit of the next query in milliseconds (0: none), or the budget message when
+    /// nothing is left.
+    fn next_query(&self) -> Result<u32, String> {
+        let Some((at, why)) = &self.deadline else { return Ok(self.timeout_ms) };
+        let left = at.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(why.clone());
+        }
+        let left_ms = u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1);
+        Ok(if self.timeout_ms > 0 { left_ms.min(self.timeout_ms) } else { left_ms })
+    }
+
+    /// The budget message if the deadline has passed.
+    fn spent(&self) -> Option<String> {
+        let (at, why) = self.deadline.as_ref()?;
+        (std::time::Instant::now() >= *at).then(|| why.clone())
+    }
 }
 
 impl Z3Oracle {
     pub fn new(opts: OracleOptions) -> Z3Oracle {
-        Z3Oracle { opts, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+        let deadline = opts.budget.map(|b| std::time::Instant::now() + b);
+        Z3Oracle { opts, deadline, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+    }
+
+    /// Whether the budget ran out: some answer of this oracle may be undecided for lack of time.
+    pub fn out_of_budget(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// The same oracle without the pre-filter: every pair is asked of the solver. For tests that
@@ -187,7 +251,8 @@ impl Z3Oracle {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
+            let limits = Limits::new(self.opts.timeout_ms, self.deadline, self.opts.budget, &stripped.name);
+            let block = make_mode(stripped, &uniformity, assumed, &launch, false, limits, warp);
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
@@ -253,7 +318,7 @@ fn make_mode(
     assumed: &BTreeSet<Label>,
     launch: &Launch,
     grid: bool,
-    timeout_ms: u32,
+    limits: Limits,
     warp_sync: Option<u32>,
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
@@ -287,8 +352,8 @@ fn make_mode(
     // whatever else runs on the machine (only a timeout itself depends on the load).
     let mut p = Params::new();
     p.set_u32("random_seed", 0);
-    if timeout_ms > 0 {
-        p.set_u32("timeout", timeout_ms);
+    if limits.timeout_ms > 0 {
+        p.set_u32("timeout", limits.timeout_ms);
     }
     solver.set_params(&p);
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
@@ -303,7 +368,7 @@ fn make_mode(
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, timeout_ms }
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits }
 }
 
 /// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
@@ -394,6 +459,16 @@ fn query_probing(
     stats: &mut OracleStats,
     probe: Option<&Bool>,
 ) -> (Outcome, bool) {
+    let timeout_ms = match mode.limits.next_query() {
+        Ok(ms) => ms,
+        Err(why) => return (Outcome::Unknown(why), false),
+    };
+    if mode.limits.deadline.is_some() {
+        // The last query before the deadline gets only the time that is left.
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        mode.solver.set_params(&p);
+    }
     stats.smt_queries += 1;
     let mut probe_holds = false;
     mode.solver.push();
@@ -401,34 +476,35 @@ fn query_probing(
         mode.solver.assert(e);
     }
     let result = mode.solver.check();
-    let out = match result {
-        SatResult::Unsat => Outcome::None,
-        SatResult::Unknown => {
-            Outcome::Unknown(undecided_reason(mode.solver.get_reason_unknown(), mode.timeout_ms))
-        }
-        SatResult::Sat => match mode.solver.get_model() {
-            None => Outcome::Unknown("no model".to_string()),
-            Some(m) => {
-                probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
-                let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
-                let thread = |i: usize| ThreadWitness {
-                    tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
-                    bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
-                    iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
-                };
-                let index = index.map(val).unwrap_or(0);
-                Outcome::Race {
-                    witness: Witness {
-                        threads: [thread(0), thread(1)],
-                        index,
-                        block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
-                        only_with_wrap: false,
-                    },
-                    benign: false,
+    let out =
+        match result {
+            SatResult::Unsat => Outcome::None,
+            SatResult::Unknown => Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
+                undecided_reason(mode.solver.get_reason_unknown(), mode.limits.timeout_ms)
+            })),
+            SatResult::Sat => match mode.solver.get_model() {
+                None => Outcome::Unknown("no model".to_string()),
+                Some(m) => {
+                    probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
+                    let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
+                    let thread = |i: usize| ThreadWitness {
+                        tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
+                        bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
+                        iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
+                    };
+                    let index = index.map(val).unwrap_or(0);
+                    Outcome::Race {
+                        witness: Witness {
+                            threads: [thread(0), thread(1)],
+                            index,
+                            block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+                            only_with_wrap: false,
+                        },
+                        benign: false,
+                    }
                 }
-            }
-        },
-    };
+            },
+        };
     mode.solver.pop(1);
     (out, probe_holds)
 }
@@ -889,7 +965,8 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None);
+            let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
+            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, limits, None);
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

@@ -166,8 +166,7 @@ fn an_input_changed_while_fixing_is_not_overwritten() {
     let (dir, path) = setup("k.cu", FIXABLE.as_bytes());
     let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
         .current_dir(dir.path())
-        .args(["fix", "k.cu"])
-        .env("AUTOSYNC_TEST_FIX_PAUSE_MS", "3000")
+        .args(["fix", "--test-pause-before-rename", "3000", "k.cu"])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawns");
@@ -187,8 +186,7 @@ fn signals_in_the_write_window_leave_no_temp_file() {
         let (dir, path) = setup("k.cu", FIXABLE.as_bytes());
         let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
             .current_dir(dir.path())
-            .args(["fix", "k.cu"])
-            .env("AUTOSYNC_TEST_FIX_PAUSE_MS", "5000")
+            .args(["fix", "--test-pause-before-rename", "5000", "k.cu"])
             .stderr(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .spawn()

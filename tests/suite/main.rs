@@ -8,6 +8,7 @@ mod common;
 
 mod bench;
 mod cli;
+mod cli_budget;
 mod cli_fix;
 mod cli_multi;
 mod cli_options;

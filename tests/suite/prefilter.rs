@@ -47,6 +47,7 @@ fn oracle(k: &Kernel) -> Z3Oracle {
         strict: false,
         all_dims: false,
         no_wrap: false,
+        budget: None,
     })
 }
 
