@@ -1,5 +1,5 @@
-//! Helpers shared by the golden tests of the CUDA front end (tests/suite/cuda_lower.rs and
-//! tests/suite/preprocess.rs).
+//! Helpers shared by the test modules: running the built binary, and showing places for the
+//! golden tests of the CUDA front end (`cuda_lower`, `preprocess`).
 
 use autosync::diag::line_col;
 use autosync::kpl::Place;
@@ -22,4 +22,19 @@ pub fn show_place(p: &Place, src: &str) -> String {
         ),
         Place::Not(why) => format!("not ({why})"),
     }
+}
+
+/// Runs the built `autosync` in `dir` with `args`: exit code (-1 when killed by a signal),
+/// stdout, stderr.
+pub fn autosync_in<S: AsRef<std::ffi::OsStr>>(dir: &std::path::Path, args: &[S]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run autosync");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }

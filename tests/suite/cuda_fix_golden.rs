@@ -8,20 +8,8 @@
 //! `BLESS=1` rewrites the expected files (check the change by reading the diffs first).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn autosync(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run autosync");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::common::autosync_in as autosync;
 
 fn cu_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = match std::fs::read_dir(dir) {

@@ -10,7 +10,6 @@
 
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The corpora `fix` is tried on: every directory of CUDA inputs with a verdict or golden.
 const CORPORA: [&str; 5] =
@@ -40,13 +39,8 @@ fn corpus_args(cu: &Path) -> Vec<String> {
 }
 
 fn autosync(dir: &Path, args: &[String]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run autosync");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    let (code, out, err) = crate::common::autosync_in(dir, args);
+    (code, out + &err)
 }
 
 /// `fix` on a copy of `cu`; `Some(problem)` when it exits 0 and `check` then rejects the result.

@@ -17,7 +17,6 @@
 use autosync::cuda::{lower_file_with, FrontEndOptions};
 use autosync::verify::{Oracle, OracleOptions, Scope, Verdict, Z3Oracle};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -138,18 +137,7 @@ fn precision_corpus_has_no_false_alarms_and_no_misses() {
     );
 }
 
-fn autosync(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run autosync");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::common::autosync_in as autosync;
 
 /// `fix` writes the block-level barriers, prints the diff, then lists the grid-level races and
 /// exits 1; `--check` and `--diff` exit 1 too; the written file has only grid-level races left.
