@@ -246,7 +246,7 @@ pub(super) fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: config.verifier.strict,
         all_dims: config.verifier.all_dims,
-        no_wrap: config.verifier.no_wrap,
+        wrap: config.verifier.wrap,
     })
 }
 

@@ -114,7 +114,7 @@ pub fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
         all_dims: config.verifier.all_dims,
-        no_wrap: config.verifier.no_wrap,
+        wrap: config.verifier.wrap,
     })
 }
 

@@ -78,17 +78,21 @@ pub struct LaunchArgs {
     /// reads is assumed to be 1)
     #[arg(long)]
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around 2^32 (races that need a wrap are dropped)
+    /// Also check executions whose index arithmetic wraps around 2^32 (by default it is assumed
+    /// not to, nor atomic counters to pass 2^32; races that need a wrap are then reported as such)
     #[arg(long)]
+    pub wrap: bool,
+    /// The default (index arithmetic does not wrap); accepted for compatibility
+    #[arg(long, conflicts_with = "wrap")]
     pub no_wrap: bool,
 }
 
 impl LaunchArgs {
-    /// `config` with the verifier flags of the command line (`--all-dims`, `--no-wrap`) applied.
+    /// `config` with the verifier flags of the command line (`--all-dims`, `--wrap`) applied.
     pub fn verifier_config(&self, config: &Config) -> Config {
         let mut c = config.clone();
         c.verifier.all_dims |= self.all_dims;
-        c.verifier.no_wrap |= self.no_wrap;
+        c.verifier.wrap |= self.wrap;
         c
     }
 

@@ -13,6 +13,7 @@
 //! they are cached across checks of the same kernel with different barrier placements: the
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
+pub mod atomics;
 pub mod cases;
 mod evaluate;
 pub mod pow2;
@@ -94,8 +95,9 @@ pub struct OracleOptions {
     pub strict: bool,
     /// Leave every symbolic dimension free (no launch-shape inference, `shape`).
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around (docs/semantics.md, "Integer model").
-    pub no_wrap: bool,
+    /// Check executions whose index arithmetic wraps around 2^32 (`--wrap`; by default they are
+    /// assumed away: docs/semantics.md, "Integer model").
+    pub wrap: bool,
 }
 
 impl OracleOptions {
@@ -125,6 +127,8 @@ enum Outcome {
 /// The solver state for one barrier-free kernel and one set of reads assumed uniform.
 struct Analysis {
     kernel: Kernel,
+    /// The counter arrays whose atomics return distinct values (`atomics::counters`).
+    counters: BTreeSet<String>,
     uniformity: Uniformity,
     launch: Launch,
     block: Mode,
@@ -173,24 +177,37 @@ impl Z3Oracle {
         self
     }
 
-    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
+    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        format!("{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed).hash(&mut h);
+        format!("{:?}|{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed, counters)
+            .hash(&mut h);
         h.finish()
     }
 
-    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
-        let key = Self::analysis_key(stripped, assumed);
+    /// The counter arrays of `kernel` (with its barriers) whose atomics return distinct values
+    /// (`atomics`), none when wrapping index arithmetic is checked (`--wrap`).
+    fn counters(&self, kernel: &Kernel) -> BTreeSet<String> {
+        if !self.opts.wrap {
+            atomics::counters(kernel)
+        } else {
+            BTreeSet::new()
+        }
+    }
+
+    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
+        let key = Self::analysis_key(stripped, assumed, counters);
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let block = make_mode(stripped, &uniformity, assumed, &launch, false, self.opts.timeout_ms, warp);
+            let mode = ModeSpec { grid: false, timeout_ms: self.opts.timeout_ms, warp_sync: warp };
+            let block = make_mode(stripped, &uniformity, assumed, counters, &launch, mode);
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
                 Analysis {
                     kernel: stripped.clone(),
+                    counters: counters.clone(),
                     uniformity,
                     launch,
                     block,
@@ -245,15 +262,23 @@ impl Z3Oracle {
     }
 }
 
+/// Which mode [`make_mode`] builds.
+struct ModeSpec {
+    /// Threads of different blocks (else of one block).
+    grid: bool,
+    timeout_ms: u32,
+    warp_sync: Option<u32>,
+}
+
 fn make_mode(
     k: &Kernel,
     u: &Uniformity,
     assumed: &BTreeSet<Label>,
+    counters: &BTreeSet<String>,
     launch: &Launch,
-    grid: bool,
-    timeout_ms: u32,
-    warp_sync: Option<u32>,
+    spec: ModeSpec,
 ) -> Mode {
+    let ModeSpec { grid, timeout_ms, warp_sync } = spec;
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
@@ -289,6 +314,7 @@ fn make_mode(
         p.set_u32("timeout", timeout_ms);
     }
     solver.set_params(&p);
+    facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
@@ -600,14 +626,16 @@ impl Oracle for Z3Oracle {
     fn varying_candidates(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         self.analyses[&key].uniformity.varying_blocks.clone()
     }
 
     fn varying_among(&mut self, kernel: &Kernel, blocks: &BTreeSet<Label>) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         let candidates: Vec<Label> =
             self.analyses[&key].uniformity.varying_blocks.intersection(blocks).copied().collect();
         candidates
@@ -619,7 +647,8 @@ impl Oracle for Z3Oracle {
     fn entered_blocks(&mut self, kernel: &Kernel, among: &BTreeSet<Label>) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         let tree = LabelTree::new(kernel);
         let mut out = BTreeSet::new();
         let Some(an) = self.analyses.get(&key) else { return out };
@@ -657,8 +686,9 @@ impl Z3Oracle {
         let tree = LabelTree::new(kernel);
         let barriers = kernel.barriers();
         let mut assumed = Self::uniform_read_candidates(&stripped, None);
+        let counters = self.counters(kernel);
         loop {
-            let key = self.analysis(&stripped, &assumed);
+            let key = self.analysis(&stripped, &assumed, &counters);
             let verdict = self.evaluate(key, &tree, &barriers, kernel, lazy);
             let involved: BTreeSet<Label> = verdict
                 .races
@@ -756,7 +786,7 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = meeting(s1, s2, self.opts.no_wrap);
+        let meet = meeting(s1, s2, !self.opts.wrap);
         // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
         // shared loop has a single case: the filter would repeat its query.)
         let single_case = tree.shared_loops(a, b).is_empty();
@@ -830,7 +860,7 @@ impl Z3Oracle {
                     )
                 }
             };
-            if !self.opts.no_wrap && !wrap_free_model {
+            if self.opts.wrap && !wrap_free_model {
                 answer = mark_wrap(answer, &an.block, &an.launch, &extra, [s1, s2], &mut self.stats);
             }
             match answer {
@@ -880,7 +910,7 @@ impl Z3Oracle {
 
     fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
         let timeout = self.opts.timeout_ms;
-        let no_wrap = self.opts.no_wrap;
+        let no_wrap = !self.opts.wrap;
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
         if let Some(o) = an.grid_results.get(&(a, b)) {
             self.stats.cache_hits += 1;
@@ -888,7 +918,8 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, timeout, None);
+            let spec = ModeSpec { grid: true, timeout_ms: timeout, warp_sync: None };
+            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, spec);
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

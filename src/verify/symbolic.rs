@@ -133,6 +133,8 @@ pub struct AccessSym {
     /// (`wrap::no_wrap`). Implied by "no arithmetic wraps", so assuming it (`--no-wrap`) drops
     /// exactly the executions where some of it wraps.
     pub no_wrap: Bool,
+    /// The value an atomic returns to this thread (atomics with a destination only).
+    pub result: Option<BV>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -323,6 +325,9 @@ impl<'a> SymExec<'a> {
                         self.nowrap.remove(d);
                         self.sizes.remove(d);
                         let v = self.private_value(format!("atomic_{}", l.0));
+                        if let Some(a) = self.trace.accesses.get_mut(&l) {
+                            a.result = Some(v.clone());
+                        }
                         self.env.insert(d.clone(), v);
                     }
                 }
@@ -692,7 +697,15 @@ impl<'a> SymExec<'a> {
         let assume = self.assumption();
         self.trace.accesses.insert(
             l,
-            AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume, no_wrap },
+            AccessSym {
+                enabled: enabled.clone(),
+                index,
+                value,
+                loops: self.loops.clone(),
+                assume,
+                no_wrap,
+                result: None,
+            },
         );
     }
 
