@@ -355,6 +355,7 @@ fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     if no_wrap {
         out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
     }
+    out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
     out
 }
 
