@@ -417,7 +417,8 @@ fn apps_corpus_verdicts() {
     for (path, r) in &rows {
         let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
         let ok = matches!(r.status, Status::Correct | Status::ExpectedError);
-        table += &format!("{shown:44}  {:28}  {:28}  {}\n", r.expected, r.got, if ok { "ok" } else { "FAIL" });
+        table +=
+            &format!("{shown:44}  {:28}  {:28}  {}\n", r.expected, r.got, if ok { "ok" } else { "FAIL" });
         let excused = std::fs::read_to_string(path.with_extension("expect"))
             .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("imprecise:")));
         if excused {

@@ -82,7 +82,12 @@ fn parse(src: &str) -> Result<Kernel, TestCaseError> {
 }
 
 fn oracle_options(k: &Kernel) -> OracleOptions {
-    OracleOptions { geometry: k.geometry.clone(), timeout_ms: 10_000, strict: false, ..OracleOptions::default() }
+    OracleOptions {
+        geometry: k.geometry.clone(),
+        timeout_ms: 10_000,
+        strict: false,
+        ..OracleOptions::default()
+    }
 }
 
 fn oracle_for(k: &Kernel) -> Z3Oracle {

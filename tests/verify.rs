@@ -180,7 +180,13 @@ struct Variant {
 
 const VARIANTS: &[Variant] = &[
     Variant { suffix: "expected", strict: false, geometry: |g| g.clone(), all_dims: false, wrap: false },
-    Variant { suffix: "strict.expected", strict: true, geometry: |g| g.clone(), all_dims: false, wrap: false },
+    Variant {
+        suffix: "strict.expected",
+        strict: true,
+        geometry: |g| g.clone(),
+        all_dims: false,
+        wrap: false,
+    },
     Variant {
         suffix: "symbolic.expected",
         strict: false,

@@ -110,8 +110,8 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
             let last_write = per_stmt.iter().rposition(|m| m.get(&name).is_some_and(|u| u.write));
             let first_atomic = per_stmt.iter().position(|m| m.get(&name).is_some_and(|u| u.atomic));
             let (Some(w), Some(a)) = (last_write, first_atomic) else { continue };
-            let separated = w < a
-                && kernel.body.stmts[w + 1..a].iter().any(|s| matches!(s.kind, StmtKind::Barrier));
+            let separated =
+                w < a && kernel.body.stmts[w + 1..a].iter().any(|s| matches!(s.kind, StmtKind::Barrier));
             if !separated {
                 continue;
             }

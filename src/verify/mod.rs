@@ -283,6 +283,8 @@ fn make_mode(
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
+    facts.extend(shape::grid_size_facts(&id1, launch));
+    facts.extend(shape::grid_size_facts(&id2, launch));
     if launch.x_id_fits {
         facts.extend(shape::x_global_id_fits(&id1, launch));
         facts.extend(shape::x_global_id_fits(&id2, launch));
@@ -315,6 +317,7 @@ fn make_mode(
     }
     solver.set_params(&p);
     facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
+    facts.extend(symbolic::strided_lemmas(&t1, &t2));
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }

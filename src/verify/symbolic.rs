@@ -157,6 +157,50 @@ pub struct ThreadTrace {
     /// state: facts of every execution that matters (docs/kpl.md). An `assume` inside a loop is
     /// left out, which only widens what is checked.
     pub facts: Vec<Bool>,
+    /// Additive closed-form counters `x0 + k·e` (`StridedCounter`), for `strided_lemmas`.
+    pub strided: Vec<StridedCounter>,
+}
+
+/// A counter `x := x0 + k·e` of loop `lp` at this thread's iteration `k` (`x += e`, `e`
+/// loop-invariant), with the assumption of its closed form that the exact value fits (`exact`).
+#[derive(Clone)]
+pub struct StridedCounter {
+    pub lp: Label,
+    pub name: String,
+    pub value: BV,
+    pub start: BV,
+    pub step: BV,
+    pub k: BV,
+    pub exact: Bool,
+}
+
+/// Facts about the same strided counter in two threads: when both starts lie in `[0, e)` (a
+/// positive step `e`, the same term in both) and both exact values fit (the closed form's
+/// assumption), equal values come from equal iterations and equal starts — `(k1 − k2)·e =
+/// x0₂ − x0₁` with `|x0₂ − x0₁| < e`. Valid for every value (each fact states its hypotheses). This
+/// is what keeps a grid-stride index `i = gid + k·(blockDim.x·gridDim.x)` of two threads apart
+/// without nonlinear reasoning.
+pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<Bool> {
+    let zero = BV::from_u64(0, W);
+    let mut out = Vec::new();
+    for c1 in &t1.strided {
+        for c2 in t2.strided.iter().filter(|c| c.lp == c1.lp && c.name == c1.name) {
+            if !c1.step.ast_eq(&c2.step) {
+                continue;
+            }
+            let e = &c1.step;
+            let hyp = Bool::and(&[
+                &c1.value.eq(&c2.value),
+                &c1.start.bvult(e),
+                &c2.start.bvult(e),
+                &e.bvsgt(&zero),
+                &c1.exact,
+                &c2.exact,
+            ]);
+            out.push(hyp.implies(Bool::and(&[&c1.k.eq(&c2.k), &c1.start.eq(&c2.start)])));
+        }
+    }
+    out
 }
 
 /// Loops with a constant trip count up to this many iterations are recognized.
@@ -365,8 +409,10 @@ impl<'a> SymExec<'a> {
 
     fn while_loop(&mut self, l: Label, cond: &Expr, body: &Block, enabled: &Bool) {
         let assigned = assigned_vars(body);
+        // The no-wrap facts of the values entering the loop, for closed-form counters below.
+        let entry_wrap = self.nowrap.clone();
         // Nothing is known about wraps in values a loop computes (dropping a no-wrap fact only
-        // makes `--no-wrap` assume less).
+        // makes the no-wrap assumption weaker), except for closed-form counters below.
         for name in assigned.keys() {
             self.nowrap.remove(name.as_str());
             self.sizes.remove(name.as_str());
@@ -383,9 +429,33 @@ impl<'a> SymExec<'a> {
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
             let start = self.pow2.get(name.as_str()).filter(|(t, _)| t.ast_eq(x0)).map(|(_, p)| p.clone());
-            let closed = induction_step(body, name, &assigned).and_then(|(op, step)| {
-                self.closed_form(op, (x0, start), &step, &k, &format!("ind_{}_{name}", l.0))
+            let step = induction_step(body, name, &assigned);
+            let assumed_before_closed = self.assume.len();
+            let closed = step.as_ref().and_then(|(op, step)| {
+                self.closed_form(*op, (x0, start), step, &k, &format!("ind_{}_{name}", l.0))
             });
+            if let (Some(v), Some((BinOp::Add, e))) = (&closed, &step) {
+                let exact = Bool::and(&self.assume[assumed_before_closed..].iter().collect::<Vec<_>>());
+                self.trace.strided.push(StridedCounter {
+                    lp: l,
+                    name: name.clone(),
+                    value: v.clone(),
+                    start: x0.clone(),
+                    step: self.eval(e),
+                    k: k.clone(),
+                    exact,
+                });
+            }
+            // A closed-form counter `x0 + k·e` (whose exact value fits, an assumption of the
+            // closed form) was computed without a wrap when `x0` and the step `e` were: the
+            // grid-stride step `blockDim.x * gridDim.x` must not wrap either.
+            if let (Some(_), Some((BinOp::Add | BinOp::Sub, e))) = (&closed, &step) {
+                let mut c = self.no_wrap(e);
+                if let Some(w) = entry_wrap.get(name.as_str()) {
+                    c = Bool::and(&[w, &c]);
+                }
+                self.nowrap.insert(name.clone(), c);
+            }
             if let (Some(v), Some(p)) = (&closed, self.closed_pow2.take()) {
                 self.pow2.insert(name.clone(), (v.clone(), p));
             }
