@@ -372,6 +372,15 @@ impl<'p> Machine<'p> {
         self.wrapped[t * self.nv + v] = false;
     }
 
+    /// Records the first guard (of an `if` or a loop) whose arithmetic wraps: the accesses it
+    /// controls are outside the no-wrap assumption too (`RunReport::index_wrapped`).
+    fn note_guard_wrap(&mut self, cond: &CExpr, t: usize) {
+        if self.report.index_wrapped.is_none() && self.wraps(cond, t) {
+            let l = self.loop_stack.last().map(|(l, _)| *l).unwrap_or(Label(0));
+            self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
+        }
+    }
+
     /// Whether evaluating `e` in thread `t` performs (or reads a variable computed with) a `+`,
     /// `-`, `*`, `<<` or negation whose result leaves the signed 32-bit range — the interpreter's
     /// side of the oracle's no-wrap condition (`verify::wrap`). Opaque calls start afresh.
@@ -472,6 +481,7 @@ impl<'p> Machine<'p> {
                 let mut tm = vec![false; n];
                 let mut em = vec![false; n];
                 for t in (0..n).filter(|&t| mask[t]) {
+                    self.note_guard_wrap(cond, t);
                     if self.eval(cond, t) != 0 {
                         tm[t] = true;
                     } else {
@@ -495,6 +505,7 @@ impl<'p> Machine<'p> {
                     let mut any = false;
                     for (t, on) in m.iter_mut().enumerate() {
                         if *on {
+                            self.note_guard_wrap(cond, t);
                             if self.eval(cond, t) == 0 {
                                 *on = false;
                             } else {

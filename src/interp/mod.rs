@@ -244,9 +244,10 @@ pub struct RunReport {
     /// An `assume` (label) that a thread (block, thread) reached with its condition false: the
     /// run is infeasible, it stopped there and reports no findings.
     pub infeasible: Option<(Label, [u32; 3], [u32; 3])>,
-    /// The first access (label, block, thread) whose index was computed with wrapping arithmetic:
-    /// a `+`, `-`, `*`, `<<` or negation on its data flow (through locals, not through memory or
-    /// opaque calls) left the signed 32-bit range. Such a run is outside the default assumption of
+    /// The first access or guard (label of the access, or of the innermost loop; block, thread)
+    /// whose index or condition was computed with wrapping arithmetic: a `+`, `-`, `*`, `<<` or
+    /// negation on its data flow (through locals, not through memory or opaque calls) left the
+    /// signed 32-bit range. Such a run is outside the default assumption of
     /// the oracle (docs/semantics.md, "Integer model"); its findings are kept, for `--wrap`.
     pub index_wrapped: Option<(Label, [u32; 3], [u32; 3])>,
 }

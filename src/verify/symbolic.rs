@@ -245,6 +245,9 @@ pub struct SymExec<'a> {
     /// Operator nodes behind each variable's value (through the variables its expression read),
     /// at least 1: how big its terms are, for [`SymExec::no_wrap`].
     sizes: HashMap<String, usize>,
+    /// The no-wrap conditions of the enclosing `if` and loop guards: part of an access's no-wrap
+    /// condition (the arithmetic that decides whether the access runs, `x < nx - 1`).
+    guard_wrap: Vec<Bool>,
     trace: ThreadTrace,
 }
 
@@ -278,6 +281,7 @@ impl<'a> SymExec<'a> {
             assume: Vec::new(),
             nowrap: HashMap::new(),
             sizes: HashMap::new(),
+            guard_wrap: Vec::new(),
             trace: ThreadTrace::default(),
         };
         let t = Bool::from_bool(true);
@@ -386,6 +390,7 @@ impl<'a> SymExec<'a> {
                     let c = self.eval_bool(cond);
                     let before = self.env.clone();
                     let wrap_before = self.nowrap.clone();
+                    self.guard_wrap.push(self.no_wrap(cond));
                     self.block(then, &Bool::and(&[enabled, &c]));
                     let after_then = std::mem::replace(&mut self.env, before.clone());
                     self.env = merge(&c, after_then, before);
@@ -401,6 +406,7 @@ impl<'a> SymExec<'a> {
                         let wrap_else = std::mem::replace(&mut self.nowrap, wrap_before.clone());
                         self.nowrap = wrap::merge(&nc, wrap_else, wrap_before);
                     }
+                    self.guard_wrap.pop();
                 }
                 StmtKind::While { cond, body } => self.while_loop(l, cond, body, enabled),
             }
@@ -471,7 +477,9 @@ impl<'a> SymExec<'a> {
             .keys()
             .filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone())))
             .collect();
+        self.guard_wrap.push(self.no_wrap(cond));
         self.block(body, &Bool::and(&[enabled, &guard]));
+        self.guard_wrap.pop();
         self.loops.pop();
         self.assume.truncate(assumed_before);
         let trips = constant_trip_count(&guard, &k);
@@ -761,7 +769,8 @@ impl<'a> SymExec<'a> {
                 }
             });
         }
-        let wraps: Vec<Bool> = index.iter().map(|e| self.no_wrap(e)).collect();
+        let mut wraps: Vec<Bool> = index.iter().map(|e| self.no_wrap(e)).collect();
+        wraps.extend(self.guard_wrap.iter().cloned());
         let no_wrap = Bool::and(&wraps.iter().collect::<Vec<_>>());
         let index = lin.unwrap_or_else(|| BV::from_u64(0, W));
         let assume = self.assumption();
