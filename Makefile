@@ -37,21 +37,21 @@ bench: build
 	./target/release/autosync bench --out benchmarks/results --readme README.md
 	./target/release/autosync bench --scale --out benchmarks/results
 
-# The differential property tests (tests/prop.rs) on many more generated kernels than `make test`
+# The differential property tests (tests/suite/prop.rs) on many more generated kernels than `make test`
 # runs; FUZZ_CASES and FUZZ_SEED choose how many and which.
 FUZZ_CASES ?= 3000
 FUZZ_SEED ?= 1
 fuzz: deps
-	AUTOSYNC_PROP_CASES=$(FUZZ_CASES) AUTOSYNC_PROP_SEED=$(FUZZ_SEED) $(CARGO) test --release --test prop -- --test-threads=2 --nocapture
+	AUTOSYNC_PROP_CASES=$(FUZZ_CASES) AUTOSYNC_PROP_SEED=$(FUZZ_SEED) $(CARGO) test --release --test suite -- prop:: --test-threads=2 --nocapture
 
-# The command-line mutation fuzzer (tests/fuzz_cli.rs) on many more cases than `make test`
+# The command-line mutation fuzzer (tests/suite/fuzz_cli.rs) on many more cases than `make test`
 # runs (300): panics, signals, time-outs, unlocated exit-2 errors and invalid JSON fail it.
 FUZZ_CLI_CASES ?= 3000
 FUZZ_CLI_SEED ?= 1
 fuzz-cli: deps
-	AUTOSYNC_FUZZ_CLI_CASES=$(FUZZ_CLI_CASES) AUTOSYNC_FUZZ_CLI_SEED=$(FUZZ_CLI_SEED) $(CARGO) test --release --test fuzz_cli -- --nocapture
+	AUTOSYNC_FUZZ_CLI_CASES=$(FUZZ_CLI_CASES) AUTOSYNC_FUZZ_CLI_SEED=$(FUZZ_CLI_SEED) $(CARGO) test --release --test suite -- fuzz_cli:: --nocapture
 
-lint:
+lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 

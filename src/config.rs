@@ -2,6 +2,7 @@
 //! geometry. `config/default.yaml` documents every key; `--config FILE` replaces it. Unknown keys
 //! and ill-typed values are errors that name the key and the file.
 
+use crate::maxsat::Engine;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -25,7 +26,8 @@ pub struct CostConfig {
     pub cond_factor: f64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default, clap::ValueEnum, serde::Serialize)]
+/// How synthesis uses the oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The oracle's witnesses and the up-front uniformity analysis become exact constraints.
@@ -35,21 +37,12 @@ pub enum Mode {
     Paper,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Solver {
-    /// rustsat + minisat, solution-improving search.
-    #[default]
-    Minisat,
-    /// z3's Optimize (νZ), the paper's solver.
-    Z3,
-}
-
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SynthesisConfig {
     pub mode: Mode,
-    pub solver: Solver,
+    /// The MaxSAT engine (`minisat` or `z3`).
+    pub solver: Engine,
     pub reoptimize: bool,
     pub max_iterations: u32,
 }
@@ -72,6 +65,13 @@ pub struct VerifierConfig {
     /// nothing, `false` is refused with a pointer to `wrap: true`. Optional.
     #[serde(default)]
     pub no_wrap: Option<bool>,
+    /// Wall time per kernel in seconds (`--timeout`; 0: no limit). Optional, default 10.
+    #[serde(default = "default_kernel_timeout_s")]
+    pub kernel_timeout_s: f64,
+}
+
+fn default_kernel_timeout_s() -> f64 {
+    10.0
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -100,7 +100,7 @@ impl Config {
             cost: CostConfig { loop_factor: 100.0, cond_factor: 0.5 },
             synthesis: SynthesisConfig {
                 mode: Mode::Informed,
-                solver: Solver::Minisat,
+                solver: Engine::Minisat,
                 reoptimize: false,
                 max_iterations: 1000,
             },
@@ -110,6 +110,7 @@ impl Config {
                 all_dims: false,
                 wrap: false,
                 no_wrap: None,
+                kernel_timeout_s: default_kernel_timeout_s(),
             },
             launch: LaunchConfig { block_dim: None, grid_dim: None, warp_sync: None },
         })
@@ -134,6 +135,12 @@ impl Config {
                  by default; write `wrap: true` to check executions where it wraps (docs/semantics.md)"
                     .to_string(),
             ));
+        }
+        if !(c.verifier.kernel_timeout_s.is_finite() && (0.0..=1e7).contains(&c.verifier.kernel_timeout_s)) {
+            return Err(invalid(format!(
+                "verifier.kernel_timeout_s: must be a number of seconds from 0 to 1e7, got {}",
+                c.verifier.kernel_timeout_s
+            )));
         }
         for (key, v) in [("launch.block_dim", &c.launch.block_dim), ("launch.grid_dim", &c.launch.grid_dim)] {
             if let Some(d) = v {

@@ -1,7 +1,8 @@
 //! autosync: synthesizes the cheapest correct `__syncthreads()` placement for GPU kernels.
 //!
 //! The pipeline flows one way (see ARCHITECTURE.md):
-//! `kpl`/`cuda` (front ends) → `verify` (oracle) → `maxsat` → `synth` → `patch`.
+//! `kpl`/`cuda` (front ends) → `verify` (oracle) → `maxsat` → `synth` → `patch` → `driver`
+//! (loading, the per-file pipelines of `check` and `fix`, runs over many files) → `bench`.
 
 // Diagnostics travel on the cold error path; boxing every `Result<_, Diagnostic>` buys nothing.
 #![allow(clippy::result_large_err)]
@@ -10,8 +11,10 @@ pub mod bench;
 pub mod config;
 pub mod cuda;
 pub mod diag;
+pub mod driver;
 pub mod interp;
 pub mod kpl;
+pub mod limits;
 pub mod maxsat;
 pub mod patch;
 pub mod source;

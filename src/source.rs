@@ -20,8 +20,7 @@ use std::io::Read;
 use std::path::Path;
 use std::time::SystemTime;
 
-/// The largest source file autosync reads (16 MiB; the largest kernel of the corpus is ~20 KB).
-pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+pub use crate::limits::MAX_SOURCE_BYTES;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 

@@ -24,12 +24,10 @@ pub mod progress;
 pub mod report;
 pub mod scale;
 
-use crate::config::{Config, Ratio, Solver};
-use crate::diag::Diagnostic;
-use crate::kpl::{self, Geometry, Kernel, LabelTree};
-use crate::maxsat::Engine;
+use crate::config::{Config, Ratio};
+use crate::kpl::{Kernel, LabelTree};
 use crate::synth::{self, Mode, SynthOptions, Synthesis};
-use crate::verify::{Oracle, OracleOptions, Z3Oracle};
+use crate::verify::{Oracle, Z3Oracle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -188,8 +186,9 @@ fn jobs_of(file: &BenchFile, config: &Config) -> Vec<Job> {
         loc,
         kernel,
     };
-    let source = match std::fs::read_to_string(&file.path) {
-        Ok(s) => s,
+    // Read like every other command reads a file (BOM, size limit, stray bytes).
+    let source = match crate::source::read(&file.path) {
+        Ok(input) => input.text,
         Err(e) => return vec![job(stem, 0, Err(format!("cannot read: {e}")))],
     };
     let loc = lines_of_code(&source);
@@ -208,31 +207,19 @@ fn jobs_of(file: &BenchFile, config: &Config) -> Vec<Job> {
     }
 }
 
-/// The kernels of a file with their launch geometry: header over configuration.
+/// The kernels of a file with their launch geometry: header over configuration (the driver's
+/// loading, [`crate::driver::load::lower_source`], without command-line options); an error is one
+/// line with its position.
 pub fn load_kernels(path: &Path, source: &str, config: &Config) -> Result<Vec<Kernel>, String> {
-    let one_line = |d: Diagnostic| {
-        let at = d.span.map(|s| crate::diag::line_col(source, s.start)).map(|(l, c)| format!("{l}:{c}: "));
-        format!("{}{}", at.unwrap_or_default(), d.message)
-    };
-    let is_cuda = matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh"));
-    let mut kernels = if is_cuda {
-        let opts = crate::cuda::FrontEndOptions { path: Some(path.to_path_buf()), ..Default::default() };
-        crate::cuda::lower_file_with(source, &opts).map_err(one_line)?
-    } else {
-        vec![kpl::parse(source).map_err(one_line)?]
-    };
-    let dims = |d: &Vec<u32>| {
-        [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)]
-    };
-    let from_config = Geometry {
-        block_dim: config.launch.block_dim.as_ref().map(dims),
-        grid_dim: config.launch.grid_dim.as_ref().map(dims),
-        warp_sync: config.launch.warp_sync,
-    };
-    for k in &mut kernels {
-        k.geometry = from_config.overridden_by(&k.geometry);
-    }
-    Ok(kernels)
+    let launch = crate::driver::LaunchOptions::default();
+    crate::driver::load::lower_source(path, source, &launch, config).map(|(k, _)| k).map_err(|f| match f {
+        crate::driver::Failure::Input { diag, .. } => {
+            let at =
+                diag.span.map(|s| crate::diag::line_col(source, s.start)).map(|(l, c)| format!("{l}:{c}: "));
+            format!("{}{}", at.unwrap_or_default(), diag.message)
+        }
+        crate::driver::Failure::Usage(msg) => msg,
+    })
 }
 
 /// Lines that are neither blank nor only a `//` comment (the paper's LoC counts code lines).
@@ -240,14 +227,9 @@ pub fn lines_of_code(source: &str) -> usize {
     source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")).count()
 }
 
+/// The driver's oracle for `k`, without a budget (the benchmark measures whole runs).
 pub(super) fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
-    Z3Oracle::new(OracleOptions {
-        geometry: k.geometry.clone(),
-        timeout_ms: config.verifier.smt_timeout_ms,
-        strict: config.verifier.strict,
-        all_dims: config.verifier.all_dims,
-        wrap: config.verifier.wrap,
-    })
+    crate::driver::load::oracle_for(k, config, false, crate::driver::Budget(std::time::Duration::ZERO))
 }
 
 /// The cost of a kernel's own barriers under the cost model (each as synthesis prices its
@@ -262,16 +244,7 @@ pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
 
 /// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits).
 pub(super) fn synth_options(config: &Config, mode: Mode) -> SynthOptions {
-    SynthOptions {
-        mode,
-        engine: match config.synthesis.solver {
-            Solver::Minisat => Engine::Minisat,
-            Solver::Z3 => Engine::Z3,
-        },
-        reoptimize: false,
-        max_iterations: config.synthesis.max_iterations,
-        cost: config.cost_model(),
-    }
+    crate::driver::fix::synth_options(config, Some(mode), None, false)
 }
 
 /// Runs one method on the barrier-free kernel and verifies its result with a fresh oracle.

@@ -1,8 +1,8 @@
 //! `autosync bench`: the benchmark suite (the work is in the library's `bench` module).
 
-use super::load::read;
 use super::{Failure, EXIT_FINDINGS};
 use autosync::config::Config;
+use autosync::driver::load::read;
 use clap::Args;
 use std::path::{Path, PathBuf};
 

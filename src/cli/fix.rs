@@ -1,19 +1,14 @@
-//! `autosync fix`: synthesize the cheapest barrier placement for a file's kernels, patch the
-//! file atomically and print the diff.
+//! `autosync fix`: the options of the `fix` pipeline (`autosync::driver::fix`).
 
-use super::load::{load, oracle_for, shape_notes, Loaded};
-use super::output::{run_files, status_word, FileResult, Out, Tally};
-use super::report::{
-    benign_diagnostic, finding_json, label_map, remaining_diagnostic, stmt_span, unfixable_diagnostic,
-};
-use super::{Failure, Files, Format, EXIT_FINDINGS};
-use autosync::config::{Config, Mode, Solver};
-use autosync::kpl::{self, Kernel, Place};
+use super::{files, Failure, Files, FormatArg};
+use autosync::config::{Config, Mode};
+use autosync::driver::fix::{fix_file, synth_options, FixOptions};
+use autosync::driver::Format;
 use autosync::maxsat::Engine;
-use autosync::synth::{self, SynthOptions, Synthesis, Unfixable};
+use autosync::patch::WriteOptions;
 use clap::Args;
-use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Options of `autosync fix`.
 #[derive(Args)]
@@ -27,8 +22,26 @@ pub struct FixArgs {
 impl FixArgs {
     /// The output format asked for.
     pub fn format(&self) -> Format {
-        self.flags.format
+        self.flags.format.into()
     }
+}
+
+/// `--mode`: the command line's names of [`Mode`].
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Debug)]
+enum ModeArg {
+    /// The oracle's witnesses and the up-front uniformity analysis become exact constraints.
+    Informed,
+    /// The oracle as a black box returning race locations only, as in the AutoSync paper.
+    Paper,
+}
+
+/// `--solver`: the command line's names of [`Engine`].
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Debug)]
+enum SolverArg {
+    /// rustsat + minisat, solution-improving search.
+    Minisat,
+    /// z3's Optimize (νZ), the paper's solver.
+    Z3,
 }
 
 /// What `fix` does with the result, how it reports, and how it synthesizes.
@@ -54,411 +67,69 @@ struct FixFlags {
     reoptimize: bool,
     /// Synthesis mode (default from the config: informed)
     #[arg(long, value_enum)]
-    mode: Option<Mode>,
+    mode: Option<ModeArg>,
     /// MaxSAT engine (default from the config: minisat)
     #[arg(long, value_enum)]
-    solver: Option<Solver>,
+    solver: Option<SolverArg>,
     /// Use the naive baseline (a barrier everywhere, then remove one at a time)
     #[arg(long)]
     naive: bool,
     /// Treat benign write-write races as errors
     #[arg(long)]
     strict: bool,
-    /// Output format of the report
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format of the report (jsonl: one JSON object per file as it finishes, then a
+    /// summary object)
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
     /// Write a read-only file anyway (its mode stays read-only)
     #[arg(long)]
     force: bool,
+    /// For tests: wait this many milliseconds between writing the temporary file and the final
+    /// check and rename (so a test can edit the input or send a signal inside that window)
+    #[arg(long, value_name = "MS", hide = true)]
+    test_pause_before_rename: Option<u64>,
 }
 
 /// Fixes the files, each on its own (one failing file never stops the others); the exit code is
-/// the worst of the files' (1: no placement exists for a file, which is left alone, or
-/// `--check` finds a change; 2: a file could not be analysed or written).
+/// the worst of the files' (1: no placement exists for a file, which is left alone, a kernel ran
+/// out of its budget, or `--check` finds a change; 2: a file could not be analysed or written).
 pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
-    let FixArgs { files, flags } = args;
-    let plan = files.plan("fix", flags.format)?;
+    let FixArgs { files: inputs, flags } = args;
+    let plan = Arc::new(inputs.plan()?);
     if flags.output.is_some() && plan.files.len() != 1 {
         return Err(Failure::Usage(
             "`-o` takes one input file; without it each file is fixed in place".into(),
         ));
     }
-    let opts = SynthOptions {
-        mode: flags.mode.unwrap_or(config.synthesis.mode),
-        engine: match flags.solver.unwrap_or(config.synthesis.solver) {
-            Solver::Minisat => Engine::Minisat,
-            Solver::Z3 => Engine::Z3,
+    let budget = inputs.budget(config);
+    let mode = flags.mode.map(|m| match m {
+        ModeArg::Informed => Mode::Informed,
+        ModeArg::Paper => Mode::Paper,
+    });
+    let engine = flags.solver.map(|s| match s {
+        SolverArg::Minisat => Engine::Minisat,
+        SolverArg::Z3 => Engine::Z3,
+    });
+    let mut synth = synth_options(config, mode, engine, flags.reoptimize);
+    synth.budget = (!budget.0.is_zero()).then_some(budget.0);
+    let format: Format = flags.format.into();
+    let opts = FixOptions {
+        diff: flags.diff,
+        output: flags.output,
+        check: flags.check,
+        explain: flags.explain,
+        stats: flags.stats,
+        naive: flags.naive,
+        strict: flags.strict,
+        format,
+        budget,
+        write: WriteOptions {
+            force: flags.force,
+            pause_before_rename: flags.test_pause_before_rename.map(std::time::Duration::from_millis),
         },
-        reoptimize: flags.reoptimize || config.synthesis.reoptimize,
-        max_iterations: config.synthesis.max_iterations,
-        cost: config.cost_model(),
     };
-    run_files(&plan.files, &plan.shape, |path| {
-        let name = path.display().to_string();
-        let mut fixing = Fixing::default();
-        let result = plan.launch_for(path).and_then(|launch| {
-            let config = launch.verifier_config(config);
-            let loaded = load(path, &launch, &config)?;
-            fixing.name = loaded.name.clone();
-            fixing.source = loaded.source.clone();
-            fix(&loaded, &opts, &config, &flags, &mut fixing)
-        });
-        match result {
-            Ok(code) => fixing.finish(code),
-            // What the file printed before failing (diagnostics, --explain) stays, in order.
-            Err(f) => {
-                let mut failed = FileResult::failed(&name, f);
-                let mut human = std::mem::take(&mut fixing.human);
-                human.append(failed.human);
-                failed.human = human;
-                failed
-            }
-        }
-    })
-}
-
-/// What fixing one file produced so far.
-#[derive(Default)]
-struct Fixing {
-    name: String,
-    source: String,
-    human: Out,
-    kernels: Vec<Value>,
-    tally: Tally,
-    /// The fixed text and its unified diff against the source, when synthesis succeeded.
-    fixed: Option<(String, String)>,
-    /// Where it was written.
-    written: Option<PathBuf>,
-}
-
-impl Fixing {
-    fn finish(self, code: u8) -> FileResult {
-        let changed = self.fixed.as_ref().is_some_and(|(t, _)| *t != self.source);
-        let (diff, edits) = match self.fixed {
-            Some((text, diff)) => {
-                let edits = edits_json(&self.source, &text);
-                (diff, edits)
-            }
-            None => (String::new(), Vec::new()),
-        };
-        let doc = json!({
-            "file": self.name,
-            "status": status_word(code),
-            "exit_code": code,
-            "kernels": self.kernels,
-            "changed": changed,
-            "written": self.written.map(|p| p.display().to_string()),
-            "diff": diff,
-            "edits": edits,
-        });
-        FileResult { code, human: self.human, doc, tally: self.tally }
-    }
-}
-
-/// The changes from `old` to `new` as byte-range replacements of `old` (line granularity), in
-/// order: what SARIF `fixes` and the JSON `edits` carry.
-fn edits_json(old: &str, new: &str) -> Vec<Value> {
-    use similar::{DiffOp, TextDiff};
-    let diff = TextDiff::from_lines(old, new);
-    let starts = |s: &str| -> Vec<usize> {
-        let mut v = vec![0];
-        v.extend(s.match_indices('\n').map(|(i, _)| i + 1));
-        v
-    };
-    let (os, ns) = (starts(old), starts(new));
-    let at = |v: &[usize], line: usize, len: usize| v.get(line).copied().unwrap_or(len);
-    let mut edits = Vec::new();
-    for op in diff.ops() {
-        let (o, olen, n, nlen) = match *op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete { old_index, old_len, new_index } => (old_index, old_len, new_index, 0),
-            DiffOp::Insert { old_index, new_index, new_len } => (old_index, 0, new_index, new_len),
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                (old_index, old_len, new_index, new_len)
-            }
-        };
-        let (ob, oe) = (at(&os, o, old.len()), at(&os, o + olen, old.len()));
-        let (nb, ne) = (at(&ns, n, new.len()), at(&ns, n + nlen, new.len()));
-        edits.push(json!({
-            "offset": ob,
-            "length": oe - ob,
-            "line": o + 1,
-            "text": new.get(nb..ne).unwrap_or_default(),
-        }));
-    }
-    edits
-}
-
-fn fix(
-    loaded: &Loaded,
-    opts: &SynthOptions,
-    config: &Config,
-    flags: &FixFlags,
-    f: &mut Fixing,
-) -> Result<u8, Failure> {
-    let barrier_text = if loaded.is_cuda { "__syncthreads();" } else { "barrier;" };
-    let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
-    let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
-    let mut impossible = false;
-    // What the written placement leaves: grid-level races and undecided pairs, per kernel.
-    let mut leftover: Vec<(usize, Unfixable)> = Vec::new();
-    f.tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
-    let groups = sharing_groups(&loaded.kernels);
-    let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
-    if !flags.naive {
-        for group in &groups {
-            let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
-            let mut oracle = oracle_for(&members[0], config, flags.strict);
-            let (res, st) = synth::synthesize_group(&members, &mut oracle, opts)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
-            for (i, r) in group.iter().zip(res) {
-                results[*i] = Some((r, st));
-            }
-        }
-    } else if let Some(g) = groups.iter().find(|g| g.len() > 1) {
-        let names: Vec<&str> = g.iter().map(|i| loaded.kernels[*i].name.as_str()).collect();
-        return Err(Failure::Usage(format!(
-            "{}: --naive handles one kernel at a time, but kernels {} share source text (a template or a device function)",
-            loaded.name,
-            names.join(", ")
-        )));
-    }
-    let out = &mut f.human;
-    for (ki, k) in loaded.kernels.iter().enumerate() {
-        if flags.naive {
-            let mut oracle = oracle_for(k, config, flags.strict);
-            let (res, st) = synth::naive(k, &mut oracle, opts);
-            match res {
-                Some((_, chosen, cost)) => {
-                    if flags.stats {
-                        out.err(format!("{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms\n", loaded.name, k.name, chosen.len(), st.oracle_calls, st.total_time.as_secs_f64() * 1e3));
-                    }
-                    let inserted: Vec<Value> = chosen
-                        .iter()
-                        .map(|l| json!({"after": k.label_name(*l), "line": barrier_line(loaded, k, *l), "cost": null, "separates": []}))
-                        .collect();
-                    f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted, "removed": [], "cost": cost.to_string(), "findings": [], "labels": label_map(k)}));
-                    f.tally.clean += 1;
-                    inserts.extend(chosen.into_iter().map(|l| (ki, l)));
-                }
-                None => {
-                    impossible = true;
-                    f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
-                }
-            }
-            continue;
-        }
-        let Some((result, st)) = results[ki].take() else { continue };
-        if flags.stats {
-            out.err(format!(
-                "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms\n",
-                loaded.name, k.name, st.oracle_calls, st.maxsat_calls, st.iterations, st.smt_queries,
-                st.oracle_time.as_secs_f64() * 1e3, st.maxsat_time.as_secs_f64() * 1e3, st.total_time.as_secs_f64() * 1e3
-            ));
-        }
-        match result {
-            Synthesis::Done { inserted, removed, cost, warnings, remaining, .. } => {
-                leftover.extend(remaining.iter().map(|u| (ki, u.clone())));
-                let remaining_json: Vec<Value> = remaining
-                    .iter()
-                    .map(|u| {
-                        let (rule, d) = remaining_diagnostic(k, u);
-                        finding_json(rule, &d, &loaded.source)
-                    })
-                    .collect();
-                let mut findings = Vec::new();
-                for r in &warnings.benign {
-                    let d = benign_diagnostic(k, r);
-                    out.err(d.render(&loaded.name, &loaded.source));
-                    findings.push(finding_json("benign-race", &d, &loaded.source));
-                }
-                let separates = |ins: &synth::Inserted| -> Vec<(String, String)> {
-                    ins.separates
-                        .iter()
-                        .map(|(a, b)| (k.label_name(*a).to_string(), k.label_name(*b).to_string()))
-                        .collect()
-                };
-                if flags.explain {
-                    for ins in &inserted {
-                        let races: Vec<String> =
-                            separates(ins).iter().map(|(a, b)| format!("{a}–{b}")).collect();
-                        out.err(format!(
-                            "  barrier after `{}` (line {}): cost {}, separates {}\n",
-                            k.label_name(ins.after),
-                            barrier_line(loaded, k, ins.after),
-                            ins.cost,
-                            if races.is_empty() { "-".to_string() } else { races.join(", ") }
-                        ));
-                    }
-                    for r in &removed {
-                        out.err(format!("  redundant original barrier `{}` removed\n", k.label_name(*r)));
-                    }
-                    out.err(format!("  total cost {cost}\n"));
-                }
-                let inserted_json: Vec<Value> = inserted
-                    .iter()
-                    .map(|ins| json!({"after": k.label_name(ins.after), "line": barrier_line(loaded, k, ins.after), "cost": ins.cost.to_string(), "separates": separates(ins)}))
-                    .collect();
-                let removed_json: Vec<String> =
-                    removed.iter().map(|r| k.label_name(*r).to_string()).collect();
-                let result = if remaining.is_empty() { "fixed" } else { "partly_fixed" };
-                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "labels": label_map(k)}));
-                f.tally.clean += usize::from(remaining.is_empty());
-                f.tally.races += remaining.len();
-                inserts.extend(inserted.iter().map(|i| (ki, i.after)));
-                removes.extend(removed.iter().map(|r| (ki, *r)));
-            }
-            Synthesis::Impossible { reasons } => {
-                impossible = true;
-                if reasons.is_empty() {
-                    out.err(format!(
-                        "error: {}: kernel `{}`: no placement exists for the kernels that share its source text\n",
-                        loaded.name, k.name
-                    ));
-                }
-                let mut findings = Vec::new();
-                for u in &reasons {
-                    let (rule, d) = unfixable_diagnostic(k, u);
-                    out.err(d.render(&loaded.name, &loaded.source));
-                    if rule.ends_with("divergence") {
-                        f.tally.divergences += 1;
-                    } else {
-                        f.tally.races += 1;
-                    }
-                    findings.push(finding_json(rule, &d, &loaded.source));
-                }
-                f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": findings, "labels": label_map(k)}));
-            }
-            Synthesis::GaveUp { iterations } => {
-                impossible = true;
-                out.err(format!(
-                    "error: {}: kernel `{}`: gave up after {iterations} refinement iterations\n",
-                    loaded.name, k.name
-                ));
-                f.kernels.push(json!({"name": k.name, "result": "gave_up", "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
-            }
-        }
-    }
-    if impossible {
-        out.err(format!(
-            "error: {}: no barrier placement makes this file correctly synchronized; nothing written\n",
-            loaded.name
-        ));
-        return Ok(EXIT_FINDINGS);
-    }
-    // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
-    let per_kernel: Vec<(Vec<kpl::Label>, Vec<kpl::Label>)> = (0..loaded.kernels.len())
-        .map(|ki| {
-            let pick =
-                |v: &[(usize, kpl::Label)]| v.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
-            (pick(&inserts), pick(&removes))
-        })
-        .collect();
-    let parts: Vec<autosync::patch::KernelEdits> = loaded
-        .kernels
-        .iter()
-        .zip(&per_kernel)
-        .map(|(kernel, (after, remove))| autosync::patch::KernelEdits { kernel, after, remove })
-        .collect();
-    let patched = autosync::patch::apply_input(&loaded.input, &parts, barrier_text)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    let text = patched.text.clone();
-    let changed = text != loaded.source;
-    let diff = autosync::patch::unified_diff(&loaded.source, &text, &loaded.name);
-    f.fixed = Some((text.clone(), diff.clone()));
-    let out = &mut f.human;
-    out.out(diff);
-    for k in &loaded.kernels {
-        for n in shape_notes(k, config) {
-            out.err(format!("note: kernel `{}`: {n}\n", k.name));
-        }
-    }
-    for (ki, u) in &leftover {
-        let (_, d) = remaining_diagnostic(&loaded.kernels[*ki], u);
-        out.err(d.render(&loaded.name, &loaded.source));
-    }
-    let left = if leftover.is_empty() { 0 } else { EXIT_FINDINGS };
-    if flags.check {
-        if changed {
-            out.err(format!("{}: barriers are missing (run `autosync fix {}`)\n", loaded.name, loaded.name));
-        }
-        return Ok(if changed { EXIT_FINDINGS } else { left });
-    }
-    if flags.diff {
-        return Ok(left);
-    }
-    let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
-    if changed || flags.output.is_some() {
-        autosync::patch::write_fixed(
-            &loaded.path,
-            flags.output.as_deref(),
-            &loaded.input,
-            &patched.bytes,
-            flags.force,
-        )
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-        f.written = Some(target.clone());
-    }
-    let n = inserts.len();
-    if changed {
-        out.err(format!(
-            "{}: inserted {n} barrier(s){}, wrote {}\n",
-            loaded.name,
-            if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
-            target.display()
-        ));
-    } else if leftover.is_empty() {
-        out.err(format!("{}: already correctly synchronized; nothing to change\n", loaded.name));
-    }
-    if !leftover.is_empty() {
-        out.err(format!(
-            "{}: {} finding(s) remain that barriers cannot fix or the solver could not decide (listed above)\n",
-            loaded.name,
-            leftover.len()
-        ));
-    }
-    Ok(left)
-}
-
-/// The source line a barrier after label `l` follows.
-fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize {
-    let at = match k.place(l) {
-        Place::Line { offset, .. } => *offset,
-        Place::Braced { body_end, .. } => *body_end,
-        Place::Not(_) => stmt_span(k, l).end,
-    };
-    autosync::diag::line_col(&loaded.source, at.saturating_sub(1)).0
-}
-
-/// The kernels of a file grouped by shared barrier positions: two kernels are in one group when
-/// some source position can take a barrier in both (template instantiations, kernels inlining one
-/// device function). Groups and their members are in file order.
-fn sharing_groups(kernels: &[Kernel]) -> Vec<Vec<usize>> {
-    let mut owner: std::collections::HashMap<&Place, usize> = std::collections::HashMap::new();
-    let mut parent: Vec<usize> = (0..kernels.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for (ki, k) in kernels.iter().enumerate() {
-        for p in k.places.iter().filter(|p| p.is_placeable()) {
-            let other = *owner.entry(p).or_insert(ki);
-            let (a, b) = (root(&mut parent, other), root(&mut parent, ki));
-            parent[a.max(b)] = a.min(b);
-        }
-    }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut index_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    for ki in 0..kernels.len() {
-        let r = root(&mut parent, ki);
-        let gi = *index_of.entry(r).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[gi].push(ki);
-    }
-    groups
+    let config = config.clone();
+    let in_work = plan.clone();
+    let work = Arc::new(move |path: &Path| fix_file(path, &in_work, &opts, &synth, &config));
+    files::run(&plan, "fix", format, inputs.jobs, work)
 }

@@ -1,32 +1,26 @@
-//! The command line: one file per command, the options they share and the failure type here.
+//! The command line: flags parsed into the library's option types, and printing. The pipeline
+//! itself (loading, `check`, `fix`, runs over many files) is `autosync::driver`.
 //!
 //! `check.rs`, `fix.rs`, `run.rs`, `tree.rs` and `bench.rs` each hold one subcommand's options
-//! (a clap `Args` struct) and its body; `load.rs` reads a kernel file through the front ends
-//! with the launch options; `report.rs` turns verdicts into diagnostics. Exit codes are
-//! decided here and nowhere else.
+//! (a clap `Args` struct) and hand them to the driver; `files.rs` prints a run over files as it
+//! goes (human text, JSON Lines, or one JSON/SARIF document at the end), draws the progress bar,
+//! handles Ctrl-C and runs each file of a run over several in a worker process of its own.
+//! Exit codes are decided by the driver and here, nowhere else.
 
 mod bench;
 mod check;
-mod compdb;
+mod files;
 mod fix;
-mod inputs;
-mod load;
-mod output;
-mod report;
 mod run;
-mod sarif;
 mod tree;
 
 use autosync::config::Config;
-use autosync::diag::Diagnostic;
+use autosync::driver::{self, Format, LaunchOptions};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit codes are stable: 0 ok, 1 races/divergence remain or a change is needed, 2 bad input.
-pub const EXIT_FINDINGS: u8 = 1;
-/// Bad input or usage.
-pub const EXIT_BAD_INPUT: u8 = 2;
+pub use autosync::driver::{Failure, EXIT_BAD_INPUT, EXIT_FINDINGS};
 
 /// The whole command line.
 #[derive(Parser)]
@@ -88,40 +82,20 @@ pub struct LaunchArgs {
 }
 
 impl LaunchArgs {
-    /// `config` with the verifier flags of the command line (`--all-dims`, `--wrap`) applied.
-    pub fn verifier_config(&self, config: &Config) -> Config {
-        let mut c = config.clone();
-        c.verifier.all_dims |= self.all_dims;
-        c.verifier.wrap |= self.wrap;
-        c
-    }
-
-    /// The CUDA front end's options for the file at `path`.
-    pub fn front_end(&self, path: &Path) -> Result<autosync::cuda::FrontEndOptions, Failure> {
-        let mut template_args = Vec::new();
-        for a in &self.template_arg {
-            match a.split_once('=') {
-                Some((n, v)) if !n.trim().is_empty() && !v.trim().is_empty() => {
-                    template_args.push((n.trim().to_string(), v.trim().to_string()))
-                }
-                _ => return Err(Failure::Usage(format!("--template-arg `{a}`: expected NAME=VALUE"))),
-            }
-        }
-        Ok(autosync::cuda::FrontEndOptions {
-            path: Some(path.to_path_buf()),
+    /// The library's launch options.
+    pub fn options(&self) -> LaunchOptions {
+        LaunchOptions {
+            block_dim: self.block_dim.clone(),
+            grid_dim: self.grid_dim.clone(),
+            warp_sync: self.warp_sync,
+            kernel: self.kernel.clone(),
             include_dirs: self.include_dirs.clone(),
-            defines: self
-                .defines
-                .iter()
-                .map(|d| match d.split_once('=') {
-                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                    None => (d.clone(), None),
-                })
-                .collect(),
-            template_args,
-            only: self.kernel.clone(),
-            assumptions: self.assume.clone(),
-        })
+            defines: self.defines.clone(),
+            template_arg: self.template_arg.clone(),
+            assume: self.assume.clone(),
+            all_dims: self.all_dims,
+            wrap: self.wrap,
+        }
     }
 }
 
@@ -136,19 +110,30 @@ fn parse_warp_sync(s: &str) -> Result<u32, String> {
     }
 }
 
-/// The output format of `check` and `fix`: `human` (diagnostics on stderr, summaries and diffs
-/// on stdout), `json` (one document on stdout, docs/json.md) or `sarif` (SARIF 2.1.0 on stdout).
+/// `--format`: the command line's names of [`Format`].
 #[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Debug)]
-pub enum Format {
+pub enum FormatArg {
     // Variants carry no doc comments: clap would turn them into long help.
     #[default]
     Human,
     Json,
+    Jsonl,
     Sarif,
 }
 
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Sarif => Format::Sarif,
+        }
+    }
+}
+
 /// The inputs of `check` and `fix`: files and directories, the launch options, the compilation
-/// database and the worker count.
+/// database, the worker count and the budget per kernel.
 #[derive(Args)]
 pub struct Files {
     /// Kernel files (.cu, .cuh or .kpl) and directories (searched recursively for those,
@@ -164,74 +149,40 @@ pub struct Files {
     /// Files processed in parallel (default: one per core)
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
     jobs: usize,
+    /// Wall time per kernel in seconds (default: the config's verifier.kernel_timeout_s, 10);
+    /// past it, what is not decided is reported as undecided (exit 1). 0: no limit
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<f64>,
+}
+
+/// `--timeout SECONDS`: a non-negative number (fractions allowed).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1e7).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a number of seconds (e.g. 10 or 0.5)")),
+    }
 }
 
 /// Set by a run over several files in the environment of the worker process it starts for one
-/// of them (see `output::run_files`): the worker analyses that file only and prints its result
+/// of them (see `files::in_worker`): the worker analyses that file only and prints its result
 /// for the parent. An environment variable rather than an option, so that it cannot be taken
 /// for a path after a user's `--`.
 pub const WORKER_ENV: &str = "AUTOSYNC_WORKER_FILE";
 
-/// A run over files, resolved: the file list, how to report, where flags come from.
-pub struct Plan {
-    /// The files, in input order.
-    pub files: Vec<PathBuf>,
-    /// Output shape.
-    pub shape: output::RunShape<'static>,
-    launch: LaunchArgs,
-    compdb: compdb::Source,
-}
-
 impl Files {
-    /// Expands the paths and opens the compilation database.
-    pub fn plan(&self, command: &'static str, format: Format) -> Result<Plan, Failure> {
-        let worker = std::env::var_os(WORKER_ENV).map(PathBuf::from);
-        let (files, any_dir) = match &worker {
-            // The parent expanded the paths; a worker is always part of a run over several
-            // files (which decides how CUDA-only options apply).
-            Some(file) => (vec![file.clone()], true),
-            None => inputs::expand(&self.paths)?,
-        };
-        if files.is_empty() {
-            return Err(Failure::Usage(format!(
-                "no kernel files (*.cu, *.cuh, *.kpl) under {}",
-                self.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-            )));
+    /// The library's plan of the run: the paths expanded, the compilation database opened; in a
+    /// worker process, the one file its parent gave it.
+    pub fn plan(&self) -> Result<driver::Plan, Failure> {
+        match files::worker_file() {
+            Some(file) => driver::Plan::one_of_many(file, self.launch.options(), self.build_path.as_deref()),
+            None => driver::Plan::new(&self.paths, self.launch.options(), self.build_path.as_deref()),
         }
-        Ok(Plan {
-            shape: output::RunShape {
-                command,
-                format,
-                jobs: self.jobs,
-                summary: any_dir || files.len() > 1,
-                worker: worker.is_some(),
-            },
-            files,
-            launch: self.launch.clone(),
-            compdb: compdb::Source::new(self.build_path.as_deref())?,
-        })
     }
-}
 
-impl Plan {
-    /// The launch options for `path`: the command line's, then its compilation-database entry's
-    /// include directories and definitions (CUDA files only; a later `-D` wins).
-    pub fn launch_for(&self, path: &Path) -> Result<LaunchArgs, Failure> {
-        let mut launch = self.launch.clone();
-        if !load::is_cuda_path(path) && self.shape.summary {
-            // In a run over many files the CUDA-only options are meant for the CUDA ones.
-            launch.include_dirs.clear();
-            launch.defines.clear();
-            launch.template_arg.clear();
-        } else if load::is_cuda_path(path) {
-            if let Some(flags) = self.compdb.flags(path)? {
-                launch.include_dirs.extend(flags.include_dirs);
-                let mut defines = flags.defines;
-                defines.append(&mut launch.defines);
-                launch.defines = defines;
-            }
-        }
-        Ok(launch)
+    /// Each kernel's budget: `--timeout`, else the configuration's.
+    pub fn budget(&self, config: &Config) -> driver::Budget {
+        let secs = self.timeout.unwrap_or(config.verifier.kernel_timeout_s);
+        driver::Budget(std::time::Duration::from_secs_f64(secs))
     }
 }
 
@@ -262,14 +213,6 @@ enum Command {
     Man,
 }
 
-/// A failure that ends the command with a message.
-pub enum Failure {
-    /// Bad input: the diagnostic is rendered against the file.
-    Input { file: String, source: String, diag: Box<Diagnostic> },
-    /// Bad usage or an unreadable file.
-    Usage(String),
-}
-
 /// Parses the command line, runs the command and maps the outcome to the process exit code.
 pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -292,10 +235,16 @@ pub fn main() -> ExitCode {
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(failure) if format != Format::Human => {
-            let error = output::error_json(None, &failure);
+            let error = driver::output::error_json(None, &failure);
             match format {
-                Format::Sarif => output::print_json(&sarif::log(command, &[], Some(&error))),
-                _ => output::print_json(&output::document(command, Vec::new(), None, Some(error))),
+                Format::Sarif => files::print_json(&driver::sarif::log(command, &[], Some(&error), false)),
+                _ => files::print_json(&driver::output::document(
+                    command,
+                    Vec::new(),
+                    None,
+                    Some(error),
+                    false,
+                )),
             }
             report_failure(failure)
         }
@@ -303,22 +252,23 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Whether the raw arguments ask for machine output (`--format json|sarif` or `--format=…`).
+/// Whether the raw arguments ask for machine output (`--format json|jsonl|sarif` or `--format=…`).
 fn wants_json(args: &[std::ffi::OsString]) -> bool {
-    args.windows(2).any(|w| w[0] == "--format" && (w[1] == "json" || w[1] == "sarif"))
-        || args.iter().any(|a| a == "--format=json" || a == "--format=sarif")
+    let machine = |v: &std::ffi::OsStr| v == "json" || v == "jsonl" || v == "sarif";
+    args.windows(2).any(|w| w[0] == "--format" && machine(&w[1]))
+        || args.iter().any(|a| a == "--format=json" || a == "--format=jsonl" || a == "--format=sarif")
 }
 
 /// The one document of a run whose command line did not parse.
 fn print_failure_document(args: &[std::ffi::OsString], failure: &Failure) {
     let command = if args.iter().any(|a| a == "fix") { "fix" } else { "check" };
-    let error = output::error_json(None, failure);
+    let error = driver::output::error_json(None, failure);
     let sarif = args.windows(2).any(|w| w[0] == "--format" && w[1] == "sarif")
         || args.iter().any(|a| a == "--format=sarif");
     if sarif {
-        output::print_json(&sarif::log(command, &[], Some(&error)));
+        files::print_json(&driver::sarif::log(command, &[], Some(&error), false));
     } else {
-        output::print_json(&output::document(command, Vec::new(), None, Some(error)));
+        files::print_json(&driver::output::document(command, Vec::new(), None, Some(error), false));
     }
 }
 

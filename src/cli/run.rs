@@ -1,10 +1,10 @@
 //! `autosync run`: execute a kernel with the reference interpreter on concrete sizes.
 
-use super::load::{load, Loaded};
-use super::report::{is_syncwarp, stmt_span};
 use super::{Failure, LaunchArgs, EXIT_FINDINGS};
 use autosync::config::Config;
 use autosync::diag::Diagnostic;
+use autosync::driver::load::{load, Loaded};
+use autosync::driver::report::{is_syncwarp, stmt_span};
 use autosync::kpl::Kernel;
 use clap::Args;
 use std::path::PathBuf;
@@ -27,7 +27,10 @@ pub struct RunArgs {
 /// Runs every kernel of the file; exit 1 when a race or divergence was observed.
 pub fn run(args: RunArgs, config: &Config) -> Result<u8, Failure> {
     let RunArgs { file, launch, seed, params } = args;
-    let loaded = load(&file, &launch, config)?;
+    let loaded = load(&file, &launch.options(), config)?;
+    for w in &loaded.warnings {
+        eprint!("{w}");
+    }
     // A misspelt name would silently leave the real parameter at its seeded default.
     let mut values: Vec<(String, u32)> = Vec::new();
     for p in &params {

@@ -1,8 +1,8 @@
 //! `autosync tree`: the label tree of each kernel of a file.
 
-use super::load::load;
 use super::{Failure, LaunchArgs};
 use autosync::config::Config;
+use autosync::driver::load::load;
 use autosync::kpl::{self, Kernel, LabelTree, NodeKind, Place, StmtKind};
 use autosync::synth;
 use clap::Args;
@@ -19,7 +19,10 @@ pub struct TreeArgs {
 
 /// Prints the label tree of every kernel of the file; exit 0.
 pub fn run(args: TreeArgs, config: &Config) -> Result<u8, Failure> {
-    let loaded = load(&args.file, &args.launch, config)?;
+    let loaded = load(&args.file, &args.launch.options(), config)?;
+    for w in &loaded.warnings {
+        eprint!("{w}");
+    }
     for k in &loaded.kernels {
         print!("{}", render_tree(k, config));
     }

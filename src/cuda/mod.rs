@@ -283,6 +283,18 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
         .map_err(|d| beyond(map.diagnostic(d), source))?;
     let mut noted = std::collections::BTreeSet::new();
     for kernel in &mut kernels {
+        // The invariant of `limits`: no kernel past this bound reaches a recursive pass.
+        if kernel.nesting() > crate::limits::MAX_KERNEL_NESTING {
+            let at = map.diagnostic(Diagnostic::error("nesting too deep", kernel.body.span));
+            return Err(beyond(
+                at.with_note(format!(
+                    "kernel `{}` nests statements and expressions more than {} levels deep once lowered",
+                    kernel.name,
+                    crate::limits::MAX_KERNEL_NESTING
+                )),
+                source,
+            ));
+        }
         map.kernel(kernel);
         kernel.geometry = geometry.clone();
         // A constant launch in the file gives what the header does not (see `launch`).
@@ -364,11 +376,7 @@ fn parse(source: &str) -> Result<Tree, Diagnostic> {
         .ok_or_else(|| Diagnostic::error("internal error: the CUDA parser gave no tree", Span::new(0, 0)))
 }
 
-/// Deepest syntax tree the lowering accepts. The lowering, the constant evaluator and the passes
-/// after them recurse once per level (an `if` is about three levels, a binary operator or a pair
-/// of parentheses one); this bound keeps them far from the 8 MiB main-thread stack (the KPL
-/// front end's bounds, 200 nested blocks and 1000 operators per statement, are of the same size).
-pub(crate) const MAX_TREE_DEPTH: usize = 1000;
+pub(crate) use crate::limits::MAX_SYNTAX_DEPTH as MAX_TREE_DEPTH;
 
 /// Refuses a syntax tree deeper than [`MAX_TREE_DEPTH`] before anything recursive walks it:
 /// `nesting too deep` at the first node below the limit. Iterative (a tree cursor), linear.

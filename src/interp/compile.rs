@@ -83,8 +83,7 @@ struct Compiler<'k> {
     depth: std::cell::Cell<usize>,
 }
 
-/// The deepest nesting of blocks plus expressions the interpreter accepts.
-pub(crate) const MAX_DEPTH: usize = 1000;
+pub(crate) use crate::limits::MAX_INTERP_DEPTH as MAX_DEPTH;
 
 /// Resolves `kernel`. A variable must be a parameter or be declared by a `Local` statement that
 /// precedes its use in program text (pre-order); locals share one flat namespace per thread.

@@ -566,6 +566,67 @@ impl Kernel {
         found
     }
 
+    /// How deeply the kernel nests blocks and expressions (a statement in the body is at depth 1,
+    /// each block and each operand one level deeper). Computed without recursion, so it is safe
+    /// on any kernel; front ends refuse kernels past [`crate::limits::MAX_KERNEL_NESTING`], which
+    /// bounds every recursive pass after them.
+    pub fn nesting(&self) -> usize {
+        enum Node<'a> {
+            Block(&'a Block),
+            Expr(&'a Expr),
+        }
+        let mut deepest = 0;
+        let mut stack: Vec<(Node, usize)> = vec![(Node::Block(&self.body), 0)];
+        while let Some((node, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            match node {
+                Node::Block(b) => {
+                    for st in &b.stmts {
+                        let d = depth + 1;
+                        deepest = deepest.max(d);
+                        let mut exprs: Vec<&Expr> = Vec::new();
+                        match &st.kind {
+                            StmtKind::Local { init, .. } => exprs.extend(init),
+                            StmtKind::Assign { value, .. } => exprs.push(value),
+                            StmtKind::Read { index, .. } => exprs.extend(index),
+                            StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => {
+                                exprs.extend(index);
+                                exprs.push(value);
+                            }
+                            StmtKind::Barrier | StmtKind::Syncwarp => {}
+                            StmtKind::Assume { cond } => exprs.push(cond),
+                            StmtKind::If { cond, then, els } => {
+                                exprs.push(cond);
+                                stack.push((Node::Block(then), d));
+                                if let Some(e) = els {
+                                    stack.push((Node::Block(e), d));
+                                }
+                            }
+                            StmtKind::While { cond, body } => {
+                                exprs.push(cond);
+                                stack.push((Node::Block(body), d));
+                            }
+                        }
+                        stack.extend(exprs.into_iter().map(|e| (Node::Expr(e), d + 1)));
+                    }
+                }
+                Node::Expr(e) => match e {
+                    Expr::Const(_) | Expr::Var(_) | Expr::Builtin(_) => {}
+                    Expr::Unary(_, a) => stack.push((Node::Expr(a), depth + 1)),
+                    Expr::Binary(_, a, b) => {
+                        stack.push((Node::Expr(a), depth + 1));
+                        stack.push((Node::Expr(b), depth + 1));
+                    }
+                    Expr::Select(c, a, b) => {
+                        stack.extend([c, a, b].map(|x| (Node::Expr(x), depth + 1)));
+                    }
+                    Expr::Call(_, args) => stack.extend(args.iter().map(|x| (Node::Expr(x), depth + 1))),
+                },
+            }
+        }
+        deepest
+    }
+
     /// Every statement by its label's id (`index[l.0]`), in one walk: for callers that look up
     /// many labels ([`Kernel::stmt`] walks the body each time).
     pub fn stmt_index(&self) -> Vec<Option<&Stmt>> {

@@ -9,8 +9,7 @@ use crate::kpl::ast::*;
 use crate::kpl::lexer::{lex, Tok};
 use std::collections::HashSet;
 
-/// Deepest nesting of blocks and expressions accepted (keeps recursion bounded on garbage input).
-const MAX_DEPTH: usize = 200;
+use crate::limits::MAX_KPL_PARSE_DEPTH as MAX_DEPTH;
 
 /// Most binary operators in one statement. A flat chain `a + b + … + z` nests its AST one level
 /// per operator without nesting the parser, and every later recursive pass over the expression

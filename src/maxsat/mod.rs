@@ -78,9 +78,7 @@ mod z3opt;
 
 use std::fmt;
 
-/// Most variables one [`MaxSat`] accepts; leaves room below rustsat's
-/// variable limit for the auxiliary variables of the objective encoding.
-pub const MAX_VARS: u32 = 1 << 28;
+pub use crate::limits::MAX_MAXSAT_VARS as MAX_VARS;
 
 /// A Boolean variable of a MaxSAT instance (0-based, dense).
 ///
@@ -136,8 +134,10 @@ impl fmt::Display for Lit {
     }
 }
 
-/// Which backend solves the instance. Both return proven optima.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which backend solves the instance. Both return proven optima. (The configuration's
+/// `synthesis.solver` key names one, in lowercase.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// Incremental Minisat with a DPW-encoded objective (SAT-UNSAT search).
     #[default]

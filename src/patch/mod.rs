@@ -10,7 +10,7 @@ use crate::kpl::{Kernel, Label, Place};
 use crate::source::Input;
 use std::io::Write;
 use std::path::Path;
-pub use write::write_fixed;
+pub use write::{interrupt, write_fixed, WriteOptions};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PatchError {
@@ -22,6 +22,8 @@ pub enum PatchError {
     Changed(String),
     #[error("{0}: the file is read-only; nothing written (use --force to write it anyway)")]
     ReadOnly(String),
+    #[error("{0}: interrupted; nothing written")]
+    Interrupted(String),
     #[error("cannot write {path}: {why}")]
     Refused { path: String, why: &'static str },
 }

@@ -15,44 +15,48 @@
 //! - `-o` onto something that is not a regular file: a directory is refused; a device, FIFO or
 //!   socket, and any path under `/dev` or `/proc` (`-o /dev/stdout`, `-o /dev/null`), is written
 //!   into (appending), never renamed over.
-//! - The temporary file is removed on every error path (drop) and on SIGINT, SIGTERM and SIGHUP
-//!   (a handler thread deletes the live temporary files, then exits with 128 + the signal).
+//! - The temporary file is removed on every error path (drop) and by [`interrupt`], which the
+//!   program calls when it is told to stop (SIGINT, SIGTERM, SIGHUP): it deletes the live
+//!   temporary files and makes every later or unfinished write fail with
+//!   [`PatchError::Interrupted`] without touching its target. The library installs no signal
+//!   handler and never exits the process.
 
 use super::PatchError;
 use crate::source::Input;
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
-/// Temporary files that exist right now and must not survive a signal.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-static HANDLER: Once = Once::new();
+/// Temporary files that exist right now and must not survive an interruption, and whether the
+/// program was interrupted (no write may start or finish after that).
+static LIVE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
 
-/// Test hook: milliseconds to wait after the temporary file is written and before the final
-/// check and rename, so tests can edit the input or send a signal inside that window.
-const PAUSE_ENV: &str = "AUTOSYNC_TEST_FIX_PAUSE_MS";
+/// How [`write_fixed`] writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Write a file without write permission anyway (its mode stays).
+    pub force: bool,
+    /// Wait this long after the temporary file is written and before the final check and
+    /// rename: lets tests edit the input or send a signal inside that window.
+    pub pause_before_rename: Option<std::time::Duration>,
+}
 
-fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+fn live() -> std::sync::MutexGuard<'static, (Vec<PathBuf>, bool)> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Installs the handler that removes live temporary files on SIGINT/SIGTERM/SIGHUP (once).
-fn install_handler() {
-    HANDLER.call_once(|| {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        // Without the handler a signal still ends the process; only the cleanup is lost.
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-            std::thread::spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    for p in live().iter() {
-                        let _ = std::fs::remove_file(p);
-                    }
-                    std::process::exit(128 + sig);
-                }
-            });
-        }
-    });
+/// Stops every write of the process: deletes the temporary files that exist now and makes
+/// every write in progress or to come fail with [`PatchError::Interrupted`], its target
+/// untouched. For a signal handler thread (it takes a lock, so not for an async signal
+/// handler itself). Idempotent.
+pub fn interrupt() {
+    let mut registry = live();
+    for p in registry.0.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    registry.0.clear();
+    registry.1 = true;
 }
 
 /// Writes `contents`, the fixed version of `input` (read from `input_path`), to `output` or, when
@@ -62,8 +66,9 @@ pub fn write_fixed(
     output: Option<&Path>,
     input: &Input,
     contents: &[u8],
-    force: bool,
+    opts: &WriteOptions,
 ) -> Result<(), PatchError> {
+    let force = opts.force;
     let target = output.unwrap_or(input_path);
     let err = |source: std::io::Error| PatchError::Io { path: target.display().to_string(), source };
     let unchanged = || -> Result<(), PatchError> {
@@ -86,7 +91,8 @@ pub fn write_fixed(
     };
     let Some(real) = real else {
         // A new file: nothing to keep.
-        return replace(target, None, contents, &unchanged).map_err(|e| e.or_io(err));
+        return replace(target, None, contents, &unchanged, opts.pause_before_rename)
+            .map_err(|e| e.or_io(err));
     };
     let meta = std::fs::metadata(&real).map_err(err)?;
     if meta.is_dir() {
@@ -104,7 +110,7 @@ pub fn write_fixed(
         unchanged()?;
         return rewrite_in_place(&real, contents).map_err(err);
     }
-    replace(&real, Some(&meta), contents, &unchanged).map_err(|e| e.or_io(err))
+    replace(&real, Some(&meta), contents, &unchanged, opts.pause_before_rename).map_err(|e| e.or_io(err))
 }
 
 /// Whether the file may be written: some write bit is set and, for a non-root user,
@@ -147,19 +153,22 @@ fn replace(
     meta: Option<&std::fs::Metadata>,
     contents: &[u8],
     unchanged: &dyn Fn() -> Result<(), PatchError>,
+    pause: Option<std::time::Duration>,
 ) -> Result<(), ReplaceError> {
-    install_handler();
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     // A new file gets the usual 0666 minus umask; a replacement gets the old mode below.
     let mode = if meta.is_some() { 0o600 } else { 0o666 };
     // Created and registered under the lock: a signal sees the file registered or not created.
     let mut registry = live();
+    if registry.1 {
+        return Err(ReplaceError::Patch(PatchError::Interrupted(path.display().to_string())));
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(".autosync-")
         .suffix(".tmp")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
         .tempfile_in(dir)?;
-    registry.push(tmp.path().to_path_buf());
+    registry.0.push(tmp.path().to_path_buf());
     drop(registry);
     let result = (|| -> Result<(), ReplaceError> {
         tmp.write_all(contents)?;
@@ -176,15 +185,19 @@ fn replace(
                 return rewrite_in_place(path, contents).map_err(ReplaceError::Io);
             }
         }
-        if let Some(ms) = std::env::var(PAUSE_ENV).ok().and_then(|v| v.parse::<u64>().ok()) {
-            std::thread::sleep(std::time::Duration::from_millis(ms));
+        if let Some(pause) = pause {
+            std::thread::sleep(pause);
         }
         unchanged().map_err(ReplaceError::Patch)?;
         Ok(())
     })();
     // The signal handler waits for this lock: it sees the file either live or renamed.
     let mut registry = live();
-    registry.retain(|p| p != tmp.path());
+    registry.0.retain(|p| p != tmp.path());
+    if registry.1 {
+        // Interrupted: `interrupt` deleted the file already (or dropping `tmp` does).
+        return Err(ReplaceError::Patch(PatchError::Interrupted(path.display().to_string())));
+    }
     match result {
         Ok(()) => {
             tmp.persist(path).map_err(|e| ReplaceError::Io(e.error))?;

@@ -32,6 +32,9 @@ pub struct SynthOptions {
     pub reoptimize: bool,
     pub max_iterations: u32,
     pub cost: CostModel,
+    /// Wall time one synthesis may take (`None`: no limit): past it, the refinement loop stops
+    /// and the kernel is reported as given up ([`Synthesis::GaveUp`]), never written.
+    pub budget: Option<std::time::Duration>,
 }
 
 impl Default for SynthOptions {
@@ -42,6 +45,7 @@ impl Default for SynthOptions {
             reoptimize: false,
             max_iterations: 1000,
             cost: CostModel::default(),
+            budget: None,
         }
     }
 }
@@ -125,6 +129,9 @@ pub enum SynthError {
     MaxSat(#[from] MaxSatError),
     #[error("cost weights do not fit 64 bits (loop nests too deep for the cost model)")]
     WeightOverflow,
+    /// A caller bug: [`synthesize_group`] needs one oracle per kernel.
+    #[error("{kernels} kernel(s) but {oracles} oracle(s): synthesis needs one oracle per kernel")]
+    OracleCount { kernels: usize, oracles: usize },
 }
 
 /// The cost of a barrier after `l` (AutoSync Sec. III-C): ×LC per enclosing loop, ×IC per
@@ -348,7 +355,7 @@ pub fn synthesize(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
 ) -> Result<(Synthesis, SynthStats), SynthError> {
-    let (mut results, stats) = synthesize_group(std::slice::from_ref(kernel), oracle, opts)?;
+    let (mut results, stats) = synthesize_group(std::slice::from_ref(kernel), &mut [oracle], opts)?;
     let result = results.pop().unwrap_or(Synthesis::GaveUp { iterations: 0 });
     Ok((result, stats))
 }
@@ -358,19 +365,27 @@ pub fn synthesize(
 /// the total cost over all kernels is minimal. Returns one result per kernel, in order. When the
 /// group is impossible, each kernel lists the reasons found in it; a kernel with an empty list
 /// is impossible only because a kernel sharing its source is.
+///
+/// `oracles[i]` answers every question about `kernels[i]`: kernels of one group may be launched
+/// with different geometry, and each is verified under its own (an oracle built for one member's
+/// launch would accept a placement that races under another's). Fewer oracles than kernels is
+/// [`SynthError::OracleCount`].
 pub fn synthesize_group(
     kernels: &[Kernel],
-    oracle: &mut dyn Oracle,
+    oracles: &mut [&mut dyn Oracle],
     opts: &SynthOptions,
 ) -> Result<(Vec<Synthesis>, SynthStats), SynthError> {
+    if oracles.len() != kernels.len() {
+        return Err(SynthError::OracleCount { kernels: kernels.len(), oracles: oracles.len() });
+    }
     let started = Instant::now();
     let mut stats = SynthStats::default();
-    let queries_before = oracle.stats().smt_queries;
+    let queries_before = smt_queries(oracles);
     let mut solver = MaxSat::new(opts.engine);
     let (mut units, sites) = build_units(kernels, opts, &mut solver)?;
     let mut excluded: BTreeSet<Var> = BTreeSet::new();
     if opts.mode == Mode::Informed {
-        for unit in units.iter_mut() {
+        for (unit, oracle) in units.iter_mut().zip(oracles.iter_mut()) {
             let t = Instant::now();
             unit.varying_candidates = oracle.varying_candidates(&unit.base);
             stats.oracle_time += t.elapsed();
@@ -392,7 +407,7 @@ pub fn synthesize_group(
     };
     loop {
         let mut verdicts = Vec::new();
-        for unit in &units {
+        for (unit, oracle) in units.iter().zip(oracles.iter_mut()) {
             let (candidate, _) = unit.with_barriers(&chosen);
             let t = Instant::now();
             verdicts.push((oracle.check_for_synthesis(&candidate), candidate));
@@ -418,10 +433,10 @@ pub fn synthesize_group(
                 }
             }
             if stuck.iter().any(|s| !s.is_empty()) {
-                return Ok((impossible(stuck), finish(stats, started, oracle, queries_before, iterations)));
+                return Ok((impossible(stuck), finish(stats, started, oracles, queries_before, iterations)));
             }
         } else if !racing {
-            let finished = finish(stats, started, oracle, queries_before, iterations);
+            let finished = finish(stats, started, oracles, queries_before, iterations);
             let results = units
                 .iter()
                 .zip(verdicts)
@@ -436,7 +451,7 @@ pub fn synthesize_group(
             if opts.mode == Mode::Informed {
                 let t = Instant::now();
                 let races: Vec<&[Race]> = verdicts.iter().map(|(v, _)| v.races.as_slice()).collect();
-                ask_about_offered_blocks(&mut units, &sites, &races, oracle, &mut excluded, &mut solver);
+                ask_about_offered_blocks(&mut units, &sites, &races, oracles, &mut excluded, &mut solver);
                 stats.oracle_time += t.elapsed();
             }
             for (ui, (verdict, _)) in verdicts.iter().enumerate() {
@@ -517,14 +532,15 @@ pub fn synthesize_group(
                 }
                 return Ok((
                     impossible(unfixable),
-                    finish(stats, started, oracle, queries_before, iterations),
+                    finish(stats, started, oracles, queries_before, iterations),
                 ));
             }
         }
         iterations += 1;
-        if iterations > opts.max_iterations {
+        let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b);
+        if iterations > opts.max_iterations || out_of_time {
             let gave_up = units.iter().map(|_| Synthesis::GaveUp { iterations }).collect();
-            return Ok((gave_up, finish(stats, started, oracle, queries_before, iterations)));
+            return Ok((gave_up, finish(stats, started, oracles, queries_before, iterations)));
         }
         let t = Instant::now();
         let outcome = solver.solve()?;
@@ -558,7 +574,10 @@ pub fn synthesize_group(
                     r.extend(u);
                     r.extend(d);
                 }
-                return Ok((impossible(reasons), finish(stats, started, oracle, queries_before, iterations)));
+                return Ok((
+                    impossible(reasons),
+                    finish(stats, started, oracles, queries_before, iterations),
+                ));
             }
             Outcome::Optimal(sol) => {
                 chosen = sites.members.keys().filter(|v| sol.value(Lit::pos(**v))).copied().collect();
@@ -588,14 +607,14 @@ fn ask_about_offered_blocks(
     units: &mut [Unit],
     sites: &Sites,
     races: &[&[Race]],
-    oracle: &mut dyn Oracle,
+    oracles: &mut [&mut dyn Oracle],
     excluded: &mut BTreeSet<Var>,
     solver: &mut MaxSat,
 ) {
     let cases = |races: &[Race]| -> Vec<Case> {
         races.iter().filter_map(decided_block_race).flat_map(|r| r.cases).map(|c| c.case).collect()
     };
-    for (unit, races) in units.iter_mut().zip(races) {
+    for ((unit, races), oracle) in units.iter_mut().zip(races).zip(oracles.iter_mut()) {
         let questions: BTreeSet<Label> = cases(races)
             .iter()
             .flat_map(|c| unit.entered_questions(c))
@@ -624,7 +643,7 @@ fn ask_about_offered_blocks(
             around.filter(|b| unit.varying_candidates.contains(b) && !unit.varying_asked.contains(b)),
         );
     }
-    for (unit, blocks) in units.iter_mut().zip(to_ask) {
+    for ((unit, blocks), oracle) in units.iter_mut().zip(to_ask).zip(oracles.iter_mut()) {
         if blocks.is_empty() {
             continue;
         }
@@ -710,15 +729,20 @@ fn position_of_barrier(original: &Kernel, b: Label) -> Option<Label> {
     find(&original.body, b)
 }
 
+/// The SMT queries the oracles have asked so far, together.
+fn smt_queries(oracles: &[&mut dyn Oracle]) -> u64 {
+    oracles.iter().map(|o| o.stats().smt_queries).sum()
+}
+
 fn finish(
     mut stats: SynthStats,
     started: Instant,
-    oracle: &dyn Oracle,
+    oracles: &[&mut dyn Oracle],
     q0: u64,
     iterations: u32,
 ) -> SynthStats {
     stats.iterations = iterations as u64;
-    stats.smt_queries = oracle.stats().smt_queries - q0;
+    stats.smt_queries = smt_queries(oracles) - q0;
     stats.total_time = started.elapsed();
     stats
 }

@@ -16,6 +16,7 @@
 pub mod atomics;
 pub mod cases;
 mod evaluate;
+pub mod launch;
 pub mod pow2;
 pub mod prefilter;
 pub mod refine;
@@ -30,10 +31,11 @@ pub use cases::{Case, Relation};
 pub use verdict::*;
 
 use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use launch::{Launch, ThreadIds};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
-use symbolic::{AccessSym, Launch, SymExec, ThreadIds, ThreadTrace, W};
+use symbolic::{AccessSym, SymExec, ThreadTrace, W};
 use uniform::Uniformity;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Params, SatResult, Solver};
@@ -98,6 +100,10 @@ pub struct OracleOptions {
     /// Check executions whose index arithmetic wraps around 2^32 (`--wrap`; by default they are
     /// assumed away: docs/semantics.md, "Integer model").
     pub wrap: bool,
+    /// The wall time the oracle may spend, counted from its creation (`None`: no limit). Past it,
+    /// every query not yet answered is undecided ("the verifier ran out of its budget"), which
+    /// reports it as a possible race or divergence: sound, and the oracle never runs long.
+    pub budget: Option<std::time::Duration>,
 }
 
 impl OracleOptions {
@@ -110,6 +116,8 @@ impl OracleOptions {
 /// The embedded z3 oracle. Not `Send`: z3 terms live in the creating thread's context.
 pub struct Z3Oracle {
     opts: OracleOptions,
+    /// When the budget runs out (from `opts.budget`).
+    deadline: Option<std::time::Instant>,
     analyses: HashMap<u64, Analysis>,
     stats: OracleStats,
     /// Ask the interval pre-filter before SMT (`prefilter`); off only to test that it changes
@@ -161,13 +169,71 @@ struct Mode {
     /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
     /// ([`Kernel::syncwarp_width`]: the `--warp-sync` size, else 32).
     syncwarp_mates: Option<Bool>,
+    /// The per-query time limit and the oracle's deadline.
+    limits: Limits,
+}
+
+/// How long a query may run: the per-query limit, and the oracle's deadline with what the
+/// undecided reason says about it.
+#[derive(Clone, Debug)]
+struct Limits {
     /// The per-query time limit (0: none), for the undecided reason.
     timeout_ms: u32,
+    /// The deadline and the message of an answer it cut short.
+    deadline: Option<(std::time::Instant, String)>,
+}
+
+impl Limits {
+    fn new(
+        timeout_ms: u32,
+        deadline: Option<std::time::Instant>,
+        budget: Option<std::time::Duration>,
+        kernel: &str,
+    ) -> Limits {
+        let describe = |b: std::time::Duration| {
+            let s = b.as_secs_f64();
+            if s.fract() == 0.0 {
+                format!("{s:.0} s")
+            } else {
+                format!("{s} s")
+            }
+        };
+        Limits {
+            timeout_ms,
+            deadline: deadline.zip(budget).map(|(d, b)| {
+                (d, format!("the verifier ran out of its {} budget on kernel `{kernel}`", describe(b)))
+            }),
+        }
+    }
+
+    /// The time limit of the next query in milliseconds (0: none), or the budget message when
+    /// nothing is left.
+    fn next_query(&self) -> Result<u32, String> {
+        let Some((at, why)) = &self.deadline else { return Ok(self.timeout_ms) };
+        let left = at.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(why.clone());
+        }
+        let left_ms = u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1);
+        Ok(if self.timeout_ms > 0 { left_ms.min(self.timeout_ms) } else { left_ms })
+    }
+
+    /// The budget message if the deadline has passed.
+    fn spent(&self) -> Option<String> {
+        let (at, why) = self.deadline.as_ref()?;
+        (std::time::Instant::now() >= *at).then(|| why.clone())
+    }
 }
 
 impl Z3Oracle {
     pub fn new(opts: OracleOptions) -> Z3Oracle {
-        Z3Oracle { opts, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+        let deadline = opts.budget.map(|b| std::time::Instant::now() + b);
+        Z3Oracle { opts, deadline, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+    }
+
+    /// Whether the budget ran out: some answer of this oracle may be undecided for lack of time.
+    pub fn out_of_budget(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// The same oracle without the pre-filter: every pair is asked of the solver. For tests that
@@ -200,8 +266,8 @@ impl Z3Oracle {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let mode = ModeSpec { grid: false, timeout_ms: self.opts.timeout_ms, warp_sync: warp };
-            let block = make_mode(stripped, &uniformity, assumed, counters, &launch, mode);
+            let limits = Limits::new(self.opts.timeout_ms, self.deadline, self.opts.budget, &stripped.name);
+            let block = make_mode(stripped, &uniformity, assumed, counters, &launch, false, limits, warp);
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
@@ -262,44 +328,38 @@ impl Z3Oracle {
     }
 }
 
-/// Which mode [`make_mode`] builds.
-struct ModeSpec {
-    /// Threads of different blocks (else of one block).
-    grid: bool,
-    timeout_ms: u32,
-    warp_sync: Option<u32>,
-}
-
+#[allow(clippy::too_many_arguments)]
 fn make_mode(
     k: &Kernel,
     u: &Uniformity,
     assumed: &BTreeSet<Label>,
     counters: &BTreeSet<String>,
     launch: &Launch,
-    spec: ModeSpec,
+    grid: bool,
+    limits: Limits,
+    warp_sync: Option<u32>,
 ) -> Mode {
-    let ModeSpec { grid, timeout_ms, warp_sync } = spec;
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
-    facts.extend(shape::grid_size_facts(&id1, launch));
-    facts.extend(shape::grid_size_facts(&id2, launch));
+    facts.extend(launch::grid_size_facts(&id1, launch));
+    facts.extend(launch::grid_size_facts(&id2, launch));
     if launch.x_id_fits {
-        facts.extend(shape::x_global_id_fits(&id1, launch));
-        facts.extend(shape::x_global_id_fits(&id2, launch));
+        facts.extend(launch::x_global_id_fits(&id1, launch));
+        facts.extend(launch::x_global_id_fits(&id2, launch));
     }
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
-        facts.extend(shape::global_id_facts([&id1, &id2], launch));
+        facts.extend(launch::global_id_facts([&id1, &id2], launch));
     } else {
         facts.push(same(&id1.tid, &id2.tid).not());
         // A redundant fact: distinct threads have distinct linear ids (no wrap: a block has at
         // most 1024 threads). It spares the solver the nonlinear argument for the common
         // `tid.y * bdim.x + tid.x` index under a symbolic block size.
         facts.push(
-            shape::linear_tid(&id1.tid, &launch.block_dim)
-                .eq(shape::linear_tid(&id2.tid, &launch.block_dim))
+            launch::linear_tid(&id1.tid, &launch.block_dim)
+                .eq(launch::linear_tid(&id2.tid, &launch.block_dim))
                 .not(),
         );
     }
@@ -312,8 +372,8 @@ fn make_mode(
     // whatever else runs on the machine (only a timeout itself depends on the load).
     let mut p = Params::new();
     p.set_u32("random_seed", 0);
-    if timeout_ms > 0 {
-        p.set_u32("timeout", timeout_ms);
+    if limits.timeout_ms > 0 {
+        p.set_u32("timeout", limits.timeout_ms);
     }
     solver.set_params(&p);
     facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
@@ -323,14 +383,14 @@ fn make_mode(
     }
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
     let in_one_warp = |w: u32| {
-        let linear = |t: &[BV; 3]| shape::linear_tid(t, &launch.block_dim);
+        let linear = |t: &[BV; 3]| launch::linear_tid(t, &launch.block_dim);
         let w = BV::from_u64(u64::from(w), W);
         linear(&id1.tid).bvudiv(&w).eq(linear(&id2.tid).bvudiv(&w))
     };
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, timeout_ms }
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits }
 }
 
 /// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
@@ -362,8 +422,7 @@ fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     out
 }
 
-/// z3's resource budget for the query that asks whether a race needs a wrap (`mark_wrap`).
-const WRAP_RLIMIT: u32 = 2_000_000;
+use crate::limits::WRAP_RLIMIT;
 
 /// Marks a race witness found under `extra` as needing a wrap when the query with the two
 /// accesses' no-wrap conditions added has no model (an undecided answer leaves it unmarked:
@@ -423,6 +482,16 @@ fn query_probing(
     stats: &mut OracleStats,
     probe: Option<&Bool>,
 ) -> (Outcome, bool) {
+    let timeout_ms = match mode.limits.next_query() {
+        Ok(ms) => ms,
+        Err(why) => return (Outcome::Unknown(why), false),
+    };
+    if mode.limits.deadline.is_some() {
+        // The last query before the deadline gets only the time that is left.
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        mode.solver.set_params(&p);
+    }
     stats.smt_queries += 1;
     let mut probe_holds = false;
     mode.solver.push();
@@ -430,34 +499,35 @@ fn query_probing(
         mode.solver.assert(e);
     }
     let result = mode.solver.check();
-    let out = match result {
-        SatResult::Unsat => Outcome::None,
-        SatResult::Unknown => {
-            Outcome::Unknown(undecided_reason(mode.solver.get_reason_unknown(), mode.timeout_ms))
-        }
-        SatResult::Sat => match mode.solver.get_model() {
-            None => Outcome::Unknown("no model".to_string()),
-            Some(m) => {
-                probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
-                let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
-                let thread = |i: usize| ThreadWitness {
-                    tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
-                    bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
-                    iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
-                };
-                let index = index.map(val).unwrap_or(0);
-                Outcome::Race {
-                    witness: Witness {
-                        threads: [thread(0), thread(1)],
-                        index,
-                        block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
-                        only_with_wrap: false,
-                    },
-                    benign: false,
+    let out =
+        match result {
+            SatResult::Unsat => Outcome::None,
+            SatResult::Unknown => Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
+                undecided_reason(mode.solver.get_reason_unknown(), mode.limits.timeout_ms)
+            })),
+            SatResult::Sat => match mode.solver.get_model() {
+                None => Outcome::Unknown("no model".to_string()),
+                Some(m) => {
+                    probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
+                    let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
+                    let thread = |i: usize| ThreadWitness {
+                        tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
+                        bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
+                        iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
+                    };
+                    let index = index.map(val).unwrap_or(0);
+                    Outcome::Race {
+                        witness: Witness {
+                            threads: [thread(0), thread(1)],
+                            index,
+                            block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+                            only_with_wrap: false,
+                        },
+                        benign: false,
+                    }
                 }
-            }
-        },
-    };
+            },
+        };
     mode.solver.pop(1);
     (out, probe_holds)
 }
@@ -922,8 +992,8 @@ impl Z3Oracle {
         }
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
-            let spec = ModeSpec { grid: true, timeout_ms: timeout, warp_sync: None };
-            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, spec);
+            let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
+            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, true, limits, None);
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

@@ -15,7 +15,8 @@
 //! Accesses ordered by barriers in every trace (Faial's barrier intervals) need no filter here:
 //! `Case::is_separated_by` decides them syntactically before any query.
 
-use super::symbolic::{Launch, ThreadIds, ThreadTrace};
+use super::launch::{Launch, ThreadIds};
+use super::symbolic::ThreadTrace;
 use super::word::W;
 use crate::kpl::Geometry;
 use std::collections::HashMap;
@@ -26,8 +27,7 @@ use z3::DeclKind;
 const MAX: u64 = (1u64 << W) - 1;
 /// Values below this are non-negative as signed words.
 const SIGN: u64 = 1u64 << (W - 1);
-/// Terms nested deeper than this get the full range (keeps the recursion's stack bounded).
-const MAX_DEPTH: u32 = 512;
+use crate::limits::MAX_PREFILTER_TERM_DEPTH as MAX_DEPTH;
 
 /// An unsigned interval `[lo, hi]` of word values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@
 //!   shared by the two threads, so equal iterations give equal values.
 
 use crate::kpl::{BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::pow2::Pow2;
-use crate::verify::shape::LaunchShape;
 use crate::verify::uniform::Uniformity;
 use crate::verify::wrap;
 use std::collections::{BTreeSet, HashMap};
@@ -29,91 +29,6 @@ use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
 pub use crate::verify::word::W;
-
-/// Launch geometry terms shared by both threads.
-pub struct Launch {
-    pub block_dim: [BV; 3],
-    pub grid_dim: [BV; 3],
-    /// Facts about the geometry (ranges, or the concrete sizes).
-    pub facts: Vec<Bool>,
-    /// Assume each thread's global id along `x` fits in a non-negative `int`
-    /// (`LaunchShape::x_id_fits`, `shape::x_global_id_fits`).
-    pub x_id_fits: bool,
-}
-
-impl Launch {
-    /// The geometry's terms; a symbolic dimension that `shape` does not leave free is 1.
-    pub fn new(g: &crate::kpl::Geometry, shape: &LaunchShape) -> Launch {
-        let mut facts = Vec::new();
-        // A dimension assumed to be 1 is the numeral itself, so the ids along it are the numeral 0
-        // (`ThreadIds::new`) and terms like `tid.z * bdim.x * bdim.y` vanish before solving.
-        let mut dims =
-            |name: &str, given: Option<[u32; 3]>, free: [bool; 3], max_total: Option<u64>| -> [BV; 3] {
-                let v: [BV; 3] = std::array::from_fn(|i| {
-                    if given.is_none() && !free[i] {
-                        BV::from_u64(1, W)
-                    } else {
-                        BV::new_const(format!("{name}{i}"), W)
-                    }
-                });
-                match given {
-                    Some(d) => {
-                        for i in 0..3 {
-                            facts.push(v[i].eq(BV::from_u64(d[i] as u64, W)));
-                        }
-                    }
-                    None => {
-                        for (d, (item, free)) in v.iter().zip(free).enumerate() {
-                            if !free {
-                                continue;
-                            }
-                            // CUDA's limits: a block has at most 1024 threads; a grid at most
-                            // 2^31 - 1 blocks along x and 65535 along y and z.
-                            let max = max_total.unwrap_or(if d == 0 { (1 << 31) - 1 } else { 65535 });
-                            facts.push(item.bvuge(BV::from_u64(1, W)));
-                            facts.push(item.bvule(BV::from_u64(max, W)));
-                        }
-                        if let Some(t) = max_total {
-                            // x*y*z <= 1024 without overflow: each factor is at most 1024.
-                            let prod = v[0].bvmul(&v[1]).bvmul(&v[2]);
-                            facts.push(prod.bvule(BV::from_u64(t, W)));
-                        }
-                    }
-                }
-                v
-            };
-        let block_dim = dims("bdim", g.block_dim, shape.block, Some(1024));
-        let grid_dim = dims("gdim", g.grid_dim, shape.grid, None);
-        Launch { block_dim, grid_dim, facts, x_id_fits: shape.x_id_fits }
-    }
-}
-
-/// One thread's identity.
-pub struct ThreadIds {
-    pub tid: [BV; 3],
-    pub bid: [BV; 3],
-}
-
-impl ThreadIds {
-    /// Fresh ids for thread `theta`; `range` holds `tid < bdim`, `bid < gdim`.
-    pub fn new(theta: u8, shared_bid: Option<&[BV; 3]>, launch: &Launch, range: &mut Vec<Bool>) -> ThreadIds {
-        // Along a dimension of extent 1 (the numeral, see `Launch::new`) every id is 0.
-        let id = |name: String, extent: &BV| match extent.as_u64() {
-            Some(1) => BV::from_u64(0, W),
-            _ => BV::new_const(name, W),
-        };
-        let tid: [BV; 3] = std::array::from_fn(|i| id(format!("tid{theta}_{i}"), &launch.block_dim[i]));
-        let bid: [BV; 3] = match shared_bid {
-            Some(b) => b.clone(),
-            None => std::array::from_fn(|i| id(format!("bid{theta}_{i}"), &launch.grid_dim[i])),
-        };
-        for i in 0..3 {
-            range.push(tid[i].bvult(&launch.block_dim[i]));
-            range.push(bid[i].bvult(&launch.grid_dim[i]));
-        }
-        ThreadIds { tid, bid }
-    }
-}
 
 /// What one thread does at one memory access, at symbolic iterations of its loops.
 #[derive(Clone)]
@@ -203,10 +118,7 @@ pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<Bool> {
     out
 }
 
-/// Loops with a constant trip count up to this many iterations are recognized.
-const MAX_TRIPS: u64 = 1024;
-/// Bodies that only compute locals are unrolled up to this many iterations.
-const MAX_UNROLL: u64 = 64;
+use crate::limits::{MAX_CONST_TRIPS as MAX_TRIPS, MAX_UNROLL};
 
 /// The iteration at which `guard` (a function of the iteration variable `k`) first fails, when it
 /// is a constant at every iteration up to there.

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use z3::ast::{Ast, Bool, BV};
 use z3::DeclKind;
 
-use crate::verify::symbolic::W;
+use crate::verify::word::W;
 
 /// The condition that `x op y` does not leave the signed 32-bit range, for the operators that
 /// can wrap (`None` for the others: comparisons, bitwise operators, division, shifts right).

@@ -15,9 +15,7 @@ pub(crate) fn eval(toks: &[Tok]) -> Result<i64, String> {
     }
 }
 
-/// Deepest nesting of parentheses, `?:` and prefix operators in one condition: the evaluator
-/// recurses once per level, so a bound keeps garbage input from overflowing the stack.
-pub(crate) const MAX_DEPTH: usize = 256;
+pub(crate) use crate::limits::MAX_PP_CONDITION_DEPTH as MAX_DEPTH;
 
 /// The message of the error for a condition nested deeper than [`MAX_DEPTH`].
 pub(crate) const TOO_DEEP: &str = "nesting too deep";

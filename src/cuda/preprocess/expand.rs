@@ -37,7 +37,7 @@ pub(crate) struct Macros {
     steps: usize,
 }
 
-const STEP_LIMIT: usize = 2_000_000;
+use crate::limits::MAX_MACRO_EXPANSION_TOKENS as STEP_LIMIT;
 
 /// The result of expanding one macro name at the front of the input.
 pub(crate) struct Expansion {

@@ -1,7 +1,8 @@
 //! Configuration files: the default parses; unknown keys, ill-typed and out-of-range values are
 //! rejected with a message naming the key and the file; `--config` errors exit with code 2.
 
-use autosync::config::{Config, ConfigError, Mode, Ratio, Solver, DEFAULT_YAML};
+use autosync::config::{Config, ConfigError, Mode, Ratio, DEFAULT_YAML};
+use autosync::maxsat::Engine;
 use std::process::Command;
 
 fn err(yaml: &str) -> String {
@@ -38,7 +39,7 @@ fn default_config_parses() {
     assert_eq!(c.cost.loop_factor, 100.0);
     assert_eq!(c.cost.cond_factor, 0.5);
     assert_eq!(c.synthesis.mode, Mode::Informed);
-    assert_eq!(c.synthesis.solver, Solver::Minisat);
+    assert_eq!(c.synthesis.solver, Engine::Minisat);
     assert!(!c.synthesis.reoptimize);
     assert_eq!(c.launch.block_dim, None);
     assert_eq!(c, Config::default_config());

@@ -47,6 +47,7 @@ fn oracle(k: &Kernel) -> Z3Oracle {
         strict: false,
         all_dims: false,
         wrap: false,
+        budget: None,
     })
 }
 

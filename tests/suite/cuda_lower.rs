@@ -5,12 +5,10 @@
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
 //! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
-mod common;
-
+use crate::common::show_place;
 use autosync::cuda::{lower_all, lower_file, lower_file_with, FrontEndOptions};
 use autosync::diag::{line_col, Severity};
 use autosync::kpl::{self, Kernel, Place};
-use common::show_place;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +25,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 /// The printout of a lowered kernel followed by its places, one label per line.
 fn render(k: &Kernel, src: &str) -> String {
     // A template instance is named `reduce<256, float>`, which is not a KPL identifier: the
-    // expected files must stay parseable KPL (tests/kpl_parse.rs reads every .kpl file).
+    // expected files must stay parseable KPL (tests/suite/kpl_parse.rs reads every .kpl file).
     let mut out = String::new();
     let mut k = k.clone();
     if k.name.contains(|c: char| !(c.is_alphanumeric() || c == '_')) {

@@ -19,7 +19,7 @@ fn repo_kpl_files() -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for e in entries.flatten() {
             let p = e.path();
-            // tests/robustness holds deliberately bad inputs (tests/robustness.rs runs them).
+            // tests/robustness holds deliberately bad inputs (tests/suite/robustness.rs runs them).
             if p.is_dir() && !p.ends_with("robustness") {
                 walk(&p, out);
             } else if p.extension().is_some_and(|x| x == "kpl") {
@@ -657,4 +657,21 @@ fn other_errors_point_at_the_offending_text() {
     for (src, msg, line, col) in cases {
         assert_error_at(src, msg, *line, *col);
     }
+}
+
+#[test]
+fn nesting_counts_blocks_and_operands() {
+    // body → if (depth 1) → then block → write (depth 2) → its value `a + (b * 2)`: `+` at 3,
+    // `*` at 4, `2` at 5.
+    let k = parse("kernel k(a, b) {\n  global A[];\n  if (a < b) {\n    wr A[0] := a + b * 2;\n  }\n}\n")
+        .expect("parse");
+    assert_eq!(k.nesting(), 5);
+    // Every kernel the parser accepts is far inside the bound the passes after it rely on.
+    let deep = format!(
+        "kernel k(a) {{\n  global A[];\n  wr A[0] := {}a{};\n}}\n",
+        "(a + ".repeat(150),
+        ")".repeat(150)
+    );
+    let k = parse(&deep).expect("parse");
+    assert!(k.nesting() >= 150 && k.nesting() <= autosync::limits::MAX_KERNEL_NESTING);
 }

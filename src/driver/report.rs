@@ -3,10 +3,10 @@
 
 use super::load::Loaded;
 use super::output::Out;
-use autosync::diag::{line_col, Diagnostic, Severity};
-use autosync::kpl::{self, Kernel, StmtKind};
-use autosync::synth::Unfixable;
-use autosync::verify::{AccessKind, Race, Relation, Scope, Verdict};
+use crate::diag::{line_col, Diagnostic, Severity};
+use crate::kpl::{self, Kernel, StmtKind};
+use crate::synth::Unfixable;
+use crate::verify::{AccessKind, Race, Relation, Scope, Verdict};
 use serde_json::{json, Value};
 
 /// Label number → paper-style name, for the JSON output.
@@ -229,7 +229,7 @@ pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
 }
 
 /// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
-pub fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> Diagnostic {
+pub fn divergence_diagnostic(k: &Kernel, dv: &crate::verify::Divergence) -> Diagnostic {
     let warp = is_syncwarp(k, dv.barrier);
     let (message, label) = if warp {
         (
@@ -261,7 +261,7 @@ pub fn divergence_diagnostic(k: &Kernel, dv: &autosync::verify::Divergence) -> D
 }
 
 /// The divergence's rule name: block or warp barrier.
-pub fn divergence_rule(k: &Kernel, dv: &autosync::verify::Divergence) -> &'static str {
+pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static str {
     if is_syncwarp(k, dv.barrier) {
         "warp-barrier-divergence"
     } else {

@@ -17,8 +17,10 @@ const RULES: [(&str, &str); 6] = [
     ("missing-barrier", "Barriers `autosync fix` inserts (or removes) to make the file correctly synchronized"),
 ];
 
-/// The SARIF log of a run: `files` are the JSON document's `files`, `error` its `error`.
-pub fn log(command: &str, files: &[Value], error: Option<&Value>) -> Value {
+/// The SARIF log of a run: `files` are the JSON document's `files`, `error` its `error`;
+/// `incomplete` when the run was interrupted (the invocation is then unsuccessful and says so
+/// in its `properties` and a notification).
+pub fn log(command: &str, files: &[Value], error: Option<&Value>, incomplete: bool) -> Value {
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for file in files {
@@ -38,6 +40,12 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>) -> Value {
     if let Some(e) = error {
         notifications.push(notification(e, None));
     }
+    if incomplete {
+        notifications.push(json!({
+            "level": "error",
+            "message": {"text": format!("interrupted: only the {} file(s) finished are reported", files.len())},
+        }));
+    }
     let used: std::collections::BTreeSet<&str> =
         results.iter().filter_map(|r| r["ruleId"].as_str()).collect();
     let rules: Vec<Value> = RULES
@@ -45,7 +53,7 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>) -> Value {
         .filter(|(id, _)| used.contains(id))
         .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
         .collect();
-    let success = error.is_none() && files.iter().all(|f| f.get("error").is_none());
+    let success = !incomplete && error.is_none() && files.iter().all(|f| f.get("error").is_none());
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -56,7 +64,11 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>) -> Value {
                 "rules": rules,
             }},
             "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": success, "toolExecutionNotifications": notifications}],
+            "invocations": [{
+                "executionSuccessful": success,
+                "toolExecutionNotifications": notifications,
+                "properties": {"incomplete": incomplete},
+            }],
             "results": results,
         }],
     })

@@ -11,13 +11,11 @@
 //! A `// pp: -D NAME[=VALUE] -I DIR` line in a test file gives the front-end options (`-I` is
 //! relative to the file's directory). `BLESS=1` rewrites the expected files.
 
-mod common;
-
+use crate::common::show_place;
 use autosync::cuda::preprocess::preprocess;
 use autosync::cuda::{lower, FrontEndOptions};
 use autosync::diag::line_col;
 use autosync::kpl::{self, Kernel, Place, Span};
-use common::show_place;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;

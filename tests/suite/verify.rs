@@ -424,7 +424,7 @@ fn ablations_are_covered(kernels: &[(PathBuf, Kernel)]) -> usize {
 }
 
 /// Timing of the oracle over the corpus (not an assertion: run with
-/// `cargo test --release --test verify -- --ignored --nocapture time_corpus`). Prints per kernel
+/// `cargo test --release --test suite -- --ignored --nocapture verify::time_corpus`). Prints per kernel
 /// the best of seven in-process `check` times with a fresh oracle (z3 context, symbolic
 /// execution, all queries), then the median and the maximum.
 #[test]

@@ -1,11 +1,15 @@
 //! Loading a kernel file: reading it, the front end for its kind, and the launch geometry
 //! (command line over the file's header over the configuration).
+//!
+//! [`load`] guarantees: every kernel it returns has its geometry settled by that precedence; a
+//! file without kernels, with bad bytes or outside the supported language is a [`Failure`]
+//! (located when the front end can say where), never a panic.
 
-use super::{Failure, LaunchArgs};
-use autosync::config::Config;
-use autosync::diag::Diagnostic;
-use autosync::kpl::{self, Geometry, Kernel};
-use autosync::verify::{OracleOptions, Z3Oracle};
+use super::{Budget, Failure, LaunchOptions};
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::kpl::{self, Geometry, Kernel};
+use crate::verify::{OracleOptions, Z3Oracle};
 use std::path::{Path, PathBuf};
 
 /// A loaded source file and its kernels.
@@ -21,14 +25,16 @@ pub struct Loaded {
     /// Whether the CUDA front end read it (else KPL).
     pub is_cuda: bool,
     /// The file as read (`source` is its text): what `fix` needs to write it back byte-exactly.
-    pub input: autosync::source::Input,
+    pub input: crate::source::Input,
+    /// The front end's warnings, rendered against the file (for stderr).
+    pub warnings: Vec<String>,
 }
 
-/// The file at `path`, read by [`autosync::source::read`] (regular files only, size limit, BOM,
+/// The file at `path`, read by [`crate::source::read`] (regular files only, size limit, BOM,
 /// stray bytes inside comments and literals; other bad bytes are a located error).
-pub fn read(path: &Path) -> Result<autosync::source::Input, Failure> {
-    autosync::source::read(path).map_err(|e| match e {
-        autosync::source::SourceError::Bytes { path, text, diag } => {
+pub fn read(path: &Path) -> Result<crate::source::Input, Failure> {
+    crate::source::read(path).map_err(|e| match e {
+        crate::source::SourceError::Bytes { path, text, diag } => {
             Failure::Input { file: path, source: text, diag }
         }
         e => Failure::Usage(e.to_string()),
@@ -42,9 +48,25 @@ fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
 }
 
 /// Reads and lowers the file at `path` with the launch options; a bad file is a located `Failure::Input`.
-pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded, Failure> {
+pub fn load(path: &Path, launch: &LaunchOptions, config: &Config) -> Result<Loaded, Failure> {
     let file = read(path)?;
     let source = file.text.clone();
+    let name = path.display().to_string();
+    let (kernels, warnings) = lower_source(path, &source, launch, config)?;
+    let is_cuda = is_cuda_path(path);
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file, warnings })
+}
+
+/// The kernels of `source`, the text of the file at `path` (its extension picks the front end),
+/// with their launch geometry settled (launch options over the file's header over the
+/// configuration), and the front end's warnings rendered against the file.
+pub fn lower_source(
+    path: &Path,
+    source: &str,
+    launch: &LaunchOptions,
+    config: &Config,
+) -> Result<(Vec<Kernel>, Vec<String>), Failure> {
+    let source = source.to_string();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
         file: name.clone(),
@@ -52,11 +74,10 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
         diag: Box::new(diag),
     };
     let is_cuda = is_cuda_path(path);
+    let mut warnings = Vec::new();
     let mut kernels = if is_cuda {
-        let file = autosync::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
-        for w in &file.warnings {
-            eprint!("{}", w.render(&name, &source));
-        }
+        let file = crate::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
+        warnings.extend(file.warnings.iter().map(|w| w.render(&name, &source)));
         file.kernels.into_iter().map(|l| l.kernel).collect()
     } else if !launch.include_dirs.is_empty()
         || !launch.defines.is_empty()
@@ -100,21 +121,23 @@ pub fn load(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Loaded,
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file })
+    Ok((kernels, warnings))
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {
     [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)]
 }
 
-/// A fresh oracle for the kernel's geometry with the configured timeout.
-pub fn oracle_for(k: &Kernel, config: &Config, strict: bool) -> Z3Oracle {
+/// A fresh oracle for the kernel's geometry with the configured per-query timeout and the
+/// kernel's budget, counted from now.
+pub fn oracle_for(k: &Kernel, config: &Config, strict: bool, budget: Budget) -> Z3Oracle {
     Z3Oracle::new(OracleOptions {
         geometry: k.geometry.clone(),
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
         all_dims: config.verifier.all_dims,
         wrap: config.verifier.wrap,
+        budget: (!budget.0.is_zero()).then_some(budget.0),
     })
 }
 

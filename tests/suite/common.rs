@@ -1,5 +1,5 @@
-//! Helpers shared by the golden tests of the CUDA front end (tests/cuda_lower.rs and
-//! tests/preprocess.rs).
+//! Helpers shared by the golden tests of the CUDA front end (tests/suite/cuda_lower.rs and
+//! tests/suite/preprocess.rs).
 
 use autosync::diag::line_col;
 use autosync::kpl::Place;

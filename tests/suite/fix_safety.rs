@@ -6,7 +6,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const FIXABLE: &str = include_str!("robustness/fixable.cu");
+const FIXABLE: &str = include_str!("../robustness/fixable.cu");
 
 fn autosync(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_autosync")).current_dir(dir).args(args).output().expect("runs autosync")
@@ -122,7 +122,7 @@ fn non_regular_inputs_are_refused_up_front() {
     let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).expect("path");
     // SAFETY: `c` is a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
-    // (A directory is a tree of inputs for the command line, not a file: see tests/cli_multi.rs.)
+    // (A directory is a tree of inputs for the command line, not a file: see tests/suite/cli_multi.rs.)
     for target in ["k.cu", "/dev/zero"] {
         let o = autosync(dir.path(), &["check", target]);
         assert_eq!(o.status.code(), Some(2), "{target}: {}", stderr(&o));
@@ -166,8 +166,7 @@ fn an_input_changed_while_fixing_is_not_overwritten() {
     let (dir, path) = setup("k.cu", FIXABLE.as_bytes());
     let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
         .current_dir(dir.path())
-        .args(["fix", "k.cu"])
-        .env("AUTOSYNC_TEST_FIX_PAUSE_MS", "3000")
+        .args(["fix", "--test-pause-before-rename", "3000", "k.cu"])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawns");
@@ -187,8 +186,7 @@ fn signals_in_the_write_window_leave_no_temp_file() {
         let (dir, path) = setup("k.cu", FIXABLE.as_bytes());
         let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
             .current_dir(dir.path())
-            .args(["fix", "k.cu"])
-            .env("AUTOSYNC_TEST_FIX_PAUSE_MS", "5000")
+            .args(["fix", "--test-pause-before-rename", "5000", "k.cu"])
             .stderr(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .spawn()

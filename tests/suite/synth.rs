@@ -187,10 +187,13 @@ fn kernels_sharing_source_get_one_placement() {
     let racy = kpl::parse(&text("1")).expect("parse");
     let clean = kpl::parse(&text("0")).expect("parse");
     assert_eq!(racy.places, clean.places);
-    let mut o = oracle(&racy);
-    let (res, stats) =
-        synth::synthesize_group(&[racy.clone(), clean.clone()], &mut o, &SynthOptions::default())
-            .expect("synthesis");
+    let (mut o1, mut o2) = (oracle(&racy), oracle(&clean));
+    let (res, stats) = synth::synthesize_group(
+        &[racy.clone(), clean.clone()],
+        &mut [&mut o1, &mut o2],
+        &SynthOptions::default(),
+    )
+    .expect("synthesis");
     assert_eq!(res.len(), 2);
     for (r, k) in res.iter().zip([&racy, &clean]) {
         let Synthesis::Done { inserted, cost, kernel, .. } = r else { panic!("{r:?}") };
@@ -200,6 +203,42 @@ fn kernels_sharing_source_get_one_placement() {
         assert!(oracle(kernel).check(kernel).is_clean());
     }
     assert_eq!(stats.oracle_calls, 4, "two kernels, two rounds");
+}
+
+#[test]
+fn kernels_sharing_source_are_each_verified_under_their_own_launch() {
+    // Issue #27: one source, launched with 64 and with 128 threads. With 128, threads t and
+    // t + 64 write one element in one statement, which no barrier separates: the group has no
+    // placement, although the 64-thread member alone needs just one barrier.
+    let text = |threads: u32| {
+        format!("//--blockDim={threads} --gridDim=1\nkernel k() {{\n  shared A[64];\n  local x;\n  @w wr A[tid % 64] := tid;\n  @r x := rd A[(tid + 1) % 64];\n}}\n")
+    };
+    let small = kpl::parse(&text(64)).expect("parse");
+    let mut large = kpl::parse(&text(128)).expect("parse");
+    // The header's digits shift the offsets; the statements are the same source text.
+    large.places = small.places.clone();
+    let (mut o1, mut o2) = (oracle(&small), oracle(&large));
+    let (res, _) = synth::synthesize_group(
+        &[small.clone(), large.clone()],
+        &mut [&mut o1, &mut o2],
+        &SynthOptions::default(),
+    )
+    .expect("synthesis");
+    assert!(res.iter().all(|r| matches!(r, Synthesis::Impossible { .. })), "{res:?}");
+    let Synthesis::Impossible { reasons } = &res[1] else { unreachable!() };
+    assert!(!reasons.is_empty(), "the 128-thread kernel names its race");
+    // Alone, the small one is fixed with one barrier.
+    let (alone, _) =
+        synth::synthesize(&small, &mut oracle(&small), &SynthOptions::default()).expect("synthesis");
+    assert!(matches!(alone, Synthesis::Done { .. }), "{alone:?}");
+    // One oracle for two kernels is a caller error, not a wrong answer.
+    let mut o = oracle(&small);
+    assert!(synth::synthesize_group(
+        &[small.clone(), large.clone()],
+        &mut [&mut o],
+        &SynthOptions::default()
+    )
+    .is_err());
 }
 
 #[test]

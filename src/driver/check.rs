@@ -1,0 +1,102 @@
+//! The `check` pipeline: verify every kernel of the given files and report races and divergent
+//! barriers.
+
+use super::load::{load, oracle_for, shape_notes};
+use super::output::{status_word, FileResult, Out, Tally};
+use super::report::{finding_json, label_map, report_verdict, verdict_findings};
+use super::{Budget, Failure, Format, Plan, EXIT_FINDINGS};
+use crate::config::Config;
+use crate::verify::Oracle;
+use serde_json::json;
+use std::path::Path;
+
+/// Options of the `check` pipeline.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Treat benign write-write races (same value) as errors.
+    pub strict: bool,
+    /// Add the verifier's work per kernel (SMT queries, cache hits, time) to the human output.
+    pub stats: bool,
+    /// Output format: the human text or the JSON object of the file is built, not both.
+    pub format: Format,
+    /// Each kernel's wall-time budget.
+    pub budget: Budget,
+}
+
+/// Checks one file of `plan`: every kernel through the oracle, under `opts.budget` each.
+///
+/// Guarantees: the result's `code` is 0 only when every kernel is proven free of races and
+/// divergent barriers; a kernel whose budget ran out is reported with the questions it did not
+/// decide as possible findings (code 1); a file that cannot be loaded is a failed result
+/// (code 2), never a panic.
+pub fn check_file(path: &Path, plan: &Plan, opts: &CheckOptions, config: &Config) -> FileResult {
+    let name = path.display().to_string();
+    check(path, plan, opts, config).unwrap_or_else(|f| FileResult::failed(&name, f))
+}
+
+fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Result<FileResult, Failure> {
+    let launch = plan.launch_for(path)?;
+    let config = &launch.verifier_config(config);
+    let loaded = load(path, &launch, config)?;
+    let mut human = Out::default();
+    for w in &loaded.warnings {
+        human.err(w.clone());
+    }
+    let mut tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
+    let mut kernels = Vec::new();
+    for k in &loaded.kernels {
+        let mut oracle = oracle_for(k, config, args.strict, args.budget);
+        let started = std::time::Instant::now();
+        let verdict = oracle.check(k);
+        if args.stats {
+            let st = oracle.stats();
+            human.err(format!(
+                "{}: kernel `{}`: SMT queries {}, cache hits {}, time {:.1} ms\n",
+                loaded.name,
+                k.name,
+                st.smt_queries,
+                st.cache_hits,
+                started.elapsed().as_secs_f64() * 1e3
+            ));
+        }
+        // Ran out of budget: the undecided questions are among the findings, as possible ones.
+        let budget_spent = verdict.undecided > 0 && oracle.out_of_budget();
+        if budget_spent {
+            human.err(format!(
+                "warning: {}: the verifier ran out of its {} budget on kernel `{}`; what it did not decide is reported as possible\n",
+                loaded.name,
+                args.budget.describe(),
+                k.name
+            ));
+        }
+        tally.undecided += usize::from(verdict.undecided > 0);
+        tally.races += verdict.races.len();
+        tally.divergences += verdict.divergences.len();
+        tally.clean += usize::from(verdict.is_clean());
+        let shape = shape_notes(k, config);
+        if args.format == Format::Human {
+            report_verdict(&mut human, &loaded, k, &verdict);
+            for n in &shape {
+                human.out(format!("  note: {n}\n"));
+            }
+        } else {
+            let findings: Vec<_> = verdict_findings(k, &verdict)
+                .iter()
+                .map(|(rule, d)| finding_json(rule, d, &loaded.source))
+                .collect();
+            kernels.push(json!({
+                "name": k.name,
+                "clean": verdict.is_clean(),
+                "findings": findings,
+                "undecided": verdict.undecided,
+                "budget_exhausted": budget_spent,
+                "assumed_shape": shape,
+                "labels": label_map(k),
+            }));
+        }
+    }
+    let code = if tally.clean < tally.kernels { EXIT_FINDINGS } else { 0 };
+    let doc =
+        json!({"file": loaded.name, "status": status_word(code), "exit_code": code, "kernels": kernels});
+    Ok(FileResult { code, human, doc, tally })
+}

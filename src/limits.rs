@@ -1,0 +1,58 @@
+//! Every size and depth limit of autosync, in one place. Each bound keeps a pass that recurses,
+//! allocates or searches from being driven past its stack or its time by input; a front end that
+//! meets one reports a located error (`nesting too deep`, `file too large`, …), never a panic,
+//! and the passes after it rely on the invariant it established.
+//!
+//! The recursion invariant: every [`crate::kpl::Kernel`] a front end hands on (the KPL parser or
+//! the CUDA lowering) nests blocks and expressions at most [`MAX_KERNEL_NESTING`] deep
+//! ([`crate::kpl::Kernel::nesting`], checked without recursion). The verifier's symbolic walk,
+//! the uniformity analysis, the interpreter and the printers recurse once per level, so with
+//! [`WORKER_STACK_BYTES`] of stack they cannot overflow.
+
+/// The largest source file autosync reads (16 MiB; the largest kernel of the corpora is ~20 KB).
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Deepest CUDA syntax tree the lowering accepts. The lowering, the constant evaluator and the
+/// passes after them recurse once per level (an `if` is about three levels, a binary operator or
+/// a pair of parentheses one).
+pub const MAX_SYNTAX_DEPTH: usize = 1000;
+
+/// Deepest nesting of parentheses, `?:` and prefix operators in one `#if` condition.
+pub const MAX_PP_CONDITION_DEPTH: usize = 256;
+
+/// Tokens one macro expansion may produce before it is stopped as runaway.
+pub const MAX_MACRO_EXPANSION_TOKENS: usize = 2_000_000;
+
+/// Deepest nesting of blocks and expressions the KPL parser accepts.
+pub const MAX_KPL_PARSE_DEPTH: usize = 200;
+
+/// Most operators in one KPL statement.
+pub const MAX_KPL_EXPR_OPS: usize = 1000;
+
+/// Deepest nesting of blocks plus expressions of a kernel any pass after a front end sees
+/// (the invariant above). The CUDA front end's [`MAX_SYNTAX_DEPTH`] keeps lowered kernels well
+/// below it; a kernel past it is refused with `nesting too deep`.
+pub const MAX_KERNEL_NESTING: usize = 2000;
+
+/// Deepest nesting of blocks plus expressions the interpreter accepts.
+pub const MAX_INTERP_DEPTH: usize = 1000;
+
+/// SMT terms nested deeper than this get the full range in the interval pre-filter.
+pub const MAX_PREFILTER_TERM_DEPTH: u32 = 512;
+
+/// Loops with a constant trip count up to this many iterations get an exact exit value.
+pub const MAX_CONST_TRIPS: u64 = 1024;
+
+/// Bodies that only compute locals are unrolled up to this many iterations.
+pub const MAX_UNROLL: u64 = 64;
+
+/// z3's resource budget (`rlimit`) for the query that asks whether a race needs a wrap.
+pub const WRAP_RLIMIT: u32 = 2_000_000;
+
+/// Most variables one MaxSAT instance accepts (room below rustsat's limit for the objective
+/// encoding's auxiliary variables).
+pub const MAX_MAXSAT_VARS: u32 = 1 << 28;
+
+/// The stack of each worker thread of a multi-file run: deep enough for [`MAX_KERNEL_NESTING`]
+/// levels of every recursive pass.
+pub const WORKER_STACK_BYTES: usize = 8 << 20;

@@ -1,0 +1,32 @@
+//! The integration tests of autosync, one test binary (as ripgrep does): one link against z3
+//! instead of one per file. Each module is one area; data-driven inputs and their expected
+//! outputs live beside each other under `tests/` (`cuda/`, `kpl/`, `verify/`, …), not here.
+//!
+//! Run one area with `cargo test --release --test suite -- MODULE::`.
+
+mod common;
+
+mod bench;
+mod cli;
+mod cli_budget;
+mod cli_fix;
+mod cli_multi;
+mod cli_options;
+mod config;
+mod cuda_fix_golden;
+mod cuda_lower;
+mod cuda_realworld;
+mod fix_check;
+mod fix_safety;
+mod fuzz_cli;
+mod interp;
+mod kpl_parse;
+mod label_tree;
+mod maxsat;
+mod precision;
+mod prefilter;
+mod preprocess;
+mod prop;
+mod robustness;
+mod synth;
+mod verify;
