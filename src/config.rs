@@ -57,9 +57,14 @@ pub struct VerifierConfig {
     /// Leave every dimension of a symbolic launch free (no launch-shape inference). Optional.
     #[serde(default)]
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around (`--no-wrap`). Optional.
+    /// Check executions whose index arithmetic wraps around 2^32 (`--wrap`); by default they
+    /// are assumed away (docs/semantics.md). Optional.
     #[serde(default)]
-    pub no_wrap: bool,
+    pub wrap: bool,
+    /// The old key of the default (bounded index arithmetic): `true` is accepted and changes
+    /// nothing, `false` is refused with a pointer to `wrap: true`. Optional.
+    #[serde(default)]
+    pub no_wrap: Option<bool>,
     /// Wall time per kernel in seconds (`--timeout`; 0: no limit). Optional, default 10.
     #[serde(default = "default_kernel_timeout_s")]
     pub kernel_timeout_s: f64,
@@ -103,7 +108,8 @@ impl Config {
                 smt_timeout_ms: 10_000,
                 strict: false,
                 all_dims: false,
-                no_wrap: false,
+                wrap: false,
+                no_wrap: None,
                 kernel_timeout_s: default_kernel_timeout_s(),
             },
             launch: LaunchConfig { block_dim: None, grid_dim: None, warp_sync: None },
@@ -122,6 +128,13 @@ impl Config {
         }
         if !(c.cost.cond_factor > 0.0 && c.cost.cond_factor <= 1.0) {
             return Err(invalid(format!("cost.cond_factor: must be in (0, 1], got {}", c.cost.cond_factor)));
+        }
+        if c.verifier.no_wrap == Some(false) {
+            return Err(invalid(
+                "verifier.no_wrap: false is no longer a setting: index arithmetic is assumed not to wrap \
+                 by default; write `wrap: true` to check executions where it wraps (docs/semantics.md)"
+                    .to_string(),
+            ));
         }
         if !(c.verifier.kernel_timeout_s.is_finite() && (0.0..=1e7).contains(&c.verifier.kernel_timeout_s)) {
             return Err(invalid(format!(

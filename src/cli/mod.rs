@@ -72,8 +72,12 @@ pub struct LaunchArgs {
     /// reads is assumed to be 1)
     #[arg(long)]
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around 2^32 (races that need a wrap are dropped)
+    /// Also check executions whose index arithmetic wraps around 2^32 (by default it is assumed
+    /// not to, nor atomic counters to pass 2^32; races that need a wrap are then reported as such)
     #[arg(long)]
+    pub wrap: bool,
+    /// The default (index arithmetic does not wrap); accepted for compatibility
+    #[arg(long, conflicts_with = "wrap")]
     pub no_wrap: bool,
 }
 
@@ -90,7 +94,7 @@ impl LaunchArgs {
             template_arg: self.template_arg.clone(),
             assume: self.assume.clone(),
             all_dims: self.all_dims,
-            no_wrap: self.no_wrap,
+            wrap: self.wrap,
         }
     }
 }

@@ -136,7 +136,7 @@ pub fn oracle_for(k: &Kernel, config: &Config, strict: bool, budget: Budget) -> 
         timeout_ms: config.verifier.smt_timeout_ms,
         strict: strict || config.verifier.strict,
         all_dims: config.verifier.all_dims,
-        no_wrap: config.verifier.no_wrap,
+        wrap: config.verifier.wrap,
         budget: (!budget.0.is_zero()).then_some(budget.0),
     })
 }

@@ -110,16 +110,16 @@ pub struct LaunchOptions {
     pub assume: Vec<String>,
     /// Check every dimension of a symbolic launch.
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around 2^32.
-    pub no_wrap: bool,
+    /// Also check executions whose index arithmetic wraps around 2^32 (`--wrap`).
+    pub wrap: bool,
 }
 
 impl LaunchOptions {
-    /// `config` with the verifier options of these launch options (`all_dims`, `no_wrap`) applied.
+    /// `config` with the verifier options of these launch options (`all_dims`, `wrap`) applied.
     pub fn verifier_config(&self, config: &Config) -> Config {
         let mut c = config.clone();
         c.verifier.all_dims |= self.all_dims;
-        c.verifier.no_wrap |= self.no_wrap;
+        c.verifier.wrap |= self.wrap;
         c
     }
 

@@ -71,7 +71,7 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     if wraps {
         d = d.with_note(
             "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
-             `--no-wrap` assumes index arithmetic never does (docs/semantics.md)",
+             it is reported because `--wrap` asked for executions where index arithmetic wraps (docs/semantics.md)",
         );
     }
     let case0 = &r.cases[0];

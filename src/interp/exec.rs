@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::compile::{CExpr, CStmt, Program, Target};
 use super::value::{self, mix, tag};
 use super::{AccessKind, DynDivergence, DynRace, RunConfig, RunReport, Scope};
-use crate::kpl::ast::{Builtin, Label, Space};
+use crate::kpl::ast::{BinOp, Builtin, Label, Space, UnOp};
 
 /// A fast hasher for the element-indexed maps (keys are plain `u64` indices; no untrusted input
 /// chooses them adversarially, and a collision only costs time).
@@ -132,6 +132,9 @@ pub(crate) struct Machine<'p> {
     blin: u32,
     nv: usize,
     vars: Vec<u32>,
+    /// Per thread and variable: its value was computed with wrapping arithmetic
+    /// ([`RunReport::index_wrapped`](super::RunReport::index_wrapped)).
+    wrapped: Vec<bool>,
     shared_mem: Vec<IndexMap<u32>>,
     block_logs: Vec<IndexMap<ElemLog>>,
     /// The barrier interval of the current block.
@@ -219,6 +222,7 @@ impl<'p> Machine<'p> {
             blin: 0,
             nv: prog.vars.len(),
             vars: Vec::new(),
+            wrapped: Vec::new(),
             shared_mem: Vec::new(),
             block_logs: Vec::new(),
             epoch: 0,
@@ -274,6 +278,7 @@ impl<'p> Machine<'p> {
         let np = self.param_values.len();
         let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
         self.vars = Vec::with_capacity(self.n * self.nv);
+        self.wrapped = vec![false; self.n * self.nv];
         for t in 0..self.n {
             let bt = mix(base, t as u64);
             for v in 0..self.nv {
@@ -364,6 +369,52 @@ impl<'p> Machine<'p> {
 
     fn set(&mut self, t: usize, v: usize, val: u32) {
         self.vars[t * self.nv + v] = val;
+        self.wrapped[t * self.nv + v] = false;
+    }
+
+    /// Records the first guard (of an `if` or a loop) whose arithmetic wraps: the accesses it
+    /// controls are outside the no-wrap assumption too (`RunReport::index_wrapped`).
+    fn note_guard_wrap(&mut self, cond: &CExpr, t: usize) {
+        if self.report.index_wrapped.is_none() && self.wraps(cond, t) {
+            let l = self.loop_stack.last().map(|(l, _)| *l).unwrap_or(Label(0));
+            self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
+        }
+    }
+
+    /// Whether evaluating `e` in thread `t` performs (or reads a variable computed with) a `+`,
+    /// `-`, `*`, `<<` or negation whose result leaves the signed 32-bit range — the interpreter's
+    /// side of the oracle's no-wrap condition (`verify::wrap`). Opaque calls start afresh.
+    fn wraps(&self, e: &CExpr, t: usize) -> bool {
+        match e {
+            CExpr::Const(_) | CExpr::Builtin(_) | CExpr::Call(..) => false,
+            CExpr::Var(v) => self.wrapped[t * self.nv + v],
+            CExpr::Unary(op, a) => {
+                self.wraps(a, t) || (*op == UnOp::Neg && self.eval(a, t) as i32 == i32::MIN)
+            }
+            CExpr::Binary(op, a, b) => {
+                if self.wraps(a, t) || self.wraps(b, t) {
+                    return true;
+                }
+                let (x, y) = (self.eval(a, t) as i32, self.eval(b, t) as i32);
+                match op {
+                    BinOp::Add => x.checked_add(y).is_none(),
+                    BinOp::Sub => x.checked_sub(y).is_none(),
+                    BinOp::Mul => x.checked_mul(y).is_none(),
+                    BinOp::Shl => {
+                        let s = y as u32;
+                        s >= 32 || (x.wrapping_shl(s) >> s) != x
+                    }
+                    _ => false,
+                }
+            }
+            CExpr::Select(c, a, b) => {
+                if self.eval(c, t) != 0 {
+                    self.wraps(a, t)
+                } else {
+                    self.wraps(b, t)
+                }
+            }
+        }
     }
 
     fn exec(&mut self, stmts: &[CStmt], mask: &[bool]) -> Exec {
@@ -381,7 +432,9 @@ impl<'p> Machine<'p> {
             CStmt::Assign(v, e) => {
                 for t in (0..n).filter(|&t| mask[t]) {
                     let val = self.eval(e, t);
+                    let wrapped = self.wraps(e, t);
                     self.set(t, *v, val);
+                    self.wrapped[t * self.nv + v] = wrapped;
                 }
             }
             CStmt::Read(l, dst, target) => {
@@ -428,6 +481,7 @@ impl<'p> Machine<'p> {
                 let mut tm = vec![false; n];
                 let mut em = vec![false; n];
                 for t in (0..n).filter(|&t| mask[t]) {
+                    self.note_guard_wrap(cond, t);
                     if self.eval(cond, t) != 0 {
                         tm[t] = true;
                     } else {
@@ -451,6 +505,7 @@ impl<'p> Machine<'p> {
                     let mut any = false;
                     for (t, on) in m.iter_mut().enumerate() {
                         if *on {
+                            self.note_guard_wrap(cond, t);
                             if self.eval(cond, t) == 0 {
                                 *on = false;
                             } else {
@@ -532,6 +587,9 @@ impl<'p> Machine<'p> {
         let arr = &self.prog.arrays[target.array];
         let mut lin: u64 = 0;
         let mut oob = false;
+        if self.report.index_wrapped.is_none() && target.index.iter().any(|e| self.wraps(e, t)) {
+            self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
+        }
         for (k, e) in target.index.iter().enumerate() {
             let i = self.eval(e, t);
             if let Some(Some(size)) = arr.dims.get(k) {

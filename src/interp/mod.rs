@@ -244,6 +244,12 @@ pub struct RunReport {
     /// An `assume` (label) that a thread (block, thread) reached with its condition false: the
     /// run is infeasible, it stopped there and reports no findings.
     pub infeasible: Option<(Label, [u32; 3], [u32; 3])>,
+    /// The first access or guard (label of the access, or of the innermost loop; block, thread)
+    /// whose index or condition was computed with wrapping arithmetic: a `+`, `-`, `*`, `<<` or
+    /// negation on its data flow (through locals, not through memory or opaque calls) left the
+    /// signed 32-bit range. Such a run is outside the default assumption of
+    /// the oracle (docs/semantics.md, "Integer model"); its findings are kept, for `--wrap`.
+    pub index_wrapped: Option<(Label, [u32; 3], [u32; 3])>,
 }
 
 impl RunReport {
@@ -298,6 +304,15 @@ impl RunReport {
         }
         for (l, a, i) in &self.out_of_bounds {
             let _ = writeln!(s, "out-of-bounds access {}[{}] at {}", a, i, name(*l));
+        }
+        if let Some((l, b, t)) = &self.index_wrapped {
+            let _ = writeln!(
+                s,
+                "index arithmetic wraps at {} for thread {:?}@{:?} (outside the no-wrap assumption)",
+                name(*l),
+                t,
+                b
+            );
         }
         if let Some((l, b, t)) = &self.infeasible {
             let _ = writeln!(

@@ -141,3 +141,26 @@ pub fn global_id_facts(ids: [&ThreadIds; 2], launch: &Launch) -> Vec<Bool> {
     }
     out
 }
+
+/// Facts true of every launch: when `blockDim.d * gridDim.d` does not wrap (as an unsigned
+/// product), a thread's global id `bid.d * bdim.d + tid.d` is below it (`bid ≤ gdim − 1`,
+/// `tid ≤ bdim − 1`). In the term shapes kernels write, for the grid-stride loop
+/// `for (i = gid; i < n; i += blockDim.x * gridDim.x)`, whose instances of two threads meet only
+/// at equal iterations (`wrap::row_lemmas` with the global id as the column).
+pub fn grid_size_facts(t: &ThreadIds, launch: &Launch) -> Vec<Bool> {
+    let mut out = Vec::new();
+    for d in 0..3 {
+        let (b, g) = (&launch.block_dim[d], &launch.grid_dim[d]);
+        let fits = b.bvmul_no_overflow(g, false);
+        let gid = t.bid[d].bvmul(b).bvadd(&t.tid[d]);
+        for total in [b.bvmul(g), g.bvmul(b)] {
+            out.push(fits.implies(gid.bvult(&total)));
+            // A signed product of positive factors that does not overflow is positive and
+            // does not overflow as an unsigned one either.
+            let one = BV::from_u64(1, W);
+            let positive = Bool::and(&[&b.bvuge(&one), &g.bvuge(&one), &b.bvmul_no_overflow(g, true)]);
+            out.push(positive.implies(Bool::and(&[&fits, &total.bvsgt(BV::from_u64(0, W))])));
+        }
+    }
+    out
+}

@@ -13,6 +13,7 @@
 //! they are cached across checks of the same kernel with different barrier placements: the
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
+pub mod atomics;
 pub mod cases;
 mod evaluate;
 pub mod launch;
@@ -96,8 +97,9 @@ pub struct OracleOptions {
     pub strict: bool,
     /// Leave every symbolic dimension free (no launch-shape inference, `shape`).
     pub all_dims: bool,
-    /// Assume index arithmetic does not wrap around (docs/semantics.md, "Integer model").
-    pub no_wrap: bool,
+    /// Check executions whose index arithmetic wraps around 2^32 (`--wrap`; by default they are
+    /// assumed away: docs/semantics.md, "Integer model").
+    pub wrap: bool,
     /// The wall time the oracle may spend, counted from its creation (`None`: no limit). Past it,
     /// every query not yet answered is undecided ("the verifier ran out of its budget"), which
     /// reports it as a possible race or divergence: sound, and the oracle never runs long.
@@ -133,6 +135,8 @@ enum Outcome {
 /// The solver state for one barrier-free kernel and one set of reads assumed uniform.
 struct Analysis {
     kernel: Kernel,
+    /// The counter arrays whose atomics return distinct values (`atomics::counters`).
+    counters: BTreeSet<String>,
     uniformity: Uniformity,
     launch: Launch,
     block: Mode,
@@ -239,25 +243,37 @@ impl Z3Oracle {
         self
     }
 
-    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
+    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        format!("{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed).hash(&mut h);
+        format!("{:?}|{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed, counters)
+            .hash(&mut h);
         h.finish()
     }
 
-    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>) -> u64 {
-        let key = Self::analysis_key(stripped, assumed);
+    /// The counter arrays of `kernel` (with its barriers) whose atomics return distinct values
+    /// (`atomics`), none when wrapping index arithmetic is checked (`--wrap`).
+    fn counters(&self, kernel: &Kernel) -> BTreeSet<String> {
+        if !self.opts.wrap {
+            atomics::counters(kernel)
+        } else {
+            BTreeSet::new()
+        }
+    }
+
+    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
+        let key = Self::analysis_key(stripped, assumed, counters);
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
             let limits = Limits::new(self.opts.timeout_ms, self.deadline, self.opts.budget, &stripped.name);
-            let block = make_mode(stripped, &uniformity, assumed, &launch, false, limits, warp);
+            let block = make_mode(stripped, &uniformity, assumed, counters, &launch, false, limits, warp);
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
                 Analysis {
                     kernel: stripped.clone(),
+                    counters: counters.clone(),
                     uniformity,
                     launch,
                     block,
@@ -312,10 +328,12 @@ impl Z3Oracle {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn make_mode(
     k: &Kernel,
     u: &Uniformity,
     assumed: &BTreeSet<Label>,
+    counters: &BTreeSet<String>,
     launch: &Launch,
     grid: bool,
     limits: Limits,
@@ -325,6 +343,8 @@ fn make_mode(
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
+    facts.extend(launch::grid_size_facts(&id1, launch));
+    facts.extend(launch::grid_size_facts(&id2, launch));
     if launch.x_id_fits {
         facts.extend(launch::x_global_id_fits(&id1, launch));
         facts.extend(launch::x_global_id_fits(&id2, launch));
@@ -356,6 +376,8 @@ fn make_mode(
         p.set_u32("timeout", limits.timeout_ms);
     }
     solver.set_params(&p);
+    facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
+    facts.extend(symbolic::strided_lemmas(&t1, &t2));
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
@@ -396,6 +418,7 @@ fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     if no_wrap {
         out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
     }
+    out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
     out
 }
 
@@ -677,14 +700,16 @@ impl Oracle for Z3Oracle {
     fn varying_candidates(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         self.analyses[&key].uniformity.varying_blocks.clone()
     }
 
     fn varying_among(&mut self, kernel: &Kernel, blocks: &BTreeSet<Label>) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         let candidates: Vec<Label> =
             self.analyses[&key].uniformity.varying_blocks.intersection(blocks).copied().collect();
         candidates
@@ -696,7 +721,8 @@ impl Oracle for Z3Oracle {
     fn entered_blocks(&mut self, kernel: &Kernel, among: &BTreeSet<Label>) -> BTreeSet<Label> {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
-        let key = self.analysis(&stripped, &assumed);
+        let counters = self.counters(kernel);
+        let key = self.analysis(&stripped, &assumed, &counters);
         let tree = LabelTree::new(kernel);
         let mut out = BTreeSet::new();
         let Some(an) = self.analyses.get(&key) else { return out };
@@ -734,8 +760,9 @@ impl Z3Oracle {
         let tree = LabelTree::new(kernel);
         let barriers = kernel.barriers();
         let mut assumed = Self::uniform_read_candidates(&stripped, None);
+        let counters = self.counters(kernel);
         loop {
-            let key = self.analysis(&stripped, &assumed);
+            let key = self.analysis(&stripped, &assumed, &counters);
             let verdict = self.evaluate(key, &tree, &barriers, kernel, lazy);
             let involved: BTreeSet<Label> = verdict
                 .races
@@ -833,7 +860,7 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = meeting(s1, s2, self.opts.no_wrap);
+        let meet = meeting(s1, s2, !self.opts.wrap);
         // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
         // shared loop has a single case: the filter would repeat its query.)
         let single_case = tree.shared_loops(a, b).is_empty();
@@ -907,7 +934,7 @@ impl Z3Oracle {
                     )
                 }
             };
-            if !self.opts.no_wrap && !wrap_free_model {
+            if self.opts.wrap && !wrap_free_model {
                 answer = mark_wrap(answer, &an.block, &an.launch, &extra, [s1, s2], &mut self.stats);
             }
             match answer {
@@ -957,7 +984,7 @@ impl Z3Oracle {
 
     fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
         let timeout = self.opts.timeout_ms;
-        let no_wrap = self.opts.no_wrap;
+        let no_wrap = !self.opts.wrap;
         let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
         if let Some(o) = an.grid_results.get(&(a, b)) {
             self.stats.cache_hits += 1;
@@ -966,7 +993,7 @@ impl Z3Oracle {
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
             let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
-            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.launch, true, limits, None);
+            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, true, limits, None);
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

@@ -48,6 +48,8 @@ pub struct AccessSym {
     /// (`wrap::no_wrap`). Implied by "no arithmetic wraps", so assuming it (`--no-wrap`) drops
     /// exactly the executions where some of it wraps.
     pub no_wrap: Bool,
+    /// The value an atomic returns to this thread (atomics with a destination only).
+    pub result: Option<BV>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -70,6 +72,50 @@ pub struct ThreadTrace {
     /// state: facts of every execution that matters (docs/kpl.md). An `assume` inside a loop is
     /// left out, which only widens what is checked.
     pub facts: Vec<Bool>,
+    /// Additive closed-form counters `x0 + k·e` (`StridedCounter`), for `strided_lemmas`.
+    pub strided: Vec<StridedCounter>,
+}
+
+/// A counter `x := x0 + k·e` of loop `lp` at this thread's iteration `k` (`x += e`, `e`
+/// loop-invariant), with the assumption of its closed form that the exact value fits (`exact`).
+#[derive(Clone)]
+pub struct StridedCounter {
+    pub lp: Label,
+    pub name: String,
+    pub value: BV,
+    pub start: BV,
+    pub step: BV,
+    pub k: BV,
+    pub exact: Bool,
+}
+
+/// Facts about the same strided counter in two threads: when both starts lie in `[0, e)` (a
+/// positive step `e`, the same term in both) and both exact values fit (the closed form's
+/// assumption), equal values come from equal iterations and equal starts — `(k1 − k2)·e =
+/// x0₂ − x0₁` with `|x0₂ − x0₁| < e`. Valid for every value (each fact states its hypotheses). This
+/// is what keeps a grid-stride index `i = gid + k·(blockDim.x·gridDim.x)` of two threads apart
+/// without nonlinear reasoning.
+pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<Bool> {
+    let zero = BV::from_u64(0, W);
+    let mut out = Vec::new();
+    for c1 in &t1.strided {
+        for c2 in t2.strided.iter().filter(|c| c.lp == c1.lp && c.name == c1.name) {
+            if !c1.step.ast_eq(&c2.step) {
+                continue;
+            }
+            let e = &c1.step;
+            let hyp = Bool::and(&[
+                &c1.value.eq(&c2.value),
+                &c1.start.bvult(e),
+                &c2.start.bvult(e),
+                &e.bvsgt(&zero),
+                &c1.exact,
+                &c2.exact,
+            ]);
+            out.push(hyp.implies(Bool::and(&[&c1.k.eq(&c2.k), &c1.start.eq(&c2.start)])));
+        }
+    }
+    out
 }
 
 use crate::limits::{MAX_CONST_TRIPS as MAX_TRIPS, MAX_UNROLL};
@@ -111,6 +157,9 @@ pub struct SymExec<'a> {
     /// Operator nodes behind each variable's value (through the variables its expression read),
     /// at least 1: how big its terms are, for [`SymExec::no_wrap`].
     sizes: HashMap<String, usize>,
+    /// The no-wrap conditions of the enclosing `if` and loop guards: part of an access's no-wrap
+    /// condition (the arithmetic that decides whether the access runs, `x < nx - 1`).
+    guard_wrap: Vec<Bool>,
     trace: ThreadTrace,
 }
 
@@ -144,6 +193,7 @@ impl<'a> SymExec<'a> {
             assume: Vec::new(),
             nowrap: HashMap::new(),
             sizes: HashMap::new(),
+            guard_wrap: Vec::new(),
             trace: ThreadTrace::default(),
         };
         let t = Bool::from_bool(true);
@@ -235,6 +285,9 @@ impl<'a> SymExec<'a> {
                         self.nowrap.remove(d);
                         self.sizes.remove(d);
                         let v = self.private_value(format!("atomic_{}", l.0));
+                        if let Some(a) = self.trace.accesses.get_mut(&l) {
+                            a.result = Some(v.clone());
+                        }
                         self.env.insert(d.clone(), v);
                     }
                 }
@@ -249,6 +302,7 @@ impl<'a> SymExec<'a> {
                     let c = self.eval_bool(cond);
                     let before = self.env.clone();
                     let wrap_before = self.nowrap.clone();
+                    self.guard_wrap.push(self.no_wrap(cond));
                     self.block(then, &Bool::and(&[enabled, &c]));
                     let after_then = std::mem::replace(&mut self.env, before.clone());
                     self.env = merge(&c, after_then, before);
@@ -264,6 +318,7 @@ impl<'a> SymExec<'a> {
                         let wrap_else = std::mem::replace(&mut self.nowrap, wrap_before.clone());
                         self.nowrap = wrap::merge(&nc, wrap_else, wrap_before);
                     }
+                    self.guard_wrap.pop();
                 }
                 StmtKind::While { cond, body } => self.while_loop(l, cond, body, enabled),
             }
@@ -272,8 +327,10 @@ impl<'a> SymExec<'a> {
 
     fn while_loop(&mut self, l: Label, cond: &Expr, body: &Block, enabled: &Bool) {
         let assigned = assigned_vars(body);
+        // The no-wrap facts of the values entering the loop, for closed-form counters below.
+        let entry_wrap = self.nowrap.clone();
         // Nothing is known about wraps in values a loop computes (dropping a no-wrap fact only
-        // makes `--no-wrap` assume less).
+        // makes the no-wrap assumption weaker), except for closed-form counters below.
         for name in assigned.keys() {
             self.nowrap.remove(name.as_str());
             self.sizes.remove(name.as_str());
@@ -290,9 +347,33 @@ impl<'a> SymExec<'a> {
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
             let start = self.pow2.get(name.as_str()).filter(|(t, _)| t.ast_eq(x0)).map(|(_, p)| p.clone());
-            let closed = induction_step(body, name, &assigned).and_then(|(op, step)| {
-                self.closed_form(op, (x0, start), &step, &k, &format!("ind_{}_{name}", l.0))
+            let step = induction_step(body, name, &assigned);
+            let assumed_before_closed = self.assume.len();
+            let closed = step.as_ref().and_then(|(op, step)| {
+                self.closed_form(*op, (x0, start), step, &k, &format!("ind_{}_{name}", l.0))
             });
+            if let (Some(v), Some((BinOp::Add, e))) = (&closed, &step) {
+                let exact = Bool::and(&self.assume[assumed_before_closed..].iter().collect::<Vec<_>>());
+                self.trace.strided.push(StridedCounter {
+                    lp: l,
+                    name: name.clone(),
+                    value: v.clone(),
+                    start: x0.clone(),
+                    step: self.eval(e),
+                    k: k.clone(),
+                    exact,
+                });
+            }
+            // A closed-form counter `x0 + k·e` (whose exact value fits, an assumption of the
+            // closed form) was computed without a wrap when `x0` and the step `e` were: the
+            // grid-stride step `blockDim.x * gridDim.x` must not wrap either.
+            if let (Some(_), Some((BinOp::Add | BinOp::Sub, e))) = (&closed, &step) {
+                let mut c = self.no_wrap(e);
+                if let Some(w) = entry_wrap.get(name.as_str()) {
+                    c = Bool::and(&[w, &c]);
+                }
+                self.nowrap.insert(name.clone(), c);
+            }
             if let (Some(v), Some(p)) = (&closed, self.closed_pow2.take()) {
                 self.pow2.insert(name.clone(), (v.clone(), p));
             }
@@ -308,7 +389,9 @@ impl<'a> SymExec<'a> {
             .keys()
             .filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone())))
             .collect();
+        self.guard_wrap.push(self.no_wrap(cond));
         self.block(body, &Bool::and(&[enabled, &guard]));
+        self.guard_wrap.pop();
         self.loops.pop();
         self.assume.truncate(assumed_before);
         let trips = constant_trip_count(&guard, &k);
@@ -598,13 +681,22 @@ impl<'a> SymExec<'a> {
                 }
             });
         }
-        let wraps: Vec<Bool> = index.iter().map(|e| self.no_wrap(e)).collect();
+        let mut wraps: Vec<Bool> = index.iter().map(|e| self.no_wrap(e)).collect();
+        wraps.extend(self.guard_wrap.iter().cloned());
         let no_wrap = Bool::and(&wraps.iter().collect::<Vec<_>>());
         let index = lin.unwrap_or_else(|| BV::from_u64(0, W));
         let assume = self.assumption();
         self.trace.accesses.insert(
             l,
-            AccessSym { enabled: enabled.clone(), index, value, loops: self.loops.clone(), assume, no_wrap },
+            AccessSym {
+                enabled: enabled.clone(),
+                index,
+                value,
+                loops: self.loops.clone(),
+                assume,
+                no_wrap,
+                result: None,
+            },
         );
     }
 

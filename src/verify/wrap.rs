@@ -15,7 +15,8 @@
 
 use crate::kpl::BinOp;
 use std::collections::HashMap;
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, BV};
+use z3::DeclKind;
 
 use crate::verify::word::W;
 
@@ -54,6 +55,76 @@ pub fn merge(
     for (name, new) in taken {
         if !before.contains_key(&name) {
             out.insert(name, cond.implies(&new));
+        }
+    }
+    out
+}
+
+/// `t` as `a * n + b` in each way its shape allows: an addition of two terms one of which is a
+/// product of two (either factor may be the row length `n`).
+fn rows_of(t: &BV) -> Vec<(BV, BV, BV)> {
+    let mut out = Vec::new();
+    let Ok(decl) = t.safe_decl() else { return out };
+    if decl.kind() != DeclKind::Badd {
+        return out;
+    }
+    let args: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
+    if args.len() != 2 {
+        return out;
+    }
+    for (p, b) in [(&args[0], &args[1]), (&args[1], &args[0])] {
+        let Ok(pd) = p.safe_decl() else { continue };
+        if pd.kind() != DeclKind::Bmul {
+            continue;
+        }
+        let f: Vec<BV> = p.children().iter().filter_map(|c| c.as_bv()).collect();
+        if f.len() != 2 {
+            continue;
+        }
+        out.push((f[0].clone(), f[1].clone(), b.clone()));
+        out.push((f[1].clone(), f[0].clone(), b.clone()));
+    }
+    out
+}
+
+/// Redundant facts about two row-major indices `a1 * n + b1` and `a2 * n + b2` with the same row
+/// length `n`: when neither computation leaves the signed 32-bit range and both columns are in
+/// `[0, n)`, equal indices have equal rows and columns (`(a1 - a2) * n = b2 - b1` with
+/// `|b2 - b1| < n`). Each fact states its own hypotheses, so it holds for every bit-vector value
+/// (it needs no assumption); it spares the solver the nonlinear argument for `out[y * nx + x]`
+/// under the default no-wrap assumption, which it otherwise does not finish in minutes. Rows that
+/// are row-major indices again (`(z * ny + y) * nx + x`) get their own facts, up to `depth`.
+pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
+    let mut out = Vec::new();
+    if depth == 0 {
+        return out;
+    }
+    let zero = BV::from_u64(0, W);
+    for (a1, n1, b1) in rows_of(i1) {
+        for (a2, n2, b2) in rows_of(i2) {
+            if !n1.ast_eq(&n2) || n1.as_u64().is_some() {
+                continue;
+            }
+            let n = &n1;
+            let column = |b: &BV| {
+                Bool::or(&[
+                    &Bool::and(&[&b.bvsge(&zero), &b.bvslt(n)]),
+                    &Bool::and(&[&b.bvult(n), &n.bvsge(&zero)]),
+                ])
+            };
+            let exact = |a: &BV, b: &BV| {
+                let p = a.bvmul(n);
+                let mut c = Vec::new();
+                c.extend(op_no_wrap(BinOp::Mul, a, n));
+                c.extend(op_no_wrap(BinOp::Add, &p, b));
+                c
+            };
+            let mut hyp = vec![i1.eq(i2), column(&b1), column(&b2)];
+            hyp.extend(exact(&a1, &b1));
+            hyp.extend(exact(&a2, &b2));
+            let hyp = Bool::and(&hyp.iter().collect::<Vec<_>>());
+            out.push(hyp.implies(Bool::and(&[&a1.eq(&a2), &b1.eq(&b2)])));
+            out.extend(row_lemmas(&a1, &a2, depth - 1));
         }
     }
     out

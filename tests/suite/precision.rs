@@ -6,8 +6,8 @@
 //! - `r_*.cu` race or diverge: the expected verdict names the findings, so `clean` would be a
 //!   miss.
 //!
-//! An expected file may start with `flags: --no-wrap` (the verdict under that assumption; the
-//! default verdict is then a `possible race … only if … wraps` and is in `NAME.default.expected`).
+//! An expected file may hold the line `flags: --wrap`: the verdict with wrapping index arithmetic
+//! checked (`--wrap`) is then compared with `NAME.wrap.expected` too.
 //! Verdict lines: `clean`, `race ARRAY block|grid [wrap]`, `benign ARRAY SCOPE`, `divergence`,
 //! `undecided`. `BLESS=1` rewrites the verdict lines (comments are kept).
 //!
@@ -61,7 +61,7 @@ fn verdict_lines(text: &str) -> String {
     lines.join("\n") + "\n"
 }
 
-fn verdict_of(path: &Path, no_wrap: bool) -> String {
+fn verdict_of(path: &Path, wrap: bool) -> String {
     let src = std::fs::read_to_string(path).expect("read kernel");
     let opts = FrontEndOptions { path: Some(path.to_path_buf()), ..FrontEndOptions::default() };
     let kernels = match lower_file_with(&src, &opts) {
@@ -73,7 +73,7 @@ fn verdict_of(path: &Path, no_wrap: bool) -> String {
         let mut o = Z3Oracle::new(OracleOptions {
             geometry: k.geometry.clone(),
             timeout_ms: 10_000,
-            no_wrap,
+            wrap,
             ..OracleOptions::default()
         });
         out.push_str(&render(&o.check(k)));
@@ -112,11 +112,11 @@ fn precision_corpus_has_no_false_alarms_and_no_misses() {
     for path in &kernels {
         let expected = path.with_extension("expected");
         let text = std::fs::read_to_string(&expected).unwrap_or_default();
-        let no_wrap = text.lines().any(|l| l.trim() == "flags: --no-wrap");
-        let got = verdict_of(path, no_wrap);
+        let wrap = text.lines().any(|l| l.trim() == "flags: --wrap");
+        let got = verdict_of(path, false);
         compare(&expected, &got, bless, &mut failures);
-        if no_wrap {
-            compare(&path.with_extension("default.expected"), &verdict_of(path, false), bless, &mut failures);
+        if wrap {
+            compare(&path.with_extension("wrap.expected"), &verdict_of(path, true), bless, &mut failures);
         }
         // The expectations themselves: a correct kernel is clean, a racy one is not.
         let want = verdict_lines(&std::fs::read_to_string(&expected).unwrap_or_default());

@@ -46,7 +46,7 @@ fn oracle(k: &Kernel) -> Z3Oracle {
         timeout_ms: 10_000,
         strict: false,
         all_dims: false,
-        no_wrap: false,
+        wrap: false,
         budget: None,
     })
 }

@@ -71,19 +71,26 @@ struct Stats {
     brute_force_checks: u64,
     /// Runs also checked against the verdict for a symbolic launch (launch-shape inference).
     symbolic_runs: u64,
+    /// Runs whose index arithmetic wrapped (outside the default no-wrap assumption): checked
+    /// against the `--wrap` verdict by soundness, skipped by synthesis.
+    wrapped_runs: u64,
 }
 
 fn parse(src: &str) -> Result<Kernel, TestCaseError> {
     kpl::parse(src).map_err(|d| TestCaseError::fail(format!("generated kernel does not parse: {d:?}\n{src}")))
 }
 
-fn oracle_for(k: &Kernel) -> Z3Oracle {
-    Z3Oracle::new(OracleOptions {
+fn oracle_options(k: &Kernel) -> OracleOptions {
+    OracleOptions {
         geometry: k.geometry.clone(),
         timeout_ms: 10_000,
         strict: false,
         ..OracleOptions::default()
-    })
+    }
+}
+
+fn oracle_for(k: &Kernel) -> Z3Oracle {
+    Z3Oracle::new(oracle_options(k))
 }
 
 fn stripped(k: &Kernel) -> Kernel {
@@ -209,12 +216,24 @@ fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
     };
     let sym_v = (fits(k.geometry.block_dim, shape.block) && fits(k.geometry.grid_dim, shape.grid))
         .then(|| Z3Oracle::new(sym_opts).check(&k));
+    let mut wrap_v: Option<Verdict> = None;
     for seed in 0..SEEDS {
         let r = run(&k, seed)?;
         if !usable(&r, stats) {
             continue;
         }
         count_warp_races(&k, &r, stats);
+        if r.index_wrapped.is_some() {
+            // Outside the default assumption: such a run is covered by the `--wrap` verdict only.
+            stats.wrapped_runs += 1;
+            let wv = wrap_v.get_or_insert_with(|| {
+                Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k)
+            });
+            if let Some(msg) = unreported(&k, &tree, &r, wv, stats) {
+                return Err(TestCaseError::fail(format!("seed {seed}, --wrap: {msg}")));
+            }
+            continue;
+        }
         if let Some(msg) = unreported(&k, &tree, &r, &v, stats) {
             return Err(TestCaseError::fail(format!("seed {seed}: {msg}")));
         }
@@ -242,6 +261,11 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
             for seed in 0..SEEDS {
                 let r = run(&kernel, seed)?;
                 if !usable(&r, stats) {
+                    continue;
+                }
+                if r.index_wrapped.is_some() {
+                    // The synthesis answers for the executions the default oracle checks.
+                    stats.wrapped_runs += 1;
                     continue;
                 }
                 count_warp_races(&kernel, &r, stats);
@@ -432,6 +456,7 @@ fn prop_soundness() {
     // The property compares runs with verdicts: it must have compared some, under a concrete
     // and under a symbolic launch.
     assert!(stats.runs > 0 && stats.symbolic_runs > 0, "nothing was compared: {stats:?}");
+
 }
 
 #[test]
@@ -519,4 +544,21 @@ fn soundness_comparison_detects_missing_reports_under_warp_sync() {
     let r = run(&unsynced, 0).expect("runs");
     assert!(!r.races.is_empty(), "{}", r.render(&k));
     assert!(unreported(&k, &tree, &r, &v, &mut stats).is_some(), "{v:#?}");
+}
+
+/// A run whose index arithmetic wraps is flagged by the interpreter: the default verdict (which
+/// assumes no wrap) rightly misses its race, the `--wrap` verdict reports it.
+#[test]
+fn wrapping_runs_are_flagged_and_covered_by_the_wrap_verdict() {
+    let src = "//--blockDim=[8,1,1] --gridDim=[1,1,1]\nkernel k() { global A[]; wr A[tid.x * 1073741824] := tid.x; }";
+    let k = kpl::parse(src).expect("parses");
+    let tree = LabelTree::new(&k);
+    let mut stats = Stats::default();
+    let r = run(&k, 0).expect("runs");
+    assert!(r.index_wrapped.is_some() && !r.races.is_empty(), "{}", r.render(&k));
+    let default = oracle_for(&k).check(&k);
+    assert!(default.races.is_empty(), "the race needs a wrap: {default:?}");
+    assert!(unreported(&k, &tree, &r, &default, &mut stats).is_some());
+    let wrap = Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k);
+    assert_eq!(unreported(&k, &tree, &r, &wrap, &mut stats), None);
 }

@@ -1,0 +1,157 @@
+//! Atomic counters: what the values returned by `atomicAdd`/`atomicSub`/`atomicInc` are known to
+//! satisfy (docs/semantics.md, "Atomic results").
+//!
+//! An array element that the kernel changes only by atomic additions of constant steps of one
+//! sign (`atomicAdd(&count, 1)`, `atomicSub(&left, 2)`, `atomicInc(&c, 0xffffffff)`) moves
+//! monotonically during a launch, so every atomic on it returns a different old value — as long
+//! as the sum of the steps stays below 2^32 in magnitude (the bounded-size assumption that
+//! `--wrap` lifts). Two threads whose atomics hit the same element of such a *counter* array get
+//! different results; that is the only fact the oracle adds ([`distinct_results`]): the worklist
+//! push `pos = atomicAdd(&n, 1); out[pos] = v;` is then race-free.
+//!
+//! Plain writes to a counter could reset it between two atomics (two equal results). A global
+//! array with a plain write is never a counter. A shared one may be written (reset, usually by
+//! one thread) when every such write is in a statement of the kernel's body that precedes a
+//! top-level barrier, and every atomic on it follows that barrier: under SDV all writes then
+//! happen before all atomics (a divergent barrier is reported on its own).
+
+use crate::kpl::{AtomicOp, Block, Expr, Kernel, Space, Stmt, StmtKind};
+use crate::verify::symbolic::ThreadTrace;
+use std::collections::{BTreeMap, BTreeSet};
+use z3::ast::Bool;
+
+/// The direction of an atomic that moves a counter by a constant nonzero step (`true`: up).
+fn direction(op: AtomicOp, value: &Expr) -> Option<bool> {
+    let Expr::Const(c) = value else { return None };
+    let signed = *c as i32;
+    match op {
+        AtomicOp::Add if signed != 0 => Some(signed > 0),
+        AtomicOp::Sub if signed != 0 => Some(signed < 0),
+        // `atomicInc(&c, 0xffffffff)` never resets below its limit: `c + 1` (wrapping at 2^32).
+        AtomicOp::Inc if *c == u32::MAX => Some(true),
+        _ => None,
+    }
+}
+
+/// What one top-level statement does to each array: (plain write, atomic, atomic direction).
+#[derive(Default, Clone, Copy)]
+struct Use {
+    write: bool,
+    atomic: bool,
+    /// `Some(Some(dir))`: every atomic seen moves it in `dir`; `Some(None)`: some atomic does not
+    /// qualify or directions disagree.
+    dir: Option<Option<bool>>,
+}
+
+fn note(uses: &mut BTreeMap<String, Use>, s: &Stmt) {
+    match &s.kind {
+        StmtKind::Write { array, .. } => uses.entry(array.clone()).or_default().write = true,
+        StmtKind::Atomic { op, array, value, .. } => {
+            let u = uses.entry(array.clone()).or_default();
+            u.atomic = true;
+            let d = direction(*op, value);
+            u.dir = Some(match u.dir {
+                None => d,
+                Some(prev) => prev.zip(d).filter(|(a, b)| a == b).map(|(a, _)| a),
+            });
+        }
+        StmtKind::If { then, els, .. } => {
+            block_uses(uses, then);
+            if let Some(e) = els {
+                block_uses(uses, e);
+            }
+        }
+        StmtKind::While { body, .. } => block_uses(uses, body),
+        _ => {}
+    }
+}
+
+fn block_uses(uses: &mut BTreeMap<String, Use>, b: &Block) {
+    for s in &b.stmts {
+        note(uses, s);
+    }
+}
+
+/// The counter arrays of `kernel` (the kernel with its barriers).
+pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
+    // Per top-level statement, what it does to each array.
+    let per_stmt: Vec<BTreeMap<String, Use>> = kernel
+        .body
+        .stmts
+        .iter()
+        .map(|s| {
+            let mut m = BTreeMap::new();
+            note(&mut m, s);
+            m
+        })
+        .collect();
+    let mut all: BTreeMap<String, Use> = BTreeMap::new();
+    for m in &per_stmt {
+        for (a, u) in m {
+            let e = all.entry(a.clone()).or_default();
+            e.write |= u.write;
+            e.atomic |= u.atomic;
+            e.dir = match (e.dir, u.dir) {
+                (None, d) | (d, None) => d,
+                (Some(x), Some(y)) => Some(x.zip(y).filter(|(a, b)| a == b).map(|(a, _)| a)),
+            };
+        }
+    }
+    let mut out = BTreeSet::new();
+    for (name, u) in all {
+        if !u.atomic || !matches!(u.dir, Some(Some(_))) {
+            continue;
+        }
+        let Some(decl) = kernel.array(&name) else { continue };
+        if u.write {
+            if decl.space != Space::Shared {
+                continue;
+            }
+            let last_write = per_stmt.iter().rposition(|m| m.get(&name).is_some_and(|u| u.write));
+            let first_atomic = per_stmt.iter().position(|m| m.get(&name).is_some_and(|u| u.atomic));
+            let (Some(w), Some(a)) = (last_write, first_atomic) else { continue };
+            let separated =
+                w < a && kernel.body.stmts[w + 1..a].iter().any(|s| matches!(s.kind, StmtKind::Barrier));
+            if !separated {
+                continue;
+            }
+        }
+        out.insert(name);
+    }
+    out
+}
+
+/// The facts "two threads' atomics on one element of a counter return different values", for
+/// every pair of atomic statements on a counter (`grid`: the threads are in different blocks,
+/// where a shared counter is not one word).
+pub fn distinct_results(
+    kernel: &Kernel,
+    counters: &BTreeSet<String>,
+    traces: [&ThreadTrace; 2],
+    grid: bool,
+) -> Vec<Bool> {
+    let mut sites = Vec::new();
+    kernel.walk(&mut |s| {
+        if let StmtKind::Atomic { array, dst: Some(_), .. } = &s.kind {
+            let shared = kernel.array(array).is_some_and(|a| a.space == Space::Shared);
+            if counters.contains(array) && !(grid && shared) {
+                sites.push((s.label, array.clone()));
+            }
+        }
+    });
+    let mut out = Vec::new();
+    for (la, aa) in &sites {
+        for (lb, ab) in &sites {
+            if aa != ab {
+                continue;
+            }
+            let (Some(x), Some(y)) = (traces[0].accesses.get(la), traces[1].accesses.get(lb)) else {
+                continue;
+            };
+            let (Some(rx), Some(ry)) = (&x.result, &y.result) else { continue };
+            let meet = Bool::and(&[&x.enabled, &y.enabled, &x.index.eq(&y.index)]);
+            out.push(meet.implies(&rx.eq(ry).not()));
+        }
+    }
+    out
+}
