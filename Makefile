@@ -32,10 +32,13 @@ demo: build
 	./target/release/autosync fix --explain --stats target/demo/fig4.cu
 
 # The benchmark suite (benchmarks/README.md): writes benchmarks/results/latest.{md,csv,svg} and
-# regenerates the "Results" section of README.md; then the scaling experiment (scale.{md,csv,svg}). Exit 1 when a kernel fails or does not verify.
+# regenerates the "Results" section of README.md; then the scaling experiment (scale.{md,csv,svg})
+# and the repository-scale run (repo.md: one `check` over 230 files, time per file). Exit 1 when a
+# kernel fails or does not verify.
 bench: build
 	./target/release/autosync bench --out benchmarks/results --readme README.md
 	./target/release/autosync bench --scale --out benchmarks/results
+	./target/release/autosync bench --repo --out benchmarks/results
 
 # The differential property tests (tests/suite/prop.rs) on many more generated kernels than `make test`
 # runs; FUZZ_CASES and FUZZ_SEED choose how many and which.

@@ -3,6 +3,9 @@
 //! and ill-typed values are errors that name the key and the file.
 
 use crate::maxsat::Engine;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -168,18 +171,18 @@ impl Config {
     }
 }
 
-/// A non-negative rational `num / den`, reduced. Ordered by value (`401/2 < 201/1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A non-negative rational `num / den`, reduced, with arbitrary-precision integers: the cost of a
+/// barrier under 300 nested loops (`100^300`) is exact, sums never overflow. Ordered by value
+/// (`401/2 < 201/1`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ratio {
-    pub num: u128,
-    pub den: u128,
+    pub num: BigUint,
+    pub den: BigUint,
 }
 
 impl Ord for Ratio {
     fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
-        // Cross-multiplication is exact for the reduced costs the model produces; saturation
-        // keeps it total for the rest.
-        self.num.saturating_mul(other.den).cmp(&other.num.saturating_mul(self.den))
+        (&self.num * &other.den).cmp(&(&other.num * &self.den))
     }
 }
 
@@ -189,52 +192,73 @@ impl PartialOrd for Ratio {
     }
 }
 
-/// Greatest common divisor (1 for `gcd(0, 0)`, so it is always a valid divisor).
-pub fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 {
-        a.max(1)
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 impl Ratio {
+    /// `num / den` reduced (a zero denominator counts as 1).
     pub fn new(num: u128, den: u128) -> Ratio {
-        let g = gcd(num, den.max(1));
-        Ratio { num: num / g, den: den.max(1) / g }
+        Ratio::reduced(BigUint::from(num), BigUint::from(den.max(1)))
+    }
+    fn reduced(num: BigUint, den: BigUint) -> Ratio {
+        let den = if den.is_zero() { BigUint::one() } else { den };
+        let g = num.gcd(&den);
+        if g.is_one() || g.is_zero() {
+            Ratio { num, den }
+        } else {
+            Ratio { num: num / &g, den: den / &g }
+        }
     }
     /// The exact value of a decimal number as written (0.5 → 1/2, 100 → 100/1), to 6 decimals.
     pub fn from_f64(v: f64) -> Ratio {
         let scaled = (v * 1e6).round().max(0.0) as u128;
         Ratio::new(scaled, 1_000_000)
     }
-    pub fn times(self, o: Ratio) -> Ratio {
-        Ratio::new(self.num.saturating_mul(o.num), self.den.saturating_mul(o.den))
+    pub fn times(&self, o: &Ratio) -> Ratio {
+        Ratio::reduced(&self.num * &o.num, &self.den * &o.den)
     }
-    pub fn plus(self, o: Ratio) -> Ratio {
-        let den = self.den / gcd(self.den, o.den) * o.den;
-        Ratio::new(self.num * (den / self.den) + o.num * (den / o.den), den)
+    pub fn plus(&self, o: &Ratio) -> Ratio {
+        Ratio::reduced(&self.num * &o.den + &o.num * &self.den, &self.den * &o.den)
     }
-    pub fn pow(self, n: usize) -> Ratio {
-        (0..n).fold(Ratio::new(1, 1), |acc, _| acc.times(self))
+    pub fn pow(&self, n: usize) -> Ratio {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        Ratio { num: self.num.pow(n), den: self.den.pow(n) }
     }
-    pub fn as_f64(self) -> f64 {
-        self.num as f64 / self.den as f64
+    /// The value as a float (infinite when it exceeds `f64`).
+    pub fn as_f64(&self) -> f64 {
+        let (n, d) = (self.num.to_f64().unwrap_or(f64::INFINITY), self.den.to_f64().unwrap_or(f64::INFINITY));
+        if n.is_finite() && d.is_finite() {
+            n / d
+        } else {
+            // Both huge: divide exactly first, then the remainder's share.
+            (&self.num / &self.den).to_f64().unwrap_or(f64::INFINITY)
+        }
     }
 }
 
 impl std::fmt::Display for Ratio {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
+        if self.den.is_one() {
             write!(f, "{}", self.num)
         } else {
-            write!(f, "{}", self.as_f64())
+            let v = self.as_f64();
+            if v.is_finite() {
+                write!(f, "{v}")
+            } else {
+                // Beyond f64: the exact decimal expansion (finite: the cost factors are decimals,
+                // so the denominator divides a power of ten), at most 40 places.
+                let (int, mut rem) = self.num.div_rem(&self.den);
+                let mut digits = String::new();
+                while !rem.is_zero() && digits.len() < 40 {
+                    let (d, r) = (rem * 10u32).div_rem(&self.den);
+                    digits.push_str(&d.to_string());
+                    rem = r;
+                }
+                write!(f, "{int}.{digits}")
+            }
         }
     }
 }
 
 /// The barrier cost model of AutoSync Sec. III-C with exact arithmetic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostModel {
     pub loop_factor: Ratio,
     pub cond_factor: Ratio,
@@ -249,7 +273,7 @@ impl Default for CostModel {
 impl CostModel {
     /// `LC^loops × IC^conds`.
     pub fn cost(&self, loops: usize, conds: usize) -> Ratio {
-        self.loop_factor.pow(loops).times(self.cond_factor.pow(conds))
+        self.loop_factor.pow(loops).times(&self.cond_factor.pow(conds))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod discover;
 pub mod machine;
 pub mod plot;
 pub mod progress;
+pub mod repo;
 pub mod report;
 pub mod scale;
 
@@ -239,7 +240,7 @@ pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
     let model = config.cost_model();
     k.barriers()
         .iter()
-        .fold(Ratio::new(0, 1), |acc, b| acc.plus(crate::synth::barrier_cost(k, &tree, &model, *b)))
+        .fold(Ratio::new(0, 1), |acc, b| acc.plus(&crate::synth::barrier_cost(k, &tree, &model, *b)))
 }
 
 /// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits).

@@ -403,8 +403,8 @@ pub fn markdown(
         machine.cores,
         machine.threads,
         machine.load.as_ref().map(|l| format!("; 1-minute load average {l} at the end, its own threads included")).unwrap_or_default(),
-        ratio(cost.loop_factor),
-        ratio(cost.cond_factor),
+        ratio(cost.loop_factor.clone()),
+        ratio(cost.cond_factor.clone()),
         summary(rows),
         markdown_table(rows),
     )

@@ -25,28 +25,59 @@ pub struct BenchArgs {
     /// and informed vs naive CPU on the Table II kernels); writes scale.md, scale.csv, scale.svg
     #[arg(long)]
     scale: bool,
+    /// With --scale: only these families (chain, chain-loop, nested-loop, many-arrays, strided;
+    /// repeatable), and no Table II comparison
+    #[arg(long, value_name = "NAME", requires = "scale")]
+    family: Vec<String>,
+    /// Instead of the suite: `check` over a repository-scale corpus (the DIRS given, default
+    /// tests/cuda/realworld, tests/cuda/apps and benchmarks, plus generated kernels) in one run, with the time per file
+    /// (median, p95, max); writes repo.md
+    #[arg(long, conflicts_with = "scale")]
+    repo: bool,
 }
 
 /// Runs the suite (or, with `--scale`, the scaling experiment) with the options of `args`.
 pub fn run(args: BenchArgs, config: Config) -> Result<u8, Failure> {
     if args.scale {
-        return bench_scale(args.dirs, &args.out, config);
+        let mut families = Vec::new();
+        for name in &args.family {
+            families.push(autosync::bench::scale::Family::named(name).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--family `{name}`: expected chain, chain-loop, nested-loop, many-arrays or strided"
+                ))
+            })?);
+        }
+        return bench_scale(args.dirs, &args.out, &families, config);
+    }
+    if args.repo {
+        return bench_repo(args.dirs, &args.out, args.threads, config);
     }
     bench(args.dirs, &args.out, args.threads, args.readme.as_deref(), config)
 }
 
 /// `autosync bench --scale`: exit 0 when every generated kernel that ran was synthesized and
 /// verified (sizes skipped for time are reported, not failures).
-fn bench_scale(dirs: Vec<PathBuf>, out: &Path, config: Config) -> Result<u8, Failure> {
+fn bench_scale(
+    dirs: Vec<PathBuf>,
+    out: &Path,
+    families: &[autosync::bench::scale::Family],
+    config: Config,
+) -> Result<u8, Failure> {
     use autosync::bench::{self, machine::Machine, scale};
     let progress = |r: &scale::ScaleRow| {
         eprintln!("{} N={}: {:.0} ms, {} SMT queries", r.family.name(), r.n, r.time_ms, r.smt_queries)
     };
-    let rows = scale::run(&config, 5_000.0, &progress);
+    let only = !families.is_empty();
+    let families = if only { families.to_vec() } else { scale::Family::ALL.to_vec() };
+    let rows = scale::run(&config, &families, 5_000.0, &progress);
     let table = scale::markdown(&rows);
     print!("{table}");
     let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };
-    let table_ii = scale::table_ii(&dirs, &config).map_err(Failure::Usage)?;
+    let table_ii = if only {
+        "(not run: --family)\n".to_string()
+    } else {
+        scale::table_ii(&dirs, &config).map_err(Failure::Usage)?
+    };
     print!("\nTable II kernels, naive vs informed (one thread, same run):\n\n{table_ii}");
     let m = Machine::current(1);
     let load = m.load.map(|l| format!(", 1-minute load average {l}")).unwrap_or_default();
@@ -133,4 +164,40 @@ fn bench(
         r.result.as_ref().is_ok_and(|k| !k.original.verified || k.methods.iter().all(|o| o.is_verified()))
     });
     Ok(if all_good { 0 } else { EXIT_FINDINGS })
+}
+
+/// `autosync bench --repo`: exit 0 when the run ended (findings in the corpus are its content,
+/// not failures); writes repo.md.
+fn bench_repo(dirs: Vec<PathBuf>, out: &Path, threads: usize, config: Config) -> Result<u8, Failure> {
+    use autosync::bench::{machine::Machine, repo};
+    let mut paths = if dirs.is_empty() {
+        ["tests/cuda/realworld", "tests/cuda/apps", "benchmarks"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir())
+            .collect()
+    } else {
+        dirs
+    };
+    let generated =
+        tempfile::tempdir().map_err(|e| Failure::Usage(format!("cannot make a temp dir: {e}")))?;
+    paths.extend(repo::generate(generated.path()).map_err(Failure::Usage)?);
+    let budget =
+        autosync::driver::Budget(std::time::Duration::from_secs_f64(config.verifier.kernel_timeout_s));
+    let run = repo::run(&paths, &config, threads, budget).map_err(Failure::Usage)?;
+    let report = repo::markdown(&run);
+    print!("{report}");
+    let m = Machine::current(run.threads);
+    let load = m.load.map(|l| format!(", 1-minute load average {l}")).unwrap_or_default();
+    let doc = format!(
+        "# autosync repository-scale run\n\n{}, {}, {} core(s){load}; budget {} s per kernel.\n\n{report}",
+        m.date, m.cpu, m.cores, config.verifier.kernel_timeout_s
+    );
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", out.display())))?;
+    let path = out.join("repo.md");
+    std::fs::write(&path, doc)
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+    eprintln!("wrote {}", path.display());
+    Ok(0)
 }

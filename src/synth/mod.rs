@@ -13,10 +13,13 @@
 //!
 //! Both modes reach the same optimum: the oracle's separation check uses the same interval sets.
 
-use crate::config::{gcd, CostModel, Ratio};
+use crate::config::{CostModel, Ratio};
 use crate::kpl::{Kernel, Label, LabelTree, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
 use crate::verify::{AccessKind, Case, Divergence, Oracle, Race, Relation, Scope, Verdict};
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -127,8 +130,6 @@ pub enum Synthesis {
 pub enum SynthError {
     #[error(transparent)]
     MaxSat(#[from] MaxSatError),
-    #[error("cost weights do not fit 64 bits (loop nests too deep for the cost model)")]
-    WeightOverflow,
     /// A caller bug: [`synthesize_group`] needs one oracle per kernel.
     #[error("{kernels} kernel(s) but {oracles} oracle(s): synthesis needs one oracle per kernel")]
     OracleCount { kernels: usize, oracles: usize },
@@ -248,7 +249,7 @@ impl Unit<'_> {
     }
 
     fn cost_of(&self, labels: &[Label]) -> Ratio {
-        labels.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(self.cost[l]))
+        labels.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(&self.cost[l]))
     }
 }
 
@@ -271,7 +272,7 @@ fn build_units<'k>(
     let mut units = Vec::new();
     let mut by_place: HashMap<crate::kpl::Place, Var> = HashMap::new();
     let mut sites = Sites { members: BTreeMap::new() };
-    let mut lcm = 1u128;
+    let mut lcm = BigUint::one();
     for (ui, kernel) in kernels.iter().enumerate() {
         let mut base = kernel.clone();
         if opts.reoptimize {
@@ -291,7 +292,7 @@ fn build_units<'k>(
                 continue;
             }
             let c = barrier_cost(&base, &tree, &opts.cost, l);
-            lcm = (lcm / gcd(lcm, c.den)).checked_mul(c.den).ok_or(SynthError::WeightOverflow)?;
+            lcm = lcm.lcm(&c.den);
             let v = *by_place.entry(base.place(l).clone()).or_insert_with(|| solver.new_var());
             sites.members.entry(v).or_default().push((ui, l));
             var_of.insert(l, v);
@@ -314,27 +315,49 @@ fn build_units<'k>(
     // (inside a device function): among placements of equal cost, the one with fewest barriers
     // wins, then the one with fewest in device functions (the user's kernel is where they expect
     // them); a cheaper placement always wins, since the tie-breaks of all sites together (at
-    // most 3 each) stay below one cost unit.
-    let scale = 3 * sites.members.len() as u128 + 1;
+    // most 3 each) stay below one cost unit. Exact big integers (costs × the lcm of their
+    // denominators), then [`fit_weights`] for the solver's 64 bits.
+    let scale = BigUint::from(3 * sites.members.len() as u64 + 1);
+    let mut weights: Vec<(Var, BigUint)> = Vec::new();
     for (v, labels) in &sites.members {
-        let mut w = 0u128;
+        let mut w = BigUint::ZERO;
         for (ui, l) in labels {
-            let c = units[*ui].cost[l];
-            w = c
-                .num
-                .checked_mul(lcm / c.den)
-                .and_then(|x| x.checked_add(w))
-                .ok_or(SynthError::WeightOverflow)?;
+            let c = &units[*ui].cost[l];
+            w += &c.num * (&lcm / &c.den);
         }
         let outside = labels.iter().any(|(ui, l)| !in_own_body(units[*ui].original, *l));
-        let w = w
-            .checked_mul(scale)
-            .and_then(|x| x.checked_add(2 + outside as u128))
-            .filter(|w| *w <= u64::MAX as u128 / 1024)
-            .ok_or(SynthError::WeightOverflow)?;
-        solver.add_soft(Lit::neg(*v), w as u64);
+        weights.push((*v, w * &scale + BigUint::from(2 + u64::from(outside))));
+    }
+    for (v, w) in fit_weights(weights) {
+        solver.add_soft(Lit::neg(v), w);
     }
     Ok((units, sites))
+}
+
+/// The solver's weights for exact ones: the same when their sum fits comfortably in 64 bits
+/// (below 2^54, leaving the MaxSAT encodings room); otherwise each is scaled down by one power of
+/// two so that the largest sum does and rounded up (every weight stays at least 1). Never an
+/// error: with 300 nested loops a barrier costs 100^300. Scaled weights keep the order of the
+/// weights and their sums up to the rounding (a relative error of at most 2^-40 of the largest
+/// weight per site), so the placement found is cheapest up to that rounding: among placements
+/// whose costs differ by less, the tie-breaks may pick either. Correctness is unaffected: the
+/// placement is verified whatever its weights.
+fn fit_weights(weights: Vec<(Var, BigUint)>) -> Vec<(Var, u64)> {
+    const LIMIT_BITS: u64 = 54;
+    let total: BigUint = weights.iter().map(|(_, w)| w).sum();
+    let shift = total.bits().saturating_sub(LIMIT_BITS);
+    weights
+        .into_iter()
+        .map(|(v, w)| {
+            let scaled = if shift == 0 {
+                w
+            } else {
+                let rounded_up = (&w >> shift) + u32::from(w.trailing_zeros().unwrap_or(0) < shift);
+                rounded_up.max(BigUint::one())
+            };
+            (v, scaled.to_u64().unwrap_or(u64::MAX >> 10))
+        })
+        .collect()
 }
 
 /// Whether a barrier after `l` goes into the kernel's own body text (not into a device function

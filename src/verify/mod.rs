@@ -993,7 +993,8 @@ impl Z3Oracle {
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
             let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
-            let grid = make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, true, limits, None);
+            let grid =
+                make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, true, limits, None);
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

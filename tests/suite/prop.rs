@@ -353,8 +353,8 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
 }
 
 /// `a < b` as rationals.
-fn less(a: Ratio, b: Ratio) -> bool {
-    a.num * b.den < b.num * a.den
+fn less(a: &Ratio, b: &Ratio) -> bool {
+    &a.num * &b.den < &b.num * &a.den
 }
 
 /// Property (c) on one kernel.
@@ -396,17 +396,17 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
         .map(|m| {
             let c = (0..placeable.len())
                 .filter(|i| m >> i & 1 == 1)
-                .fold(Ratio::new(0, 1), |acc, i| acc.plus(cost_of(placeable[i])));
+                .fold(Ratio::new(0, 1), |acc, i| acc.plus(&cost_of(placeable[i])));
             (c, m)
         })
         .collect();
-    subsets.sort_by(|x, y| (x.0.num * y.0.den).cmp(&(y.0.num * x.0.den)).then(x.1.cmp(&y.1)));
+    subsets.sort_by(|x, y| (&x.0.num * &y.0.den).cmp(&(&y.0.num * &x.0.den)).then(x.1.cmp(&y.1)));
     let mut brute = oracle_for(&k);
     let mut best: Option<(Ratio, u32)> = None;
     for (c, m) in subsets {
-        if let Some(s) = synthesized {
+        if let Some(s) = &synthesized {
             // Only cheaper placements can contradict the optimum; the synthesized one is accepted.
-            if !less(c, s) {
+            if !less(&c, s) {
                 break;
             }
         }
@@ -423,7 +423,7 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
             break;
         }
     }
-    match (synthesized, best) {
+    match (&synthesized, best) {
         (_, Some((c, m))) => {
             let names: Vec<&str> = (0..placeable.len())
                 .filter(|i| m >> i & 1 == 1)
@@ -456,7 +456,6 @@ fn prop_soundness() {
     // The property compares runs with verdicts: it must have compared some, under a concrete
     // and under a symbolic launch.
     assert!(stats.runs > 0 && stats.symbolic_runs > 0, "nothing was compared: {stats:?}");
-
 }
 
 #[test]

@@ -265,3 +265,46 @@ fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
         "{res:?}"
     );
 }
+
+/// A kernel whose race sits `depth` loops deep: `s[t]` written, `s[t + 1]` read in the
+/// innermost body (two barriers needed there, each costing `100^depth`).
+fn deep_nest(depth: usize) -> Kernel {
+    let mut src = String::from("//--blockDim=256 --gridDim=1\n__global__ void deep(int *out, int n) {\n");
+    src.push_str("  __shared__ int s[256];\n  int t = threadIdx.x;\n");
+    for i in 0..depth {
+        src.push_str(&format!("  for (int i{i} = 0; i{i} < n; i{i}++) {{\n"));
+    }
+    src.push_str("    s[t] = t;\n    out[t] = s[(t + 1) % 256];\n");
+    src.push_str(&"  }\n".repeat(depth));
+    src.push_str("}\n");
+    let config = autosync::config::Config::default_config();
+    let launch = autosync::driver::LaunchOptions::default();
+    let (mut kernels, _) = autosync::driver::load::lower_source(Path::new("deep.cu"), &src, &launch, &config)
+        .unwrap_or_else(|f| panic!("{f:?}"));
+    kernels.remove(0)
+}
+
+#[test]
+fn cost_weights_beyond_64_bits_are_exact_costs_and_no_error() {
+    // 100^100 needs 665 bits: costs are exact big integers, the solver's weights scaled.
+    let k = deep_nest(100);
+    let (cost, barriers, _, fixed) = run(&k, Mode::Informed, Engine::Minisat);
+    assert_eq!(barriers, 2);
+    let one = Ratio::new(100, 1).pow(100);
+    assert_eq!(cost, one.plus(&one));
+    assert_eq!(cost.to_string(), format!("2{}", "0".repeat(200)));
+    assert!(oracle(&fixed).check(&fixed).is_clean());
+}
+
+#[test]
+fn the_naive_baseline_handles_weights_beyond_64_bits() {
+    // 100^12 × the tie-break scale exceeds 64 bits; it used to be reported as "impossible".
+    let k = deep_nest(12);
+    let mut o = oracle(&k);
+    let (res, _) = synth::naive(&k, &mut o, &SynthOptions::default());
+    let (fixed, chosen, cost) = res.expect("the naive baseline finds a placement");
+    assert_eq!(chosen.len(), 2);
+    let one = Ratio::new(100, 1).pow(12);
+    assert_eq!(cost, one.plus(&one));
+    assert!(oracle(&fixed).check(&fixed).is_clean());
+}
