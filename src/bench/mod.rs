@@ -219,7 +219,7 @@ pub fn load_kernels(path: &Path, source: &str, config: &Config) -> Result<Vec<Ke
                 diag.span.map(|s| crate::diag::line_col(source, s.start)).map(|(l, c)| format!("{l}:{c}: "));
             format!("{}{}", at.unwrap_or_default(), diag.message)
         }
-        crate::driver::Failure::Usage(msg) => msg,
+        crate::driver::Failure::Usage(msg) | crate::driver::Failure::NoKernel(msg) => msg,
     })
 }
 

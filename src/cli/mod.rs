@@ -279,7 +279,7 @@ fn report_failure(failure: Failure) -> ExitCode {
             eprint!("{}", diag.render(&file, &source));
             ExitCode::from(EXIT_BAD_INPUT)
         }
-        Failure::Usage(msg) => {
+        Failure::Usage(msg) | Failure::NoKernel(msg) => {
             eprintln!("error: {msg}");
             ExitCode::from(EXIT_BAD_INPUT)
         }

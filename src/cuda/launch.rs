@@ -92,6 +92,20 @@ fn dims(d: [u32; 3]) -> String {
     d[..n].iter().map(u32::to_string).collect::<Vec<_>>().join(",")
 }
 
+/// The launches that name template arguments (`reduce<512><<<g, b>>>(…)`): (kernel name, the
+/// `template_argument_list`), in source order. Each is an instance of the template kernel.
+pub(crate) fn template_launches<'t>(root: Node<'t>, src: &str) -> Vec<(String, Node<'t>)> {
+    let mut found = Vec::new();
+    collect(root, src, &mut found);
+    found
+        .into_iter()
+        .filter_map(|(name, call, _)| {
+            let f = call.child_by_field_name("function").filter(|f| f.kind() == "template_function")?;
+            Some((name, f.child_by_field_name("arguments")?))
+        })
+        .collect()
+}
+
 /// Every launch: (kernel name, the call, its `kernel_call_syntax`).
 fn collect<'t>(n: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>, Node<'t>)>) {
     if n.kind() == "call_expression" {

@@ -52,6 +52,9 @@ pub(crate) struct Program<'t> {
     pub textures: Vec<(String, Node<'t>)>,
     /// Explicit instantiations: (function name, template argument list node).
     pub instantiations: Vec<(String, Node<'t>)>,
+    /// Launches with template arguments in host code (`reduce<512><<<g, b>>>(…)`): (kernel
+    /// name, template argument list node), in source order.
+    pub launched: Vec<(String, Node<'t>)>,
     /// What the file says about the cooperative groups namespace (aliases, `using`).
     pub groups: super::lower::groups::Names,
 }
@@ -61,6 +64,7 @@ impl<'t> Program<'t> {
     pub fn collect(root: Node<'t>, src: &str) -> Program<'t> {
         let mut p = Program::default();
         p.scan(root, src, Vec::new());
+        p.launched = super::launch::template_launches(root, src);
         p
     }
 

@@ -86,6 +86,7 @@ pub fn fix_file(
     });
     match result {
         Ok(code) => fixing.finish(code),
+        Err(Failure::NoKernel(why)) if plan.many => FileResult::skipped(&name, &why),
         // What the file printed before failing (diagnostics, --explain) stays, in order.
         Err(f) => {
             let mut failed = FileResult::failed(&name, f);

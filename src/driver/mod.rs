@@ -47,6 +47,9 @@ pub enum Failure {
     Input { file: String, source: String, diag: Box<Diagnostic> },
     /// Bad usage or an unreadable file.
     Usage(String),
+    /// A file without a kernel (or without the one `--kernel` names): an error for a file
+    /// named on its own, a note in a run over a directory or several files.
+    NoKernel(String),
 }
 
 /// The output format of `check` and `fix`: `human` (diagnostics on stderr, summaries and diffs
