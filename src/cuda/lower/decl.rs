@@ -7,12 +7,24 @@ impl<'t> Lx<'_, 't> {
         let mut c = n.walk();
         let mut shared = false;
         let mut ext = false;
+        // A `static` local that cannot change (`static const`, `static constexpr`) holds the
+        // same value in every thread, so a private copy per thread is exact; `static
+        // __shared__` is the block's shared variable either way.
+        let immutable_or_shared = n.children(&mut n.walk()).any(|ch| {
+            ch.kind() == "type_qualifier"
+                && matches!(text(ch, self.src), "const" | "constexpr" | "__shared__")
+        });
         for ch in n.children(&mut c) {
             let t = text(ch, self.src);
             match ch.kind() {
                 "storage_class_specifier" => match t {
                     "extern" => ext = true,
                     "register" => {}
+                    "static" if immutable_or_shared => {}
+                    "static" => return Err(unsupported(
+                        "a `static` local that is not `const` (one variable all threads of the grid share)",
+                        ch,
+                    )),
                     _ => return Err(unsupported(format!("`{t}` variables in a kernel"), ch)),
                 },
                 "type_qualifier" => match t {

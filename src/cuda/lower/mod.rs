@@ -32,6 +32,7 @@ mod scope;
 mod stmt;
 mod template;
 mod types;
+mod vector_cast;
 mod warp;
 
 use aggregate::*;
