@@ -38,13 +38,29 @@ fn note(message: String, at: Span) -> Diagnostic {
     d
 }
 
-/// The launches of the file by kernel name (the name before any `<…>` template arguments).
+/// The launches of the file by kernel name (the name before any `<…>` template arguments), and
+/// by instance name (`reduce<256>`) for launches that name template arguments.
 pub(crate) fn launches(root: Node, src: &str, file: &FileInfo) -> BTreeMap<String, Launches> {
     let mut found = Vec::new();
     collect(root, src, &mut found);
     let mut by_kernel: BTreeMap<String, Vec<(Node, Option<Dims>)>> = BTreeMap::new();
     for (name, call, syntax) in found {
         let g = geometry(syntax, call, src, file);
+        // A launch naming template arguments also counts for that instance alone
+        // (`reduce<256>`: the name the instance's kernel gets when it has no defaults).
+        if let Some(args) = call
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "template_function")
+            .and_then(|f| f.child_by_field_name("arguments"))
+        {
+            let mut c = args.walk();
+            let shown: Vec<String> = args
+                .named_children(&mut c)
+                .filter(|x| x.kind() != "comment")
+                .map(|x| text(x, src).split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect();
+            by_kernel.entry(format!("{name}<{}>", shown.join(", "))).or_default().push((call, g));
+        }
         by_kernel.entry(name).or_default().push((call, g));
     }
     let mut out = BTreeMap::new();

@@ -311,14 +311,15 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
         kernel.geometry = geometry.clone();
         // A constant launch in the file gives what the header does not (see `launch`).
         let base = kernel.name.split('<').next().unwrap_or("").to_string();
-        if let Some(l) = launches.get(&base) {
+        let instance = launches.get_key_value(&kernel.name).or_else(|| launches.get_key_value(&base));
+        if let Some((key, l)) = instance {
             if let Some((grid, block, _)) = l.geometry {
                 let from_launch =
                     crate::kpl::Geometry { block_dim: Some(block), grid_dim: Some(grid), warp_sync: None };
                 kernel.geometry = from_launch.overridden_by(&geometry);
             }
             let header_says_all = geometry.block_dim.is_some() && geometry.grid_dim.is_some();
-            if !header_says_all && noted.insert(base) {
+            if !header_says_all && noted.insert(key.clone()) {
                 lowered_warnings.extend(l.notes.iter().cloned());
             }
         }

@@ -827,7 +827,11 @@ impl<'t> Lx<'_, 't> {
                 _ => Ok(None),
             },
             "subscript_expression" => {
-                let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
+                let through_cast = l
+                    .child_by_field_name("argument")
+                    .filter(|a| super::vector_cast::cast_parts(*a, self.src).is_some())
+                    .and_then(|a| self.agg_of(a));
+                let Some(agg) = self.agg_base(l).map(|(_, a)| a).or(through_cast) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
                 self.write_fields(&array, &index, vals);

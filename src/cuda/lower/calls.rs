@@ -379,6 +379,25 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// `static_cast<T>(e)` / `const_cast<T>(e)` of a scalar type `T`: C's conversion of `e` to
+    /// `T`, as a C cast. Pointer and reference targets are refused here (a pointer cast is
+    /// lowered where pointers are, see `memory.rs`).
+    fn value_cast(&mut self, n: Node, targs: Node, args: &[Node]) -> R<(Expr, Ty)> {
+        let td = targs.named_child(0).filter(|t| t.kind() == "type_descriptor");
+        let (Some(td), [a]) = (td, args) else {
+            return Err(unsupported(format!("the cast `{}`", text(n, self.src)), n));
+        };
+        if td.child_by_field_name("declarator").is_some() {
+            return Err(unsupported(
+                format!("the pointer or reference cast `{}` as a value", text(n, self.src)),
+                n,
+            ));
+        }
+        let ty = self.ty(td.child_by_field_name("type").ok_or_else(|| unsupported("cast", n))?)?;
+        let (e, t) = self.expr(*a)?;
+        Ok((convert(e, t, ty), ty))
+    }
+
     /// Lowers a call. `Ok(None)`: a statement-only call (barrier, fence) used as a statement.
     pub(super) fn call(&mut self, n: Node, used: bool) -> R<Option<(Expr, Ty)>> {
         if let Some(r) = self.group_call(n, used) {
@@ -408,6 +427,9 @@ impl<'t> Lx<'_, 't> {
         }
         if let Some(r) = self.warp_call(n, &fname, &args) {
             return r;
+        }
+        if let (Some(ta), "static_cast" | "const_cast") = (targs, fname.as_str()) {
+            return self.value_cast(n, ta, &args).map(Some);
         }
         if targs.is_some() && !super::builtins::takes_type_argument(&fname) {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));

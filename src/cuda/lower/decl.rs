@@ -10,10 +10,12 @@ impl<'t> Lx<'_, 't> {
         // A `static` local that cannot change (`static const`, `static constexpr`) holds the
         // same value in every thread, so a private copy per thread is exact; `static
         // __shared__` is the block's shared variable either way.
-        let immutable_or_shared = n.children(&mut n.walk()).any(|ch| {
-            ch.kind() == "type_qualifier"
-                && matches!(text(ch, self.src), "const" | "constexpr" | "__shared__")
-        });
+        let qualified = |q: &[&str]| {
+            n.children(&mut n.walk())
+                .any(|ch| ch.kind() == "type_qualifier" && q.contains(&text(ch, self.src)))
+        };
+        let immutable = qualified(&["const", "constexpr"]);
+        let immutable_or_shared = immutable || qualified(&["__shared__"]);
         for ch in n.children(&mut c) {
             let t = text(ch, self.src);
             match ch.kind() {
@@ -106,7 +108,14 @@ impl<'t> Lx<'_, 't> {
                     let (e, t) = self.expr(value)?;
                     let e = convert(e, t, ty);
                     let cname = text(name, self.src).to_string();
-                    self.declare_var(&cname, ty, Some(e));
+                    // A `const`/`constexpr` integer with a constant value is that constant (array
+                    // sizes, template arguments and folded conditions may use it): it never changes.
+                    match fold(&e) {
+                        Some(value) if immutable && ty != Ty::Float => {
+                            self.bind(&cname, Binding::Const { value, ty });
+                        }
+                        _ => self.declare_var(&cname, ty, Some(e)),
+                    }
                 }
                 _ => return Err(self.bad_declarator(d)),
             }
