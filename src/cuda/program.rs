@@ -45,6 +45,8 @@ pub(crate) struct Program<'t> {
     pub shared_memory: Vec<(String, String)>,
     /// Plain structs and unions: name → fields (name, type text), in declaration order.
     pub structs: Vec<StructDef>,
+    /// Structs with other members (pointers, arrays, functions): not modelled, named in errors.
+    pub other_structs: Vec<String>,
     /// Functions declared but not defined in the file (`__device__ float f(float);`): name →
     /// the declaration's parameter list and return type (for calls of opaque functions).
     pub prototypes: Vec<(String, Node<'t>)>,
@@ -215,6 +217,8 @@ impl<'t> Program<'t> {
         if plain && !fields.is_empty() {
             let union = s.kind() == "union_specifier";
             self.structs.push(StructDef { name: name.clone(), fields, union });
+        } else if !self.shared_memory.iter().any(|(n, _)| *n == name) {
+            self.other_structs.push(name.clone());
         }
         for m in members {
             if m.kind() != "function_definition" {

@@ -231,20 +231,28 @@ pub(crate) fn lower_kernel<'t>(
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     // Explicit instantiations, then the launches of the file that name template arguments:
-    // each distinct argument list is one instance.
-    let instances = prog.instantiations.iter().chain(prog.launched.iter()).filter(|(n, _)| *n == name);
-    for (iname, args) in instances {
-        let inst = instance_from_nodes(&tparams, *args, src, file, None).map_err(|d| {
-            d.with_note(format!(
-                "template arguments of an instance of `{name}` must be compile-time constants"
-            ))
-        })?;
+    // each distinct argument list is one instance. A launch whose arguments are not constants
+    // (`k<T><<<…>>>` inside a host template) names instances this file cannot list: the generic
+    // instance below covers them (type parameters opaque, value parameters from
+    // `--template-arg` or defaults, else an error).
+    let mut unnamed = false;
+    let explicit = prog.instantiations.iter().filter(|(n, _)| *n == name).map(|x| (x, true));
+    let launched = prog.launched.iter().filter(|(n, _)| *n == name).map(|x| (x, false));
+    for ((iname, args), is_explicit) in explicit.chain(launched) {
+        let inst = match instance_from_nodes(&tparams, *args, src, file, None) {
+            Ok(inst) => inst,
+            Err(d) if is_explicit => return Err(d),
+            Err(_) => {
+                unnamed = true;
+                continue;
+            }
+        };
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
         if seen.insert(shown.clone()) {
             out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
         }
     }
-    if out.is_empty() {
+    if out.is_empty() || unnamed {
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
         out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);

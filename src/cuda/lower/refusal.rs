@@ -4,8 +4,8 @@
 //! Lowering goes on after an unsupported statement (or parameter) so that the user sees all of
 //! them at once; the kernel lowered that way is never used — one recorded refusal discards it —
 //! so what the lowering emits after an error does not matter, only that it does not panic.
-//! Cascades are kept out: a declaration that failed poisons the names it declares, and
-//! "unknown identifier" errors for them are not reported again.
+//! Cascades are kept out: a declaration or parameter that failed poisons the names it
+//! declares, and later errors at a use of them (`x`, `x.f`, `x[i]`) are not reported again.
 
 use super::*;
 
@@ -24,10 +24,15 @@ impl Refusals {
     /// Records the error of a statement or parameter `at` (which may declare names). `Err` when
     /// the limit is reached: lowering stops there.
     fn record(&mut self, d: Diagnostic, at: Node, src: &str) -> R<()> {
-        let cascade = d.message.strip_prefix("unknown identifier `").and_then(|r| r.strip_suffix('`'));
+        // A cascade: an error at a use of a name whose declaration failed (`b`, `b.n`, `b[i]`).
+        let used = d.span.and_then(|s| src.get(s.start..s.end)).map(|t| {
+            let end = t.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(t.len());
+            &t[..end]
+        });
         let known = self.found.iter().any(|x| x.span == d.span && x.message == d.message);
+        let cascade = used.is_some_and(|n| self.poisoned.contains(n));
         declared_names(at, src, &mut self.poisoned);
-        if known || cascade.is_some_and(|n| self.poisoned.contains(n)) {
+        if known || cascade {
             return Ok(());
         }
         self.found.push(d.clone());

@@ -293,6 +293,14 @@ impl<'t> Lx<'_, 't> {
                 }
             }
         }
+        let struct_name = self.struct_name(text(ty_node, self.src));
+        if decl.kind() == "identifier" && self.prog.other_structs.contains(&struct_name) {
+            return Err(unsupported(
+                format!("the struct parameter `{}` by value: `{struct_name}` has members other than scalars and plain structs (pointers, arrays, member functions)", text(decl, self.src)),
+                p,
+            )
+            .with_note("pass its pointers as separate kernel parameters"));
+        }
         let ty = self.ty(ty_node)?;
         let (name_node, is_array) = match decl.kind() {
             "identifier" => (decl, false),
