@@ -107,13 +107,16 @@ pub fn lower_source(
     }
 }
 
+/// The kernels lowered, the front end's warnings (rendered) and one error per refused kernel.
+pub type Partial = (Vec<Kernel>, Vec<String>, Vec<Diagnostic>);
+
 /// Like [`lower_source`], with the kernels the front end refuses apart (one error each).
 pub fn lower_source_partial(
     path: &Path,
     source: &str,
     launch: &LaunchOptions,
     config: &Config,
-) -> Result<(Vec<Kernel>, Vec<String>, Vec<Diagnostic>), Failure> {
+) -> Result<Partial, Failure> {
     let source = source.to_string();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {

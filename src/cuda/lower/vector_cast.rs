@@ -11,6 +11,9 @@
 
 use super::*;
 
+/// An element of a vector array: (KPL array, index of its first word, the vector type).
+type AggElement = (String, Vec<Expr>, Rc<Agg>);
+
 /// The bytes of a scalar C type, by name (`None`: not a scalar this table knows).
 fn scalar_bytes(t: &str) -> Option<u32> {
     let words: Vec<&str> = t
@@ -118,21 +121,20 @@ fn declared_type(at: Node, name: &str, src: &str) -> Option<String> {
 impl<'t> Lx<'_, 't> {
     /// `n` as an element of a vector type through a cast pointer into scalars: (array, the
     /// index of the element's first word, the vector type). `None`: `n` is not such a subscript.
-    pub(super) fn vector_cast_element(&mut self, n: Node) -> Option<R<(String, Vec<Expr>, Rc<Agg>)>> {
+    pub(super) fn vector_cast_element(&mut self, n: Node) -> Option<R<AggElement>> {
         let n = strip_parens(n);
         if n.kind() != "subscript_expression" {
             return None;
         }
         let (tdesc, value) = cast_parts(n.child_by_field_name("argument")?, self.src)?;
-        if !tdesc.child_by_field_name("declarator").is_some_and(|d| d.kind() == "abstract_pointer_declarator")
-        {
+        if tdesc.child_by_field_name("declarator").is_none_or(|d| d.kind() != "abstract_pointer_declarator") {
             return None;
         }
         let agg = self.agg_type(tdesc.child_by_field_name("type")?)?;
         Some(self.vector_cast_words(n, value, agg))
     }
 
-    fn vector_cast_words(&mut self, n: Node, value: Node, agg: Rc<Agg>) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+    fn vector_cast_words(&mut self, n: Node, value: Node, agg: Rc<Agg>) -> R<AggElement> {
         let refuse =
             |why: String| unsupported(format!("the vector access `{}`: {why}", text(n, self.src)), n);
         if self.agg_of(value).is_some() {
