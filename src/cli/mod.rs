@@ -274,15 +274,17 @@ fn print_failure_document(args: &[std::ffi::OsString], failure: &Failure) {
 
 /// Prints a failure on stderr; exit 2.
 fn report_failure(failure: Failure) -> ExitCode {
-    match failure {
+    match failure.reported() {
         Failure::Input { file, source, diag } => {
             eprint!("{}", diag.render(&file, &source));
             ExitCode::from(EXIT_BAD_INPUT)
         }
-        Failure::Usage(msg) | Failure::NoKernel(msg) => {
+        Failure::Usage(msg) => {
             eprintln!("error: {msg}");
             ExitCode::from(EXIT_BAD_INPUT)
         }
+        // `reported` unwraps it.
+        Failure::NoKernel(_) => ExitCode::from(EXIT_BAD_INPUT),
     }
 }
 

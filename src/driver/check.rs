@@ -37,7 +37,9 @@ pub fn check_file(path: &Path, plan: &Plan, opts: &CheckOptions, config: &Config
     let name = path.display().to_string();
     match check(path, plan, opts, config) {
         Ok(r) => r,
-        Err(Failure::NoKernel(why)) if plan.many => FileResult::skipped(&name, &why),
+        Err(f) if plan.many && f.no_kernel().is_some() => {
+            FileResult::skipped(&name, &f.no_kernel().unwrap_or_default())
+        }
         Err(f) => FileResult::failed(&name, f),
     }
 }

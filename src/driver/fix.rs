@@ -86,7 +86,9 @@ pub fn fix_file(
     });
     match result {
         Ok(code) => fixing.finish(code),
-        Err(Failure::NoKernel(why)) if plan.many => FileResult::skipped(&name, &why),
+        Err(f) if plan.many && f.no_kernel().is_some() => {
+            FileResult::skipped(&name, &f.no_kernel().unwrap_or_default())
+        }
         // What the file printed before failing (diagnostics, --explain) stays, in order.
         Err(f) => {
             let mut failed = FileResult::failed(&name, f);

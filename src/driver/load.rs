@@ -155,10 +155,15 @@ pub fn lower_source_partial(
         })?]
     };
     if kernels.is_empty() && refused.is_empty() {
-        return Err(Failure::NoKernel(match &launch.kernel {
-            Some(k) => format!("{name}: no __global__ kernel named `{k}`"),
-            None => format!("{name}: no __global__ kernel found"),
-        }));
+        // Located at the file's start for CUDA, as the front end's other errors are.
+        let alone = match (&launch.kernel, is_cuda) {
+            (Some(k), _) => Failure::Usage(format!("{name}: no __global__ kernel named `{k}`")),
+            (None, true) => {
+                input(Diagnostic::error("no `__global__` kernel in this file", kpl::Span::new(0, 0)))
+            }
+            (None, false) => Failure::Usage(format!("{name}: no __global__ kernel found")),
+        };
+        return Err(Failure::NoKernel(Box::new(alone)));
     }
     // Precedence: command line, then the file's header, then the configuration.
     let from_config = Geometry {

@@ -114,11 +114,14 @@ pub struct FileResult {
 impl FileResult {
     /// The result of a file that failed: the diagnostic in `human`, the `error` object in `doc`.
     pub fn failed(name: &str, failure: Failure) -> FileResult {
+        let failure = failure.reported();
         let mut human = Out::default();
         let error = error_json(Some(name), &failure);
         match failure {
             Failure::Input { file, source, diag } => human.err(diag.render(&file, &source)),
-            Failure::Usage(msg) | Failure::NoKernel(msg) => human.err(format!("error: {msg}\n")),
+            Failure::Usage(msg) => human.err(format!("error: {msg}\n")),
+            // `reported` unwraps it.
+            Failure::NoKernel(_) => {}
         }
         FileResult {
             code: EXIT_BAD_INPUT,
@@ -145,9 +148,10 @@ impl FileResult {
 pub fn error_json(file: Option<&str>, failure: &Failure) -> Value {
     match failure {
         Failure::Input { file, source, diag } => diagnostic_json(file, source, diag),
-        Failure::Usage(msg) | Failure::NoKernel(msg) => {
+        Failure::Usage(msg) => {
             json!({"file": file, "line": null, "col": null, "message": msg, "notes": [], "related": []})
         }
+        Failure::NoKernel(f) => error_json(file, f),
     }
 }
 

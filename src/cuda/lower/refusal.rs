@@ -61,7 +61,8 @@ impl Refusals {
             }
         }
         let what = match more {
-            0 => String::new(),
+            // One construct: the error alone says it (and the file's other kernels still run).
+            0 => return Some(d),
             n if self.found.len() >= MAX_CONSTRUCTS => {
                 format!(": it uses at least {n} more construct(s) the front end does not model (marked)")
             }
