@@ -77,7 +77,7 @@ fn a_file_without_kernels_is_a_note_in_a_directory_run_and_an_error_alone() {
     let host =
         files.iter().find(|f| f["file"].as_str().is_some_and(|n| n.ends_with("host_only.cu"))).expect("host");
     assert_eq!(host["status"], "ok");
-    assert!(host["note"].as_str().is_some_and(|n| n.contains("no __global__ kernel")), "{host}");
+    assert!(host["note"].as_str().is_some_and(|n| n.contains("no `__global__` kernel")), "{host}");
     assert_eq!(doc["summary"]["unsupported"], 0);
     let (code, _, err) = autosync_in(dir.path(), &["check", "host_only.cu"]);
     assert_eq!(code, 2, "named alone, a file without kernels is an error: {err}");
