@@ -229,6 +229,74 @@ impl<'t> Host<'_, 't> {
         ok.then_some(value)
     }
 
+    /// Whether every definition of local or parameter `name` of `func` lies before offset `pos`
+    /// (so the name reads the same value anywhere from `pos` on), and there is one declaration.
+    pub fn settled_before(&self, func: Node<'t>, name: &str, pos: usize) -> bool {
+        let mut decls = Vec::new();
+        declarations(func, name, self.src, &mut decls);
+        let param = parameter(func, name, self.src);
+        match (decls.len(), &param) {
+            (1, None) => {}
+            (0, Some((_, ty, _))) if !ty.contains('&') => {}
+            _ => return false,
+        }
+        let mut defs = Vec::new();
+        for (_, d) in &decls {
+            defs.push(declaration_def(*d, None, self.src));
+        }
+        definitions(func, name, None, self, &mut defs);
+        defs.iter().all(|d| d.at.end_byte() <= pos)
+    }
+
+    /// The one definition of `dim3` local `name` of `func` when it is its declaration with
+    /// constructor arguments or an initializer list (and nothing else defines any field):
+    /// the list of items.
+    pub fn only_dim3_items(&self, func: Node<'t>, name: &str) -> Option<Node<'t>> {
+        let mut decls = Vec::new();
+        declarations(func, name, self.src, &mut decls);
+        let [(ty, d)] = decls.as_slice() else { return None };
+        if type_kind(ty) != Kind::Dim3 {
+            return None;
+        }
+        let mut defs = Vec::new();
+        for f in 0..3 {
+            definitions(func, name, Some(f), self, &mut defs);
+        }
+        if !defs.is_empty() {
+            return None;
+        }
+        match d.kind() {
+            "init_declarator" => {
+                let v = d.child_by_field_name("value")?;
+                match v.kind() {
+                    "argument_list" | "initializer_list" => Some(v),
+                    "call_expression"
+                        if v.child_by_field_name("function").is_some_and(|f| text(f, self.src) == "dim3") =>
+                    {
+                        v.child_by_field_name("arguments")
+                    }
+                    _ => None,
+                }
+            }
+            "function_declarator" => d.child_by_field_name("parameters"),
+            _ => None,
+        }
+    }
+
+    /// The initializer of integer local `name` of `func` when its declaration is its one
+    /// definition.
+    pub fn only_int_init(&self, func: Node<'t>, name: &str) -> Option<Node<'t>> {
+        let mut decls = Vec::new();
+        declarations(func, name, self.src, &mut decls);
+        let [(ty, d)] = decls.as_slice() else { return None };
+        let mut defs = Vec::new();
+        definitions(func, name, None, self, &mut defs);
+        (type_kind(ty) == Kind::Int && defs.is_empty() && d.kind() == "init_declarator")
+            .then(|| d.child_by_field_name("value"))
+            .flatten()
+            .filter(|v| !matches!(v.kind(), "argument_list" | "initializer_list"))
+    }
+
     /// The value the definitions give at `at` (see the module comment).
     fn reaching(&self, func: Node<'t>, defs: &[Def<'t>], at: Node<'t>, depth: usize) -> Option<i64> {
         let pos = at.start_byte();
@@ -422,7 +490,9 @@ fn declarations<'t>(n: Node<'t>, name: &str, src: &str, out: &mut Vec<(String, N
                 _ => None,
             };
             if id.is_some_and(|i| i.kind() == "identifier" && text(i, src) == name) {
-                let ty = src.get(n.start_byte()..d.start_byte()).unwrap_or("").trim().to_string();
+                // The specifiers before the first declarator (`int a = 1, b = 2;` types `b` too).
+                let ty_end = n.child_by_field_name("type").map_or(d.start_byte(), |t| t.end_byte());
+                let ty = src.get(n.start_byte()..ty_end).unwrap_or("").trim().to_string();
                 out.push((ty, d));
             }
         }

@@ -44,6 +44,44 @@ pub(crate) struct Site {
     pub block: Dims,
     /// The value of each argument, where known.
     pub args: Vec<Option<i64>>,
+    /// Each dimension of the block (`[0]`) and grid (`[1]`) as an expression over the kernel's
+    /// arguments, where the host computes it from them (`(n + 255) / 256`).
+    pub rel: [[Option<Rel>; 3]; 2],
+}
+
+/// A launch dimension as a function of the kernel's arguments: C integer arithmetic over
+/// constants and parameters (by index).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Rel {
+    Const(i64),
+    Param(usize),
+    /// A C binary operator (`+ - * / % << >>`).
+    Bin(&'static str, Box<Rel>, Box<Rel>),
+}
+
+impl Rel {
+    fn has_param(&self) -> bool {
+        match self {
+            Rel::Const(_) => false,
+            Rel::Param(_) => true,
+            Rel::Bin(_, a, b) => a.has_param() || b.has_param(),
+        }
+    }
+
+    /// The expression in C syntax, parameters by name.
+    pub fn show(&self, params: &[(String, bool)]) -> String {
+        match self {
+            Rel::Const(v) => v.to_string(),
+            Rel::Param(i) => params.get(*i).map_or("?".into(), |p| p.0.clone()),
+            Rel::Bin(op, a, b) => {
+                let side = |r: &Rel| match r {
+                    Rel::Bin(..) => format!("({})", r.show(params)),
+                    _ => r.show(params),
+                };
+                format!("{} {op} {}", side(a), side(b))
+            }
+        }
+    }
 }
 
 /// What the visible launches of one kernel (by name) say, before any override.
@@ -71,6 +109,14 @@ pub(crate) struct LaunchFacts {
     pub grid: [Option<u32>; 3],
     /// Scalar parameters (C name) with the value every launch passes.
     pub args: Vec<(String, i64)>,
+    /// Dimensions (`[0]` block, `[1]` grid; axis) that every launch computes by one expression of
+    /// the kernel's arguments, with the parameters' names.
+    pub relations: Vec<(usize, usize, Rel)>,
+    /// The kernel's parameters (C name, whether a by-value integer).
+    pub params: Vec<(String, bool)>,
+    /// Per launch, the dimensions (part, axis, value) known at every launch but not equal at
+    /// all of them: the kernel is checked under "one of the launches' values" (a disjunction).
+    pub choices: Vec<Vec<(usize, usize, u32)>>,
     /// The sentences for reports, with the spans (in the lowered text) whose lines they name.
     pub notes: Vec<(String, Vec<Span>)>,
 }
@@ -185,7 +231,90 @@ fn site(host: &Host, call: Node, syntax: Node) -> Site {
         (Some(f), Some(list)) => named(list).into_iter().map(|a| host.int(f, a, 0)).collect(),
         _ => Vec::new(),
     };
-    Site { at: span(call), grid: dims(0), block: dims(1), args: values }
+    let arg_texts: Vec<String> = call
+        .child_by_field_name("arguments")
+        .map(|l| named(l).into_iter().map(|a| text(a, host.src).trim().to_string()).collect())
+        .unwrap_or_default();
+    let rel = |i: usize| -> [Option<Rel>; 3] {
+        match (func, args.get(i)) {
+            (Some(f), Some(e)) => relations(host, f, *e, call, &arg_texts),
+            _ => Default::default(),
+        }
+    };
+    Site { at: span(call), grid: dims(0), block: dims(1), args: values, rel: [rel(1), rel(0)] }
+}
+
+/// Each dimension of launch argument `e` as an expression of the launch's arguments.
+fn relations(host: &Host, func: Node, e: Node, call: Node, args: &[String]) -> [Option<Rel>; 3] {
+    let mut e = e;
+    while e.kind() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(i) => e = i,
+            None => return Default::default(),
+        }
+    }
+    // The items of a `dim3`, and the offset from which their names must keep their values.
+    let (items, anchor) = match e.kind() {
+        "call_expression"
+            if e.child_by_field_name("function").is_some_and(|f| text(f, host.src) == "dim3") =>
+        {
+            match e.child_by_field_name("arguments") {
+                Some(list) => (named(list), call.start_byte()),
+                None => return Default::default(),
+            }
+        }
+        "identifier" => match host.only_dim3_items(func, text(e, host.src)) {
+            Some(list) => (named(list), list.start_byte()),
+            None => match host.only_int_init(func, text(e, host.src)) {
+                Some(init) => (vec![init], init.start_byte()),
+                None => return Default::default(),
+            },
+        },
+        "binary_expression" => (vec![e], call.start_byte()),
+        _ => return Default::default(),
+    };
+    if items.len() > 3 {
+        return Default::default();
+    }
+    std::array::from_fn(|d| {
+        let item = items.get(d)?;
+        let r = rel_of(host, func, *item, anchor, args, 0)?;
+        r.has_param().then_some(r)
+    })
+}
+
+/// `n` as a [`Rel`]: names that are launch arguments (passed bare, and not redefined from
+/// `anchor` on) are parameters, other names need a known value.
+fn rel_of(host: &Host, func: Node, n: Node, anchor: usize, args: &[String], depth: usize) -> Option<Rel> {
+    if depth > 16 {
+        return None;
+    }
+    match n.kind() {
+        "parenthesized_expression" => rel_of(host, func, n.named_child(0)?, anchor, args, depth + 1),
+        "identifier" => {
+            let name = text(n, host.src);
+            match args.iter().position(|a| a == name) {
+                Some(i) if host.settled_before(func, name, anchor) => Some(Rel::Param(i)),
+                _ => host.int(func, n, 0).map(Rel::Const),
+            }
+        }
+        "binary_expression" => {
+            let op = match n.child_by_field_name("operator")?.kind() {
+                "+" => "+",
+                "-" => "-",
+                "*" => "*",
+                "/" => "/",
+                "%" => "%",
+                "<<" => "<<",
+                ">>" => ">>",
+                _ => return None,
+            };
+            let a = rel_of(host, func, n.child_by_field_name("left")?, anchor, args, depth + 1)?;
+            let b = rel_of(host, func, n.child_by_field_name("right")?, anchor, args, depth + 1)?;
+            Some(Rel::Bin(op, Box::new(a), Box::new(b)))
+        }
+        _ => host.int(func, n, 0).map(Rel::Const),
+    }
 }
 
 /// CUDA's limits on each dimension: (block, grid).
@@ -195,7 +324,7 @@ const GRID_MAX: [i64; 3] = [(1 << 31) - 1, 65535, 65535];
 /// The facts of kernel `name` with scalar parameters `params` (C name, whether an integer
 /// type), from its launches `l`, under `over`.
 pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &Overrides) -> LaunchFacts {
-    let mut f = LaunchFacts::default();
+    let mut f = LaunchFacts { choices: vec![Vec::new(); l.sites.len()], ..LaunchFacts::default() };
     let sites: Vec<Span> = l.sites.iter().map(|s| s.at).collect();
     if let Some(at) = l.other_use {
         f.notes.push((
@@ -231,38 +360,65 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
             ));
             continue;
         }
+        let p = usize::from(part == "gridDim");
         let mut known = [None; 3];
-        let mut unknown = Vec::new();
+        let mut open = Vec::new();
+        let mut facts = Vec::new();
         for (d, slot) in known.iter_mut().enumerate() {
             let vals: Vec<Option<i64>> = l.sites.iter().map(|s| dims_of(s)[d]).collect();
             let axis = ["x", "y", "z"][d];
+            let in_range = |v: &Option<i64>| v.is_some_and(|v| (1..=max[d]).contains(&v));
             match vals.first().copied().flatten() {
-                Some(v) if vals.iter().all(|x| *x == Some(v)) && (1..=max[d]).contains(&v) => {
+                Some(v) if vals.iter().all(|x| *x == Some(v)) && in_range(&Some(v)) => {
                     *slot = Some(v as u32);
+                    continue;
                 }
-                _ if vals.iter().any(Option::is_none) => unknown.push(format!("{part}.{axis}")),
-                _ => {
-                    let shown: Vec<String> =
-                        vals.iter().map(|v| v.map_or("?".to_string(), |v| v.to_string())).collect();
-                    unknown.push(format!("{part}.{axis} (the launches differ: {})", shown.join(", ")));
+                _ if vals.iter().all(in_range) => {
+                    // Known at every launch but different: each launch's value is checked.
+                    let mut shown: Vec<i64> = vals.iter().flatten().copied().collect();
+                    shown.sort_unstable();
+                    shown.dedup();
+                    let list: Vec<String> = shown.iter().map(i64::to_string).collect();
+                    facts.push(format!(
+                        "{part}.{axis} is one of {} (each launch's own value)",
+                        list.join(", ")
+                    ));
+                    for (site, v) in f.choices.iter_mut().zip(&vals) {
+                        site.push((p, d, v.unwrap_or(1) as u32));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let rels: Vec<Option<&Rel>> = l.sites.iter().map(|s| s.rel[p][d].as_ref()).collect();
+            if let Some(Some(r)) = rels.first().copied() {
+                if rels.iter().all(|x| *x == Some(r)) && params_int(r, params) {
+                    facts.push(format!("{part}.{axis} = {}", r.show(params)));
+                    f.relations.push((p, d, r.clone()));
+                    continue;
                 }
             }
+            open.push(format!("{part}.{axis}"));
         }
         let values: Vec<String> = known.iter().map(|v| v.map_or("?".into(), |v| v.to_string())).collect();
         let mut sentence = format!("{part} = ({}) from {from}", values.join(", "));
-        if !unknown.is_empty() {
+        if !facts.is_empty() {
+            sentence.push_str(&format!(", assuming {}", facts.join(" and ")));
+        }
+        if !open.is_empty() {
             sentence.push_str(&format!(
-                "; checked for every value of {} (not a compile-time constant at every launch)",
-                unknown.join(", ")
+                "; {} checked for every value (not a compile-time constant at every launch)",
+                open.join(", ")
             ));
         }
         f.notes.push((sentence, sites.clone()));
-        if part == "blockDim" {
+        if p == 0 {
             f.block = known;
         } else {
             f.grid = known;
         }
     }
+    f.params = params.to_vec();
     for (i, (p, is_int)) in params.iter().enumerate() {
         if !is_int {
             continue;
@@ -276,6 +432,15 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
         }
     }
     f
+}
+
+/// Whether every parameter `r` names is a by-value integer.
+fn params_int(r: &Rel, params: &[(String, bool)]) -> bool {
+    match r {
+        Rel::Const(_) => true,
+        Rel::Param(i) => params.get(*i).is_some_and(|p| p.1),
+        Rel::Bin(_, a, b) => params_int(a, params) && params_int(b, params),
+    }
 }
 
 fn show(d: &[u32; 3]) -> String {
