@@ -532,7 +532,7 @@ fn remaining_summary(
 fn remaining_kind(u: &Unfixable) -> &'static str {
     match u {
         Unfixable::GridRace { .. } => "between blocks",
-        Unfixable::SelfRace { .. } => "within one statement",
+        Unfixable::SelfRace { .. } | Unfixable::InOneStatement { .. } => "within one statement",
         Unfixable::Undecided { .. } => "undecided",
         Unfixable::NoValidPosition { .. } => "with no position every thread reaches",
         Unfixable::DivergentBarrier { .. } => "divergent barrier kept",

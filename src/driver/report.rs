@@ -306,6 +306,7 @@ pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static s
 pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
     let rule = match u {
         Unfixable::SelfRace { race }
+        | Unfixable::InOneStatement { race }
         | Unfixable::GridRace { race }
         | Unfixable::NoValidPosition { race, .. }
         | Unfixable::Undecided { race } => race_rule(race),
@@ -316,6 +317,9 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
         Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
+        Unfixable::InOneStatement { race } => race_diagnostic(k, race, Severity::Error).with_note(
+            "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
+        ),
         Unfixable::NoValidPosition { race, blocks } => {
             let mut d = race_diagnostic(k, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");

@@ -694,10 +694,12 @@ impl Kernel {
         }
     }
 
-    /// Removes every barrier statement whose label is in `labels`.
+    /// Removes every barrier statement (block or warp) whose label is in `labels`.
     pub fn remove_barriers(&mut self, labels: &[Label]) {
         fn go(b: &mut Block, labels: &[Label]) {
-            b.stmts.retain(|s| !(matches!(s.kind, StmtKind::Barrier) && labels.contains(&s.label)));
+            b.stmts.retain(|s| {
+                !(matches!(s.kind, StmtKind::Barrier | StmtKind::Syncwarp) && labels.contains(&s.label))
+            });
             for s in &mut b.stmts {
                 match &mut s.kind {
                     StmtKind::If { then, els, .. } => {

@@ -105,6 +105,9 @@ pub enum Unfixable {
     SelfRace { race: Race },
     /// Threads of different blocks: no barrier orders blocks.
     GridRace { race: Race },
+    /// Two accesses of one source statement (`a[i] += a[i + 16]`) with no place for a
+    /// statement between them: the statement has to be split to put a barrier there.
+    InOneStatement { race: Race },
     /// Every position that would separate the race lies in a block whose guard depends on the
     /// thread (a barrier there diverges) or cannot take a barrier in the source.
     NoValidPosition { race: Race, blocks: Vec<Label> },
@@ -745,6 +748,11 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
         return Unfixable::SelfRace { race: race.clone() };
     }
     let tree = &unit.tree;
+    let positions = case.separating_positions(tree);
+    let placeable = |l: &Label| unit.base.place(*l).is_placeable();
+    if !positions.is_empty() && !positions.iter().any(placeable) {
+        return Unfixable::InOneStatement { race: race.clone() };
+    }
     let blocks: Vec<Label> = case
         .separating_positions(tree)
         .iter()
