@@ -62,7 +62,15 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                     let mut notes = Vec::new();
                     for m in Method::ALL {
                         match k.get(m) {
-                            Outcome::Placed { barriers, syncwarps, cost, oracle_calls, time_ms, cpu_ms, verified } => {
+                            Outcome::Placed {
+                                barriers,
+                                syncwarps,
+                                cost,
+                                oracle_calls,
+                                time_ms,
+                                cpu_ms,
+                                verified,
+                            } => {
                                 // Warp barriers, where any, as `B+Ww`.
                                 let placed = if *syncwarps > 0 {
                                     format!("{barriers}+{syncwarps}w")
@@ -173,7 +181,9 @@ pub fn csv(rows: &[Row]) -> String {
                 let o = &k.original;
                 for m in Method::ALL {
                     let tail = match k.get(m) {
-                        Outcome::Placed { barriers, cost, oracle_calls, time_ms, cpu_ms, verified, .. } => {
+                        Outcome::Placed {
+                            barriers, cost, oracle_calls, time_ms, cpu_ms, verified, ..
+                        } => {
                             format!("placed,{oracle_calls},{barriers},{cost},{cpu_ms:.3},{time_ms:.3},{verified},")
                         }
                         Outcome::Failed { error, oracle_calls, time_ms, cpu_ms } => {

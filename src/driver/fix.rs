@@ -338,15 +338,19 @@ fn fix(
                 let budget_spent = !flags.budget.0.is_zero() && st.total_time >= flags.budget.0;
                 let why = if budget_spent {
                     format!(
-                        "the verifier ran out of its {} budget (after {iterations} refinement iterations)",
-                        flags.budget.describe()
+                        "the verifier ran out of its {} budget on kernel `{}` (after {iterations} refinement iterations)",
+                        flags.budget.describe(),
+                        k.name
                     )
                 } else {
-                    format!("synthesis gave up after {iterations} refinement iterations")
+                    format!(
+                        "synthesis gave up on kernel `{}` after {iterations} refinement iterations",
+                        k.name
+                    )
                 };
                 f.tally.undecided += 1;
                 let d = crate::diag::Diagnostic::error(
-                    format!("kernel `{}` left as it is: {why}", k.name),
+                    format!("{why}; the kernel is left as it is"),
                     k.body.span,
                 );
                 let mut j = finding_json("undecided", &d, &loaded.source);

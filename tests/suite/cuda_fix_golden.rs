@@ -110,7 +110,11 @@ fn fix_goldens_for_stripped_micro_benchmarks() {
 /// repaired barriers and the summary of the remaining findings.
 fn summary_lines(err: &str) -> String {
     err.lines()
-        .filter(|l| l.contains(": moved the barrier") || l.contains(": removed the barrier") || l.contains("finding(s) remain"))
+        .filter(|l| {
+            l.contains(": moved the barrier")
+                || l.contains(": removed the barrier")
+                || l.contains("finding(s) remain")
+        })
         .map(|l| format!("{l}\n"))
         .collect()
 }
@@ -160,7 +164,10 @@ fn fix_goldens_for_whole_files() {
                 std::fs::write(&path, &got).expect("write an expected file");
             } else if std::fs::read_to_string(&path).unwrap_or_default() != got {
                 let want = std::fs::read_to_string(&path).unwrap_or_default();
-                failures.push(format!("{name}: {} differs:\n--- expected\n{want}\n--- got\n{got}", path.display()));
+                failures.push(format!(
+                    "{name}: {} differs:\n--- expected\n{want}\n--- got\n{got}",
+                    path.display()
+                ));
             }
         }
     }
@@ -186,8 +193,10 @@ fn keep_barriers_and_no_warp_keep_the_old_behaviour() {
     // `--check` agrees with the exit code of a partial fix, and the JSON says what remains.
     let (code, _, err) = autosync(&dir, &["fix", "--timeout", "300", "--check", "histogram_block_totals.cu"]);
     assert_eq!(code, 1, "{err}");
-    let (code, json, _) =
-        autosync(&dir, &["fix", "--timeout", "300", "--diff", "--format", "json", "histogram_block_totals.cu"]);
+    let (code, json, _) = autosync(
+        &dir,
+        &["fix", "--timeout", "300", "--diff", "--format", "json", "histogram_block_totals.cu"],
+    );
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
     let kernel = &doc["files"][0]["kernels"][0];

@@ -40,9 +40,11 @@ fn corpus_args(cu: &Path) -> Vec<String> {
         .collect()
 }
 
-fn autosync(dir: &Path, args: &[String]) -> (i32, String) {
+/// Runs the binary: exit code, stdout (the JSON document), and both streams for messages.
+fn autosync(dir: &Path, args: &[String]) -> (i32, String, String) {
     let (code, out, err) = crate::common::autosync_in(dir, args);
-    (code, out + &err)
+    let both = format!("{out}{err}");
+    (code, out, both)
 }
 
 /// The (rule, message) pairs of a JSON document's findings: `fix`'s `remaining` or `check`'s
@@ -101,14 +103,14 @@ fn fix_then_check(cu: &Path) -> Outcome {
         v.push(name.clone());
         v
     };
-    let (code, fix_out) = autosync(tmp.path(), &with("fix"));
+    let (code, fix_out, fix_all) = autosync(tmp.path(), &with("fix"));
     if code != 0 && code != 1 {
         return Outcome::Skipped;
     }
     let Some(remaining) = finding_set(&fix_out, "remaining") else { return Outcome::Skipped };
-    let (check_code, check_out) = autosync(tmp.path(), &with("check"));
+    let (check_code, check_out, check_all) = autosync(tmp.path(), &with("check"));
     let Some(found) = finding_set(&check_out, "findings") else { return Outcome::Skipped };
-    let problem = |what: &str| Outcome::Broken(format!("{}: {what}:\n{fix_out}\n{check_out}", cu.display()));
+    let problem = |what: &str| Outcome::Broken(format!("{}: {what}:\n{fix_all}\n{check_all}", cu.display()));
     match code {
         0 if check_code == 0 => Outcome::Clean,
         0 => problem(&format!("fix exited 0 but check of its result exits {check_code}")),
