@@ -113,6 +113,8 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Original {
     pub barriers: usize,
+    /// Its warp barriers (`__syncwarp()`, a tile's `sync()`).
+    pub syncwarps: usize,
     pub cost: Ratio,
     /// The oracle finds the original (with its barriers) clean. `false` is either a real bug of
     /// the benchmark or an oracle false alarm; the report lists these kernels.
@@ -367,6 +369,7 @@ pub fn run(files: &[BenchFile], opts: &BenchOptions, progress: &dyn Progress) ->
                 let k = j.kernel.as_ref().ok()?;
                 let original = Original {
                     barriers: k.barriers().len(),
+                    syncwarps: k.syncwarps().len(),
                     cost: barrier_cost(k, &opts.config),
                     verified: oracle_for(k, &opts.config).check(k).is_clean(),
                 };

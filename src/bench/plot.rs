@@ -132,7 +132,7 @@ mod tests {
             path: "fig2.cu".into(),
             loc: 5,
             result: Ok(KernelResult {
-                original: Original { barriers: 1, cost: Ratio::new(1, 1), verified: true },
+                original: Original { barriers: 1, syncwarps: 0, cost: Ratio::new(1, 1), verified: true },
                 methods: [o(7), o(3), o(2)],
             }),
         }];

@@ -56,7 +56,7 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                     c.push(format!("load error: {e}"));
                 }
                 Ok(k) => {
-                    c.push(k.original.barriers.to_string());
+                    c.push(barrier_cell(k.original.barriers, k.original.syncwarps));
                     c.push(k.original.cost.to_string());
                     c.push(if k.original.verified { "yes" } else { "NO" }.into());
                     let mut notes = Vec::new();
@@ -71,15 +71,9 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                                 cpu_ms,
                                 verified,
                             } => {
-                                // Warp barriers, where any, as `B+Ww`.
-                                let placed = if *syncwarps > 0 {
-                                    format!("{barriers}+{syncwarps}w")
-                                } else {
-                                    barriers.to_string()
-                                };
                                 c.extend([
                                     oracle_calls.to_string(),
-                                    placed,
+                                    barrier_cell(*barriers, *syncwarps),
                                     cost.to_string(),
                                     format!("{cpu_ms:.1}"),
                                     format!("{time_ms:.1}"),
@@ -110,6 +104,15 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
         })
         .collect();
     (head, body)
+}
+
+/// A barrier count for the table: `B`, or `B+Ww` when there are warp barriers.
+fn barrier_cell(barriers: usize, syncwarps: usize) -> String {
+    if syncwarps > 0 {
+        format!("{barriers}+{syncwarps}w")
+    } else {
+        barriers.to_string()
+    }
 }
 
 /// An aligned plain-text table.
@@ -482,7 +485,7 @@ mod tests {
             path: PathBuf::from(format!("{name}.cu")),
             loc: 10,
             result: Ok(KernelResult {
-                original: Original { barriers: 2, cost: Ratio::new(101, 1), verified: true },
+                original: Original { barriers: 2, syncwarps: 0, cost: Ratio::new(101, 1), verified: true },
                 methods: [placed(9), placed(3), informed],
             }),
         }
