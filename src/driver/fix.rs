@@ -430,7 +430,8 @@ fn write_plan(
     plan: FixPlan,
 ) -> Result<u8, Failure> {
     // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
-    let per_kernel: Vec<(Vec<(kpl::Label, String)>, Vec<kpl::Label>)> = (0..loaded.kernels.len())
+    type Edits = (Vec<(kpl::Label, String)>, Vec<kpl::Label>);
+    let per_kernel: Vec<Edits> = (0..loaded.kernels.len())
         .map(|ki| {
             let after =
                 plan.inserts.iter().filter(|(i, _, _)| *i == ki).map(|(_, l, t)| (*l, t.clone())).collect();

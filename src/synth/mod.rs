@@ -153,6 +153,8 @@ pub struct Inserted {
 }
 
 /// The result of a synthesis.
+// One per kernel, never stored in bulk: the size difference of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Synthesis {
     /// The kernel with barriers inserted; the oracle accepted it.
@@ -708,7 +710,6 @@ fn position_of_barrier(original: &Kernel, b: Label) -> Option<Label> {
 }
 
 /// The SMT queries the oracles have asked so far, together.
-
 fn smt_queries(oracles: &[&mut dyn Oracle]) -> u64 {
     oracles.iter().map(|o| o.stats().smt_queries).sum()
 }
