@@ -79,6 +79,11 @@ pub struct LaunchArgs {
     /// The default (index arithmetic does not wrap); accepted for compatibility
     #[arg(long, conflicts_with = "wrap")]
     pub no_wrap: bool,
+    /// Take nothing from the file's host code: by default each kernel's launches in the file
+    /// (every one of them agreeing) give its block and grid dimensions and the values of scalar
+    /// parameters; reports list each fact used
+    #[arg(long)]
+    pub no_launch_facts: bool,
 }
 
 impl LaunchArgs {
@@ -95,6 +100,7 @@ impl LaunchArgs {
             assume: self.assume.clone(),
             all_dims: self.all_dims,
             wrap: self.wrap,
+            no_launch_facts: self.no_launch_facts,
         }
     }
 }
@@ -211,6 +217,9 @@ enum Command {
     },
     /// Print the manual page (roff; `autosync man | man -l -`).
     Man,
+    /// Print the effective configuration as YAML: the built-in defaults with the keys of
+    /// `--config FILE` applied (`autosync config > my.yaml` is a complete file to edit).
+    Config,
 }
 
 /// Parses the command line, runs the command and maps the outcome to the process exit code.
@@ -303,6 +312,14 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             clap_complete::generate(shell, &mut Cli::command(), "autosync", &mut std::io::stdout());
             Ok(0)
         }
+        Command::Config => {
+            let from = match &cli.config {
+                Some(p) => format!("the built-in defaults with {} applied", p.display()),
+                None => "the built-in defaults".to_string(),
+            };
+            print!("# autosync configuration: {from}\n{}", config.to_yaml());
+            Ok(0)
+        }
         Command::Man => {
             clap_mangen::Man::new(Cli::command())
                 .render(&mut std::io::stdout())
@@ -323,6 +340,7 @@ impl Command {
             Command::Tree(_) => "tree",
             Command::Completions { .. } => "completions",
             Command::Man => "man",
+            Command::Config => "config",
         }
     }
     /// The output format the command was asked for.

@@ -22,6 +22,7 @@ mod expr;
 pub(super) mod groups;
 mod intrinsics;
 mod lambda;
+mod launch_facts;
 mod memory;
 mod opaque;
 mod pointers;
@@ -345,6 +346,7 @@ fn lower_instance<'t>(
         label_names: vec![LabelName { name: String::new(), explicit: false }; n],
         places: lx.places,
         flag_guards: lx.flag_guards,
+        launch_facts: Vec::new(),
     })
 }
 
@@ -358,6 +360,7 @@ impl<'t> Lx<'_, 't> {
             root = p;
         }
         self.cli_assumptions(root, body)?;
+        self.launch_assumptions(f, body);
         let mut c = body.walk();
         let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
         self.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
