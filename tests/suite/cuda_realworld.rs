@@ -215,8 +215,11 @@ fn show(set: &BTreeSet<String>) -> String {
     }
 }
 
+/// Barriers in the text: `__syncthreads()`, a cooperative group's `.sync()` (what `fix` inserts
+/// in files that synchronize through a `thread_block`) and `__syncwarp(` (what it inserts when
+/// the racing threads are lanes of one warp).
 fn count_barriers(text: &str) -> usize {
-    text.matches("__syncthreads()").count()
+    ["__syncthreads()", ".sync()", "__syncwarp("].iter().map(|b| text.matches(b).count()).sum()
 }
 
 /// Runs `fix` on a copy; None when it behaves as expected, else what happened.

@@ -87,6 +87,11 @@ impl<'t> Host<'_, 't> {
         const_eval(e, self.src, &mut resolve)
     }
 
+    /// The value the local or constant `name` has at `at` in the function with body `func`.
+    pub fn name_value(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Option<i64> {
+        self.slot(func, name, None, at, 1)
+    }
+
     /// The three dimensions of a launch argument `e` (a `dim3` or an integer).
     pub fn dims(&self, func: Node<'t>, e: Node<'t>, depth: usize) -> Dims {
         const UNKNOWN: Dims = [None; 3];

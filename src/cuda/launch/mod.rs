@@ -164,6 +164,14 @@ pub(crate) fn launches(
     out
 }
 
+/// The value of `name` where the template argument list `at` of a launch is (a local of the
+/// launching function with one reaching value, a file constant), as the launch facts see it.
+pub(crate) fn host_value(root: Node, src: &str, file: &FileInfo, at: Node, name: &str) -> Option<i64> {
+    let host = Host { root, src, file, steps: std::cell::Cell::new(host::STEP_BUDGET) };
+    let func = host::enclosing_body(at)?;
+    host.name_value(func, name, at)
+}
+
 /// The launches that name template arguments (`reduce<512><<<g, b>>>(…)`): (kernel name, the
 /// `template_argument_list`), in source order. Each is an instance of the template kernel.
 pub(crate) fn template_launches<'t>(root: Node<'t>, src: &str) -> Vec<(String, Node<'t>)> {

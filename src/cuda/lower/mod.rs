@@ -240,7 +240,10 @@ pub(crate) fn lower_kernel<'t>(
     let explicit = prog.instantiations.iter().filter(|(n, _)| *n == name).map(|x| (x, true));
     let launched = prog.launched.iter().filter(|(n, _)| *n == name).map(|x| (x, false));
     for ((iname, args), is_explicit) in explicit.chain(launched) {
-        let inst = match instance_from_nodes(&tparams, *args, src, file, None) {
+        // A launch's arguments may name the launching function's constants (`k<threads><<<…>>>`).
+        let host = |n: &str| super::launch::host_value(root, src, file, *args, n).map(|v| Arg::Value(v as u32));
+        let env: Option<ArgEnv> = (!is_explicit).then_some(&host as ArgEnv);
+        let inst = match instance_from_nodes(&tparams, *args, src, file, env) {
             Ok(inst) => inst,
             Err(d) if is_explicit => return Err(d),
             Err(_) => {
@@ -249,7 +252,10 @@ pub(crate) fn lower_kernel<'t>(
             }
         };
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
-        if seen.insert(shown.clone()) {
+        // One kernel per distinct binding (`k<threads>` and `k<256>` are one instance).
+        let mut types: Vec<String> = inst.types.iter().map(|(n, t)| format!("{n}={t:?}")).collect();
+        types.sort();
+        if seen.insert(format!("{types:?} {:?}", inst.values)) {
             out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
         }
     }
