@@ -403,7 +403,32 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.group_call(n, used) {
             return r;
         }
-        let f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        let mut f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        // `ml::ops::twice(x)`: the file's function `twice` defined in a namespace `ops`;
+        // `std::min(a, b)`: the built-in of that name; `::f(x)`: `f` as if unqualified.
+        let mut namespace = None;
+        while f.kind() == "qualified_identifier" {
+            namespace = Some(f.child_by_field_name("scope").map(|q| text(q, self.src)).unwrap_or(""));
+            f = f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?;
+        }
+        if let Some(q) = namespace.filter(|q| !matches!(*q, "" | "std")) {
+            let name = text(f, self.src);
+            let defined = self
+                .prog
+                .functions
+                .iter()
+                .any(|(fname, d)| fname == name && innermost_namespace(d.node, self.src) == Some(q));
+            if !defined {
+                return Err(unsupported(
+                    format!(
+                        "call of `{}`: no function `{name}` defined in namespace `{q}` of this file",
+                        text(n.child_by_field_name("function").unwrap_or(f), self.src)
+                    ),
+                    n,
+                ));
+            }
+        }
+        let builtin_only = namespace == Some("std");
         let (f, targs) = match f.kind() {
             "template_function" => (
                 f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?,
@@ -416,7 +441,7 @@ impl<'t> Lx<'_, 't> {
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
         }
-        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
+        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) && !builtin_only {
             return self.inline_call(n, &fname, targs, &args);
         }
         if let Some(r) = self.annotation(n, &fname, used) {
@@ -631,4 +656,15 @@ pub(super) fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -
     }
     let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
     Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
+}
+
+/// The name of the innermost namespace a definition is in (`None`: file scope).
+fn innermost_namespace<'s>(mut n: Node, src: &'s str) -> Option<&'s str> {
+    while let Some(p) = n.parent() {
+        if p.kind() == "namespace_definition" {
+            return Some(p.child_by_field_name("name").map(|x| text(x, src)).unwrap_or(""));
+        }
+        n = p;
+    }
+    None
 }
