@@ -130,15 +130,15 @@ impl Z3Oracle {
                 }
             }
             if space == Space::Global && grid_possible {
-                let (witness, undecided) = match self.grid_outcome(key, a, b) {
+                let (witness, undecided, benign) = match self.grid_outcome(key, a, b) {
                     Outcome::None => continue,
-                    Outcome::Race { witness, .. } => (Some(witness), None),
+                    Outcome::Race { witness, benign } => (Some(witness), None, benign),
                     Outcome::Unknown(why) => {
                         verdict.undecided += 1;
-                        (None, Some(why))
+                        (None, Some(why), false)
                     }
                 };
-                verdict.races.push(Race {
+                let race = Race {
                     first: a,
                     second: b,
                     array: arr_a.clone(),
@@ -148,9 +148,14 @@ impl Z3Oracle {
                         case: Case { first: a, second: b, relation: Relation::SameIteration },
                         witness,
                         undecided,
-                        benign: false,
+                        benign,
                     }],
-                });
+                };
+                if race.is_benign() && !self.opts.strict {
+                    verdict.benign.push(race);
+                } else {
+                    verdict.races.push(race);
+                }
             }
         }
         // Divergence of the kernel's barriers, and of its `syncwarp`s within a warp.
