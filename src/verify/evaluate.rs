@@ -130,15 +130,15 @@ impl Z3Oracle {
                 }
             }
             if space == Space::Global && grid_possible {
-                let (witness, undecided, benign) = match self.grid_outcome(key, a, b) {
+                let (witness, undecided) = match self.grid_outcome(key, a, b) {
                     Outcome::None => continue,
-                    Outcome::Race { witness, benign } => (Some(witness), None, benign),
+                    Outcome::Race { witness, .. } => (Some(witness), None),
                     Outcome::Unknown(why) => {
                         verdict.undecided += 1;
-                        (None, Some(why), false)
+                        (None, Some(why))
                     }
                 };
-                let race = Race {
+                verdict.races.push(Race {
                     first: a,
                     second: b,
                     array: arr_a.clone(),
@@ -148,14 +148,9 @@ impl Z3Oracle {
                         case: Case { first: a, second: b, relation: Relation::SameIteration },
                         witness,
                         undecided,
-                        benign,
+                        benign: false,
                     }],
-                };
-                if race.is_benign() && !self.opts.strict {
-                    verdict.benign.push(race);
-                } else {
-                    verdict.races.push(race);
-                }
+                });
             }
         }
         // Divergence of the kernel's barriers, and of its `syncwarp`s within a warp.

@@ -1030,15 +1030,6 @@ impl Z3Oracle {
         if !no_wrap && !wrap_free_model {
             out = mark_wrap(out, grid, &an.launch, &extra, [s1, s2], &mut self.stats);
         }
-        // Two stores of one value (plain, or an unused exchange) are benign between blocks as
-        // within one: the word ends the same in either order.
-        if let (Outcome::Race { witness, .. }, Some(v1), Some(v2)) = (&out, &s1.value, &s2.value) {
-            let mut differ = extra.clone();
-            differ.push(v1.eq(v2).not());
-            let benign =
-                matches!(query(grid, &an.launch, &differ, None, loops, &mut self.stats), Outcome::None);
-            out = Outcome::Race { witness: witness.clone(), benign };
-        }
         an.grid_results.insert((a, b), out.clone());
         out
     }
