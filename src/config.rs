@@ -1,19 +1,21 @@
 //! Configuration: the cost model, solver and mode choices, verifier limits and default launch
-//! geometry. `config/default.yaml` documents every key; `--config FILE` replaces it. Unknown keys
-//! and ill-typed values are errors that name the key and the file.
+//! geometry. `config/default.yaml` documents every key; `--config FILE` overrides the keys it
+//! gives (every key is optional and defaults to the built-in value); `autosync config` prints the
+//! effective configuration. Unknown keys and ill-typed values are errors that name the key and
+//! the file.
 
 use crate::maxsat::Engine;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The built-in defaults, identical to `config/default.yaml`.
 pub const DEFAULT_YAML: &str = include_str!("../config/default.yaml");
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub cost: CostConfig,
     pub synthesis: SynthesisConfig,
@@ -22,11 +24,17 @@ pub struct Config {
 }
 
 /// `C(ℓ) = loop_factor^|loops(ℓ)| × cond_factor^|conds(ℓ)|` (AutoSync Sec. III-C).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct CostConfig {
     pub loop_factor: f64,
     pub cond_factor: f64,
+}
+
+impl Default for CostConfig {
+    fn default() -> CostConfig {
+        CostConfig { loop_factor: 100.0, cond_factor: 0.5 }
+    }
 }
 
 /// How synthesis uses the oracle.
@@ -40,45 +48,68 @@ pub enum Mode {
     Paper,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct SynthesisConfig {
     pub mode: Mode,
     /// The MaxSAT engine (`minisat` or `z3`).
     pub solver: Engine,
     pub reoptimize: bool,
     pub max_iterations: u32,
+    /// Place `__syncwarp()` where it suffices and is legal (`--no-warp` turns it off).
+    pub warp: bool,
+    /// Leave divergent barriers of the input where they are (`--keep-barriers`).
+    pub keep_barriers: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+impl Default for SynthesisConfig {
+    fn default() -> SynthesisConfig {
+        SynthesisConfig {
+            mode: Mode::Informed,
+            solver: Engine::Minisat,
+            reoptimize: false,
+            max_iterations: 1000,
+            warp: true,
+            keep_barriers: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct VerifierConfig {
     /// Per-query SMT timeout; a query that times out is reported as a possible race.
     pub smt_timeout_ms: u32,
     /// Report write-write races of equal values as errors rather than benign warnings.
     pub strict: bool,
-    /// Leave every dimension of a symbolic launch free (no launch-shape inference). Optional.
-    #[serde(default)]
+    /// Leave every dimension of a symbolic launch free (no launch-shape inference).
     pub all_dims: bool,
     /// Check executions whose index arithmetic wraps around 2^32 (`--wrap`); by default they
-    /// are assumed away (docs/semantics.md). Optional.
-    #[serde(default)]
+    /// are assumed away (docs/semantics.md).
     pub wrap: bool,
     /// The old key of the default (bounded index arithmetic): `true` is accepted and changes
-    /// nothing, `false` is refused with a pointer to `wrap: true`. Optional.
-    #[serde(default)]
+    /// nothing, `false` is refused with a pointer to `wrap: true`. Not printed when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub no_wrap: Option<bool>,
-    /// Wall time per kernel in seconds (`--timeout`; 0: no limit). Optional, default 10.
-    #[serde(default = "default_kernel_timeout_s")]
+    /// Wall time per kernel in seconds (`--timeout`; 0: no limit).
     pub kernel_timeout_s: f64,
 }
 
-fn default_kernel_timeout_s() -> f64 {
-    10.0
+impl Default for VerifierConfig {
+    fn default() -> VerifierConfig {
+        VerifierConfig {
+            smt_timeout_ms: 10_000,
+            strict: false,
+            all_dims: false,
+            wrap: false,
+            no_wrap: None,
+            kernel_timeout_s: 10.0,
+        }
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields, default)]
 pub struct LaunchConfig {
     pub block_dim: Option<Vec<u32>>,
     pub grid_dim: Option<Vec<u32>>,
@@ -95,34 +126,26 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// The built-in defaults.
+    /// The built-in defaults (`config/default.yaml` says the same, checked by a unit test).
     pub fn default_config() -> Config {
-        // The embedded file is checked by a unit test, so this cannot fail in a released binary;
-        // still, fall back to hard-coded values rather than panic.
-        Config::from_yaml(DEFAULT_YAML, "config/default.yaml").unwrap_or(Config {
-            cost: CostConfig { loop_factor: 100.0, cond_factor: 0.5 },
-            synthesis: SynthesisConfig {
-                mode: Mode::Informed,
-                solver: Engine::Minisat,
-                reoptimize: false,
-                max_iterations: 1000,
-            },
-            verifier: VerifierConfig {
-                smt_timeout_ms: 10_000,
-                strict: false,
-                all_dims: false,
-                wrap: false,
-                no_wrap: None,
-                kernel_timeout_s: default_kernel_timeout_s(),
-            },
-            launch: LaunchConfig { block_dim: None, grid_dim: None, warp_sync: None },
-        })
+        Config::default()
+    }
+
+    /// The configuration as YAML, every key with its value (what `autosync config` prints).
+    pub fn to_yaml(&self) -> String {
+        serde_yaml::to_string(self).unwrap_or_else(|e| format!("# cannot print the configuration: {e}\n"))
     }
 
     /// Parses and validates YAML; `file` names the source in messages.
     pub fn from_yaml(text: &str, file: &str) -> Result<Config, ConfigError> {
         let invalid = |message: String| ConfigError::Invalid { file: file.to_string(), message };
-        let c: Config = serde_yaml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        // An empty file (or one of comments only) is the defaults.
+        let empty = matches!(serde_yaml::from_str::<serde_yaml::Value>(text), Ok(serde_yaml::Value::Null));
+        let c: Config = if empty {
+            Config::default()
+        } else {
+            serde_yaml::from_str(text).map_err(|e| invalid(e.to_string()))?
+        };
         if !(c.cost.loop_factor >= 1.0 && c.cost.loop_factor <= 1e6) {
             return Err(invalid(format!(
                 "cost.loop_factor: must be between 1 and 1e6, got {}",
@@ -285,6 +308,33 @@ mod tests {
     fn embedded_default_parses() {
         let c = Config::from_yaml(DEFAULT_YAML, "default.yaml").map_err(|e| e.to_string());
         assert_eq!(c.map(|c| c.cost.loop_factor), Ok(100.0));
+    }
+
+    #[test]
+    fn embedded_default_is_the_built_in_default() {
+        let c = Config::from_yaml(DEFAULT_YAML, "default.yaml").map_err(|e| e.to_string());
+        assert_eq!(c, Ok(Config::default()));
+    }
+
+    #[test]
+    fn every_key_is_optional() {
+        let c =
+            Config::from_yaml("verifier:\n  smt_timeout_ms: 500\n", "one.yaml").map_err(|e| e.to_string());
+        let mut want = Config::default();
+        want.verifier.smt_timeout_ms = 500;
+        assert_eq!(c, Ok(want));
+        assert_eq!(Config::from_yaml("{}", "empty.yaml").map_err(|e| e.to_string()), Ok(Config::default()));
+        // Unknown keys stay errors.
+        assert!(Config::from_yaml("verifier:\n  stric: true\n", "typo.yaml").is_err());
+    }
+
+    #[test]
+    fn printed_configuration_reads_back() {
+        let mut c = Config::default();
+        c.cost.cond_factor = 0.25;
+        c.launch.block_dim = Some(vec![16, 16]);
+        let back = Config::from_yaml(&c.to_yaml(), "printed.yaml").map_err(|e| e.to_string());
+        assert_eq!(back, Ok(c));
     }
 
     #[test]

@@ -10,10 +10,11 @@ pub struct BenchFile {
 }
 
 /// The directories `autosync bench` runs without arguments: `benchmarks/micro`,
-/// `benchmarks/plain`, `benchmarks/sdk` and `benchmarks/sdk-annotated` (the SDK rewrites with
-/// GPUVerify `__requires` preconditions), those of them that exist under `root`.
+/// `benchmarks/plain`, `benchmarks/sdk`, `benchmarks/sdk-annotated` (the SDK rewrites with
+/// GPUVerify `__requires` preconditions) and `benchmarks/warp` (warp-synchronous kernels,
+/// synthesized with `__syncwarp()`), those of them that exist under `root`.
 pub fn default_dirs(root: &Path) -> Vec<PathBuf> {
-    ["micro", "plain", "sdk", "sdk-annotated"]
+    ["micro", "plain", "sdk", "sdk-annotated", "warp"]
         .iter()
         .map(|d| root.join("benchmarks").join(d))
         .filter(|d| d.is_dir())

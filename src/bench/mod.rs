@@ -67,6 +67,8 @@ pub enum Outcome {
     Placed {
         /// Barriers in the synthesized kernel.
         barriers: usize,
+        /// Warp barriers (`__syncwarp()`) in it (warp-synchronous suites only; else 0).
+        syncwarps: usize,
         /// Cost of those barriers under the configured cost model.
         cost: Ratio,
         /// Oracle calls made by the synthesis (the paper's V).
@@ -111,6 +113,8 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Original {
     pub barriers: usize,
+    /// Its warp barriers (`__syncwarp()`, a tile's `sync()`).
+    pub syncwarps: usize,
     pub cost: Ratio,
     /// The oracle finds the original (with its barriers) clean. `false` is either a real bug of
     /// the benchmark or an oracle false alarm; the report lists these kernels.
@@ -238,19 +242,36 @@ pub(super) fn oracle_for(k: &Kernel, config: &Config) -> Z3Oracle {
 pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
     let tree = LabelTree::new(k);
     let model = config.cost_model();
-    k.barriers()
+    let block = k
+        .barriers()
         .iter()
-        .fold(Ratio::new(0, 1), |acc, b| acc.plus(&crate::synth::barrier_cost(k, &tree, &model, *b)))
+        .fold(Ratio::new(0, 1), |acc, b| acc.plus(&crate::synth::barrier_cost(k, &tree, &model, *b)));
+    // A warp barrier costs `warp_factor` of a block barrier at the same position.
+    k.syncwarps().iter().fold(block, |acc, w| {
+        acc.plus(&crate::synth::barrier_cost(k, &tree, &model, *w).times(&crate::synth::warp_factor()))
+    })
 }
 
-/// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits).
+/// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits):
+/// Algorithm 1 as the paper has it (all or nothing, the input's barriers kept, one barrier kind),
+/// with warp barriers only for the warp-synchronous suite ([`WARP_SUITE`]).
 pub(super) fn synth_options(config: &Config, mode: Mode) -> SynthOptions {
-    crate::driver::fix::synth_options(config, Some(mode), None, false)
+    SynthOptions {
+        partial: false,
+        keep_barriers: true,
+        warp: false,
+        ..crate::driver::fix::synth_options(config, Some(mode), None, false)
+    }
 }
+
+/// The suite of warp-synchronous kernels (`benchmarks/warp`): synthesized with `__syncwarp()`
+/// as a second barrier kind, and its hand-placed `__syncwarp()`s stripped as well.
+pub const WARP_SUITE: &str = "warp";
 
 /// Runs one method on the barrier-free kernel and verifies its result with a fresh oracle.
-fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
-    let opts = synth_options(config, if method == Method::Paper { Mode::Paper } else { Mode::Informed });
+fn run_method(stripped: &Kernel, method: Method, config: &Config, warp: bool) -> Outcome {
+    let mut opts = synth_options(config, if method == Method::Paper { Mode::Paper } else { Mode::Informed });
+    opts.warp = warp;
     let started = Instant::now();
     // The whole synthesis runs on this thread (z3 and minisat included), so the thread's CPU
     // time measures its work even when other processes compete for the cores.
@@ -283,6 +304,7 @@ fn run_method(stripped: &Kernel, method: Method, config: &Config) -> Outcome {
             let verified = oracle_for(&k, config).check(&k).is_clean();
             Outcome::Placed {
                 barriers: k.barriers().len(),
+                syncwarps: k.syncwarps().len(),
                 cost: barrier_cost(&k, config),
                 oracle_calls,
                 time_ms,
@@ -347,11 +369,15 @@ pub fn run(files: &[BenchFile], opts: &BenchOptions, progress: &dyn Progress) ->
                 let k = j.kernel.as_ref().ok()?;
                 let original = Original {
                     barriers: k.barriers().len(),
+                    syncwarps: k.syncwarps().len(),
                     cost: barrier_cost(k, &opts.config),
                     verified: oracle_for(k, &opts.config).check(k).is_clean(),
                 };
                 let mut stripped = k.clone();
                 stripped.remove_barriers(&k.barriers());
+                if j.suite == WARP_SUITE {
+                    stripped.remove_barriers(&k.syncwarps());
+                }
                 progress.done(&format!("{}/{} original", j.suite, j.name));
                 Some(Checked { original, stripped })
             })
@@ -374,7 +400,7 @@ pub fn run(files: &[BenchFile], opts: &BenchOptions, progress: &dyn Progress) ->
                     progress.done(&format!("{}/{} {} (skipped)", jobs[i].suite, jobs[i].name, m.name()));
                     skip("not run: the original does not verify")
                 } else {
-                    let o = run_method(&c.stripped, m, &opts.config);
+                    let o = run_method(&c.stripped, m, &opts.config, jobs[i].suite == WARP_SUITE);
                     progress.done(&format!("{}/{} {}", jobs[i].suite, jobs[i].name, m.name()));
                     o
                 })

@@ -119,6 +119,7 @@ mod tests {
     fn plot_has_a_bar_per_method_and_the_kernel_names() {
         let o = |v| Outcome::Placed {
             barriers: 1,
+            syncwarps: 0,
             cost: Ratio::new(1, 1),
             oracle_calls: v,
             time_ms: 3.0,
@@ -131,7 +132,7 @@ mod tests {
             path: "fig2.cu".into(),
             loc: 5,
             result: Ok(KernelResult {
-                original: Original { barriers: 1, cost: Ratio::new(1, 1), verified: true },
+                original: Original { barriers: 1, syncwarps: 0, cost: Ratio::new(1, 1), verified: true },
                 methods: [o(7), o(3), o(2)],
             }),
         }];

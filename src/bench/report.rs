@@ -56,16 +56,24 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                     c.push(format!("load error: {e}"));
                 }
                 Ok(k) => {
-                    c.push(k.original.barriers.to_string());
+                    c.push(barrier_cell(k.original.barriers, k.original.syncwarps));
                     c.push(k.original.cost.to_string());
                     c.push(if k.original.verified { "yes" } else { "NO" }.into());
                     let mut notes = Vec::new();
                     for m in Method::ALL {
                         match k.get(m) {
-                            Outcome::Placed { barriers, cost, oracle_calls, time_ms, cpu_ms, verified } => {
+                            Outcome::Placed {
+                                barriers,
+                                syncwarps,
+                                cost,
+                                oracle_calls,
+                                time_ms,
+                                cpu_ms,
+                                verified,
+                            } => {
                                 c.extend([
                                     oracle_calls.to_string(),
-                                    barriers.to_string(),
+                                    barrier_cell(*barriers, *syncwarps),
                                     cost.to_string(),
                                     format!("{cpu_ms:.1}"),
                                     format!("{time_ms:.1}"),
@@ -96,6 +104,15 @@ pub fn cells(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
         })
         .collect();
     (head, body)
+}
+
+/// A barrier count for the table: `B`, or `B+Ww` when there are warp barriers.
+fn barrier_cell(barriers: usize, syncwarps: usize) -> String {
+    if syncwarps > 0 {
+        format!("{barriers}+{syncwarps}w")
+    } else {
+        barriers.to_string()
+    }
 }
 
 /// An aligned plain-text table.
@@ -167,7 +184,9 @@ pub fn csv(rows: &[Row]) -> String {
                 let o = &k.original;
                 for m in Method::ALL {
                     let tail = match k.get(m) {
-                        Outcome::Placed { barriers, cost, oracle_calls, time_ms, cpu_ms, verified } => {
+                        Outcome::Placed {
+                            barriers, cost, oracle_calls, time_ms, cpu_ms, verified, ..
+                        } => {
                             format!("placed,{oracle_calls},{barriers},{cost},{cpu_ms:.3},{time_ms:.3},{verified},")
                         }
                         Outcome::Failed { error, oracle_calls, time_ms, cpu_ms } => {
@@ -271,6 +290,28 @@ pub fn summary(rows: &[Row]) -> String {
             t.suite,
             t.found,
             per.join(", ")
+        ));
+    }
+    // The warp-synchronous suite: how many `__syncwarp()` informed mode placed, and their cost.
+    let warp: Vec<(usize, usize, Ratio)> = rows
+        .iter()
+        .filter(|r| r.suite == crate::bench::WARP_SUITE)
+        .filter_map(|r| match r.outcome(Method::Informed) {
+            Some(Outcome::Placed { barriers, syncwarps, cost, verified: true, .. }) => {
+                Some((*barriers, *syncwarps, cost.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    if !warp.is_empty() {
+        let all = rows.iter().filter(|r| r.suite == crate::bench::WARP_SUITE).count();
+        let syncwarps: usize = warp.iter().map(|w| w.1).sum();
+        let barriers: usize = warp.iter().map(|w| w.0).sum();
+        let cost = warp.iter().fold(Ratio::new(0, 1), |acc, w| acc.plus(&w.2));
+        out.push_str(&format!(
+            "- **Warp-synchronous kernels ({}, {} of {all} verified)**: informed mode placed {syncwarps} __syncwarp() and {barriers} __syncthreads(), total cost {cost} (a __syncwarp() costs half a __syncthreads() at the same place).\n",
+            crate::bench::WARP_SUITE,
+            warp.len()
         ));
     }
     let informed: Vec<(&Row, u64)> = rows
@@ -431,6 +472,7 @@ mod tests {
     fn row(name: &str, informed: Outcome) -> Row {
         let placed = |v| Outcome::Placed {
             barriers: 1,
+            syncwarps: 0,
             cost: Ratio::new(100, 1),
             oracle_calls: v,
             time_ms: 5.0,
@@ -443,7 +485,7 @@ mod tests {
             path: PathBuf::from(format!("{name}.cu")),
             loc: 10,
             result: Ok(KernelResult {
-                original: Original { barriers: 2, cost: Ratio::new(101, 1), verified: true },
+                original: Original { barriers: 2, syncwarps: 0, cost: Ratio::new(101, 1), verified: true },
                 methods: [placed(9), placed(3), informed],
             }),
         }
@@ -453,6 +495,7 @@ mod tests {
     fn summary_lists_wins_and_failures() {
         let ok = Outcome::Placed {
             barriers: 1,
+            syncwarps: 0,
             cost: Ratio::new(100, 1),
             oracle_calls: 2,
             time_ms: 4.0,

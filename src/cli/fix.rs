@@ -65,6 +65,13 @@ struct FixFlags {
     /// Make the kernel's own barriers removable and drop the redundant ones
     #[arg(long)]
     reoptimize: bool,
+    /// Leave the kernel's divergent barriers where they are (by default a barrier not every
+    /// thread reaches is moved out of the thread-dependent code)
+    #[arg(long)]
+    keep_barriers: bool,
+    /// Place only __syncthreads(), never __syncwarp()
+    #[arg(long)]
+    no_warp: bool,
     /// Synthesis mode (default from the config: informed)
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
@@ -91,8 +98,9 @@ struct FixFlags {
 }
 
 /// Fixes the files, each on its own (one failing file never stops the others); the exit code is
-/// the worst of the files' (1: no placement exists for a file, which is left alone, a kernel ran
-/// out of its budget, or `--check` finds a change; 2: a file could not be analysed or written).
+/// the worst of the files' (1: findings remain that no barrier fixes — the file still gets the
+/// barriers that fix the rest —, a kernel ran out of its budget, or `--check` finds a change;
+/// 2: a file could not be analysed or written).
 pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
     let FixArgs { files: inputs, flags } = args;
     let plan = Arc::new(inputs.plan()?);
@@ -111,6 +119,8 @@ pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
         SolverArg::Z3 => Engine::Z3,
     });
     let mut synth = synth_options(config, mode, engine, flags.reoptimize);
+    synth.keep_barriers |= flags.keep_barriers;
+    synth.warp &= !flags.no_warp;
     synth.budget = (!budget.0.is_zero()).then_some(budget.0);
     let format: Format = flags.format.into();
     let opts = FixOptions {

@@ -217,6 +217,9 @@ enum Command {
     },
     /// Print the manual page (roff; `autosync man | man -l -`).
     Man,
+    /// Print the effective configuration as YAML: the built-in defaults with the keys of
+    /// `--config FILE` applied (`autosync config > my.yaml` is a complete file to edit).
+    Config,
 }
 
 /// Parses the command line, runs the command and maps the outcome to the process exit code.
@@ -307,6 +310,14 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
             clap_complete::generate(shell, &mut Cli::command(), "autosync", &mut std::io::stdout());
             Ok(0)
         }
+        Command::Config => {
+            let from = match &cli.config {
+                Some(p) => format!("the built-in defaults with {} applied", p.display()),
+                None => "the built-in defaults".to_string(),
+            };
+            print!("# autosync configuration: {from}\n{}", config.to_yaml());
+            Ok(0)
+        }
         Command::Man => {
             clap_mangen::Man::new(Cli::command())
                 .render(&mut std::io::stdout())
@@ -327,6 +338,7 @@ impl Command {
             Command::Tree(_) => "tree",
             Command::Completions { .. } => "completions",
             Command::Man => "man",
+            Command::Config => "config",
         }
     }
     /// The output format the command was asked for.

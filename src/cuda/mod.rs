@@ -159,27 +159,10 @@
 //!   `goto` setting `g`) or forward (the statements from the first `goto` up to the label run
 //!   under `if (!skip)`); the barrier position after `L:` is the loop's start.
 //!
-//! # Unsupported (an error naming the construct)
-//! `goto` into a nested statement, out of it to a label that is not in an enclosing list, both
-//! before and after its label, or in overlapping regions (irreducible here), calls to functions with no definition in the
-//! file that are named like CUDA intrinsics (`__reduce_add_sync`) and not in the table, several
-//! overloads of one arity, function pointers, pointers to pointers, a pointer local never given
-//! an array or given arrays of different memory spaces, pointer differences,
-//! pointers used as values (`p == q`), `->` on a pointer into a scalar array,
-//! vector arithmetic (`a + b` on `float4`), structs with members other than scalars and structs,
-//! unions with a member wider than a word, array designators (`[2] = v`) and a struct word
-//! initialized twice, surface stores, multi-dimensional
-//! thread-local arrays of structs, `dim3` locals, inline `asm`, `__syncwarp` with two or more arguments,
-//! `__syncthreads_count/and/or`, other intrinsics (`atomicAdd_block`, `__shfl_sync`, …), functions
-//! returning references or pointers, every other part of cooperative groups (`thread_block_tile`,
-//! `tiled_partition`, `coalesced_threads`, `grid_group` / `this_grid`, `thread_group`, `reduce`,
-//! `memcpy_async`, other `thread_block` members, `dim3` values such as `b.thread_index()` as a
-//! whole), integer literals wider than
-//! 32 bits, a template kernel with a value parameter and neither an instantiation nor
-//! `--template-arg` values, generic lambdas, a by-value lambda capture of a variable assigned
-//! after the lambda, array compound literals, range-`for` over anything without a compile-time
-//! size (pointers, array parameters, `extern __shared__`) or over arrays of vectors/structs or
-//! rows, cuRAND Sobol and MTGP32 states.
+//! # Supported and refused constructs
+//! One table, `docs/constructs.yaml` (each row with the tests that prove it), from which README
+//! "Limits" and docs/cuda.md's "Support table" are generated; a refused construct is an error
+//! naming it, at its position.
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 

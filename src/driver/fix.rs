@@ -4,13 +4,15 @@
 use super::load::{load, oracle_for, shape_notes, Loaded};
 use super::output::{status_word, FileResult, Out, Tally};
 use super::report::{
-    benign_diagnostic, finding_json, label_map, remaining_diagnostic, stmt_span, unfixable_diagnostic,
+    benign_diagnostic, finding_json, guard_span, guard_text, label_map, remaining_diagnostic, stmt_span,
+    unfixable_diagnostic, verdict_findings,
 };
+use super::style::SyncStyle;
 use super::{Budget, Failure, Format, Plan, EXIT_FINDINGS};
 use crate::config::{Config, Mode};
 use crate::kpl::{self, Kernel, Place};
 use crate::maxsat::Engine;
-use crate::synth::{self, SynthOptions, Synthesis, Unfixable};
+use crate::synth::{self, BarrierKind, SynthOptions, Synthesis, Unfixable};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -39,8 +41,10 @@ pub struct FixOptions {
     pub write: crate::patch::WriteOptions,
 }
 
-/// The synthesis options of a run: the configuration's, overridden by `mode`, `engine` and
-/// `reoptimize` when given.
+/// The synthesis options of `fix`: the configuration's, overridden by `mode`, `engine` and
+/// `reoptimize` when given. `fix` fixes what barriers can (`partial`), repairs divergent
+/// barriers (unless the caller sets `keep_barriers`) and places warp barriers where the
+/// configuration's `synthesis.warp` allows.
 pub fn synth_options(
     config: &Config,
     mode: Option<Mode>,
@@ -53,7 +57,10 @@ pub fn synth_options(
         reoptimize: reoptimize || config.synthesis.reoptimize,
         max_iterations: config.synthesis.max_iterations,
         cost: config.cost_model(),
-        ..SynthOptions::default()
+        budget: None,
+        partial: true,
+        keep_barriers: config.synthesis.keep_barriers,
+        warp: config.synthesis.warp,
     }
 }
 
@@ -62,9 +69,12 @@ pub fn synth_options(
 /// `diff`/`check`).
 ///
 /// Guarantees: the result's `code` is 0 only when the written (or diffed) file is correctly
-/// synchronized as far as the oracle can tell; a kernel for which no placement exists, or whose
-/// budget ran out, leaves the whole file unwritten (code 1); a file that cannot be loaded or
-/// written is a failed result (code 2), and what it reported before failing stays, in order.
+/// synchronized as far as the oracle can tell. Otherwise (code 1) the file gets every barrier
+/// that removes a block-level race or divergence, and the findings it keeps are listed by kind
+/// (between blocks, within one statement, undecided, ...): exactly what `check` reports on the
+/// written file, except for a kernel whose budget ran out, which is left as it is. A file that
+/// cannot be loaded or written is a failed result (code 2), and what it reported before failing
+/// stays, in order.
 pub fn fix_file(
     path: &Path,
     plan: &Plan,
@@ -169,6 +179,19 @@ fn edits_json(old: &str, new: &str) -> Vec<Value> {
     edits
 }
 
+/// Per kernel, what `fix` does to the file and what it leaves.
+#[derive(Default)]
+struct FixPlan {
+    /// (kernel, label, statement text): a barrier after the label.
+    inserts: Vec<(usize, kpl::Label, String)>,
+    /// (kernel, barrier statement) to delete.
+    removes: Vec<(usize, kpl::Label)>,
+    /// What the written file still has, per kernel: the finding's kind, rule and diagnostic.
+    leftover: Vec<(usize, &'static str, &'static str, crate::diag::Diagnostic)>,
+    /// One line per repaired divergent barrier.
+    moved: Vec<String>,
+}
+
 fn fix(
     loaded: &Loaded,
     opts: &SynthOptions,
@@ -176,12 +199,7 @@ fn fix(
     flags: &FixOptions,
     f: &mut Fixing,
 ) -> Result<u8, Failure> {
-    let barrier_text = if loaded.is_cuda { "__syncthreads();" } else { "barrier;" };
-    let mut inserts: Vec<(usize, kpl::Label)> = Vec::new();
-    let mut removes: Vec<(usize, kpl::Label)> = Vec::new();
-    let mut impossible = false;
-    // What the written placement leaves: grid-level races and undecided pairs, per kernel.
-    let mut leftover: Vec<(usize, Unfixable)> = Vec::new();
+    let mut plan = FixPlan::default();
     f.tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
     let groups = sharing_groups(&loaded.kernels);
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
@@ -208,49 +226,23 @@ fn fix(
             names.join(", ")
         )));
     }
-    let out = &mut f.human;
     for (ki, k) in loaded.kernels.iter().enumerate() {
+        let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
         if flags.naive {
-            let mut oracle = oracle_for(k, config, flags.strict, flags.budget);
-            let (res, st) = synth::naive(k, &mut oracle, opts);
-            match res {
-                Some((_, chosen, cost)) => {
-                    if flags.stats {
-                        out.err(format!("{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms\n", loaded.name, k.name, chosen.len(), st.oracle_calls, st.total_time.as_secs_f64() * 1e3));
-                    }
-                    let inserted: Vec<Value> = chosen
-                        .iter()
-                        .map(|l| json!({"after": k.label_name(*l), "line": barrier_line(loaded, k, *l), "cost": null, "separates": []}))
-                        .collect();
-                    f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted, "removed": [], "cost": cost.to_string(), "findings": [], "labels": label_map(k)}));
-                    f.tally.clean += 1;
-                    inserts.extend(chosen.into_iter().map(|l| (ki, l)));
-                }
-                None => {
-                    impossible = true;
-                    f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
-                }
-            }
+            fix_naive(loaded, config, flags, f, &mut plan, ki, &style);
             continue;
         }
         let Some((result, st)) = results[ki].take() else { continue };
         if flags.stats {
-            out.err(format!(
+            f.human.err(format!(
                 "{}: kernel `{}`: oracle calls {}, MaxSAT calls {}, iterations {}, SMT queries {}, oracle {:.1} ms, MaxSAT {:.1} ms, total {:.1} ms\n",
                 loaded.name, k.name, st.oracle_calls, st.maxsat_calls, st.iterations, st.smt_queries,
                 st.oracle_time.as_secs_f64() * 1e3, st.maxsat_time.as_secs_f64() * 1e3, st.total_time.as_secs_f64() * 1e3
             ));
         }
         match result {
-            Synthesis::Done { inserted, removed, cost, warnings, remaining, .. } => {
-                leftover.extend(remaining.iter().map(|u| (ki, u.clone())));
-                let remaining_json: Vec<Value> = remaining
-                    .iter()
-                    .map(|u| {
-                        let (rule, d) = remaining_diagnostic(k, u);
-                        finding_json(rule, &d, &loaded.source)
-                    })
-                    .collect();
+            Synthesis::Done { inserted, removed, moved, cost, warnings, remaining, .. } => {
+                let out = &mut f.human;
                 let mut findings = Vec::new();
                 for r in &warnings.benign {
                     let d = benign_diagnostic(k, r);
@@ -268,86 +260,183 @@ fn fix(
                         let races: Vec<String> =
                             separates(ins).iter().map(|(a, b)| format!("{a}–{b}")).collect();
                         out.err(format!(
-                            "  barrier after `{}` (line {}): cost {}, separates {}\n",
+                            "  {} after `{}` (line {}): cost {}, separates {}\n",
+                            style.text(k, ins.after, ins.kind).trim_end_matches(';'),
                             k.label_name(ins.after),
                             barrier_line(loaded, k, ins.after),
                             ins.cost,
                             if races.is_empty() { "-".to_string() } else { races.join(", ") }
                         ));
                     }
-                    for r in &removed {
+                    for r in removed.iter().filter(|r| !moved.iter().any(|m| m.barrier == **r)) {
                         out.err(format!("  redundant original barrier `{}` removed\n", k.label_name(*r)));
                     }
                     out.err(format!("  total cost {cost}\n"));
                 }
                 let inserted_json: Vec<Value> = inserted
                     .iter()
-                    .map(|ins| json!({"after": k.label_name(ins.after), "line": barrier_line(loaded, k, ins.after), "cost": ins.cost.to_string(), "separates": separates(ins)}))
+                    .map(|ins| json!({"after": k.label_name(ins.after), "line": barrier_line(loaded, k, ins.after), "kind": ins.kind, "text": style.text(k, ins.after, ins.kind), "cost": ins.cost.to_string(), "separates": separates(ins)}))
                     .collect();
                 let removed_json: Vec<String> =
                     removed.iter().map(|r| k.label_name(*r).to_string()).collect();
+                let mut moved_json = Vec::new();
+                for m in &moved {
+                    let line = crate::diag::line_col(&loaded.source, stmt_span(k, m.barrier).start).0;
+                    let sentence = moved_sentence(loaded, k, m, line, !inserted.is_empty());
+                    moved_json.push(json!({"line": line, "guard": guard_text(k, &loaded.source, m.guard), "message": sentence}));
+                    plan.moved.push(format!("{}: {sentence}\n", loaded.name));
+                }
+                let mut remaining_json = Vec::new();
+                for u in &remaining {
+                    let (rule, d) = remaining_diagnostic(k, u);
+                    let kind = remaining_kind(u);
+                    let mut j = finding_json(rule, &d, &loaded.source);
+                    j["kind"] = json!(kind);
+                    remaining_json.push(j);
+                    count_finding(&mut f.tally, rule);
+                    plan.leftover.push((ki, kind, rule, d));
+                }
                 let result = if remaining.is_empty() { "fixed" } else { "partly_fixed" };
-                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "launch_facts": k.launch_facts, "labels": label_map(k)}));
+                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "moved": moved_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "launch_facts": k.launch_facts, "labels": label_map(k)}));
                 f.tally.clean += usize::from(remaining.is_empty());
-                f.tally.races += remaining.len();
-                inserts.extend(inserted.iter().map(|i| (ki, i.after)));
-                removes.extend(removed.iter().map(|r| (ki, *r)));
+                plan.inserts.extend(inserted.iter().map(|i| (ki, i.after, style.text(k, i.after, i.kind))));
+                plan.removes.extend(removed.iter().map(|r| (ki, *r)));
             }
             Synthesis::Impossible { reasons } => {
-                impossible = true;
+                // No placement (paper mode, or a group whose constraints conflict): the kernel
+                // stays as it is, and what it keeps is what `check` reports on it.
                 if reasons.is_empty() {
-                    out.err(format!(
-                        "error: {}: kernel `{}`: no placement exists for the kernels that share its source text\n",
+                    f.human.err(format!(
+                        "note: {}: kernel `{}`: no placement exists for the kernels that share its source text; left as it is\n",
                         loaded.name, k.name
                     ));
                 }
-                let mut findings = Vec::new();
-                for u in &reasons {
-                    let (rule, d) = unfixable_diagnostic(k, u);
-                    out.err(d.render(&loaded.name, &loaded.source));
-                    if rule.ends_with("divergence") {
-                        f.tally.divergences += 1;
-                    } else {
-                        f.tally.races += 1;
-                    }
-                    findings.push(finding_json(rule, &d, &loaded.source));
+                let mut oracle = oracle_for(k, config, flags.strict, flags.budget);
+                let verdict = crate::verify::Oracle::check(&mut oracle, k);
+                let mut remaining_json = Vec::new();
+                for (rule, d) in
+                    verdict_findings(k, &verdict).into_iter().filter(|(r, _)| *r != "benign-race")
+                {
+                    let kind = rule_kind(rule, &d);
+                    let mut j = finding_json(rule, &d, &loaded.source);
+                    j["kind"] = json!(kind);
+                    remaining_json.push(j);
+                    count_finding(&mut f.tally, rule);
+                    plan.leftover.push((ki, kind, rule, d));
                 }
-                f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "cost": null, "findings": findings, "labels": label_map(k)}));
+                let findings: Vec<Value> = reasons
+                    .iter()
+                    .map(|u| {
+                        let (rule, d) = unfixable_diagnostic(k, u);
+                        finding_json(rule, &d, &loaded.source)
+                    })
+                    .collect();
+                f.tally.clean += usize::from(verdict.is_clean());
+                f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "moved": [], "cost": null, "findings": findings, "remaining": remaining_json, "labels": label_map(k)}));
             }
             Synthesis::GaveUp { iterations } => {
-                impossible = true;
                 let budget_spent = !flags.budget.0.is_zero() && st.total_time >= flags.budget.0;
-                if budget_spent {
-                    f.tally.undecided += 1;
-                    out.err(format!(
-                        "error: {}: the verifier ran out of its {} budget on kernel `{}` (after {iterations} refinement iterations)\n",
-                        loaded.name,
+                let why = if budget_spent {
+                    format!(
+                        "the verifier ran out of its {} budget on kernel `{}` (after {iterations} refinement iterations)",
                         flags.budget.describe(),
                         k.name
-                    ));
+                    )
                 } else {
-                    out.err(format!(
-                        "error: {}: kernel `{}`: gave up after {iterations} refinement iterations\n",
-                        loaded.name, k.name
-                    ));
-                }
-                f.kernels.push(json!({"name": k.name, "result": "gave_up", "budget_exhausted": budget_spent, "inserted": [], "removed": [], "cost": null, "findings": [], "labels": label_map(k)}));
+                    format!(
+                        "synthesis gave up on kernel `{}` after {iterations} refinement iterations",
+                        k.name
+                    )
+                };
+                f.tally.undecided += 1;
+                let d = crate::diag::Diagnostic::error(
+                    format!("{why}; the kernel is left as it is"),
+                    k.body.span,
+                );
+                let mut j = finding_json("undecided", &d, &loaded.source);
+                j["kind"] = json!("undecided");
+                plan.leftover.push((ki, "undecided", "undecided", d));
+                f.kernels.push(json!({"name": k.name, "result": "gave_up", "budget_exhausted": budget_spent, "inserted": [], "removed": [], "moved": [], "cost": null, "findings": [], "remaining": [j], "labels": label_map(k)}));
             }
         }
     }
-    if impossible {
-        out.err(format!(
-            "error: {}: no barrier placement makes this file correctly synchronized; nothing written\n",
-            loaded.name
-        ));
-        return Ok(EXIT_FINDINGS);
+    write_plan(loaded, config, flags, f, plan)
+}
+
+/// `fix --naive` on kernel `ki`: the baseline's placement, or the kernel left as it is.
+fn fix_naive(
+    loaded: &Loaded,
+    config: &Config,
+    flags: &FixOptions,
+    f: &mut Fixing,
+    plan: &mut FixPlan,
+    ki: usize,
+    style: &SyncStyle,
+) {
+    let k = &loaded.kernels[ki];
+    let opts = SynthOptions { cost: config.cost_model(), ..SynthOptions::default() };
+    let mut oracle = oracle_for(k, config, flags.strict, flags.budget);
+    let (res, st) = synth::naive(k, &mut oracle, &opts);
+    match res {
+        Some((_, chosen, cost)) => {
+            if flags.stats {
+                f.human.err(format!(
+                    "{}: kernel `{}` (naive): {} barrier(s), cost {cost}, oracle calls {}, time {:.1} ms\n",
+                    loaded.name,
+                    k.name,
+                    chosen.len(),
+                    st.oracle_calls,
+                    st.total_time.as_secs_f64() * 1e3
+                ));
+            }
+            let inserted: Vec<Value> = chosen
+                .iter()
+                .map(|l| json!({"after": k.label_name(*l), "line": barrier_line(loaded, k, *l), "kind": BarrierKind::Block, "text": style.text(k, *l, BarrierKind::Block), "cost": null, "separates": []}))
+                .collect();
+            f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted, "removed": [], "moved": [], "cost": cost.to_string(), "findings": [], "remaining": [], "labels": label_map(k)}));
+            f.tally.clean += 1;
+            plan.inserts.extend(chosen.into_iter().map(|l| (ki, l, style.text(k, l, BarrierKind::Block))));
+        }
+        None => {
+            let d = crate::diag::Diagnostic::error(
+                format!("kernel `{}` left as it is: the naive baseline found no placement", k.name),
+                k.body.span,
+            );
+            let mut j = finding_json("data-race", &d, &loaded.source);
+            j["kind"] = json!("no placement");
+            f.tally.races += 1;
+            plan.leftover.push((ki, "no placement", "data-race", d));
+            f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "moved": [], "cost": null, "findings": [], "remaining": [j], "labels": label_map(k)}));
+        }
     }
+}
+
+/// Counts a finding the written file keeps in the tally.
+fn count_finding(tally: &mut Tally, rule: &str) {
+    if rule.ends_with("divergence") {
+        tally.divergences += 1;
+    } else {
+        tally.races += 1;
+    }
+}
+
+/// Patches the file with `plan`, prints the diff and what remains, and writes it (unless
+/// `--diff`/`--check`). Exit 1 while anything remains (or, under `--check`, a change is due).
+fn write_plan(
+    loaded: &Loaded,
+    config: &Config,
+    flags: &FixOptions,
+    f: &mut Fixing,
+    plan: FixPlan,
+) -> Result<u8, Failure> {
     // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
-    let per_kernel: Vec<(Vec<kpl::Label>, Vec<kpl::Label>)> = (0..loaded.kernels.len())
+    type Edits = (Vec<(kpl::Label, String)>, Vec<kpl::Label>);
+    let per_kernel: Vec<Edits> = (0..loaded.kernels.len())
         .map(|ki| {
-            let pick =
-                |v: &[(usize, kpl::Label)]| v.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
-            (pick(&inserts), pick(&removes))
+            let after =
+                plan.inserts.iter().filter(|(i, _, _)| *i == ki).map(|(_, l, t)| (*l, t.clone())).collect();
+            let remove = plan.removes.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
+            (after, remove)
         })
         .collect();
     let parts: Vec<crate::patch::KernelEdits> = loaded
@@ -356,8 +445,8 @@ fn fix(
         .zip(&per_kernel)
         .map(|(kernel, (after, remove))| crate::patch::KernelEdits { kernel, after, remove })
         .collect();
-    let patched = crate::patch::apply_input(&loaded.input, &parts, barrier_text)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let patched =
+        crate::patch::apply_input(&loaded.input, &parts).map_err(|e| Failure::Usage(e.to_string()))?;
     let text = patched.text.clone();
     let changed = text != loaded.source;
     let diff = crate::patch::unified_diff(&loaded.source, &text, &loaded.name);
@@ -372,18 +461,27 @@ fn fix(
             out.err(format!("note: kernel `{}`: {n}\n", k.name));
         }
     }
-    for (ki, u) in &leftover {
-        let (_, d) = remaining_diagnostic(&loaded.kernels[*ki], u);
+    for m in &plan.moved {
+        out.err(m.clone());
+    }
+    for (_, _, _, d) in &plan.leftover {
         out.err(d.render(&loaded.name, &loaded.source));
     }
-    let left = if leftover.is_empty() { 0 } else { EXIT_FINDINGS };
+    let left = if plan.leftover.is_empty() { 0 } else { EXIT_FINDINGS };
+    let summary = remaining_summary(&plan.leftover);
     if flags.check {
         if changed {
             out.err(format!("{}: barriers are missing (run `autosync fix {}`)\n", loaded.name, loaded.name));
         }
+        if let Some(s) = &summary {
+            out.err(format!("{}: {s}\n", loaded.name));
+        }
         return Ok(if changed { EXIT_FINDINGS } else { left });
     }
     if flags.diff {
+        if let Some(s) = &summary {
+            out.err(format!("{}: {s}\n", loaded.name));
+        }
         return Ok(left);
     }
     let target = flags.output.clone().unwrap_or_else(|| loaded.path.clone());
@@ -398,25 +496,82 @@ fn fix(
         .map_err(|e| Failure::Usage(e.to_string()))?;
         f.written = Some(target.clone());
     }
-    let n = inserts.len();
     if changed {
+        let n = plan.inserts.len();
         out.err(format!(
             "{}: inserted {n} barrier(s){}, wrote {}\n",
             loaded.name,
-            if removes.is_empty() { String::new() } else { format!(", removed {}", removes.len()) },
+            if plan.removes.is_empty() { String::new() } else { format!(", removed {}", plan.removes.len()) },
             target.display()
         ));
-    } else if leftover.is_empty() {
+    } else if plan.leftover.is_empty() {
         out.err(format!("{}: already correctly synchronized; nothing to change\n", loaded.name));
     }
-    if !leftover.is_empty() {
-        out.err(format!(
-            "{}: {} finding(s) remain that barriers cannot fix or the solver could not decide (listed above)\n",
-            loaded.name,
-            leftover.len()
-        ));
+    if let Some(s) = summary {
+        out.err(format!("{}: {s}\n", loaded.name));
     }
     Ok(left)
+}
+
+/// "3 finding(s) remain that no barrier fixes (listed above): 2 between blocks, 1 undecided",
+/// or `None` when nothing remains.
+fn remaining_summary(
+    leftover: &[(usize, &'static str, &'static str, crate::diag::Diagnostic)],
+) -> Option<String> {
+    if leftover.is_empty() {
+        return None;
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for (_, kind, _, _) in leftover {
+        match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    Some(format!(
+        "{} finding(s) remain that barriers cannot fix or the solver could not decide (listed above): {}",
+        leftover.len(),
+        by_kind.join(", ")
+    ))
+}
+
+/// The kind of a finding `fix` leaves, as the summary counts it.
+fn remaining_kind(u: &Unfixable) -> &'static str {
+    match u {
+        Unfixable::GridRace { .. } => "between blocks",
+        Unfixable::SelfRace { .. } | Unfixable::InOneStatement { .. } => "within one statement",
+        Unfixable::Undecided { .. } => "undecided",
+        Unfixable::NoValidPosition { .. } => "with no position every thread reaches",
+        Unfixable::DivergentBarrier { .. } => "divergent barrier kept",
+    }
+}
+
+/// The kind of a finding of a kernel left as it is, from its rule.
+fn rule_kind(rule: &str, d: &crate::diag::Diagnostic) -> &'static str {
+    match rule {
+        "grid-race" => "between blocks",
+        r if r.ends_with("divergence") => "divergent barrier kept",
+        _ if d.message.starts_with("possible") => "undecided",
+        _ => "no placement",
+    }
+}
+
+/// The sentence for a repaired divergent barrier: "moved the barrier at line 47 out of
+/// `if (tid < s)`: not all threads reach it".
+fn moved_sentence(loaded: &Loaded, k: &Kernel, m: &synth::Moved, line: usize, replaced: bool) -> String {
+    let guard = guard_text(k, &loaded.source, m.guard);
+    let guard_line = crate::diag::line_col(&loaded.source, guard_span(k, m.guard).start).0;
+    let region = if k.flag_guards.contains(&m.guard) {
+        format!("the code after `{guard}` (line {guard_line})")
+    } else {
+        format!("`{guard}`")
+    };
+    if replaced {
+        format!("moved the barrier at line {line} out of {region}: not all threads reach it")
+    } else {
+        format!("removed the barrier at line {line} inside {region}: not all threads reach it, and no race needs it")
+    }
 }
 
 /// The source line a barrier after label `l` follows.

@@ -28,6 +28,7 @@ pub mod load;
 pub mod output;
 pub mod report;
 pub mod sarif;
+pub mod style;
 
 use crate::config::Config;
 use crate::diag::Diagnostic;

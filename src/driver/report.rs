@@ -225,6 +225,39 @@ pub fn guard_span(k: &Kernel, b: kpl::Label) -> kpl::Span {
     span
 }
 
+/// The source text of the guard of block `b` as a reader knows it: `if (tid < s)`,
+/// `while (i < n)`, `else`, or the statement of a thread-dependent exit (`if (i >= n) return;`).
+pub fn guard_text(k: &Kernel, source: &str, b: kpl::Label) -> String {
+    let else_of = k.stmt(b).is_none();
+    let span = guard_span(k, b);
+    let Some(text) = source.get(span.start.min(source.len())..) else { return String::new() };
+    if else_of {
+        return "else".to_string();
+    }
+    let text = text.trim_start();
+    let keyword = ["if", "while", "for"]
+        .iter()
+        .find(|kw| text.starts_with(**kw) && text[kw.len()..].trim_start().starts_with('('));
+    if keyword.is_some() && !k.flag_guards.contains(&b) {
+        // Up to the parenthesis that closes the condition.
+        let mut depth = 0i32;
+        for (i, c) in text.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return text[..=i].split_whitespace().collect::<Vec<_>>().join(" ");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let line = text.lines().next().unwrap_or_default().trim();
+    line.chars().take(80).collect()
+}
+
 /// Whether `l` labels a `syncwarp` statement (a warp barrier) rather than a block barrier.
 pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
     matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Syncwarp))
@@ -275,6 +308,7 @@ pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static s
 pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
     let rule = match u {
         Unfixable::SelfRace { race }
+        | Unfixable::InOneStatement { race }
         | Unfixable::GridRace { race }
         | Unfixable::NoValidPosition { race, .. }
         | Unfixable::Undecided { race } => race_rule(race),
@@ -285,6 +319,9 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
         Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
+        Unfixable::InOneStatement { race } => race_diagnostic(k, race, Severity::Error).with_note(
+            "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
+        ),
         Unfixable::NoValidPosition { race, blocks } => {
             let mut d = race_diagnostic(k, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
@@ -303,7 +340,7 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
         }
         Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
-            "this barrier is in the kernel already and `fix` does not remove barriers (try --reoptimize)",
+            "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression), or --keep-barriers is on",
         ),
         Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
             .with_note("the solver did not decide this pair, so no barrier was placed for it"),

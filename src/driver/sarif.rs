@@ -8,12 +8,13 @@
 use serde_json::{json, Value};
 
 /// Rule names and what they mean (the SARIF `rules`).
-const RULES: [(&str, &str); 6] = [
+const RULES: [(&str, &str); 7] = [
     ("data-race", "Two threads of a block access the same shared or global element, at least one writes, and no barrier orders them"),
     ("grid-race", "Threads of different blocks access the same global element, at least one writes (no barrier can order them)"),
     ("benign-race", "Two threads write the same value to the same element (a warning; an error under --strict)"),
     ("barrier-divergence", "A __syncthreads() that only some threads of a block reach"),
     ("warp-barrier-divergence", "A __syncwarp() that only some threads of a warp reach"),
+    ("undecided", "A kernel `autosync fix` left as it is: the verifier ran out of its budget or synthesis gave up"),
     ("missing-barrier", "Barriers `autosync fix` inserts (or removes) to make the file correctly synchronized"),
 ];
 
@@ -29,7 +30,9 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>, incomplete: bo
             notifications.push(notification(e, Some(&uri)));
         }
         for kernel in file["kernels"].as_array().into_iter().flatten() {
-            for finding in kernel["findings"].as_array().into_iter().flatten() {
+            // `fix`: what stays in the written file (`remaining`) is reported as well.
+            let remaining = kernel["remaining"].as_array().into_iter().flatten();
+            for finding in kernel["findings"].as_array().into_iter().flatten().chain(remaining) {
                 results.push(result(finding, &uri, kernel["name"].as_str().unwrap_or_default()));
             }
         }

@@ -647,10 +647,20 @@ impl Kernel {
     /// the block whose start node is `after`). Returns the new barrier's label, or `None` if no
     /// statement or block start has that label. Existing labels are unchanged.
     pub fn insert_barrier_after(&mut self, after: Label) -> Option<Label> {
-        let name = format!("b{}", self.label_name(after));
+        self.insert_sync_after(after, false)
+    }
+
+    /// Like [`Kernel::insert_barrier_after`] for a warp barrier (`syncwarp`).
+    pub fn insert_syncwarp_after(&mut self, after: Label) -> Option<Label> {
+        self.insert_sync_after(after, true)
+    }
+
+    fn insert_sync_after(&mut self, after: Label, warp: bool) -> Option<Label> {
+        let name = format!("{}{}", if warp { "w" } else { "b" }, self.label_name(after));
         let fresh = Label(self.label_names.len() as u32);
-        fn go(b: &mut Block, after: Label, fresh: Label) -> bool {
-            let barrier = Stmt { label: fresh, kind: StmtKind::Barrier, span: Span::default() };
+        let kind = if warp { StmtKind::Syncwarp } else { StmtKind::Barrier };
+        fn go(b: &mut Block, after: Label, fresh: Label, kind: &StmtKind) -> bool {
+            let barrier = Stmt { label: fresh, kind: kind.clone(), span: Span::default() };
             if b.start == after {
                 b.stmts.insert(0, barrier);
                 return true;
@@ -667,9 +677,10 @@ impl Kernel {
                             b.stmts.insert(i + 1, barrier);
                             return true;
                         }
-                        go(then, after, fresh) || els.as_mut().is_some_and(|e| go(e, after, fresh))
+                        go(then, after, fresh, kind)
+                            || els.as_mut().is_some_and(|e| go(e, after, fresh, kind))
                     }
-                    StmtKind::While { body, .. } => go(body, after, fresh),
+                    StmtKind::While { body, .. } => go(body, after, fresh, kind),
                     _ => false,
                 };
                 if done {
@@ -678,7 +689,7 @@ impl Kernel {
             }
             false
         }
-        if go(&mut self.body, after, fresh) {
+        if go(&mut self.body, after, fresh, &kind) {
             self.label_names.push(LabelName { name, explicit: false });
             self.places.push(Place::Not("a barrier inserted by synthesis".into()));
             Some(fresh)
@@ -687,10 +698,12 @@ impl Kernel {
         }
     }
 
-    /// Removes every barrier statement whose label is in `labels`.
+    /// Removes every barrier statement (block or warp) whose label is in `labels`.
     pub fn remove_barriers(&mut self, labels: &[Label]) {
         fn go(b: &mut Block, labels: &[Label]) {
-            b.stmts.retain(|s| !(matches!(s.kind, StmtKind::Barrier) && labels.contains(&s.label)));
+            b.stmts.retain(|s| {
+                !(matches!(s.kind, StmtKind::Barrier | StmtKind::Syncwarp) && labels.contains(&s.label))
+            });
             for s in &mut b.stmts {
                 match &mut s.kind {
                     StmtKind::If { then, els, .. } => {

@@ -251,6 +251,7 @@ trait Backend {
 /// overflow, backend errors) is remembered and returned by the next
 /// [`MaxSat::solve`], since those methods return nothing.
 pub struct MaxSat {
+    engine: Engine,
     backend: Box<dyn Backend>,
     num_vars: u32,
     /// Kept to check every returned model (cheap insurance against backend bugs).
@@ -283,6 +284,7 @@ impl MaxSat {
             Engine::Z3 => Box::new(z3opt::Z3Backend::new()),
         };
         MaxSat {
+            engine,
             backend,
             num_vars: 0,
             hard: Vec::new(),
@@ -309,6 +311,27 @@ impl MaxSat {
             })),
         }
         v
+    }
+
+    /// A fresh instance (same engine, variables and soft units) with the hard clauses of this
+    /// one except those `drop` selects; `None` when it selects none. Incremental solvers cannot
+    /// retract a clause, so this is how one is taken back.
+    pub fn without_hard(&self, drop: impl Fn(&[Lit]) -> bool) -> Option<MaxSat> {
+        if !self.hard.iter().any(|c| drop(c)) {
+            return None;
+        }
+        let mut fresh = MaxSat::new(self.engine);
+        for _ in 0..self.num_vars {
+            fresh.new_var();
+        }
+        for c in self.hard.iter().filter(|c| !drop(c)) {
+            fresh.add_hard(c);
+        }
+        for (lit, w) in &self.soft {
+            fresh.add_soft(*lit, *w);
+        }
+        fresh.stats = self.stats;
+        Some(fresh)
     }
 
     /// Number of variables created so far.

@@ -49,15 +49,17 @@ pub fn apply(
     remove: &[Label],
     barrier: &str,
 ) -> Result<String, PatchError> {
-    apply_all(source, &[KernelEdits { kernel, after, remove }], barrier)
+    let after: Vec<(Label, String)> = after.iter().map(|l| (*l, barrier.to_string())).collect();
+    apply_all(source, &[KernelEdits { kernel, after: &after, remove }])
 }
 
 /// The barriers to insert into and remove from one kernel of a file.
 #[derive(Clone, Copy, Debug)]
 pub struct KernelEdits<'a> {
     pub kernel: &'a Kernel,
-    /// Labels after which a barrier goes.
-    pub after: &'a [Label],
+    /// Labels after which a synchronization statement goes, with its text (`__syncthreads();`,
+    /// `__syncwarp();`, `block.sync();`).
+    pub after: &'a [(Label, String)],
     /// Barrier statements to delete.
     pub remove: &'a [Label],
 }
@@ -65,8 +67,8 @@ pub struct KernelEdits<'a> {
 /// Like [`apply`] for several kernels of one file at once. Kernels may share source text
 /// (template instantiations, inlined device functions): an edit several labels ask for at the
 /// same place is made once.
-pub fn apply_all(source: &str, parts: &[KernelEdits], barrier: &str) -> Result<String, PatchError> {
-    Ok(apply_text(source, &planned(source, parts, barrier)?))
+pub fn apply_all(source: &str, parts: &[KernelEdits]) -> Result<String, PatchError> {
+    Ok(apply_text(source, &planned(source, parts)?))
 }
 
 /// A fixed file: the text (for the diff) and the bytes to write.
@@ -80,8 +82,8 @@ pub struct Patched {
 }
 
 /// Like [`apply_all`] on a file as read by [`crate::source::read`].
-pub fn apply_input(input: &Input, parts: &[KernelEdits], barrier: &str) -> Result<Patched, PatchError> {
-    let edits = planned(&input.text, parts, barrier)?;
+pub fn apply_input(input: &Input, parts: &[KernelEdits]) -> Result<Patched, PatchError> {
+    let edits = planned(&input.text, parts)?;
     let text = apply_text(&input.text, &edits);
     let spans: Vec<(usize, usize, &str)> = edits.iter().map(|e| (e.at, e.len, e.text.as_str())).collect();
     Ok(Patched { text, bytes: input.restore(&spans) })
@@ -89,10 +91,10 @@ pub fn apply_input(input: &Input, parts: &[KernelEdits], barrier: &str) -> Resul
 
 /// The edits of all parts, each once, from the end of the text backwards, at char boundaries
 /// and inside the text.
-fn planned(source: &str, parts: &[KernelEdits], barrier: &str) -> Result<Vec<Edit>, PatchError> {
+fn planned(source: &str, parts: &[KernelEdits]) -> Result<Vec<Edit>, PatchError> {
     let mut edits: Vec<Edit> = Vec::new();
     for part in parts {
-        edits.extend(edits_of(source, part, barrier)?);
+        edits.extend(edits_of(source, part)?);
     }
     let mut seen = std::collections::HashSet::new();
     edits.retain(|e| seen.insert((e.at, e.len, e.text.clone())));
@@ -139,10 +141,14 @@ fn before_cr(source: &str, at: usize) -> usize {
     }
 }
 
-fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>, PatchError> {
+/// The rank of a deletion: applied before an insertion at the same offset (edits are applied
+/// from the end, higher ranks first at one offset), so an insertion there is never deleted.
+const REMOVAL_RANK: usize = usize::MAX;
+
+fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
     let KernelEdits { kernel, after, remove } = *part;
     let mut edits: Vec<Edit> = Vec::new();
-    for (rank, l) in after.iter().enumerate() {
+    for (rank, (l, barrier)) in after.iter().enumerate() {
         match kernel.place(*l) {
             Place::Line { offset, indent } => {
                 let nl = line_ending(source, *offset);
@@ -187,10 +193,10 @@ fn edits_of(source: &str, part: &KernelEdits, barrier: &str) -> Result<Vec<Edit>
                     at: line_start - 1,
                     len: line_end - line_start + 1,
                     text: String::new(),
-                    rank: 0,
+                    rank: REMOVAL_RANK,
                 });
             } else {
-                edits.push(Edit { at: start, len: end - start, text: String::new(), rank: 0 });
+                edits.push(Edit { at: start, len: end - start, text: String::new(), rank: REMOVAL_RANK });
             }
         }
     }

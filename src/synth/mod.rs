@@ -12,19 +12,31 @@
 //!   proposes is usually the answer and the loop ends after two oracle calls.
 //!
 //! Both modes reach the same optimum: the oracle's separation check uses the same interval sets.
+//!
+//! Extensions of Algorithm 1 (docs/synthesis.md): under `warp`, every position also gets a warp
+//! barrier variable `W_ℓ` (`__syncwarp()`, half the cost), offered in a case's clause next to the
+//! block barriers and withdrawn for that case once the oracle reports it with one chosen (the
+//! race is then between warps); under `partial`, a case no position can separate is left out of
+//! the constraints and reported in `remaining` instead of ending the synthesis; unless
+//! `keep_barriers`, divergent barriers of the input are removed and synthesis starts again.
+
+mod naive;
+mod paper;
+mod units;
 
 use crate::config::{CostModel, Ratio};
-use crate::kpl::{Kernel, Label, LabelTree, StmtKind};
+use crate::kpl::{Kernel, Label, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
 use crate::verify::{AccessKind, Case, Divergence, Oracle, Race, Relation, Scope, Verdict};
-use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, ToPrimitive};
+use paper::PaperState;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
+use units::{build_units, Sites, Unit};
 
 pub use crate::config::Mode;
+pub use naive::naive;
+pub use units::{barrier_cost, warp_factor};
 
 /// How to synthesize.
 #[derive(Clone, Debug)]
@@ -38,6 +50,16 @@ pub struct SynthOptions {
     /// Wall time one synthesis may take (`None`: no limit): past it, the refinement loop stops
     /// and the kernel is reported as given up ([`Synthesis::GaveUp`]), never written.
     pub budget: Option<std::time::Duration>,
+    /// Fix what barriers can: a race no barrier separates (or a divergent barrier that stays)
+    /// goes to [`Synthesis::Done::remaining`] rather than making the whole synthesis
+    /// [`Synthesis::Impossible`] (informed mode; paper mode stays all or nothing).
+    pub partial: bool,
+    /// Leave divergent barriers of the input where they are (reported); otherwise they are
+    /// removed and the races they were meant to separate are separated by barriers every thread
+    /// reaches ([`Synthesis::Done::moved`]).
+    pub keep_barriers: bool,
+    /// Offer warp barriers (`syncwarp`, `__syncwarp()`) next to block barriers (informed mode).
+    pub warp: bool,
 }
 
 impl Default for SynthOptions {
@@ -49,6 +71,9 @@ impl Default for SynthOptions {
             max_iterations: 1000,
             cost: CostModel::default(),
             budget: None,
+            partial: false,
+            keep_barriers: true,
+            warp: false,
         }
     }
 }
@@ -80,6 +105,9 @@ pub enum Unfixable {
     SelfRace { race: Race },
     /// Threads of different blocks: no barrier orders blocks.
     GridRace { race: Race },
+    /// Two accesses of one source statement (`a[i] += a[i + 16]`) with no place for a
+    /// statement between them: the statement has to be split to put a barrier there.
+    InOneStatement { race: Race },
     /// Every position that would separate the race lies in a block whose guard depends on the
     /// thread (a barrier there diverges) or cannot take a barrier in the source.
     NoValidPosition { race: Race, blocks: Vec<Label> },
@@ -92,32 +120,59 @@ pub enum Unfixable {
     Undecided { race: Race },
 }
 
+/// The two barrier kinds synthesis places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BarrierKind {
+    /// `__syncthreads()` (`barrier;`): orders every thread of the block.
+    Block,
+    /// `__syncwarp()` (`syncwarp;`): orders the threads of one warp; legal where every lane of a
+    /// warp gets there, even if not every warp of the block does.
+    Warp,
+}
+
+/// A divergent barrier of the input that synthesis removed (the races it was meant to separate
+/// are separated by the inserted barriers).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Moved {
+    /// The barrier statement (a label of the original kernel).
+    pub barrier: Label,
+    /// The thread-dependent block (guard or exit) that not every thread passes.
+    pub guard: Label,
+}
+
 /// One inserted barrier.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Inserted {
     /// The barrier goes right after this label.
     pub after: Label,
+    pub kind: BarrierKind,
     pub cost: String,
     /// The races (label pairs) it separates.
     pub separates: Vec<(Label, Label)>,
 }
 
 /// The result of a synthesis.
+// One per kernel, never stored in bulk: the size difference of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Synthesis {
     /// The kernel with barriers inserted; the oracle accepted it.
     Done {
         kernel: Box<Kernel>,
         inserted: Vec<Inserted>,
-        /// Original barriers dropped under `reoptimize`.
+        /// Original barriers dropped (under `reoptimize`, or divergent ones repaired).
         removed: Vec<Label>,
+        /// The divergent barriers of the input among `removed`, with the guard they were under.
+        moved: Vec<Moved>,
         cost: Ratio,
         /// Benign write-write races left as they are.
         warnings: Verdict,
         /// What the placement leaves and no barrier can fix, or nobody could decide: grid-level
-        /// races ([`Unfixable::GridRace`]) and undecided block-level pairs
-        /// ([`Unfixable::Undecided`]). The placement separates every decided block-level race
-        /// and leaves no divergence; it is final only when this is empty.
+        /// races ([`Unfixable::GridRace`]), undecided block-level pairs
+        /// ([`Unfixable::Undecided`]) and, under `partial`, self races, races with no valid
+        /// position and divergent barriers of the input that stay. Exactly the findings of a full
+        /// check of `kernel`; the placement is final only when this is empty.
         remaining: Vec<Unfixable>,
     },
     /// No barrier placement removes these.
@@ -133,243 +188,6 @@ pub enum SynthError {
     /// A caller bug: [`synthesize_group`] needs one oracle per kernel.
     #[error("{kernels} kernel(s) but {oracles} oracle(s): synthesis needs one oracle per kernel")]
     OracleCount { kernels: usize, oracles: usize },
-}
-
-/// The cost of a barrier after `l` (AutoSync Sec. III-C): ×LC per enclosing loop, ×IC per
-/// enclosing conditional, where the front end's flag guards of the predicated form
-/// ([`Kernel::flag_guards`]) are not conditionals: they do not make a barrier rarer.
-pub fn barrier_cost(kernel: &Kernel, tree: &LabelTree, model: &CostModel, l: Label) -> Ratio {
-    let conds = tree.conds(l).iter().filter(|b| !kernel.flag_guards.contains(b)).count();
-    model.cost(tree.loops(l).len(), conds)
-}
-
-/// One kernel of a synthesis group, with its candidate positions.
-struct Unit<'k> {
-    original: &'k Kernel,
-    /// The kernel synthesis starts from (the original, without its barriers under `reoptimize`).
-    base: Kernel,
-    tree: LabelTree,
-    /// The site variable of every candidate label.
-    var_of: BTreeMap<Label, Var>,
-    /// The cost of a barrier after each candidate label.
-    cost: HashMap<Label, Ratio>,
-    /// Blocks proven thread-dependent (a barrier in them diverges).
-    varying: BTreeSet<Label>,
-    /// `if`/`else` blocks proven entered by every thread that reaches them (informed mode).
-    entered: BTreeSet<Label>,
-    /// The blocks the oracle was asked about for `entered`.
-    entered_asked: BTreeSet<Label>,
-    /// Blocks the syntactic uniformity analysis cannot call uniform (informed mode); the solver
-    /// decides those of them in `varying_asked`.
-    varying_candidates: BTreeSet<Label>,
-    varying_asked: BTreeSet<Label>,
-}
-
-impl Unit<'_> {
-    /// "A barrier after one of these labels" over this kernel's sites, without excluded sites.
-    fn lits(&self, labels: impl IntoIterator<Item = Label>, excluded: &BTreeSet<Var>) -> Vec<Lit> {
-        let mut out: Vec<Lit> = Vec::new();
-        for l in labels {
-            if let Some(v) = self.var_of.get(&l) {
-                if !excluded.contains(v) && !out.contains(&Lit::pos(*v)) {
-                    out.push(Lit::pos(*v));
-                }
-            }
-        }
-        out
-    }
-
-    /// The `if`/`else` blocks whose `entered` status [`Unit::conditional_positions`] reads for
-    /// `case`.
-    fn entered_questions(&self, case: &Case) -> Vec<Label> {
-        let tree = &self.tree;
-        let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);
-        let mut out = Vec::new();
-        for x in case.separating_positions(tree).iter().filter(|x| !enclosing(x)) {
-            out.extend(tree.subtree(*x).into_iter().chain(std::iter::once(*x)).filter(|b| {
-                matches!(tree.kind(*b), Some(crate::kpl::NodeKind::If | crate::kpl::NodeKind::Else(_)))
-            }));
-        }
-        out
-    }
-
-    /// Positions that separate `case` in the executions where they run, beyond the interval set
-    /// (the oracle's refinements, src/verify/refine.rs): inside loops between the two accesses,
-    /// and directly in the body of a loop around one access only (its next or earlier
-    /// iteration). Informed mode offers them to the solver; the oracle decides.
-    fn conditional_positions(&self, case: &Case) -> Vec<Label> {
-        let tree = &self.tree;
-        let direct = case.separating_positions(tree);
-        let mut out: BTreeSet<Label> = BTreeSet::new();
-        let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);
-        for x in direct.iter().filter(|x| !enclosing(x)) {
-            // Through loops and blocks every thread enters only: a loop between the accesses
-            // usually runs (the oracle proves when), a conditional block usually is not
-            // provably taken.
-            let mut inside: BTreeSet<Label> = tree.subtree(*x).into_iter().collect();
-            inside.insert(*x);
-            out.extend(inside.iter().copied().filter(|l| {
-                tree.blks(*l)
-                    .iter()
-                    .filter(|b| inside.contains(b))
-                    .all(|b| tree.kind(*b) == Some(crate::kpl::NodeKind::While) || self.entered.contains(b))
-            }));
-        }
-        let (around_first, around_second) = (tree.loops(case.first), tree.loops(case.second));
-        let one_sided = around_first
-            .iter()
-            .filter(|l| !around_second.contains(l))
-            .chain(around_second.iter().filter(|l| !around_first.contains(l)));
-        for lp in one_sided {
-            out.extend(tree.children(*lp).iter().copied());
-        }
-        out.into_iter().filter(|l| !direct.contains(l)).collect()
-    }
-
-    fn clause_of(&self, case: &Case, excluded: &BTreeSet<Var>) -> Vec<Lit> {
-        self.lits(case.separating_positions(&self.tree), excluded)
-    }
-
-    /// The labels of this kernel that take a barrier when the sites `chosen` do, in label order.
-    fn labels_at(&self, chosen: &BTreeSet<Var>) -> Vec<Label> {
-        self.var_of.iter().filter(|(_, v)| chosen.contains(v)).map(|(l, _)| *l).collect()
-    }
-
-    /// The base kernel with a barrier at every label of the sites `chosen`, and per inserted
-    /// barrier statement the site it stands for.
-    fn with_barriers(&self, chosen: &BTreeSet<Var>) -> (Kernel, Vec<(Var, Label)>) {
-        let mut k = self.base.clone();
-        let mut barriers = Vec::new();
-        for l in self.labels_at(chosen) {
-            if let (Some(b), Some(v)) = (k.insert_barrier_after(l), self.var_of.get(&l)) {
-                barriers.push((*v, b));
-            }
-        }
-        (k, barriers)
-    }
-
-    fn cost_of(&self, labels: &[Label]) -> Ratio {
-        labels.iter().fold(Ratio::new(0, 1), |acc, l| acc.plus(&self.cost[l]))
-    }
-}
-
-/// The candidate positions of a group of kernels: one variable per *site*, a source position
-/// that takes a barrier. Labels with the same [`Place`](crate::kpl::Place) share a site, in one
-/// kernel (copies of an inlined device function) or across kernels (instantiations of one
-/// template): a barrier written there is executed at every one of them, so they are chosen
-/// together. A label that cannot take a barrier in the source is its own site only in KPL
-/// (never: such labels get no variable). The weight of a site is the sum of its labels' costs.
-struct Sites {
-    /// Per site variable, its labels as (unit index, label), in allocation order.
-    members: BTreeMap<Var, Vec<(usize, Label)>>,
-}
-
-fn build_units<'k>(
-    kernels: &'k [Kernel],
-    opts: &SynthOptions,
-    solver: &mut MaxSat,
-) -> Result<(Vec<Unit<'k>>, Sites), SynthError> {
-    let mut units = Vec::new();
-    let mut by_place: HashMap<crate::kpl::Place, Var> = HashMap::new();
-    let mut sites = Sites { members: BTreeMap::new() };
-    let mut lcm = BigUint::one();
-    for (ui, kernel) in kernels.iter().enumerate() {
-        let mut base = kernel.clone();
-        if opts.reoptimize {
-            base.remove_barriers(&movable_barriers(kernel));
-        }
-        let tree = LabelTree::new(&base);
-        let mut var_of = BTreeMap::new();
-        let mut cost = HashMap::new();
-        let stmts = base.stmt_index();
-        for &l in tree.post_order() {
-            if l == Label::MAIN || !base.place(l).is_placeable() {
-                continue;
-            }
-            // A barrier right after a barrier is never needed.
-            if matches!(stmts.get(l.0 as usize).copied().flatten().map(|s| &s.kind), Some(StmtKind::Barrier))
-            {
-                continue;
-            }
-            let c = barrier_cost(&base, &tree, &opts.cost, l);
-            lcm = lcm.lcm(&c.den);
-            let v = *by_place.entry(base.place(l).clone()).or_insert_with(|| solver.new_var());
-            sites.members.entry(v).or_default().push((ui, l));
-            var_of.insert(l, v);
-            cost.insert(l, c);
-        }
-        units.push(Unit {
-            original: kernel,
-            base,
-            tree,
-            var_of,
-            cost,
-            varying: BTreeSet::new(),
-            entered: BTreeSet::new(),
-            entered_asked: BTreeSet::new(),
-            varying_candidates: BTreeSet::new(),
-            varying_asked: BTreeSet::new(),
-        });
-    }
-    // Weight = (3 × site count + 1) × cost + 2 + 1 for a site outside the kernel's own body
-    // (inside a device function): among placements of equal cost, the one with fewest barriers
-    // wins, then the one with fewest in device functions (the user's kernel is where they expect
-    // them); a cheaper placement always wins, since the tie-breaks of all sites together (at
-    // most 3 each) stay below one cost unit. Exact big integers (costs × the lcm of their
-    // denominators), then [`fit_weights`] for the solver's 64 bits.
-    let scale = BigUint::from(3 * sites.members.len() as u64 + 1);
-    let mut weights: Vec<(Var, BigUint)> = Vec::new();
-    for (v, labels) in &sites.members {
-        let mut w = BigUint::ZERO;
-        for (ui, l) in labels {
-            let c = &units[*ui].cost[l];
-            w += &c.num * (&lcm / &c.den);
-        }
-        let outside = labels.iter().any(|(ui, l)| !in_own_body(units[*ui].original, *l));
-        weights.push((*v, w * &scale + BigUint::from(2 + u64::from(outside))));
-    }
-    for (v, w) in fit_weights(weights) {
-        solver.add_soft(Lit::neg(v), w);
-    }
-    Ok((units, sites))
-}
-
-/// The solver's weights for exact ones: the same when their sum fits comfortably in 64 bits
-/// (below 2^54, leaving the MaxSAT encodings room); otherwise each is scaled down by one power of
-/// two so that the largest sum does and rounded up (every weight stays at least 1). Never an
-/// error: with 300 nested loops a barrier costs 100^300. Scaled weights keep the order of the
-/// weights and their sums up to the rounding (a relative error of at most 2^-40 of the largest
-/// weight per site), so the placement found is cheapest up to that rounding: among placements
-/// whose costs differ by less, the tie-breaks may pick either. Correctness is unaffected: the
-/// placement is verified whatever its weights.
-fn fit_weights(weights: Vec<(Var, BigUint)>) -> Vec<(Var, u64)> {
-    const LIMIT_BITS: u64 = 54;
-    let total: BigUint = weights.iter().map(|(_, w)| w).sum();
-    let shift = total.bits().saturating_sub(LIMIT_BITS);
-    weights
-        .into_iter()
-        .map(|(v, w)| {
-            let scaled = if shift == 0 {
-                w
-            } else {
-                let rounded_up = (&w >> shift) + u32::from(w.trailing_zeros().unwrap_or(0) < shift);
-                rounded_up.max(BigUint::one())
-            };
-            (v, scaled.to_u64().unwrap_or(u64::MAX >> 10))
-        })
-        .collect()
-}
-
-/// Whether a barrier after `l` goes into the kernel's own body text (not into a device function
-/// inlined into it). KPL kernels and kernels without a body span count as their own body.
-fn in_own_body(k: &Kernel, l: Label) -> bool {
-    let body = k.body.span;
-    let at = match k.place(l) {
-        crate::kpl::Place::Line { offset, .. } => *offset,
-        crate::kpl::Place::Braced { body_start, .. } => *body_start,
-        crate::kpl::Place::Not(_) => return true,
-    };
-    body.start == body.end || (body.start..=body.end).contains(&at)
 }
 
 /// Synthesizes the cheapest barrier placement the oracle accepts.
@@ -389,6 +207,9 @@ pub fn synthesize(
 /// group is impossible, each kernel lists the reasons found in it; a kernel with an empty list
 /// is impossible only because a kernel sharing its source is.
 ///
+/// Unless `keep_barriers`, a barrier of the input that diverges (and is a statement of its own)
+/// is repaired: synthesis starts again without it, and the result lists it in `moved`.
+///
 /// `oracles[i]` answers every question about `kernels[i]`: kernels of one group may be launched
 /// with different geometry, and each is verified under its own (an oracle built for one member's
 /// launch would accept a placement that races under another's). Fewer oracles than kernels is
@@ -404,8 +225,51 @@ pub fn synthesize_group(
     let started = Instant::now();
     let mut stats = SynthStats::default();
     let queries_before = smt_queries(oracles);
+    let mut dropped: Vec<Vec<Label>> = vec![Vec::new(); kernels.len()];
+    let mut moved: Vec<Vec<Moved>> = vec![Vec::new(); kernels.len()];
+    loop {
+        match synthesize_round(kernels, oracles, opts, &dropped, &mut stats, started)? {
+            Round::Finished(mut results) => {
+                for (r, m) in results.iter_mut().zip(moved) {
+                    if let Synthesis::Done { moved, .. } = r {
+                        *moved = m;
+                    }
+                }
+                stats.smt_queries = smt_queries(oracles) - queries_before;
+                stats.total_time = started.elapsed();
+                return Ok((results, stats));
+            }
+            // Each repair removes at least one more barrier of the input, so this ends.
+            Round::Repair(divergent) => {
+                for (ui, d) in divergent {
+                    if !dropped[ui].contains(&d.barrier) {
+                        dropped[ui].push(d.barrier);
+                        moved[ui].push(Moved { barrier: d.barrier, guard: d.block });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What one round of synthesis from a fixed base kernel ended with.
+enum Round {
+    Finished(Vec<Synthesis>),
+    /// These barriers of the input diverge (per unit index): start again without them.
+    Repair(Vec<(usize, Divergence)>),
+}
+
+/// Algorithm 1 from the kernels without the barriers `dropped`.
+fn synthesize_round(
+    kernels: &[Kernel],
+    oracles: &mut [&mut dyn Oracle],
+    opts: &SynthOptions,
+    dropped: &[Vec<Label>],
+    stats: &mut SynthStats,
+    started: Instant,
+) -> Result<Round, SynthError> {
     let mut solver = MaxSat::new(opts.engine);
-    let (mut units, sites) = build_units(kernels, opts, &mut solver)?;
+    let (mut units, sites) = build_units(kernels, opts, dropped, &mut solver);
     let mut excluded: BTreeSet<Var> = BTreeSet::new();
     if opts.mode == Mode::Informed {
         for (unit, oracle) in units.iter_mut().zip(oracles.iter_mut()) {
@@ -424,42 +288,60 @@ pub fn synthesize_group(
     // Per race case, the conditional positions (`Unit::conditional_positions`) the oracle has
     // seen fail to separate it.
     let mut withdrawn: HashMap<(usize, Case), BTreeSet<Var>> = HashMap::new();
+    // Race cases a chosen warp barrier did not separate: threads of different warps race, so
+    // only block barriers are offered for them from then on.
+    let mut warp_withdrawn: HashSet<(usize, Case)> = HashSet::new();
+    // Under `partial`: whether this round's verdicts come from a full check (`Oracle::check`),
+    // asked once only unfixable races are left.
+    let mut full = false;
     let mut iterations = 0u32;
-    let impossible = |reasons: Vec<Vec<Unfixable>>| -> Vec<Synthesis> {
-        reasons.into_iter().map(|r| Synthesis::Impossible { reasons: dedup(r) }).collect()
+    let impossible = |reasons: Vec<Vec<Unfixable>>| -> Round {
+        Round::Finished(reasons.into_iter().map(|r| Synthesis::Impossible { reasons: dedup(r) }).collect())
     };
     loop {
         let mut verdicts = Vec::new();
         for (unit, oracle) in units.iter().zip(oracles.iter_mut()) {
             let (candidate, _) = unit.with_barriers(&chosen);
             let t = Instant::now();
-            verdicts.push((oracle.check_for_synthesis(&candidate), candidate));
+            let verdict =
+                if full { oracle.check(&candidate) } else { oracle.check_for_synthesis(&candidate) };
+            verdicts.push((verdict, candidate));
             stats.oracle_calls += 1;
             stats.oracle_time += t.elapsed();
         }
-        let diverging = verdicts.iter().any(|(v, _)| !v.divergences.is_empty());
-        // Grid-level races and undecided cases are left to the report (`Synthesis::Done::remaining`).
-        let racing = verdicts.iter().any(|(v, _)| v.races.iter().any(|r| decided_block_race(r).is_some()));
-        if diverging {
-            let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
-            for (ui, (v, _)) in verdicts.iter().enumerate() {
-                // Barriers and `syncwarp`s of the input: synthesis never removes them (without
-                // --reoptimize) and never moves a `syncwarp`, so their divergence is the input's.
-                let mut original = units[ui].base.barriers();
-                original.extend(units[ui].base.syncwarps());
-                for d in &v.divergences {
-                    if original.contains(&d.barrier) {
+        // Divergence of inserted barriers excludes their block; of the input's barriers, it is
+        // repaired, kept (reported in `remaining`) or, without `partial`, the end.
+        let mut diverging = false;
+        let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
+        let mut repair: Vec<(usize, Divergence)> = Vec::new();
+        for (ui, (v, candidate)) in verdicts.iter().enumerate() {
+            let mut original = units[ui].base.barriers();
+            original.extend(units[ui].base.syncwarps());
+            for d in &v.divergences {
+                if original.contains(&d.barrier) {
+                    if !opts.keep_barriers && movable_barriers(units[ui].original).contains(&d.barrier) {
+                        repair.push((ui, d.clone()));
+                    } else if !opts.partial {
                         stuck[ui].push(Unfixable::DivergentBarrier { divergence: d.clone() });
-                    } else {
-                        exclude_block(&mut units[ui], d.block, &mut excluded, &mut solver);
                     }
+                } else if matches!(candidate.stmt(d.barrier).map(|s| &s.kind), Some(StmtKind::Syncwarp)) {
+                    exclude_warp_block(&mut units[ui], d.block, &mut excluded, &mut solver);
+                    diverging = true;
+                } else {
+                    exclude_block(&mut units[ui], d.block, &mut excluded, &mut solver);
+                    diverging = true;
                 }
             }
-            if stuck.iter().any(|s| !s.is_empty()) {
-                return Ok((impossible(stuck), finish(stats, started, oracles, queries_before, iterations)));
-            }
-        } else if !racing {
-            let finished = finish(stats, started, oracles, queries_before, iterations);
+        }
+        if !repair.is_empty() {
+            return Ok(Round::Repair(repair));
+        }
+        if stuck.iter().any(|s| !s.is_empty()) {
+            return Ok(impossible(stuck));
+        }
+        // Grid-level races and undecided cases are left to the report (`Synthesis::Done::remaining`).
+        let racing = verdicts.iter().any(|(v, _)| v.races.iter().any(|r| decided_block_race(r).is_some()));
+        if !diverging && !racing {
             let results = units
                 .iter()
                 .zip(verdicts)
@@ -468,8 +350,9 @@ pub fn synthesize_group(
                     unit.done(&chosen, candidate, verdict, races, opts)
                 })
                 .collect();
-            return Ok((results, finished));
-        } else {
+            return Ok(Round::Finished(results));
+        }
+        if !diverging {
             let mut refined = false;
             if opts.mode == Mode::Informed {
                 let t = Instant::now();
@@ -492,6 +375,17 @@ pub fn synthesize_group(
                         Mode::Informed => {
                             for c in &race.cases {
                                 let mut clause = unit.clause_of(&c.case, &excluded);
+                                // Warp barriers at the separating positions, until one chosen
+                                // leaves the case racing between warps.
+                                if !warp_withdrawn.contains(&(ui, c.case)) {
+                                    let warp =
+                                        unit.warp_lits(c.case.separating_positions(&unit.tree), &excluded);
+                                    if warp.iter().any(|l| chosen.contains(&l.var)) {
+                                        warp_withdrawn.insert((ui, c.case));
+                                    } else {
+                                        clause.extend(warp);
+                                    }
+                                }
                                 // Positions that separate the case only in some executions: offered
                                 // until the oracle reports the case with them chosen.
                                 let tried = withdrawn.entry((ui, c.case)).or_default();
@@ -531,6 +425,10 @@ pub fn synthesize_group(
                                 }
                                 if clause.is_empty() {
                                     unfixable[ui].push(why_unfixable(race, &c.case, unit));
+                                    if opts.partial {
+                                        // Left to `remaining`: no barrier fixes this case.
+                                        continue;
+                                    }
                                 }
                                 solver.add_hard(&clause);
                                 refined = true;
@@ -546,28 +444,54 @@ pub fn synthesize_group(
                     }
                 }
             }
+            if opts.partial && !refined {
+                // Only races no barrier fixes are left: settle on this placement once a full
+                // check (the lazy one skips cases and keeps uniform-read assumptions) agrees.
+                if full {
+                    let results = units
+                        .iter()
+                        .zip(verdicts)
+                        .zip(&seen_races)
+                        .map(|((unit, (verdict, candidate)), races)| {
+                            unit.done(&chosen, candidate, verdict, races, opts)
+                        })
+                        .collect();
+                    return Ok(Round::Finished(results));
+                }
+                full = true;
+                continue;
+            }
             // Barriers never fix grid races or self races: stop once they are all that is left
             // (nothing new to refine), or as soon as a block race proves unfixable.
             let hopeless = unfixable.iter().flatten().any(|u| !matches!(u, Unfixable::GridRace { .. }));
-            if !refined || hopeless {
+            if !opts.partial && (!refined || hopeless) {
                 for (u, d) in unfixable.iter_mut().zip(&deferred) {
                     u.extend(d.iter().cloned());
                 }
-                return Ok((
-                    impossible(unfixable),
-                    finish(stats, started, oracles, queries_before, iterations),
-                ));
+                return Ok(impossible(unfixable));
             }
         }
+        full = false;
         iterations += 1;
+        stats.iterations += 1;
         let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b);
         if iterations > opts.max_iterations || out_of_time {
             let gave_up = units.iter().map(|_| Synthesis::GaveUp { iterations }).collect();
-            return Ok((gave_up, finish(stats, started, oracles, queries_before, iterations)));
+            return Ok(Round::Finished(gave_up));
         }
         let t = Instant::now();
-        let outcome = solver.solve()?;
+        let mut outcome = solver.solve()?;
         stats.maxsat_calls += 1;
+        if outcome == Outcome::Unsat && opts.partial && opts.mode == Mode::Informed {
+            // Clauses added before all their positions were excluded: their cases are unfixable
+            // now, and the next check reports them again as such.
+            let hopeless_clause = |c: &[Lit]| c.iter().all(|l| !l.negated && excluded.contains(&l.var));
+            if let Some(rebuilt) = solver.without_hard(hopeless_clause) {
+                solver = rebuilt;
+                outcome = solver.solve()?;
+                stats.maxsat_calls += 1;
+            }
+        }
         stats.maxsat_time += t.elapsed();
         match outcome {
             Outcome::Unsat => {
@@ -597,10 +521,7 @@ pub fn synthesize_group(
                     r.extend(u);
                     r.extend(d);
                 }
-                return Ok((
-                    impossible(reasons),
-                    finish(stats, started, oracles, queries_before, iterations),
-                ));
+                return Ok(impossible(reasons));
             }
             Outcome::Optimal(sol) => {
                 chosen = sites.members.keys().filter(|v| sol.value(Lit::pos(**v))).copied().collect();
@@ -615,6 +536,18 @@ fn exclude_block(unit: &mut Unit, b: Label, excluded: &mut BTreeSet<Var>, solver
     unit.varying.insert(b);
     for l in unit.tree.subtree(b) {
         if let Some(v) = unit.var_of.get(&l) {
+            if excluded.insert(*v) {
+                solver.add_hard(&[Lit::neg(*v)]);
+            }
+        }
+    }
+}
+
+/// Excludes every warp-barrier position inside `b`, a block proven to vary within a warp.
+fn exclude_warp_block(unit: &mut Unit, b: Label, excluded: &mut BTreeSet<Var>, solver: &mut MaxSat) {
+    unit.warp_varying.insert(b);
+    for l in unit.tree.subtree(b) {
+        if let Some(v) = unit.warp_var_of.get(&l) {
             if excluded.insert(*v) {
                 solver.add_hard(&[Lit::neg(*v)]);
             }
@@ -688,8 +621,9 @@ impl Unit<'_> {
         races: &[Race],
         opts: &SynthOptions,
     ) -> Synthesis {
-        let placement = self.labels_at(chosen);
-        let cost = self.cost_of(&placement);
+        let placement = self.labels_at(chosen, BarrierKind::Block);
+        let warp = self.labels_at(chosen, BarrierKind::Warp);
+        let cost = self.cost_of(&placement, BarrierKind::Block).plus(&self.cost_of(&warp, BarrierKind::Warp));
         // Under `reoptimize`, an original barrier whose position the optimum chooses again
         // stays where it is: it is neither removed nor inserted.
         let mut removed = Vec::new();
@@ -706,17 +640,40 @@ impl Unit<'_> {
                 }
             }
         }
+        for b in &self.dropped {
+            if !removed.contains(b) {
+                removed.push(*b);
+            }
+        }
         let new_positions: Vec<Label> = placement.iter().copied().filter(|p| !restored.contains(p)).collect();
-        let inserted = explain(&new_positions, self, races);
-        let remaining = verdict
-            .races
-            .iter()
-            .map(|r| match r.scope {
-                Scope::Grid => Unfixable::GridRace { race: r.clone() },
-                Scope::Block => Unfixable::Undecided { race: r.clone() },
-            })
-            .collect();
-        Synthesis::Done { kernel: Box::new(candidate), inserted, removed, cost, warnings: verdict, remaining }
+        let mut inserted = explain(&new_positions, BarrierKind::Block, self, races);
+        inserted.extend(explain(&warp, BarrierKind::Warp, self, races));
+        inserted.sort_by_key(|i| i.after);
+        let mut remaining: Vec<Unfixable> = verdict.races.iter().map(|r| self.leftover(r)).collect();
+        remaining.extend(
+            verdict.divergences.iter().map(|d| Unfixable::DivergentBarrier { divergence: d.clone() }),
+        );
+        Synthesis::Done {
+            kernel: Box::new(candidate),
+            inserted,
+            removed,
+            moved: Vec::new(),
+            cost,
+            warnings: verdict,
+            remaining,
+        }
+    }
+
+    /// Why a race of the final placement's verdict is left: between blocks, undecided, in one
+    /// statement instance, or with no position a barrier may take.
+    fn leftover(&self, r: &Race) -> Unfixable {
+        if r.scope == Scope::Grid {
+            return Unfixable::GridRace { race: r.clone() };
+        }
+        match decided_block_race(r) {
+            None => Unfixable::Undecided { race: r.clone() },
+            Some(decided) => why_unfixable(r, &decided.cases[0].case, self),
+        }
     }
 }
 
@@ -757,19 +714,6 @@ fn smt_queries(oracles: &[&mut dyn Oracle]) -> u64 {
     oracles.iter().map(|o| o.stats().smt_queries).sum()
 }
 
-fn finish(
-    mut stats: SynthStats,
-    started: Instant,
-    oracles: &[&mut dyn Oracle],
-    q0: u64,
-    iterations: u32,
-) -> SynthStats {
-    stats.iterations = iterations as u64;
-    stats.smt_queries = smt_queries(oracles) - q0;
-    stats.total_time = started.elapsed();
-    stats
-}
-
 fn dedup(v: Vec<Unfixable>) -> Vec<Unfixable> {
     let mut out: Vec<Unfixable> = Vec::new();
     for u in v {
@@ -805,6 +749,11 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
         return Unfixable::SelfRace { race: race.clone() };
     }
     let tree = &unit.tree;
+    let positions = case.separating_positions(tree);
+    let placeable = |l: &Label| unit.base.place(*l).is_placeable();
+    if !positions.is_empty() && !positions.iter().any(placeable) {
+        return Unfixable::InOneStatement { race: race.clone() };
+    }
     let blocks: Vec<Label> = case
         .separating_positions(tree)
         .iter()
@@ -816,7 +765,7 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
     Unfixable::NoValidPosition { race: race.clone(), blocks }
 }
 
-fn explain(placement: &[Label], unit: &Unit, races: &[Race]) -> Vec<Inserted> {
+fn explain(placement: &[Label], kind: BarrierKind, unit: &Unit, races: &[Race]) -> Vec<Inserted> {
     placement
         .iter()
         .map(|l| {
@@ -827,152 +776,15 @@ fn explain(placement: &[Label], unit: &Unit, races: &[Race]) -> Vec<Inserted> {
                 .collect();
             separates.sort();
             separates.dedup();
-            Inserted {
-                after: *l,
-                cost: unit.cost.get(l).map(|c| c.to_string()).unwrap_or_default(),
-                separates,
-            }
+            Inserted { after: *l, kind, cost: unit.cost_at(*l, kind).to_string(), separates }
         })
         .collect()
-}
-
-/// The paper's P variables and blocking clauses.
-#[derive(Default)]
-struct PaperState {
-    /// Per race location (kernel, ℓ, ℓ'): its P variables (index 0 intra, j inter for the j-th
-    /// shared loop).
-    pvars: HashMap<(usize, Label, Label), Vec<Var>>,
-    last_model: Vec<bool>,
-}
-
-impl PaperState {
-    fn remember(&mut self, sol: &crate::maxsat::Solution) {
-        self.last_model = sol.model.clone();
-    }
-
-    fn refine(
-        &mut self,
-        unit_index: usize,
-        race: &Race,
-        unit: &Unit,
-        excluded: &BTreeSet<Var>,
-        solver: &mut MaxSat,
-    ) {
-        let tree = &unit.tree;
-        let key = (unit_index, race.first, race.second);
-        let (l, lp) = (race.first, race.second);
-        if let Some(ps) = self.pvars.get(&key) {
-            // The current P assignment does not fix this race: block it (Alg. 1 line 29).
-            let clause: Vec<Lit> = ps
-                .iter()
-                .map(|v| {
-                    if self.last_model.get(v.0 as usize).copied().unwrap_or(false) {
-                        Lit::neg(*v)
-                    } else {
-                        Lit::pos(*v)
-                    }
-                })
-                .collect();
-            solver.add_hard(&clause);
-            return;
-        }
-        let shared = tree.shared_loops(l, lp);
-        let lits = |labels: Vec<Label>| unit.lits(labels, excluded);
-        let p0 = solver.new_var();
-        let mut ps = vec![p0];
-        let intra = Case { first: l, second: lp, relation: Relation::SameIteration };
-        let mut c = vec![Lit::neg(p0)];
-        c.extend(lits(intra.separating_positions(tree)));
-        solver.add_hard(&c);
-        for lj in &shared {
-            let pj = solver.new_var();
-            let inter =
-                Case { first: lp, second: l, relation: Relation::Carried { shared_loop: *lj, gap2: false } };
-            let mut c = vec![Lit::neg(pj)];
-            c.extend(lits(inter.separating_positions(tree)));
-            solver.add_hard(&c);
-            ps.push(pj);
-        }
-        for j in 1..ps.len() {
-            for k in j + 1..ps.len() {
-                solver.add_hard(&[Lit::neg(ps[j]), Lit::neg(ps[k])]);
-            }
-        }
-        // The empty placement is known to fail: at least one option (Alg. 1 line 12).
-        let any: Vec<Lit> = ps.iter().map(|v| Lit::pos(*v)).collect();
-        solver.add_hard(&any);
-        self.pvars.insert(key, ps);
-    }
-}
-
-/// The naive baseline (AutoSync Sec. IV-B): a barrier at every site, drop the divergent ones,
-/// then remove one site at a time unless that makes the oracle complain. Returns the kernel, the
-/// labels that took a barrier and the cost, or `None` when even all sites leave a race.
-pub fn naive(
-    kernel: &Kernel,
-    oracle: &mut dyn Oracle,
-    opts: &SynthOptions,
-) -> (Option<(Kernel, Vec<Label>, Ratio)>, SynthStats) {
-    let started = Instant::now();
-    let q0 = oracle.stats().smt_queries;
-    let mut stats = SynthStats::default();
-    let mut solver = MaxSat::new(opts.engine);
-    let kernels = std::slice::from_ref(kernel);
-    let Ok((units, sites)) = build_units(kernels, opts, &mut solver) else {
-        return (None, stats);
-    };
-    let Some(unit) = units.first() else { return (None, stats) };
-    let mut chosen: Vec<Var> = sites.members.keys().copied().collect();
-    // The candidate kernel and, per inserted barrier, the site it stands for.
-    let build = |chosen: &[Var]| unit.with_barriers(&chosen.iter().copied().collect());
-    // Drop divergent barriers (their sites) until none diverges.
-    loop {
-        let (k, barriers) = build(&chosen);
-        let v = oracle.check(&k);
-        stats.oracle_calls += 1;
-        if v.divergences.is_empty() {
-            if !v.races.is_empty() {
-                stats.total_time = started.elapsed();
-                stats.smt_queries = oracle.stats().smt_queries - q0;
-                return (None, stats);
-            }
-            break;
-        }
-        let bad: BTreeSet<Var> = v
-            .divergences
-            .iter()
-            .filter_map(|d| barriers.iter().find(|(_, b)| *b == d.barrier).map(|(site, _)| *site))
-            .collect();
-        if bad.is_empty() {
-            stats.total_time = started.elapsed();
-            return (None, stats);
-        }
-        chosen.retain(|v| !bad.contains(v));
-    }
-    let mut i = 0;
-    while i < chosen.len() {
-        let mut trial = chosen.clone();
-        trial.remove(i);
-        let v = oracle.check(&build(&trial).0);
-        stats.oracle_calls += 1;
-        if v.is_clean() {
-            chosen = trial;
-        } else {
-            i += 1;
-        }
-    }
-    let set: BTreeSet<Var> = chosen.iter().copied().collect();
-    let labels = unit.labels_at(&set);
-    let cost = unit.cost_of(&labels);
-    stats.total_time = started.elapsed();
-    stats.smt_queries = oracle.stats().smt_queries - q0;
-    (Some((build(&chosen).0, labels, cost)), stats)
 }
 
 /// The input's barriers `reoptimize` may remove: those that are a whole source statement (their
 /// label has a place). A barrier inside an expression (`__syncthreads_or(p)`) or a macro
 /// expansion cannot be deleted from the text, so it stays, as every barrier does without
 /// `reoptimize`.
-fn movable_barriers(k: &Kernel) -> Vec<Label> {
+pub(super) fn movable_barriers(k: &Kernel) -> Vec<Label> {
     k.barriers().into_iter().filter(|l| k.place(*l).is_placeable()).collect()
 }

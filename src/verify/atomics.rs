@@ -150,7 +150,7 @@ pub fn distinct_results(
             };
             let (Some(rx), Some(ry)) = (&x.result, &y.result) else { continue };
             let meet = Bool::and(&[&x.enabled, &y.enabled, &x.index.eq(&y.index)]);
-            out.push(meet.implies(&rx.eq(ry).not()));
+            out.push(meet.implies(rx.eq(ry).not()));
         }
     }
     out

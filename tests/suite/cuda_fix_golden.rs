@@ -3,7 +3,12 @@
 //! - `tests/cuda/fix/NAME.cu` is fixed to `NAME.fixed.cu` (`fix -o`), `fix --diff` prints
 //!   `NAME.diff`, the fixed file verifies (`check` exits 0) and `fix --check` on it changes nothing;
 //! - every `benchmarks/micro/*.cu` with its `__syncthreads();` lines stripped is fixed to
-//!   `tests/cuda/fix/micro/NAME.fixed.cu` with the diff `NAME.diff`, and the result verifies.
+//!   `tests/cuda/fix/micro/NAME.fixed.cu` with the diff `NAME.diff`, and the result verifies;
+//! - `tests/cuda/fix/whole/NAME.cu`, whole realistic files (reductions with a warp tail, scans,
+//!   matrix multiply, stencil, histogram, cooperative groups), are fixed by plain `fix` (no
+//!   flags but a generous budget) to `NAME.fixed.cu` and `NAME.diff`; `NAME.remaining` is the
+//!   summary of what stays (empty when nothing does, and then the result verifies), and the
+//!   sentences about repaired barriers (`moved the barrier at line …`) are part of it.
 //!
 //! `BLESS=1` rewrites the expected files (check the change by reading the diffs first).
 
@@ -99,6 +104,124 @@ fn fix_goldens_for_stripped_micro_benchmarks() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The lines of `fix`'s stderr that say what it changed beyond the diff or what stays: the
+/// repaired barriers and the summary of the remaining findings.
+fn summary_lines(err: &str) -> String {
+    err.lines()
+        .filter(|l| {
+            l.contains(": moved the barrier")
+                || l.contains(": removed the barrier")
+                || l.contains("finding(s) remain")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn fix_goldens_for_whole_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/fix/whole");
+    let bless = std::env::var_os("BLESS").is_some();
+    let cases = cu_files(&dir);
+    assert!(cases.len() >= 10, "expected the realistic whole files in {}", dir.display());
+    // A generous budget: the goldens must not depend on the machine's load.
+    let budget = ["--timeout", "300"];
+    let mut failures = Vec::new();
+    for cu in &cases {
+        let name = cu.file_name().and_then(|n| n.to_str()).expect("utf8 name").to_string();
+        let stem = name.trim_end_matches(".cu");
+        let (code, diff, err) = autosync(&dir, &["fix", budget[0], budget[1], "--diff", &name]);
+        let summary = summary_lines(&err);
+        let remains = summary.contains("finding(s) remain");
+        if code != i32::from(remains) {
+            failures.push(format!("{name}: fix --diff exited {code} (remaining: {remains}): {err}"));
+            continue;
+        }
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tmp.path().join(format!("{stem}.out.cu"));
+        let out_s = out.to_string_lossy().to_string();
+        let (code_o, _, err_o) = autosync(&dir, &["fix", budget[0], budget[1], "-o", &out_s, &name]);
+        if code_o != code {
+            failures.push(format!("{name}: fix -o exited {code_o}, fix --diff {code}: {err_o}"));
+            continue;
+        }
+        let fixed = std::fs::read_to_string(&out).unwrap_or_default();
+        if !remains {
+            let (c, report, e) = autosync(&dir, &["check", budget[0], budget[1], &out_s]);
+            if c != 0 {
+                failures.push(format!("{name}: the fixed file does not verify ({c}): {report}{e}\n{fixed}"));
+                continue;
+            }
+        }
+        let paths = [
+            (dir.join(format!("{stem}.diff")), diff.clone()),
+            (dir.join(format!("{stem}.fixed.cu")), fixed.clone()),
+            (dir.join(format!("{stem}.remaining")), summary.replace(&out_s, &name)),
+        ];
+        for (path, got) in paths {
+            if bless {
+                std::fs::write(&path, &got).expect("write an expected file");
+            } else if std::fs::read_to_string(&path).unwrap_or_default() != got {
+                let want = std::fs::read_to_string(&path).unwrap_or_default();
+                failures.push(format!(
+                    "{name}: {} differs:\n--- expected\n{want}\n--- got\n{got}",
+                    path.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn keep_barriers_and_no_warp_keep_the_old_behaviour() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/fix/whole");
+    // The divergent barrier stays under --keep-barriers: reported, the file is not repaired.
+    let (code, diff, err) =
+        autosync(&dir, &["fix", "--timeout", "300", "--keep-barriers", "--diff", "divergent_tree_reduce.cu"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!diff.contains("-            __syncthreads();"), "{diff}");
+    assert!(err.contains("barrier divergence"), "{err}");
+    assert!(err.contains("1 divergent barrier kept"), "{err}");
+    // Without warp barriers the warp tail has no position every thread of the block reaches.
+    let (code, diff, err) =
+        autosync(&dir, &["fix", "--timeout", "300", "--no-warp", "--diff", "warp_tail_reduce.cu"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!diff.contains("__syncwarp"), "{diff}");
+    assert!(err.contains("with no position every thread reaches"), "{err}");
+    // `--check` agrees with the exit code of a partial fix, and the JSON says what remains.
+    let (code, _, err) = autosync(&dir, &["fix", "--timeout", "300", "--check", "histogram_block_totals.cu"]);
+    assert_eq!(code, 1, "{err}");
+    let (code, json, _) = autosync(
+        &dir,
+        &["fix", "--timeout", "300", "--diff", "--format", "json", "histogram_block_totals.cu"],
+    );
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    let kernel = &doc["files"][0]["kernels"][0];
+    assert_eq!(kernel["result"], "partly_fixed", "{json}");
+    assert_eq!(kernel["remaining"][0]["kind"], "between blocks", "{json}");
+    assert_eq!(kernel["inserted"].as_array().map(Vec::len), Some(2), "{json}");
+    assert_eq!(doc["files"][0]["exit_code"], 1);
+}
+
+#[test]
+fn config_prints_the_effective_configuration() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, yaml, err) = autosync(tmp.path(), &["config"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(yaml.contains("warp: true") && yaml.contains("loop_factor: 100"), "{yaml}");
+    // One key is a whole configuration; the rest keep their defaults.
+    std::fs::write(tmp.path().join("one.yaml"), "verifier:\n  strict: true\n").expect("write");
+    let (code, yaml, err) = autosync(tmp.path(), &["--config", "one.yaml", "config"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(yaml.contains("strict: true") && yaml.contains("smt_timeout_ms: 10000"), "{yaml}");
+    // What it prints reads back as the same configuration.
+    std::fs::write(tmp.path().join("printed.yaml"), &yaml).expect("write");
+    let (code, again, err) = autosync(tmp.path(), &["--config", "printed.yaml", "config"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again.lines().skip(1).collect::<Vec<_>>(), yaml.lines().skip(1).collect::<Vec<_>>());
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod config;
 mod cuda_fix_golden;
 mod cuda_lower;
 mod cuda_realworld;
+mod docs;
 mod fix_check;
 mod fix_safety;
 mod fuzz_cli;

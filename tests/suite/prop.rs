@@ -328,7 +328,7 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
                             Unfixable::GridRace { race } => {
                                 x.scope == IScope::Grid && pair == (race.first, race.second)
                             }
-                            Unfixable::NoValidPosition { race, .. } => {
+                            Unfixable::NoValidPosition { race, .. } | Unfixable::InOneStatement { race } => {
                                 x.scope == IScope::Block && pair == (race.first, race.second)
                             }
                             // Not a race; synthesis starts from barrier-free kernels here, so

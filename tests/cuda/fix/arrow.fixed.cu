@@ -6,7 +6,7 @@ __global__ void relax(Node *nodes, float *out) {
     unsigned int t = threadIdx.x;
     float4 *q = &s[t];
     q->x = nodes[t].w;
-    __syncthreads();
+    __syncwarp();
     q->y = 0.0f;
     out[t] = (&s[(t + 1) & 31])->x + q->y;
 }

@@ -10,7 +10,7 @@ __global__ void block_sum(const float *in, float *out, unsigned n) {
     unsigned i = cta.group_index().x * cta.size() + me;
     part[me] = (i < n) ? in[i] : 0.0f;
     for (unsigned half = cta.size() / 2; half > 0; half >>= 1) {
-        __syncthreads();
+        cta.sync();
         if (me < half) {
             part[me] += part[me + half];
         }

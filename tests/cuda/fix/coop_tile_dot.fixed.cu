@@ -16,7 +16,7 @@ __global__ void dot(const float *a, const float *b, float *out, int n) {
     s = cg::reduce(warp, s, cg::plus<float>());
     if (warp.thread_rank() == 0)
         partial[warp.meta_group_rank()] = s;
-    __syncthreads();
+    block.sync();
     if (warp.meta_group_rank() == 0) {
         s = warp.thread_rank() < 8 ? partial[warp.thread_rank()] : 0.0f;
         s = cg::reduce(warp, s, cg::plus<float>());

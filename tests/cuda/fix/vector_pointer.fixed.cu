@@ -12,7 +12,7 @@ __global__ void k(float2 *d) {
     d += blockIdx.x * 64;
     s[tid] = d[tid];
     s[tid + 32] = d[tid + 32];
-    __syncthreads();
+    __syncwarp();
     addTo(s[tid], s[63 - tid]);
     d[tid] = s[tid];
     d[tid + 32] = s[tid + 32];

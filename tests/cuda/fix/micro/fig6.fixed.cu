@@ -10,7 +10,7 @@ __global__ void fig6()
     if (tid % 2 == 0) {
         x = A[tid + 2];
     }
-    __syncthreads();
+    __syncwarp();
     if (tid % 6 == 0) {
         A[tid] += x;
     }
