@@ -79,6 +79,11 @@ pub struct LaunchArgs {
     /// The default (index arithmetic does not wrap); accepted for compatibility
     #[arg(long, conflicts_with = "wrap")]
     pub no_wrap: bool,
+    /// Take nothing from the file's host code: by default each kernel's launches in the file
+    /// (every one of them agreeing) give its block and grid dimensions and the values of scalar
+    /// parameters; reports list each fact used
+    #[arg(long)]
+    pub no_launch_facts: bool,
 }
 
 impl LaunchArgs {
@@ -95,6 +100,7 @@ impl LaunchArgs {
             assume: self.assume.clone(),
             all_dims: self.all_dims,
             wrap: self.wrap,
+            no_launch_facts: self.no_launch_facts,
         }
     }
 }

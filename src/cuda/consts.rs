@@ -146,6 +146,8 @@ pub(crate) fn const_eval(n: Node, src: &str, resolve: &mut dyn FnMut(&str) -> Op
         "false" => Some(0),
         "identifier" => resolve(text),
         "qualified_identifier" => resolve(&text.replace(' ', "")),
+        // `b.x` of a host `dim3` (only the launch facts' resolver knows such names).
+        "field_expression" if !text.contains("->") => resolve(&text.replace(char::is_whitespace, "")),
         "parenthesized_expression" => const_eval(n.named_child(0)?, src, resolve),
         "sizeof_expression" => {
             let ty = n.child_by_field_name("type")?;

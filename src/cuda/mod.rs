@@ -205,6 +205,12 @@ pub struct FrontEndOptions {
     /// `--assume EXPR` (repeatable): assumptions with the meaning of `__requires(EXPR)` in every
     /// kernel lowered, read as CUDA expressions over the kernel's parameters (macros expand).
     pub assumptions: Vec<String>,
+    /// `--no-launch-facts`: take nothing from the file's host code (launch geometry, argument
+    /// values).
+    pub no_launch_facts: bool,
+    /// The command line's `--block-dim`/`--grid-dim` (they override the launches and the
+    /// header; reports say so).
+    pub command_line: crate::kpl::Geometry,
 }
 
 /// Lowers every `__global__` kernel of the file (or only the kernel named `only`) in source order.
@@ -261,10 +267,12 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
     };
     let map = &pre.map;
     let mut lowered_warnings = Vec::new();
-    let mut launches = std::collections::BTreeMap::new();
-    let mut kernels = lower_expanded(&pre.text, &opts, &mut lowered_warnings, &mut launches)
+    let overrides = launch::Overrides { header: geometry.clone(), command_line: opts.command_line.clone() };
+    let mut facts = std::collections::BTreeMap::new();
+    let mut kernels = lower_expanded(&pre.text, &opts, &overrides, &mut lowered_warnings, &mut facts)
         .map_err(|d| beyond(map.diagnostic(d), source))?;
-    let mut noted = std::collections::BTreeSet::new();
+    let lines = crate::diag::LineIndex::new(source);
+    let line_of = |s: Span| lines.line_col(map.span(s).start).0;
     for kernel in &mut kernels {
         // The invariant of `limits`: no kernel past this bound reaches a recursive pass.
         if kernel.nesting() > crate::limits::MAX_KERNEL_NESTING {
@@ -280,18 +288,11 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
         }
         map.kernel(kernel);
         kernel.geometry = geometry.clone();
-        // A constant launch in the file gives what the header does not (see `launch`).
+        // The launches in the file give what the header does not (see `launch`).
         let base = kernel.name.split('<').next().unwrap_or("").to_string();
-        if let Some(l) = launches.get(&base) {
-            if let Some((grid, block, _)) = l.geometry {
-                let from_launch =
-                    crate::kpl::Geometry { block_dim: Some(block), grid_dim: Some(grid), warp_sync: None };
-                kernel.geometry = from_launch.overridden_by(&geometry);
-            }
-            let header_says_all = geometry.block_dim.is_some() && geometry.grid_dim.is_some();
-            if !header_says_all && noted.insert(base) {
-                lowered_warnings.extend(l.notes.iter().cloned());
-            }
+        if let Some(f) = facts.get(&base) {
+            kernel.geometry = f.geometry().overridden_by(&geometry);
+            kernel.launch_facts = launch::render(f, &line_of);
         }
         crate::kpl::assign_default_names(kernel, source);
     }
@@ -312,8 +313,9 @@ fn beyond(mut d: Diagnostic, source: &str) -> Diagnostic {
 fn lower_expanded(
     text: &str,
     options: &FrontEndOptions,
+    overrides: &launch::Overrides,
     warnings: &mut Vec<Diagnostic>,
-    launches: &mut std::collections::BTreeMap<String, launch::Launches>,
+    facts: &mut std::collections::BTreeMap<String, launch::LaunchFacts>,
 ) -> Result<Vec<Kernel>, Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
@@ -331,7 +333,10 @@ fn lower_expanded(
         file_constants(*d, text, &mut file);
     }
     file.evaluate_constants(text);
-    *launches = launch::launches(root, text, &file);
+    if !options.no_launch_facts {
+        file.launch_facts = launch_facts(root, text, &file, &kernels, overrides);
+        facts.clone_from(&file.launch_facts);
+    }
     for d in &decls {
         file_arrays(*d, text, &mut file);
     }
@@ -347,6 +352,30 @@ fn lower_expanded(
         out.extend(lower::lower_kernel(f, text, &file, &options.template_args, warnings)?);
     }
     Ok(out)
+}
+
+/// The launch facts of every kernel in `kernels` (their definitions) that the file launches.
+fn launch_facts(
+    root: Node,
+    text: &str,
+    file: &FileInfo,
+    kernels: &[Node],
+    overrides: &launch::Overrides,
+) -> std::collections::BTreeMap<String, launch::LaunchFacts> {
+    let mut by_name: std::collections::BTreeMap<String, Vec<Node>> = Default::default();
+    for k in kernels {
+        if let Some(n) = function_name(*k, text) {
+            by_name.entry(n.to_string()).or_default().push(*k);
+        }
+    }
+    let names: Vec<String> = by_name.keys().cloned().collect();
+    let found = launch::launches(root, text, file, &names);
+    let mut out = std::collections::BTreeMap::new();
+    for (name, l) in &found {
+        let params = by_name.get(name).and_then(|defs| launch::kernel_params(defs, text)).unwrap_or_default();
+        out.insert(name.clone(), launch::facts(name, &params, l, overrides));
+    }
+    out
 }
 
 fn parse(source: &str) -> Result<Tree, Diagnostic> {
@@ -425,6 +454,8 @@ pub(crate) struct FileInfo {
     pub arrays: Vec<FileArray>,
     /// File-scope type names (`typedef`, `using`, enums): see `typedefs`.
     pub aliases: HashMap<String, typedefs::Alias>,
+    /// What the host code says about each kernel's launches, by kernel name (`launch`).
+    pub launch_facts: std::collections::BTreeMap<String, launch::LaunchFacts>,
 }
 
 impl FileInfo {

@@ -76,6 +76,9 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         let shape = shape_notes(k, config);
         if args.format == Format::Human {
             report_verdict(&mut human, &loaded, k, &verdict);
+            for n in &k.launch_facts {
+                human.out(format!("  note: launch: {n}\n"));
+            }
             for n in &shape {
                 human.out(format!("  note: {n}\n"));
             }
@@ -91,6 +94,7 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
                 "undecided": verdict.undecided,
                 "budget_exhausted": budget_spent,
                 "assumed_shape": shape,
+                "launch_facts": k.launch_facts,
                 "labels": label_map(k),
             }));
         }

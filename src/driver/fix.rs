@@ -298,7 +298,7 @@ fn fix(
                     plan.leftover.push((ki, kind, rule, d));
                 }
                 let result = if remaining.is_empty() { "fixed" } else { "partly_fixed" };
-                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "moved": moved_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "labels": label_map(k)}));
+                f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted_json, "removed": removed_json, "moved": moved_json, "cost": cost.to_string(), "findings": findings, "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "launch_facts": k.launch_facts, "labels": label_map(k)}));
                 f.tally.clean += usize::from(remaining.is_empty());
                 plan.inserts.extend(inserted.iter().map(|i| (ki, i.after, style.text(k, i.after, i.kind))));
                 plan.removes.extend(removed.iter().map(|r| (ki, *r)));
@@ -455,6 +455,9 @@ fn write_plan(
     let out = &mut f.human;
     out.out(diff);
     for k in &loaded.kernels {
+        for n in &k.launch_facts {
+            out.err(format!("note: kernel `{}`: launch: {n}\n", k.name));
+        }
         for n in shape_notes(k, config) {
             out.err(format!("note: kernel `{}`: {n}\n", k.name));
         }

@@ -41,7 +41,7 @@ pub fn read(path: &Path) -> Result<crate::source::Input, Failure> {
     })
 }
 
-fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
+pub(super) fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
     kpl::header::parse_dims(s, kpl::Span::default()).map_err(|_| {
         Failure::Usage(format!("invalid {what} `{s}`: expected 1 to 3 positive numbers, e.g. 256 or 16,16"))
     })

@@ -113,6 +113,9 @@ pub struct LaunchOptions {
     pub all_dims: bool,
     /// Also check executions whose index arithmetic wraps around 2^32 (`--wrap`).
     pub wrap: bool,
+    /// Take nothing from the file's host code: no launch geometry, no argument values
+    /// (`--no-launch-facts`).
+    pub no_launch_facts: bool,
 }
 
 impl LaunchOptions {
@@ -149,6 +152,20 @@ impl LaunchOptions {
             template_args,
             only: self.kernel.clone(),
             assumptions: self.assume.clone(),
+            no_launch_facts: self.no_launch_facts,
+            command_line: crate::kpl::Geometry {
+                block_dim: self
+                    .block_dim
+                    .as_deref()
+                    .map(|s| load::parse_dims_arg(s, "--block-dim"))
+                    .transpose()?,
+                grid_dim: self
+                    .grid_dim
+                    .as_deref()
+                    .map(|s| load::parse_dims_arg(s, "--grid-dim"))
+                    .transpose()?,
+                warp_sync: self.warp_sync,
+            },
         })
     }
 }

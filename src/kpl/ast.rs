@@ -498,6 +498,10 @@ pub struct Kernel {
     /// the source's control flow reaches it, so the cost model does not count them as
     /// conditionals. Empty for KPL files.
     pub flag_guards: std::collections::BTreeSet<Label>,
+    /// What the host code says about the kernel's launches that the check relies on (geometry
+    /// and argument values, with their lines), one sentence each, for every report. Empty for
+    /// KPL files and under `--no-launch-facts`.
+    pub launch_facts: Vec<String>,
 }
 
 impl Kernel {

@@ -67,5 +67,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         places: Vec::new(),
         label_names: names,
         flag_guards: Default::default(),
+        launch_facts: Vec::new(),
     }
 }

@@ -164,6 +164,7 @@ impl Parser<'_> {
             label_names: std::mem::take(&mut self.names),
             places,
             flag_guards: Default::default(),
+            launch_facts: Vec::new(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -974,7 +974,9 @@ impl Z3Oracle {
         else {
             return false;
         };
-        let p = an.ranges.of(&s1.index).disjoint(&an.ranges.of(&s2.index));
+        let mut ranges =
+            an.ranges.narrowed([s1, s2], [&an.block.traces[0].strided, &an.block.traces[1].strided]);
+        let p = ranges.of(&s1.index).disjoint(&ranges.of(&s2.index));
         if p {
             self.stats.prefiltered += 1;
             an.pair_possible.insert((a, b), false);
@@ -1003,7 +1005,10 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
-        if self.prefilter && ranges.of(&s1.index).disjoint(&ranges.of(&s2.index)) {
+        if self.prefilter && {
+            let mut ranges = ranges.narrowed([s1, s2], [&grid.traces[0].strided, &grid.traces[1].strided]);
+            ranges.of(&s1.index).disjoint(&ranges.of(&s2.index))
+        } {
             self.stats.prefiltered += 1;
             an.grid_results.insert((a, b), Outcome::None);
             return Outcome::None;

@@ -5,7 +5,9 @@
 //! ([`super::symbolic::AccessSym::index`]), as 32-bit unsigned values: an operation whose result
 //! might wrap around yields the full range. Leaves are numerals, the launch's thread/block ids and
 //! dimensions (ranges implied by the launch facts every query asserts), and anything else (loop
-//! iterations, parameters, values read from memory) is the full range. The evaluation is thus a
+//! iterations, parameters, values read from memory) is the full range; per pair, the ranges are
+//! narrowed by the loop guards and closed-form counters the pair's query asserts
+//! ([`Ranges::narrowed`]). The evaluation is thus a
 //! sound over-approximation of every value the term takes in a model of the query's assertions:
 //! when the two ranges are disjoint, `index₁ = index₂` is unsatisfiable and the SMT query would
 //! answer "no race" too. It catches the common shapes — constant different first indices of
@@ -16,11 +18,11 @@
 //! `Case::is_separated_by` decides them syntactically before any query.
 
 use super::launch::{Launch, ThreadIds};
-use super::symbolic::ThreadTrace;
+use super::symbolic::{AccessSym, StridedCounter, ThreadTrace};
 use super::word::W;
 use crate::kpl::Geometry;
 use std::collections::HashMap;
-use z3::ast::{Ast, Dynamic, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::DeclKind;
 
 /// The largest word value.
@@ -63,6 +65,7 @@ impl Interval {
 }
 
 /// Interval evaluation of word terms, memoized per term (terms are shared DAGs).
+#[derive(Clone)]
 pub struct Ranges {
     leaves: HashMap<Dynamic, Interval>,
     memo: HashMap<Dynamic, Interval>,
@@ -121,6 +124,86 @@ impl Ranges {
         }
         self.memo.clear();
         self
+    }
+
+    /// These ranges narrowed by what a meeting query of `s1` (thread 1) and `s2` (thread 2)
+    /// asserts besides the launch facts (`meeting` in the oracle): both accesses' enabling
+    /// conditions and iteration assumptions. Two narrowings, each a consequence of those
+    /// assertions, so a pair apart under them has no model of the query either:
+    ///
+    /// - a strided counter `x0 + k·e` of a loop around the access (`counters`, the thread's
+    ///   `ThreadTrace::strided`) whose start and step are non-negative ints: the closed form's
+    ///   assumption (`StridedCounter::exact`, part of the access's `assume`) says its exact value
+    ///   fits an int, so it lies in `[x0, 2^31)`;
+    /// - a conjunct `t < c`, `t <= c` of an enabling condition (a loop or `if` guard such as
+    ///   `j < 256`) bounds `t` from above — for a signed comparison only when `t` is already known
+    ///   non-negative.
+    ///
+    /// This keeps the rows of `s[i][j]` apart in block-stride loops (`j += blockDim.x`), where
+    /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
+    pub fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
+        let mut r = self.clone();
+        r.memo.clear();
+        for (access, counters) in s.iter().zip(counters) {
+            for c in
+                counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))
+            {
+                let (start, step) = (r.of(&c.start), r.of(&c.step));
+                if start.non_negative() && step.non_negative() {
+                    r.leaves.insert(Dynamic::from_ast(&c.value), Interval::new(start.lo, SIGN - 1));
+                    r.memo.clear();
+                }
+            }
+        }
+        for access in s {
+            r.bound_by(&access.enabled, 0);
+        }
+        r.memo.clear();
+        r
+    }
+
+    /// Narrows the terms `cond`'s top-level conjuncts bound from above.
+    fn bound_by(&mut self, cond: &Bool, depth: u32) {
+        let c = Dynamic::from_ast(cond);
+        let Ok(decl) = c.safe_decl() else { return };
+        let args = c.children();
+        if decl.kind() == DeclKind::And {
+            if depth < MAX_DEPTH {
+                for a in args.iter().filter_map(|a| a.as_bool()) {
+                    self.bound_by(&a, depth + 1);
+                }
+            }
+            return;
+        }
+        let (signed, strict) = match decl.kind() {
+            DeclKind::Slt => (true, true),
+            DeclKind::Sleq => (true, false),
+            DeclKind::Ult => (false, true),
+            DeclKind::Uleq => (false, false),
+            _ => return,
+        };
+        let (Some(term), Some(bound)) =
+            (args.first().and_then(|a| a.as_bv()), args.get(1).and_then(|a| a.as_bv()))
+        else {
+            return;
+        };
+        let Some(bound) = bound.as_u64() else { return };
+        if term.get_size() != W || term.as_u64().is_some() || (signed && bound >= SIGN) {
+            return;
+        }
+        let hi = match (strict, bound) {
+            (true, 0) => return, // `t < 0`: unsigned never holds, signed says nothing here
+            (true, b) => b - 1,
+            (false, b) => b,
+        };
+        let now = self.of(&term);
+        if signed && !now.non_negative() {
+            return;
+        }
+        if now.lo <= hi {
+            self.leaves.insert(Dynamic::from_ast(&term), Interval::new(now.lo, now.hi.min(hi)));
+            self.memo.clear();
+        }
     }
 
     /// A range holding every value `term` takes under the launch facts.

@@ -112,6 +112,10 @@ fn lowering_matches_expected_kpl() {
                     format!("// {kind} {l}:{c}: {}\n", w.message)
                 })
                 .collect();
+            // Then each kernel's launch facts (what the host code told the check).
+            for k in &ks {
+                out.extend(k.launch_facts.iter().map(|f| format!("// launch `{}`: {f}\n", k.name)));
+            }
             out.push_str(&ks.iter().map(|k| render(k, src)).collect::<Vec<_>>().join("\n"));
             out
         }

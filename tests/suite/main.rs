@@ -23,6 +23,7 @@ mod fuzz_cli;
 mod interp;
 mod kpl_parse;
 mod label_tree;
+mod launch_facts;
 mod maxsat;
 mod precision;
 mod prefilter;

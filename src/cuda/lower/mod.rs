@@ -22,6 +22,7 @@ mod expr;
 pub(super) mod groups;
 mod intrinsics;
 mod lambda;
+mod launch_facts;
 mod memory;
 mod opaque;
 mod pointers;
@@ -305,6 +306,7 @@ fn lower_instance<'t>(
         root = p;
     }
     lx.cli_assumptions(root, body)?;
+    lx.launch_assumptions(f, body);
     let mut c = body.walk();
     let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
     lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
@@ -330,6 +332,7 @@ fn lower_instance<'t>(
         label_names: vec![LabelName { name: String::new(), explicit: false }; n],
         places: lx.places,
         flag_guards: lx.flag_guards,
+        launch_facts: Vec::new(),
     })
 }
 

@@ -302,18 +302,24 @@ impl<'t> Lx<'_, 't> {
                 };
                 self.declare_kpl(&kpl);
                 self.params.push(kpl.clone());
-                self.bind(&cname, Binding::Var { kpl: kpl.clone(), ty });
-                if assigns(body, self.src, &cname) {
-                    copies.push((cname, kpl, ty));
+                // Every visible launch passes this value (`cuda::launch`): the parameter is it.
+                let fact = self.launch_argument(f, &cname, ty);
+                let assigned = assigns(body, self.src, &cname);
+                match fact {
+                    Some(value) if !assigned => self.bind(&cname, Binding::Const { value, ty }),
+                    _ => self.bind(&cname, Binding::Var { kpl: kpl.clone(), ty }),
+                }
+                if assigned {
+                    copies.push((cname, fact.map_or(Expr::Var(kpl), Expr::Const), ty));
                 }
             }
         }
         // Parameters are uniform and read-only in KPL: a kernel that assigns one works on a copy.
         self.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
-        for (cname, kpl, ty) in copies {
+        for (cname, init, ty) in copies {
             let local = self.fresh_name(&cname);
             self.declare_kpl(&local);
-            let l = self.emit(StmtKind::Local { name: local.clone(), init: Some(Expr::Var(kpl)) });
+            let l = self.emit(StmtKind::Local { name: local.clone(), init: Some(init) });
             self.set_place(l, Place::Not("a copy of an assigned parameter".into()));
             self.bind(&cname, Binding::Var { kpl: local, ty });
         }

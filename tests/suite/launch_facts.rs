@@ -1,0 +1,78 @@
+//! Launch facts from host code (`cuda::launch`): reports name them and where they come from, a
+//! flag that overrides a part says so, `--no-launch-facts` lifts them all, and a kernel the file
+//! also uses outside `<<<…>>>` gets none.
+
+use crate::common::autosync_in;
+use std::path::{Path, PathBuf};
+
+fn apps() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps/launch")
+}
+
+fn json_kernel(out: &str) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(out).expect("one JSON document");
+    v["files"][0]["kernels"][0].clone()
+}
+
+fn facts(k: &serde_json::Value) -> Vec<String> {
+    k["launch_facts"]
+        .as_array()
+        .expect("launch_facts")
+        .iter()
+        .map(|f| f.as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn report_and_json_name_each_fact_and_its_line() {
+    let (code, out, _) = autosync_in(&apps(), &["check", "pitched_copy_const.cu"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("note: launch: blockDim = (32, 8, 1) from the launch at line 24"), "{out}");
+    assert!(out.contains("note: launch: assuming pitch = 1024, from the launch at line 24"), "{out}");
+    let (_, json, _) = autosync_in(&apps(), &["check", "--format", "json", "pitched_copy_const.cu"]);
+    let k = json_kernel(&json);
+    assert!(facts(&k).iter().any(|f| f == "assuming width = 1000, from the launch at line 24"), "{k}");
+    assert!(k["clean"].as_bool().unwrap_or(false), "{k}");
+}
+
+#[test]
+fn no_launch_facts_lifts_them_all() {
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "--no-launch-facts", "pitched_copy_const.cu"]);
+    let k = json_kernel(&json);
+    assert!(facts(&k).is_empty(), "{k}");
+    // Without the pitch the kernel may race (pitch < width): the facts were what proved it.
+    assert_eq!(code, 1, "{json}");
+    assert!(!k["clean"].as_bool().unwrap_or(true), "{k}");
+}
+
+#[test]
+fn a_flag_that_overrides_a_part_is_named() {
+    let (_, out, _) = autosync_in(&apps(), &["check", "--block-dim", "16,16", "pitched_copy_const.cu"]);
+    assert!(
+        out.contains("blockDim = (16, 16, 1) from --block-dim (overrides the launch at line 24)"),
+        "{out}"
+    );
+    // The grid part still comes from the launch.
+    assert!(out.contains("gridDim = (32, 100, 1) from the launch at line 24"), "{out}");
+}
+
+#[test]
+fn overriding_the_block_drops_facts_built_on_it() {
+    // The launch's block of 256 (and the grid computed from it) proves the kernel clean; with
+    // --block-dim 512 the hard-coded stride of 256 makes blocks overlap, and the check must see it.
+    let (code, out, _) = autosync_in(&apps(), &["check", "--block-dim", "512", "vector_add_fixed_block.cu"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("from --block-dim (overrides the launch at line 24)"), "{out}");
+}
+
+#[test]
+fn a_kernel_used_outside_a_launch_gets_no_facts() {
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "warp_rows_launch_kernel_race.cu"]);
+    assert_eq!(code, 1, "{json}");
+    let k = json_kernel(&json);
+    let f = facts(&k);
+    assert_eq!(f.len(), 1, "{k}");
+    assert!(f[0].starts_with("no launch facts for `row_sums`: the file uses it at line 32"), "{k}");
+}
