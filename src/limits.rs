@@ -49,6 +49,10 @@ pub const MAX_UNROLL: u64 = 64;
 /// z3's resource budget (`rlimit`) for the query that asks whether a race needs a wrap.
 pub const WRAP_RLIMIT: u32 = 2_000_000;
 
+/// z3's resource budget for the first-iteration probe of a race query (`verify::query_probing`):
+/// a few milliseconds' worth, deterministic under any load.
+pub const FIRST_ITERATION_RLIMIT: u32 = 300_000;
+
 /// Most variables one MaxSAT instance accepts (room below rustsat's limit for the objective
 /// encoding's auxiliary variables).
 pub const MAX_MAXSAT_VARS: u32 = 1 << 28;

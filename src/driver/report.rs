@@ -58,11 +58,13 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             kind_word(r.kinds[0])
         )
     } else {
+        // "a read", "a write", "an atomic".
+        let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
         format!(
-            "{certainty}{what} on {space} array `{}` between a {} and a {}",
+            "{certainty}{what} on {space} array `{}` between {} and {}",
             r.array,
-            kind_word(r.kinds[0]),
-            kind_word(r.kinds[1])
+            article(kind_word(r.kinds[0])),
+            article(kind_word(r.kinds[1]))
         )
     };
     let msg = if wraps { format!("{msg} (only if the index arithmetic wraps around 2^32)") } else { msg };

@@ -422,7 +422,7 @@ fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     out
 }
 
-use crate::limits::WRAP_RLIMIT;
+use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
 
 /// Marks a race witness found under `extra` as needing a wrap when the query with the two
 /// accesses' no-wrap conditions added has no model (an undecided answer leaves it unmarked:
@@ -473,6 +473,13 @@ fn query(
 /// [`query`], also saying whether the model found satisfies `probe` (false without a model or
 /// a probe). A race query probes the accesses' no-wrap conditions: when its witness needs no
 /// wrap, the race is not wrap-only and [`mark_wrap`]'s extra query is not needed.
+///
+/// A race query (one with a `probe`) in loops first asks for a witness at the first iteration of
+/// every loop (each iteration variable 0), under a small deterministic resource budget: most
+/// races happen there, and with the iterations fixed the strided indices `tid + k·blockDim.x`
+/// lose their products, which the full query has to bit-blast (10 s and more with a symbolic
+/// block and grid size). A model of the narrowed query is a model of the query, so this only
+/// finds witnesses sooner; when it finds none, the full query decides.
 fn query_probing(
     mode: &Mode,
     launch: &Launch,
@@ -493,43 +500,78 @@ fn query_probing(
         mode.solver.set_params(&p);
     }
     stats.smt_queries += 1;
-    let mut probe_holds = false;
+    let in_loops = loops.iter().any(|l| !l.is_empty());
+    if probe.is_some() && in_loops {
+        let zero = BV::from_u64(0, W);
+        let first: Vec<Bool> = loops.iter().flat_map(|l| l.iter().map(|(_, k)| k.eq(&zero))).collect();
+        let mut p = Params::new();
+        p.set_u32("rlimit", FIRST_ITERATION_RLIMIT);
+        mode.solver.set_params(&p);
+        mode.solver.push();
+        for e in extra.iter().chain(&first) {
+            mode.solver.assert(e);
+        }
+        let found = match mode.solver.check() {
+            SatResult::Sat => {
+                mode.solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe))
+            }
+            _ => None,
+        };
+        mode.solver.pop(1);
+        let mut p = Params::new();
+        p.set_u32("rlimit", 0);
+        mode.solver.set_params(&p);
+        if let Some(found) = found {
+            return found;
+        }
+    }
     mode.solver.push();
     for e in extra {
         mode.solver.assert(e);
     }
     let result = mode.solver.check();
-    let out =
-        match result {
-            SatResult::Unsat => Outcome::None,
-            SatResult::Unknown => Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
+    let out = match result {
+        SatResult::Unsat => (Outcome::None, false),
+        SatResult::Unknown => (
+            Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
                 undecided_reason(mode.solver.get_reason_unknown(), mode.limits.timeout_ms)
             })),
-            SatResult::Sat => match mode.solver.get_model() {
-                None => Outcome::Unknown("no model".to_string()),
-                Some(m) => {
-                    probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
-                    let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
-                    let thread = |i: usize| ThreadWitness {
-                        tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
-                        bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
-                        iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
-                    };
-                    let index = index.map(val).unwrap_or(0);
-                    Outcome::Race {
-                        witness: Witness {
-                            threads: [thread(0), thread(1)],
-                            index,
-                            block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
-                            only_with_wrap: false,
-                        },
-                        benign: false,
-                    }
-                }
-            },
-        };
+            false,
+        ),
+        SatResult::Sat => match mode.solver.get_model() {
+            None => (Outcome::Unknown("no model".to_string()), false),
+            Some(m) => witness_of(mode, launch, &m, index, loops, probe),
+        },
+    };
     mode.solver.pop(1);
-    (out, probe_holds)
+    out
+}
+
+/// The race witness a model gives (with the value of `index` when given), and whether the model
+/// satisfies `probe`.
+fn witness_of(
+    mode: &Mode,
+    launch: &Launch,
+    m: &z3::Model,
+    index: Option<&BV>,
+    loops: [&[(Label, BV)]; 2],
+    probe: Option<&Bool>,
+) -> (Outcome, bool) {
+    let probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
+    let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
+    let thread = |i: usize| ThreadWitness {
+        tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
+        bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
+        iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
+    };
+    let index = index.map(val).unwrap_or(0);
+    let witness = Witness {
+        threads: [thread(0), thread(1)],
+        index,
+        block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+        only_with_wrap: false,
+    };
+    (Outcome::Race { witness, benign: false }, probe_holds)
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).
@@ -940,7 +982,14 @@ impl Z3Oracle {
             match answer {
                 Outcome::Race { witness, .. } => {
                     let benign = match (ka, kb, &s1.value, &s2.value) {
-                        (AccessKind::Write, AccessKind::Write, Some(v1), Some(v2)) => {
+                        // Two plain stores, or a plain store and an unused exchange/CAS
+                        // (`AccessSym::value`), of one value: the word ends the same either way.
+                        (
+                            AccessKind::Write | AccessKind::Atomic,
+                            AccessKind::Write | AccessKind::Atomic,
+                            Some(v1),
+                            Some(v2),
+                        ) => {
                             let mut differ = extra.clone();
                             differ.push(v1.eq(v2).not());
                             matches!(

@@ -19,7 +19,7 @@
 //! - a uniform variable the analysis havocs is an uninterpreted function of the iteration vector,
 //!   shared by the two threads, so equal iterations give equal values.
 
-use crate::kpl::{BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::kpl::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
 use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
@@ -37,7 +37,8 @@ pub struct AccessSym {
     pub enabled: Bool,
     /// The linearized element index.
     pub index: BV,
-    /// The value written (plain writes only).
+    /// The value written: plain writes, and exchanges (`exch`, also CUDA's CAS) whose result
+    /// is unused.
     pub value: Option<BV>,
     /// Enclosing loops (outermost first) and this thread's iteration variables for them.
     pub loops: Vec<(Label, BV)>,
@@ -279,8 +280,12 @@ impl<'a> SymExec<'a> {
                     let v = self.eval(value);
                     self.access(l, array, index, Some(v), enabled);
                 }
-                StmtKind::Atomic { dst, array, index, .. } => {
-                    self.access(l, array, index, None, enabled);
+                StmtKind::Atomic { dst, op, array, index, value } => {
+                    // An exchange (or compare-and-swap: KPL `exch`) whose result is unused leaves
+                    // `value` or the word unchanged: against a plain store of the same value, the
+                    // word ends the same in either order (`mod.rs`'s benign check).
+                    let stored = (*op == AtomicOp::Exch && dst.is_none()).then(|| self.eval(value));
+                    self.access(l, array, index, stored, enabled);
                     if let Some(d) = dst {
                         self.nowrap.remove(d);
                         self.sizes.remove(d);

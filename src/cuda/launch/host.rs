@@ -324,10 +324,8 @@ impl<'t> Host<'_, 't> {
                 continue;
             }
             let between = before(other) && other.at.id() != func.id() && other.at.start_byte() > from;
-            if between || in_loop_with(other) {
-                if self.def_value(func, other, depth)? != value {
-                    return None;
-                }
+            if (between || in_loop_with(other)) && self.def_value(func, other, depth)? != value {
+                return None;
             }
         }
         Some(value)
@@ -590,15 +588,14 @@ fn definitions<'t>(
                 }
             }
         }
-        "update_expression" => {
-            if n.child_by_field_name("argument").is_some_and(is_name) {
-                out.push(Def { at: n, what: DefValue::Unknown });
-            }
+        "update_expression" if n.child_by_field_name("argument").is_some_and(is_name) => {
+            out.push(Def { at: n, what: DefValue::Unknown });
         }
-        "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&") => {
-            if n.child_by_field_name("argument").is_some_and(is_name) {
-                out.push(Def { at: n, what: DefValue::Unknown });
-            }
+        "pointer_expression"
+            if n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&")
+                && n.child_by_field_name("argument").is_some_and(is_name) =>
+        {
+            out.push(Def { at: n, what: DefValue::Unknown });
         }
         // `std::cin >> n`.
         "binary_expression"
