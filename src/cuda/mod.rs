@@ -167,6 +167,7 @@
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
 mod consts;
+mod group_names;
 mod launch;
 mod lower;
 pub mod preprocess;

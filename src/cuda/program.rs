@@ -58,7 +58,7 @@ pub(crate) struct Program<'t> {
     /// name, template argument list node), in source order.
     pub launched: Vec<(String, Node<'t>)>,
     /// What the file says about the cooperative groups namespace (aliases, `using`).
-    pub groups: super::lower::groups::Names,
+    pub groups: super::group_names::GroupNames,
 }
 
 impl<'t> Program<'t> {

@@ -117,7 +117,7 @@ impl<'t> Lx<'_, 't> {
     /// not a pure expression the lowering models.
     fn assumption(&mut self, n: Node, fname: &str) -> R<Option<(Expr, Ty)>> {
         let args = self.args(n);
-        super::calls::arity(fname, &args, 1, 1, n)?;
+        super::arity(fname, &args, 1, 1, n)?;
         let arg = args[0];
         if let Some(other) = self.unmodelled_spec(arg) {
             self.warnings.push(
@@ -156,7 +156,7 @@ impl<'t> Lx<'_, 't> {
     fn spec_function(&mut self, n: Node, fname: &str) -> R<Option<(Expr, Ty)>> {
         let args = self.args(n);
         let want = if fname == "__implies" { 2 } else { 1 };
-        super::calls::arity(fname, &args, want, want, n)?;
+        super::arity(fname, &args, want, want, n)?;
         let e = if fname == "__implies" {
             let a = self.cond(args[0])?;
             let b = self.cond(args[1])?;

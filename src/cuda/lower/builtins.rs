@@ -100,7 +100,7 @@ impl<'t> Lx<'_, 't> {
         args: &[Node],
         used: bool,
     ) -> Option<R<Option<(Expr, Ty)>>> {
-        let arity = |k: usize| super::calls::arity(fname, args, k, k, n);
+        let arity = |k: usize| super::arity(fname, args, k, k, n);
         if LOADS.contains(&fname) {
             return Some((|| {
                 arity(1)?;

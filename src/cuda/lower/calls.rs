@@ -648,16 +648,6 @@ impl<'t> Lx<'_, 't> {
     }
 }
 
-/// The argument-count check of every call the lowering models itself (intrinsics, annotations,
-/// warp collectives, group members): `lo..=hi` arguments, else an error at the call.
-pub(super) fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -> R<()> {
-    if (lo..=hi).contains(&args.len()) {
-        return Ok(());
-    }
-    let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
-    Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
-}
-
 /// The name of the innermost namespace a definition is in (`None`: file scope).
 fn innermost_namespace<'s>(mut n: Node, src: &'s str) -> Option<&'s str> {
     while let Some(p) = n.parent() {

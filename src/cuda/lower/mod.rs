@@ -68,6 +68,16 @@ fn unsupported(what: impl std::fmt::Display, n: Node) -> Diagnostic {
     Diagnostic::error(format!("unsupported: {what}"), span(n))
 }
 
+/// The argument-count check of every call the lowering models itself (intrinsics, annotations,
+/// warp collectives, group members): `lo..=hi` arguments, else an error at the call.
+fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -> R<()> {
+    if (lo..=hi).contains(&args.len()) {
+        return Ok(());
+    }
+    let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
+    Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
+}
+
 /// A C name in scope.
 #[derive(Clone, Debug)]
 enum Binding {
