@@ -92,7 +92,12 @@ impl<'t> Lx<'_, 't> {
         // Template arguments: explicit ones, then deduced from the argument types.
         let caller_env = |name: &str| -> Option<Arg> {
             match self.lookup(name) {
-                Some(Binding::Const { value, .. }) => Some(Arg::Value(*value)),
+                // The constant's value from its word: `int` constants are signed.
+                Some(Binding::Const { value, ty }) => Some(Arg::Value(if *ty == Ty::Int {
+                    i64::from(*value as i32)
+                } else {
+                    i64::from(*value)
+                })),
                 _ => self.frame.types.get(name).map(|t| Arg::Type(*t)),
             }
         };

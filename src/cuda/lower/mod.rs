@@ -251,8 +251,7 @@ pub(crate) fn lower_kernel<'t>(
     let launched = prog.launched.iter().filter(|(n, _)| *n == name).map(|x| (x, false));
     for ((iname, args), is_explicit) in explicit.chain(launched) {
         // A launch's arguments may name the launching function's constants (`k<threads><<<…>>>`).
-        let host =
-            |n: &str| super::launch::host_value(root, src, file, *args, n).map(|v| Arg::Value(v as u32));
+        let host = |n: &str| super::launch::host_value(root, src, file, *args, n).map(Arg::Value);
         let env: Option<ArgEnv> = (!is_explicit).then_some(&host as ArgEnv);
         let inst = match instance_from_nodes(&tparams, *args, src, file, env) {
             Ok(inst) => inst,

@@ -67,9 +67,9 @@ pub(super) fn instance_from_flags(
                     })?),
                     Some(_) => {
                         let value = match parse_number(v) {
-                            Some(Lit::Int(x, _)) => Some(x),
+                            Some(Lit::Int(x, _)) => Some(i64::from(x)),
                             _ => match file.macros.get(v) {
-                                Some(MacroVal::Const(x)) => Some(*x as u32),
+                                Some(MacroVal::Const(x)) => Some(*x),
                                 _ => None,
                             },
                         };
@@ -116,7 +116,9 @@ pub(super) type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Arg {
     Type(Ty),
-    Value(u32),
+    /// An integer value as the program states it (negative values stay negative until
+    /// [`Instance::bind`] turns the value into a 32-bit word).
+    Value(i64),
 }
 
 impl Instance {
@@ -130,7 +132,13 @@ impl Instance {
                 if ty == Ty::Float {
                     return Err(unsupported(format!("the floating template parameter `{}`", p.name), tn));
                 }
-                self.values.push((p.name.clone(), v, ty));
+                // The word of a value in the range of `int` or `unsigned` (two's complement for
+                // negative ones); a wider value would not be the program's.
+                let word =
+                    u32::try_from(v).ok().or_else(|| i32::try_from(v).ok().map(|w| w as u32)).ok_or_else(
+                        || unsupported(format!("the value {v} of `{}` (wider than 32 bits)", p.name), at),
+                    )?;
+                self.values.push((p.name.clone(), word, ty));
             }
             (None, Arg::Value(_)) => {
                 return Err(unsupported(format!("a value for the type parameter `{}`", p.name), at))
@@ -158,19 +166,19 @@ pub(super) fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgE
                 return Ok(a);
             }
             if let Some(MacroVal::Const(v)) = file.macros.get(name) {
-                return Ok(Arg::Value(*v as u32));
+                return Ok(Arg::Value(*v));
             }
         }
         return scalar_type(t, src).map(Arg::Type);
     }
     let mut resolve = |name: &str| match lookup(name) {
-        Some(Arg::Value(v)) => Some(v as i64),
+        Some(Arg::Value(v)) => Some(v),
         _ => match file.macros.get(name) {
             Some(MacroVal::Const(v)) => Some(*v),
             _ => None,
         },
     };
-    const_eval(n, src, &mut resolve).map(|v| Arg::Value(v as u32)).ok_or_else(|| {
+    const_eval(n, src, &mut resolve).map(Arg::Value).ok_or_else(|| {
         unsupported(format!("template argument `{}` (not an integer constant)", text(n, src)), n)
     })
 }
