@@ -319,10 +319,8 @@ impl<'t> Host<'_, 't> {
                 continue;
             }
             let between = before(other) && other.at.id() != func.id() && other.at.start_byte() > from;
-            if between || in_loop_with(other) {
-                if self.def_value(func, other, depth)? != value {
-                    return None;
-                }
+            if (between || in_loop_with(other)) && self.def_value(func, other, depth)? != value {
+                return None;
             }
         }
         Some(value)
@@ -585,15 +583,13 @@ fn definitions<'t>(
                 }
             }
         }
-        "update_expression" => {
-            if n.child_by_field_name("argument").is_some_and(is_name) {
-                out.push(Def { at: n, what: DefValue::Unknown });
-            }
-        }
-        "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&") => {
-            if n.child_by_field_name("argument").is_some_and(is_name) {
-                out.push(Def { at: n, what: DefValue::Unknown });
-            }
+        // `n++`, `&n`.
+        "update_expression" | "pointer_expression"
+            if n.child_by_field_name("argument").is_some_and(is_name)
+                && (n.kind() == "update_expression"
+                    || n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&")) =>
+        {
+            out.push(Def { at: n, what: DefValue::Unknown });
         }
         // `std::cin >> n`.
         "binary_expression"
