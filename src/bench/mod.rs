@@ -217,13 +217,18 @@ fn jobs_of(file: &BenchFile, config: &Config) -> Vec<Job> {
 /// line with its position.
 pub fn load_kernels(path: &Path, source: &str, config: &Config) -> Result<Vec<Kernel>, String> {
     let launch = crate::driver::LaunchOptions::default();
-    crate::driver::load::lower_source(path, source, &launch, config).map(|(k, _)| k).map_err(|f| match f {
-        crate::driver::Failure::Input { diag, .. } => {
-            let at =
-                diag.span.map(|s| crate::diag::line_col(source, s.start)).map(|(l, c)| format!("{l}:{c}: "));
-            format!("{}{}", at.unwrap_or_default(), diag.message)
+    crate::driver::load::lower_source(path, source, &launch, config).map(|(k, _)| k).map_err(|f| {
+        match f.reported() {
+            crate::driver::Failure::Input { diag, .. } => {
+                let at = diag
+                    .span
+                    .map(|s| crate::diag::line_col(source, s.start))
+                    .map(|(l, c)| format!("{l}:{c}: "));
+                format!("{}{}", at.unwrap_or_default(), diag.message)
+            }
+            crate::driver::Failure::Usage(msg) => msg,
+            crate::driver::Failure::NoKernel(_) => String::new(),
         }
-        crate::driver::Failure::Usage(msg) => msg,
     })
 }
 

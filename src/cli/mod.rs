@@ -283,7 +283,7 @@ fn print_failure_document(args: &[std::ffi::OsString], failure: &Failure) {
 
 /// Prints a failure on stderr; exit 2.
 fn report_failure(failure: Failure) -> ExitCode {
-    match failure {
+    match failure.reported() {
         Failure::Input { file, source, diag } => {
             eprint!("{}", diag.render(&file, &source));
             ExitCode::from(EXIT_BAD_INPUT)
@@ -292,6 +292,8 @@ fn report_failure(failure: Failure) -> ExitCode {
             eprintln!("error: {msg}");
             ExitCode::from(EXIT_BAD_INPUT)
         }
+        // `reported` unwraps it.
+        Failure::NoKernel(_) => ExitCode::from(EXIT_BAD_INPUT),
     }
 }
 

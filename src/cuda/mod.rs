@@ -234,7 +234,14 @@ pub fn lower_file_with(source: &str, options: &FrontEndOptions) -> Result<Vec<Ke
 /// inside a macro expansion or an included file is `Place::Not`, so patches land in the user's
 /// text only.
 pub fn lower(source: &str, options: &FrontEndOptions) -> Result<Vec<Lowered>, Diagnostic> {
-    Ok(lower_all(source, options)?.kernels)
+    let file = lower_all(source, options)?;
+    if let Some(d) = file.refused.into_iter().next() {
+        return Err(d);
+    }
+    if file.kernels.is_empty() {
+        return Err(Diagnostic::error("no `__global__` kernel in this file", Span::new(0, 0)));
+    }
+    Ok(file.kernels)
 }
 
 /// A lowered file: its kernels and the warnings the front end has for the user.
@@ -245,9 +252,13 @@ pub struct LoweredFile {
     /// Things read but not modelled or not honoured (ignored header flags, the geometry taken
     /// from a launch in the file, …), in source order; none of them makes a verdict unsound.
     pub warnings: Vec<Diagnostic>,
+    /// One error per kernel the front end refuses (not in `kernels`), in source order: its first
+    /// unsupported construct, the others it found (up to 10) as secondary locations.
+    pub refused: Vec<Diagnostic>,
 }
 
-/// Like [`lower`], with the front end's warnings and notes. The file's header comment
+/// Like [`lower`], with the front end's warnings and notes, and the kernels it refuses apart
+/// from those it lowers (a file without any kernel is `Ok` with none). The file's header comment
 /// (GPUVerify's command line, [`crate::kpl::header::parse_header_lenient`]) gives the geometry
 /// and `-D` macros (before the command line's, which win).
 pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile, Diagnostic> {
@@ -269,8 +280,10 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
     let mut lowered_warnings = Vec::new();
     let overrides = launch::Overrides { header: geometry.clone(), command_line: opts.command_line.clone() };
     let mut facts = std::collections::BTreeMap::new();
-    let mut kernels = lower_expanded(&pre.text, &opts, &overrides, &mut lowered_warnings, &mut facts)
-        .map_err(|d| beyond(map.diagnostic(d), source))?;
+    let (mut kernels, refused) =
+        lower_expanded(&pre.text, &opts, &overrides, &mut lowered_warnings, &mut facts)
+            .map_err(|d| beyond(map.diagnostic(d), source))?;
+    let refused: Vec<Diagnostic> = refused.into_iter().map(|d| beyond(map.diagnostic(d), source)).collect();
     let lines = crate::diag::LineIndex::new(source);
     let line_of = |s: Span| lines.line_col(map.span(s).start).0;
     for kernel in &mut kernels {
@@ -297,7 +310,11 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
         crate::kpl::assign_default_names(kernel, source);
     }
     warnings.extend(lowered_warnings.into_iter().map(|d| map.diagnostic(d)));
-    Ok(LoweredFile { kernels: kernels.into_iter().map(|kernel| Lowered { kernel }).collect(), warnings })
+    Ok(LoweredFile {
+        kernels: kernels.into_iter().map(|kernel| Lowered { kernel }).collect(),
+        warnings,
+        refused,
+    })
 }
 
 /// A diagnostic located in the `--assume` text after the user's file has no position in it.
@@ -309,14 +326,15 @@ fn beyond(mut d: Diagnostic, source: &str) -> Diagnostic {
     d
 }
 
-/// Lowers the kernels of preprocessed text; spans and places point into `text`.
+/// Lowers the kernels of preprocessed text; spans and places point into `text`. Returns the
+/// kernels and one error per kernel function refused (its other kernels are still lowered).
 fn lower_expanded(
     text: &str,
     options: &FrontEndOptions,
     overrides: &launch::Overrides,
     warnings: &mut Vec<Diagnostic>,
     facts: &mut std::collections::BTreeMap<String, launch::LaunchFacts>,
-) -> Result<Vec<Kernel>, Diagnostic> {
+) -> Result<(Vec<Kernel>, Vec<Diagnostic>), Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
@@ -340,18 +358,19 @@ fn lower_expanded(
     for d in &decls {
         file_arrays(*d, text, &mut file);
     }
-    if kernels.is_empty() {
-        let msg = match only {
-            Some(name) => format!("no `__global__` kernel named `{name}` in this file"),
-            None => "no `__global__` kernel in this file".to_string(),
-        };
+    if let (true, Some(name)) = (kernels.is_empty(), only) {
+        let msg = format!("no `__global__` kernel named `{name}` in this file");
         return Err(Diagnostic::error(msg, Span::new(0, 0)));
     }
     let mut out = Vec::new();
+    let mut refused = Vec::new();
     for f in kernels {
-        out.extend(lower::lower_kernel(f, text, &file, &options.template_args, warnings)?);
+        match lower::lower_kernel(f, text, &file, &options.template_args, warnings) {
+            Ok(ks) => out.extend(ks),
+            Err(d) => refused.push(d),
+        }
     }
-    Ok(out)
+    Ok((out, refused))
 }
 
 /// The launch facts of every kernel in `kernels` (their definitions) that the file launches.

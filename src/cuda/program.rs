@@ -45,6 +45,8 @@ pub(crate) struct Program<'t> {
     pub shared_memory: Vec<(String, String)>,
     /// Plain structs and unions: name → fields (name, type text), in declaration order.
     pub structs: Vec<StructDef>,
+    /// Structs with other members (pointers, arrays, functions): not modelled, named in errors.
+    pub other_structs: Vec<String>,
     /// Functions declared but not defined in the file (`__device__ float f(float);`): name →
     /// the declaration's parameter list and return type (for calls of opaque functions).
     pub prototypes: Vec<(String, Node<'t>)>,
@@ -52,6 +54,9 @@ pub(crate) struct Program<'t> {
     pub textures: Vec<(String, Node<'t>)>,
     /// Explicit instantiations: (function name, template argument list node).
     pub instantiations: Vec<(String, Node<'t>)>,
+    /// Launches with template arguments in host code (`reduce<512><<<g, b>>>(…)`): (kernel
+    /// name, template argument list node), in source order.
+    pub launched: Vec<(String, Node<'t>)>,
     /// What the file says about the cooperative groups namespace (aliases, `using`).
     pub groups: super::lower::groups::Names,
 }
@@ -61,6 +66,7 @@ impl<'t> Program<'t> {
     pub fn collect(root: Node<'t>, src: &str) -> Program<'t> {
         let mut p = Program::default();
         p.scan(root, src, Vec::new());
+        p.launched = super::launch::template_launches(root, src);
         p
     }
 
@@ -211,6 +217,8 @@ impl<'t> Program<'t> {
         if plain && !fields.is_empty() {
             let union = s.kind() == "union_specifier";
             self.structs.push(StructDef { name: name.clone(), fields, union });
+        } else if !self.shared_memory.iter().any(|(n, _)| *n == name) {
+            self.other_structs.push(name.clone());
         }
         for m in members {
             if m.kind() != "function_definition" {

@@ -1,10 +1,10 @@
 //! The `check` pipeline: verify every kernel of the given files and report races and divergent
 //! barriers.
 
-use super::load::{load, oracle_for, shape_notes};
-use super::output::{status_word, FileResult, Out, Tally};
+use super::load::{load_partial, oracle_for, shape_notes};
+use super::output::{diagnostic_json, status_word, FileResult, Out, Tally};
 use super::report::{finding_json, label_map, report_verdict, verdict_findings};
-use super::{Budget, Failure, Format, Plan, EXIT_FINDINGS};
+use super::{Budget, Failure, Format, Plan, EXIT_BAD_INPUT, EXIT_FINDINGS};
 use crate::config::Config;
 use crate::verify::Oracle;
 use serde_json::json;
@@ -29,20 +29,38 @@ pub struct CheckOptions {
 /// divergent barriers; a kernel whose budget ran out is reported with the questions it did not
 /// decide as possible findings (code 1); a file that cannot be loaded is a failed result
 /// (code 2), never a panic.
+///
+/// A kernel the front end refuses is reported (every unsupported construct it found) and the
+/// file's other kernels are checked; the file's code is then 2. In a run over several files, a
+/// file without kernels is a note (code 0).
 pub fn check_file(path: &Path, plan: &Plan, opts: &CheckOptions, config: &Config) -> FileResult {
     let name = path.display().to_string();
-    check(path, plan, opts, config).unwrap_or_else(|f| FileResult::failed(&name, f))
+    match check(path, plan, opts, config) {
+        Ok(r) => r,
+        Err(f) if plan.many && f.no_kernel().is_some() => {
+            FileResult::skipped(&name, &f.no_kernel().unwrap_or_default())
+        }
+        Err(f) => FileResult::failed(&name, f),
+    }
 }
 
 fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Result<FileResult, Failure> {
     let launch = plan.launch_for(path)?;
     let config = &launch.verifier_config(config);
-    let loaded = load(path, &launch, config)?;
+    let loaded = load_partial(path, &launch, config)?;
     let mut human = Out::default();
+    for d in &loaded.refused {
+        human.err(d.render(&loaded.name, &loaded.source));
+    }
     for w in &loaded.warnings {
         human.err(w.clone());
     }
-    let mut tally = Tally { files: 1, kernels: loaded.kernels.len(), ..Tally::default() };
+    let mut tally = Tally {
+        files: 1,
+        kernels: loaded.kernels.len(),
+        unsupported: usize::from(!loaded.refused.is_empty()),
+        ..Tally::default()
+    };
     let mut kernels = Vec::new();
     for k in &loaded.kernels {
         let mut oracle = oracle_for(k, config, args.strict, args.budget);
@@ -99,8 +117,20 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
             }));
         }
     }
-    let code = if tally.clean < tally.kernels { EXIT_FINDINGS } else { 0 };
-    let doc =
+    let code = if !loaded.refused.is_empty() {
+        EXIT_BAD_INPUT
+    } else if tally.clean < tally.kernels {
+        EXIT_FINDINGS
+    } else {
+        0
+    };
+    let mut doc =
         json!({"file": loaded.name, "status": status_word(code), "exit_code": code, "kernels": kernels});
+    if let Some(first) = loaded.refused.first() {
+        let refused: Vec<_> =
+            loaded.refused.iter().map(|d| diagnostic_json(&loaded.name, &loaded.source, d)).collect();
+        doc["error"] = diagnostic_json(&loaded.name, &loaded.source, first);
+        doc["refused"] = json!(refused);
+    }
     Ok(FileResult { code, human, doc, tally })
 }

@@ -96,6 +96,9 @@ pub fn fix_file(
     });
     match result {
         Ok(code) => fixing.finish(code),
+        Err(f) if plan.many && f.no_kernel().is_some() => {
+            FileResult::skipped(&name, &f.no_kernel().unwrap_or_default())
+        }
         // What the file printed before failing (diagnostics, --explain) stays, in order.
         Err(f) => {
             let mut failed = FileResult::failed(&name, f);
@@ -282,7 +285,8 @@ fn fix(
                 let mut moved_json = Vec::new();
                 for m in &moved {
                     let line = crate::diag::line_col(&loaded.source, stmt_span(k, m.barrier).start).0;
-                    let sentence = moved_sentence(loaded, k, m, line, !inserted.is_empty());
+                    let sentence =
+                        moved_sentence(loaded, k, m, line, !inserted.is_empty(), remaining.is_empty());
                     moved_json.push(json!({"line": line, "guard": guard_text(k, &loaded.source, m.guard), "message": sentence}));
                     plan.moved.push(format!("{}: {sentence}\n", loaded.name));
                 }
@@ -559,7 +563,14 @@ fn rule_kind(rule: &str, d: &crate::diag::Diagnostic) -> &'static str {
 
 /// The sentence for a repaired divergent barrier: "moved the barrier at line 47 out of
 /// `if (tid < s)`: not all threads reach it".
-fn moved_sentence(loaded: &Loaded, k: &Kernel, m: &synth::Moved, line: usize, replaced: bool) -> String {
+fn moved_sentence(
+    loaded: &Loaded,
+    k: &Kernel,
+    m: &synth::Moved,
+    line: usize,
+    replaced: bool,
+    nothing_left: bool,
+) -> String {
     let guard = guard_text(k, &loaded.source, m.guard);
     let guard_line = crate::diag::line_col(&loaded.source, guard_span(k, m.guard).start).0;
     let region = if k.flag_guards.contains(&m.guard) {
@@ -569,8 +580,12 @@ fn moved_sentence(loaded: &Loaded, k: &Kernel, m: &synth::Moved, line: usize, re
     };
     if replaced {
         format!("moved the barrier at line {line} out of {region}: not all threads reach it")
-    } else {
+    } else if nothing_left {
         format!("removed the barrier at line {line} inside {region}: not all threads reach it, and no race needs it")
+    } else {
+        format!(
+            "removed the barrier at line {line} inside {region}: not all threads reach it (what it may have been meant to order is listed below)"
+        )
     }
 }
 

@@ -28,6 +28,9 @@ pub struct Loaded {
     pub input: crate::source::Input,
     /// The front end's warnings, rendered against the file (for stderr).
     pub warnings: Vec<String>,
+    /// One error per kernel the CUDA front end refuses (not in `kernels`): see
+    /// [`crate::cuda::LoweredFile::refused`]. Empty from [`load`].
+    pub refused: Vec<Diagnostic>,
 }
 
 /// The file at `path`, read by [`crate::source::read`] (regular files only, size limit, BOM,
@@ -47,14 +50,41 @@ pub(super) fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
     })
 }
 
-/// Reads and lowers the file at `path` with the launch options; a bad file is a located `Failure::Input`.
+/// Reads and lowers the file at `path` with the launch options; a bad file is a located
+/// `Failure::Input`, and so is a kernel the front end refuses.
 pub fn load(path: &Path, launch: &LaunchOptions, config: &Config) -> Result<Loaded, Failure> {
+    let loaded = load_partial(path, launch, config)?;
+    match merged(&loaded.refused) {
+        Some(d) => Err(Failure::Input { file: loaded.name, source: loaded.source, diag: Box::new(d) }),
+        None => Ok(loaded),
+    }
+}
+
+/// The refusals of several kernels as one error: the first, with the others' locations as
+/// secondary ones and their notes (which name their kernels).
+pub fn merged(refused: &[Diagnostic]) -> Option<Diagnostic> {
+    let (first, rest) = refused.split_first()?;
+    let mut d = first.clone();
+    for r in rest {
+        if let Some(s) = r.span {
+            d = d.with_secondary(s, r.message.clone());
+        }
+        d.secondary.extend(r.secondary.iter().cloned());
+        d.notes.extend(r.notes.iter().filter(|n| n.starts_with("kernel `")).cloned());
+    }
+    Some(d)
+}
+
+/// Like [`load`], but a kernel the front end refuses is in [`Loaded::refused`] and the others
+/// are loaded (`kernels` may then be empty). A file without any kernel is
+/// [`Failure::NoKernel`].
+pub fn load_partial(path: &Path, launch: &LaunchOptions, config: &Config) -> Result<Loaded, Failure> {
     let file = read(path)?;
     let source = file.text.clone();
     let name = path.display().to_string();
-    let (kernels, warnings) = lower_source(path, &source, launch, config)?;
+    let (kernels, warnings, refused) = lower_source_partial(path, &source, launch, config)?;
     let is_cuda = is_cuda_path(path);
-    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file, warnings })
+    Ok(Loaded { path: path.to_path_buf(), name, source, kernels, is_cuda, input: file, warnings, refused })
 }
 
 /// The kernels of `source`, the text of the file at `path` (its extension picks the front end),
@@ -66,6 +96,27 @@ pub fn lower_source(
     launch: &LaunchOptions,
     config: &Config,
 ) -> Result<(Vec<Kernel>, Vec<String>), Failure> {
+    let (kernels, warnings, refused) = lower_source_partial(path, source, launch, config)?;
+    match merged(&refused) {
+        Some(d) => Err(Failure::Input {
+            file: path.display().to_string(),
+            source: source.to_string(),
+            diag: Box::new(d),
+        }),
+        None => Ok((kernels, warnings)),
+    }
+}
+
+/// The kernels lowered, the front end's warnings (rendered) and one error per refused kernel.
+pub type Partial = (Vec<Kernel>, Vec<String>, Vec<Diagnostic>);
+
+/// Like [`lower_source`], with the kernels the front end refuses apart (one error each).
+pub fn lower_source_partial(
+    path: &Path,
+    source: &str,
+    launch: &LaunchOptions,
+    config: &Config,
+) -> Result<Partial, Failure> {
     let source = source.to_string();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
@@ -75,9 +126,11 @@ pub fn lower_source(
     };
     let is_cuda = is_cuda_path(path);
     let mut warnings = Vec::new();
+    let mut refused = Vec::new();
     let mut kernels = if is_cuda {
         let file = crate::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
         warnings.extend(file.warnings.iter().map(|w| w.render(&name, &source)));
+        refused = file.refused;
         file.kernels.into_iter().map(|l| l.kernel).collect()
     } else if !launch.include_dirs.is_empty()
         || !launch.defines.is_empty()
@@ -101,11 +154,16 @@ pub fn lower_source(
             })
         })?]
     };
-    if kernels.is_empty() {
-        return Err(Failure::Usage(match &launch.kernel {
-            Some(k) => format!("{name}: no __global__ kernel named `{k}`"),
-            None => format!("{name}: no __global__ kernel found"),
-        }));
+    if kernels.is_empty() && refused.is_empty() {
+        // Located at the file's start for CUDA, as the front end's other errors are.
+        let alone = match (&launch.kernel, is_cuda) {
+            (Some(k), _) => Failure::Usage(format!("{name}: no __global__ kernel named `{k}`")),
+            (None, true) => {
+                input(Diagnostic::error("no `__global__` kernel in this file", kpl::Span::new(0, 0)))
+            }
+            (None, false) => Failure::Usage(format!("{name}: no __global__ kernel found")),
+        };
+        return Err(Failure::NoKernel(Box::new(alone)));
     }
     // Precedence: command line, then the file's header, then the configuration.
     let from_config = Geometry {
@@ -121,7 +179,7 @@ pub fn lower_source(
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok((kernels, warnings))
+    Ok((kernels, warnings, refused))
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {

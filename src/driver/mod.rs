@@ -48,6 +48,31 @@ pub enum Failure {
     Input { file: String, source: String, diag: Box<Diagnostic> },
     /// Bad usage or an unreadable file.
     Usage(String),
+    /// A file without a kernel (or without the one `--kernel` names): the error it is for a
+    /// file named on its own; a note in a run over a directory or several files.
+    NoKernel(Box<Failure>),
+}
+
+impl Failure {
+    /// The failure to report: a file without kernels is the error it wraps.
+    pub fn reported(self) -> Failure {
+        match self {
+            Failure::NoKernel(f) => f.reported(),
+            f => f,
+        }
+    }
+
+    /// Why a file has no kernel, for the note of a run over several files (`None`: another failure).
+    pub fn no_kernel(&self) -> Option<String> {
+        match self {
+            Failure::NoKernel(f) => Some(match f.as_ref() {
+                Failure::Input { diag, .. } => diag.message.clone(),
+                Failure::Usage(m) => m.clone(),
+                other => other.no_kernel().unwrap_or_default(),
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// The output format of `check` and `fix`: `human` (diagnostics on stderr, summaries and diffs

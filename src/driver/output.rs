@@ -114,11 +114,14 @@ pub struct FileResult {
 impl FileResult {
     /// The result of a file that failed: the diagnostic in `human`, the `error` object in `doc`.
     pub fn failed(name: &str, failure: Failure) -> FileResult {
+        let failure = failure.reported();
         let mut human = Out::default();
         let error = error_json(Some(name), &failure);
         match failure {
             Failure::Input { file, source, diag } => human.err(diag.render(&file, &source)),
             Failure::Usage(msg) => human.err(format!("error: {msg}\n")),
+            // `reported` unwraps it.
+            Failure::NoKernel(_) => {}
         }
         FileResult {
             code: EXIT_BAD_INPUT,
@@ -127,25 +130,51 @@ impl FileResult {
             tally: Tally { files: 1, unsupported: 1, ..Tally::default() },
         }
     }
+
+    /// A file of a run over several that has no kernel: a note, not an error (exit code 0).
+    pub fn skipped(name: &str, why: &str) -> FileResult {
+        let mut human = Out::default();
+        human.err(format!("note: {why}; skipped\n"));
+        FileResult {
+            code: 0,
+            human,
+            doc: json!({"file": name, "status": "ok", "exit_code": 0, "kernels": [], "note": why}),
+            tally: Tally { files: 1, ..Tally::default() },
+        }
+    }
 }
 
 /// The `error` object of the JSON document: where (when known) and what.
 pub fn error_json(file: Option<&str>, failure: &Failure) -> Value {
     match failure {
-        Failure::Input { file, source, diag } => {
-            let (line, col) = match diag.span {
-                Some(s) => {
-                    let (l, c) = crate::diag::line_col(source, s.start);
-                    (json!(l), json!(c))
-                }
-                None => (Value::Null, Value::Null),
-            };
-            json!({"file": file, "line": line, "col": col, "message": diag.message, "notes": diag.notes})
-        }
+        Failure::Input { file, source, diag } => diagnostic_json(file, source, diag),
         Failure::Usage(msg) => {
-            json!({"file": file, "line": null, "col": null, "message": msg, "notes": []})
+            json!({"file": file, "line": null, "col": null, "message": msg, "notes": [], "related": []})
         }
+        Failure::NoKernel(f) => error_json(file, f),
     }
+}
+
+/// A located error as the JSON `Error` object; `related` holds its secondary locations (the
+/// other unsupported constructs of a refused kernel).
+pub fn diagnostic_json(file: &str, source: &str, diag: &crate::diag::Diagnostic) -> Value {
+    let at = |s: Option<crate::kpl::Span>| match s {
+        Some(s) => {
+            let (l, c) = crate::diag::line_col(source, s.start);
+            (json!(l), json!(c))
+        }
+        None => (Value::Null, Value::Null),
+    };
+    let (line, col) = at(diag.span);
+    let related: Vec<Value> = diag
+        .secondary
+        .iter()
+        .map(|(s, m)| {
+            let (line, col) = at(Some(*s));
+            json!({"line": line, "col": col, "message": m})
+        })
+        .collect();
+    json!({"file": file, "line": line, "col": col, "message": diag.message, "notes": diag.notes, "related": related})
 }
 
 /// The status word of a file's exit code in the JSON document.

@@ -26,8 +26,10 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>, incomplete: bo
     let mut notifications = Vec::new();
     for file in files {
         let uri = uri_of(file["file"].as_str().unwrap_or_default());
-        if let Some(e) = file.get("error") {
-            notifications.push(notification(e, Some(&uri)));
+        // A refused kernel is one notification each (the file's `error` is the first of them).
+        match file.get("refused").and_then(Value::as_array) {
+            Some(refused) => notifications.extend(refused.iter().map(|e| notification(e, Some(&uri)))),
+            None => notifications.extend(file.get("error").map(|e| notification(e, Some(&uri)))),
         }
         for kernel in file["kernels"].as_array().into_iter().flatten() {
             // `fix`: what stays in the written file (`remaining`) is reported as well.

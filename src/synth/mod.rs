@@ -242,9 +242,19 @@ pub fn synthesize_group(
             // Each repair removes at least one more barrier of the input, so this ends.
             Round::Repair(divergent) => {
                 for (ui, d) in divergent {
-                    if !dropped[ui].contains(&d.barrier) {
-                        dropped[ui].push(d.barrier);
-                        moved[ui].push(Moved { barrier: d.barrier, guard: d.block });
+                    if dropped[ui].contains(&d.barrier) {
+                        continue;
+                    }
+                    moved[ui].push(Moved { barrier: d.barrier, guard: d.block });
+                    // Deleting the statement deletes it from every kernel and every inlined copy
+                    // that shares its source text: each of those is synthesized without it.
+                    let place = kernels[ui].place(d.barrier).clone();
+                    for (uj, k) in kernels.iter().enumerate() {
+                        for b in movable_barriers(k).into_iter().filter(|b| *k.place(*b) == place) {
+                            if !dropped[uj].contains(&b) {
+                                dropped[uj].push(b);
+                            }
+                        }
                     }
                 }
             }

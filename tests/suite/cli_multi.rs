@@ -354,7 +354,7 @@ fn sarif_logs_validate_and_carry_both_accesses_and_the_fixes() {
         assert!(uri.starts_with("src/exchange/racy_"), "{uri}");
     }
 
-    let fix = autosync_in(&t.root, &["fix", "--check", "--format", "sarif", "src/exchange/racy_3.cu"]);
+    let fix = autosync_in(&t.root, &["fix", "--check", "--format", "sarif", "src/exchange/racy_4.cu"]);
     assert_eq!(fix.status.code(), Some(1));
     let log = json_of(&fix);
     assert_valid(&schema, &log, "fix --format sarif");

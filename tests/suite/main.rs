@@ -14,6 +14,7 @@ mod cli_multi;
 mod cli_options;
 mod config;
 mod cuda_fix_golden;
+mod cuda_frontend;
 mod cuda_lower;
 mod cuda_realworld;
 mod docs;

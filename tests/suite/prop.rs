@@ -74,6 +74,10 @@ struct Stats {
     /// Runs whose index arithmetic wrapped (outside the default no-wrap assumption): checked
     /// against the `--wrap` verdict by soundness, skipped by synthesis.
     wrapped_runs: u64,
+    /// Warp barriers (`syncwarp`) in synthesized kernels (the `fix` options: warp barriers on).
+    syncwarps_placed: u64,
+    /// Races a partial synthesis left and listed in `remaining` (the `fix` options).
+    listed_remaining: u64,
 }
 
 fn parse(src: &str) -> Result<Kernel, TestCaseError> {
@@ -249,14 +253,27 @@ fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
 
 /// Property (b) on one kernel.
 fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
+    synthesis_with(src, stats, &SynthOptions::default())
+}
+
+/// Property (b) under the options `fix` uses: warp barriers on, partial fixes, divergent
+/// barriers repaired. Every race a run of the result observes is either separated or listed in
+/// `remaining`, and no barrier of either kind diverges, under independent thread scheduling.
+fn synthesis_as_fix(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
+    let opts = SynthOptions { partial: true, keep_barriers: false, warp: true, ..SynthOptions::default() };
+    synthesis_with(src, stats, &opts)
+}
+
+fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(), TestCaseError> {
     let k = stripped(&parse(src)?);
     count_kernel(&k, stats);
     let mut o = oracle_for(&k);
-    let (res, _) = synth::synthesize(&k, &mut o, &SynthOptions::default())
+    let (res, _) = synth::synthesize(&k, &mut o, opts)
         .map_err(|e| TestCaseError::fail(format!("synthesis error: {e}")))?;
     match res {
         Synthesis::Done { kernel, warnings, remaining, .. } => {
             stats.done += 1;
+            stats.syncwarps_placed += kernel.syncwarps().len() as u64;
             let tree = LabelTree::new(&kernel);
             for seed in 0..SEEDS {
                 let r = run(&kernel, seed)?;
@@ -270,7 +287,14 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
                 }
                 count_warp_races(&kernel, &r, stats);
                 stats.divergences_checked += r.divergences.len() as u64;
-                if !r.divergences.is_empty() {
+                // A divergent barrier of the input that stays (a `syncwarp`, which synthesis
+                // does not move) is listed in `remaining`.
+                let kept = |d: &autosync::interp::DynDivergence| {
+                    remaining.iter().any(
+                        |u| matches!(u, Unfixable::DivergentBarrier { divergence } if divergence.barrier == d.barrier),
+                    )
+                };
+                if r.divergences.iter().any(|d| !kept(d)) {
                     return Err(TestCaseError::fail(format!(
                         "synthesized kernel diverges (seed {seed}):\n{}\n{}",
                         kpl::print(&kernel),
@@ -286,11 +310,23 @@ fn synthesis(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
                             .benign
                             .iter()
                             .any(|w| w.first == a && w.second == b && w.array == race.array);
-                    // Grid-level races are left (and listed) by design: no barrier orders blocks.
-                    let listed = race.scope == IScope::Grid
-                        && remaining.iter().any(
+                    // Grid-level races are left (and listed) by design: no barrier orders blocks;
+                    // under `partial`, so are block-level races no barrier separates.
+                    let listed = if race.scope == IScope::Grid {
+                        remaining.iter().any(
                             |u| matches!(u, Unfixable::GridRace { race: g } if (g.first, g.second) == (a, b)),
-                        );
+                        )
+                    } else {
+                        opts.partial
+                            && remaining.iter().any(|u| match u {
+                                Unfixable::SelfRace { race: r }
+                                | Unfixable::InOneStatement { race: r }
+                                | Unfixable::NoValidPosition { race: r, .. }
+                                | Unfixable::Undecided { race: r } => (r.first, r.second) == (a, b),
+                                _ => false,
+                            })
+                    };
+                    stats.listed_remaining += u64::from(listed && race.scope == IScope::Block);
                     if !benign && !listed {
                         return Err(TestCaseError::fail(format!(
                             "synthesized kernel races (seed {seed}):\n{}\n{}",
@@ -466,6 +502,18 @@ fn prop_synthesis() {
         stats.done > 0 && stats.runs > 0 && stats.races_checked > 0,
         "nothing was synthesized and run: {stats:?}"
     );
+}
+
+#[test]
+fn prop_synthesis_with_the_fix_options() {
+    let stats = check("synthesis (fix options)", 12, synthesis_as_fix);
+    assert!(
+        stats.done > 0 && stats.runs > 0 && stats.races_checked > 0,
+        "nothing was synthesized and run: {stats:?}"
+    );
+    // Warp barriers must have been placed and run (generated geometries include blocks of one
+    // or a few warps).
+    assert!(stats.syncwarps_placed > 0, "no warp barrier was synthesized: {stats:?}");
 }
 
 #[test]

@@ -87,6 +87,11 @@ impl<'t> Host<'_, 't> {
         const_eval(e, self.src, &mut resolve)
     }
 
+    /// The value the local or constant `name` has at `at` in the function with body `func`.
+    pub fn name_value(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Option<i64> {
+        self.slot(func, name, None, at, 1)
+    }
+
     /// The three dimensions of a launch argument `e` (a `dim3` or an integer).
     pub fn dims(&self, func: Node<'t>, e: Node<'t>, depth: usize) -> Dims {
         const UNKNOWN: Dims = [None; 3];
@@ -583,11 +588,12 @@ fn definitions<'t>(
                 }
             }
         }
-        // `n++`, `&n`.
-        "update_expression" | "pointer_expression"
-            if n.child_by_field_name("argument").is_some_and(is_name)
-                && (n.kind() == "update_expression"
-                    || n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&")) =>
+        "update_expression" if n.child_by_field_name("argument").is_some_and(is_name) => {
+            out.push(Def { at: n, what: DefValue::Unknown });
+        }
+        "pointer_expression"
+            if n.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&")
+                && n.child_by_field_name("argument").is_some_and(is_name) =>
         {
             out.push(Def { at: n, what: DefValue::Unknown });
         }

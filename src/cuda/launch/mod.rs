@@ -164,6 +164,39 @@ pub(crate) fn launches(
     out
 }
 
+/// The value of `name` where the template argument list `at` of a launch is (a local of the
+/// launching function with one reaching value, a file constant), as the launch facts see it.
+pub(crate) fn host_value(root: Node, src: &str, file: &FileInfo, at: Node, name: &str) -> Option<i64> {
+    let host = Host { root, src, file, steps: std::cell::Cell::new(host::STEP_BUDGET) };
+    let func = host::enclosing_body(at)?;
+    host.name_value(func, name, at)
+}
+
+/// The launches that name template arguments (`reduce<512><<<g, b>>>(…)`): (kernel name, the
+/// `template_argument_list`), in source order. Each is an instance of the template kernel.
+pub(crate) fn template_launches<'t>(root: Node<'t>, src: &str) -> Vec<(String, Node<'t>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "call_expression" {
+            let mut c = n.walk();
+            let launch = n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax");
+            let f = n.child_by_field_name("function").filter(|f| f.kind() == "template_function");
+            if let (true, Some(f)) = (launch, f) {
+                if let (Some(name), Some(args)) =
+                    (f.child_by_field_name("name"), f.child_by_field_name("arguments"))
+                {
+                    out.push((n.start_byte(), text(name, src).to_string(), args));
+                }
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    out.sort_by_key(|(at, _, _)| *at);
+    out.into_iter().map(|(_, name, args)| (name, args)).collect()
+}
+
 enum Use<'t> {
     Launch(Node<'t>, Node<'t>),
     Declaration,

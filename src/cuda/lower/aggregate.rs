@@ -31,6 +31,11 @@ impl Agg {
 
 /// The built-in vector types: `float4`, `uint2`, `int3`, … (fields `x`, `y`, `z`, `w`).
 pub(super) fn vector_type(name: &str) -> Option<Agg> {
+    // Pairs of halves / bfloat16 (`half2`: fields `x`, `y`), floating like `float2`.
+    if matches!(name, "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162") {
+        let fields = ["x", "y"].iter().map(|f| (f.to_string(), Ty::Float)).collect();
+        return Some(Agg { name: name.to_string(), fields, aliases: Vec::new() });
+    }
     let n = name.chars().last()?.to_digit(10)? as usize;
     let base = &name[..name.len() - 1];
     let ty = match base {
@@ -44,6 +49,67 @@ pub(super) fn vector_type(name: &str) -> Option<Agg> {
     }
     let fields = ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), ty)).collect();
     Some(Agg { name: name.to_string(), fields, aliases: Vec::new() })
+}
+
+/// The half2 / bfloat162 intrinsics that return a pair (`__hadd2`, `__floats2half2_rn`,
+/// `__half22float2`, …): each field of the result is an opaque pure function of the argument
+/// words, like the scalar math functions.
+pub(super) fn is_vector_intrinsic(name: &str) -> bool {
+    const PAIR_FNS: &[&str] = &[
+        "__hadd2",
+        "__hsub2",
+        "__hmul2",
+        "__h2div",
+        "__hfma2",
+        "__hneg2",
+        "__habs2",
+        "__hmax2",
+        "__hmin2",
+        "__hadd2_sat",
+        "__hsub2_sat",
+        "__hmul2_sat",
+        "__hfma2_sat",
+        "__hmax2_nan",
+        "__hmin2_nan",
+        "__heq2",
+        "__hne2",
+        "__hlt2",
+        "__hle2",
+        "__hgt2",
+        "__hge2",
+        "h2sqrt",
+        "h2rsqrt",
+        "h2exp",
+        "h2exp2",
+        "h2log",
+        "h2log2",
+        "h2sin",
+        "h2cos",
+        "h2rcp",
+        "h2floor",
+        "h2ceil",
+        "h2trunc",
+        "h2rint",
+        "__floats2half2_rn",
+        "__float2half2_rn",
+        "__float22half2_rn",
+        "__halves2half2",
+        "__half2half2",
+        "__low2half2",
+        "__high2half2",
+        "__lowhigh2highlow",
+        "__lows2half2",
+        "__highs2half2",
+        "__floats2bfloat162_rn",
+        "__float2bfloat162_rn",
+        "__float22bfloat162_rn",
+        "__halves2bfloat162",
+        "__bfloat162bfloat162",
+        "__half22float2",
+        "__bfloat1622float2",
+        "__ldg_half2",
+    ];
+    PAIR_FNS.contains(&name)
 }
 
 /// A chain of member accesses `b.lo.x` → (`b`, `lo.x`, false); `p->lo.x` → (`p`, `lo.x`, true):
@@ -364,6 +430,52 @@ impl<'t> Lx<'_, 't> {
             .collect()
     }
 
+    /// A pair-valued half intrinsic (see [`is_vector_intrinsic`]): field `i` of the result is
+    /// the opaque call `NAME_FIELD(words of the arguments)`.
+    fn vector_intrinsic(&mut self, fname: &str, args: &[Node], agg: &Rc<Agg>) -> R<Vec<Expr>> {
+        let mut words = Vec::new();
+        for a in args {
+            let a = strip_parens(*a);
+            let nested = a.kind() == "call_expression"
+                && a.child_by_field_name("function").is_some_and(|f| is_vector_intrinsic(text(f, self.src)));
+            match self.agg_of(a) {
+                Some(aa) => words.extend(self.agg_value(a, &aa)?),
+                None if nested => words.extend(self.agg_value(a, agg)?),
+                None => {
+                    let (e, t) = self.expr(a)?;
+                    words.push(convert(e, t, Ty::Float));
+                }
+            }
+        }
+        Ok(agg.fields.iter().map(|(f, _)| Expr::Call(format!("{fname}_{f}"), words.clone())).collect())
+    }
+
+    /// `c ? v : w` of a vector/struct type: one local per field, assigned in the branch taken
+    /// (only that branch's reads happen, as in C).
+    fn agg_choice(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
+        let (c, a, b) = self.ternary_parts(n)?;
+        let ce = self.cond(c)?;
+        let result: Vec<String> = agg.fields.iter().map(|_| self.temp(None)).collect();
+        let branch = |s: &mut Self, e: Node| -> R<()> {
+            let vals = s.agg_value(e, agg)?;
+            for (r, v) in result.iter().zip(vals) {
+                s.emit(StmtKind::Assign { name: r.clone(), value: v });
+            }
+            Ok(())
+        };
+        let l = self.label();
+        let ts = self.label();
+        let (then, _) = self.nested(|s| branch(s, a))?;
+        let el = self.label();
+        let es = self.label();
+        let (els, _) = self.nested(|s| branch(s, b))?;
+        let sp = self.cur_span;
+        let then = Block { label: l, start: ts, stmts: then, span: sp };
+        let els = Some(Block { label: el, start: es, stmts: els, span: sp });
+        self.out.push(Stmt { label: l, kind: StmtKind::If { cond: ce, then, els }, span: sp });
+        Ok(result.into_iter().map(Expr::Var).collect())
+    }
+
     pub(super) fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
         let n = strip_parens(n);
         match n.kind() {
@@ -423,6 +535,9 @@ impl<'t> Lx<'_, 't> {
                 if let Some(r) = self.curand_agg_call(n, fname, agg) {
                     return r;
                 }
+                if is_vector_intrinsic(fname) && agg.fields.len() == 2 {
+                    return self.vector_intrinsic(fname, &args, agg);
+                }
                 if f == format!("make_{}", agg.name) && args.len() == agg.fields.len() {
                     let mut out = Vec::new();
                     for (a, (_, ty)) in args.iter().zip(&agg.fields) {
@@ -433,6 +548,7 @@ impl<'t> Lx<'_, 't> {
                 }
                 Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
             }
+            "conditional_expression" => self.agg_choice(n, agg),
             "initializer_list" => {
                 // `{a, b, {c, d}}`: C's rules (see `init_words`); missing words are zero.
                 let mut leaves = vec![None; agg.fields.len()];
@@ -583,6 +699,14 @@ impl<'t> Lx<'_, 't> {
                 _ => None,
             },
             "subscript_expression" | "pointer_expression" => self.agg_of(n.child_by_field_name("argument")?),
+            // A pointer cast to vectors (`reinterpret_cast<float4 *>(p)`, see `vector_cast`).
+            "cast_expression" | "call_expression" => {
+                let (tdesc, _) = super::vector_cast::cast_parts(n, self.src)?;
+                let pointer = tdesc
+                    .child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "abstract_pointer_declarator");
+                pointer.then(|| self.agg_type(tdesc.child_by_field_name("type")?)).flatten()
+            }
             "binary_expression" => {
                 let l = n.child_by_field_name("left")?;
                 if self.is_pointer(l) {
@@ -616,6 +740,9 @@ impl<'t> Lx<'_, 't> {
 
     /// `a[i]` of a vector/struct array: (array, index of the element's first field, type).
     pub(super) fn agg_element(&mut self, n: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        if let Some(r) = self.vector_cast_element(n) {
+            return r;
+        }
         let (array, index, agg) = self.agg_index(n)?;
         let index = element_words(index, &agg);
         Ok((array, index, agg))
@@ -700,7 +827,11 @@ impl<'t> Lx<'_, 't> {
                 _ => Ok(None),
             },
             "subscript_expression" => {
-                let Some((_, agg)) = self.agg_base(l) else { return Ok(None) };
+                let through_cast = l
+                    .child_by_field_name("argument")
+                    .filter(|a| super::vector_cast::cast_parts(*a, self.src).is_some())
+                    .and_then(|a| self.agg_of(a));
+                let Some(agg) = self.agg_base(l).map(|(_, a)| a).or(through_cast) else { return Ok(None) };
                 let vals = self.agg_value(r, &agg)?;
                 let (array, index, _) = self.agg_element(l)?;
                 self.write_fields(&array, &index, vals);

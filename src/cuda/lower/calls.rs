@@ -379,12 +379,56 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// `static_cast<T>(e)` / `const_cast<T>(e)` of a scalar type `T`: C's conversion of `e` to
+    /// `T`, as a C cast. Pointer and reference targets are refused here (a pointer cast is
+    /// lowered where pointers are, see `memory.rs`).
+    fn value_cast(&mut self, n: Node, targs: Node, args: &[Node]) -> R<(Expr, Ty)> {
+        let td = targs.named_child(0).filter(|t| t.kind() == "type_descriptor");
+        let (Some(td), [a]) = (td, args) else {
+            return Err(unsupported(format!("the cast `{}`", text(n, self.src)), n));
+        };
+        if td.child_by_field_name("declarator").is_some() {
+            return Err(unsupported(
+                format!("the pointer or reference cast `{}` as a value", text(n, self.src)),
+                n,
+            ));
+        }
+        let ty = self.ty(td.child_by_field_name("type").ok_or_else(|| unsupported("cast", n))?)?;
+        let (e, t) = self.expr(*a)?;
+        Ok((convert(e, t, ty), ty))
+    }
+
     /// Lowers a call. `Ok(None)`: a statement-only call (barrier, fence) used as a statement.
     pub(super) fn call(&mut self, n: Node, used: bool) -> R<Option<(Expr, Ty)>> {
         if let Some(r) = self.group_call(n, used) {
             return r;
         }
-        let f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        let mut f = n.child_by_field_name("function").ok_or_else(|| unsupported("call", n))?;
+        // `ml::ops::twice(x)`: the file's function `twice` defined in a namespace `ops`;
+        // `std::min(a, b)`: the built-in of that name; `::f(x)`: `f` as if unqualified.
+        let mut namespace = None;
+        while f.kind() == "qualified_identifier" {
+            namespace = Some(f.child_by_field_name("scope").map(|q| text(q, self.src)).unwrap_or(""));
+            f = f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?;
+        }
+        if let Some(q) = namespace.filter(|q| !matches!(*q, "" | "std")) {
+            let name = text(f, self.src);
+            let defined = self
+                .prog
+                .functions
+                .iter()
+                .any(|(fname, d)| fname == name && innermost_namespace(d.node, self.src) == Some(q));
+            if !defined {
+                return Err(unsupported(
+                    format!(
+                        "call of `{}`: no function `{name}` defined in namespace `{q}` of this file",
+                        text(n.child_by_field_name("function").unwrap_or(f), self.src)
+                    ),
+                    n,
+                ));
+            }
+        }
+        let builtin_only = namespace == Some("std");
         let (f, targs) = match f.kind() {
             "template_function" => (
                 f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?,
@@ -397,7 +441,7 @@ impl<'t> Lx<'_, 't> {
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
         }
-        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) {
+        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) && !builtin_only {
             return self.inline_call(n, &fname, targs, &args);
         }
         if let Some(r) = self.annotation(n, &fname, used) {
@@ -408,6 +452,9 @@ impl<'t> Lx<'_, 't> {
         }
         if let Some(r) = self.warp_call(n, &fname, &args) {
             return r;
+        }
+        if let (Some(ta), "static_cast" | "const_cast") = (targs, fname.as_str()) {
+            return self.value_cast(n, ta, &args).map(Some);
         }
         if targs.is_some() && !super::builtins::takes_type_argument(&fname) {
             return Err(unsupported(format!("call of the template `{}`", text(n, self.src)), n));
@@ -609,4 +656,15 @@ pub(super) fn arity(fname: &str, args: &[Node], lo: usize, hi: usize, n: Node) -
     }
     let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
     Err(Diagnostic::error(format!("`{fname}` takes {want} argument(s), found {}", args.len()), span(n)))
+}
+
+/// The name of the innermost namespace a definition is in (`None`: file scope).
+fn innermost_namespace<'s>(mut n: Node, src: &'s str) -> Option<&'s str> {
+    while let Some(p) = n.parent() {
+        if p.kind() == "namespace_definition" {
+            return Some(p.child_by_field_name("name").map(|x| text(x, src)).unwrap_or(""));
+        }
+        n = p;
+    }
+    None
 }

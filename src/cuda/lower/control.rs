@@ -92,15 +92,33 @@ impl<'t> Lx<'_, 't> {
     pub(super) fn seq(&mut self, items: &[Node<'t>]) -> R<()> {
         let units = self.goto_units(items)?;
         if units.iter().all(|u| matches!(u, Unit::One(_))) {
-            return self
-                .seq_from(0, items.len(), &mut |s, i| s.stmt(items[i], Ctx::Normal), &|i| span(items[i]));
+            return self.seq_from(
+                0,
+                items.len(),
+                &mut |s, i| {
+                    let r = s.stmt(items[i], Ctx::Normal);
+                    s.recover(r, items[i])
+                },
+                &|i| span(items[i]),
+            );
         }
         let sp = |u: &Unit| match *u {
             Unit::One(i) => span(items[i]),
             Unit::Back { from, to, .. } => span(items[from]).to(span(items[to])),
             Unit::Fwd { from, to, .. } => span(items[from]).to(span(items[to - 1])),
         };
-        self.seq_from(0, units.len(), &mut |s, k| s.unit(items, &units[k]), &|k| sp(&units[k]))
+        self.seq_from(
+            0,
+            units.len(),
+            &mut |s, k| {
+                let r = s.unit(items, &units[k]);
+                let at = match units[k] {
+                    Unit::One(i) | Unit::Back { from: i, .. } | Unit::Fwd { from: i, .. } => items[i],
+                };
+                s.recover(r, at)
+            },
+            &|k| sp(&units[k]),
+        )
     }
 
     /// Splits a statement list at the regions that `goto`s to its labels form: a backward goto

@@ -7,12 +7,26 @@ impl<'t> Lx<'_, 't> {
         let mut c = n.walk();
         let mut shared = false;
         let mut ext = false;
+        // A `static` local that cannot change (`static const`, `static constexpr`) holds the
+        // same value in every thread, so a private copy per thread is exact; `static
+        // __shared__` is the block's shared variable either way.
+        let qualified = |q: &[&str]| {
+            n.children(&mut n.walk())
+                .any(|ch| ch.kind() == "type_qualifier" && q.contains(&text(ch, self.src)))
+        };
+        let immutable = qualified(&["const", "constexpr"]);
+        let immutable_or_shared = immutable || qualified(&["__shared__"]);
         for ch in n.children(&mut c) {
             let t = text(ch, self.src);
             match ch.kind() {
                 "storage_class_specifier" => match t {
                     "extern" => ext = true,
                     "register" => {}
+                    "static" if immutable_or_shared => {}
+                    "static" => return Err(unsupported(
+                        "a `static` local that is not `const` (one variable all threads of the grid share)",
+                        ch,
+                    )),
                     _ => return Err(unsupported(format!("`{t}` variables in a kernel"), ch)),
                 },
                 "type_qualifier" => match t {
@@ -94,7 +108,14 @@ impl<'t> Lx<'_, 't> {
                     let (e, t) = self.expr(value)?;
                     let e = convert(e, t, ty);
                     let cname = text(name, self.src).to_string();
-                    self.declare_var(&cname, ty, Some(e));
+                    // A `const`/`constexpr` integer with a constant value is that constant (array
+                    // sizes, template arguments and folded conditions may use it): it never changes.
+                    match fold(&e) {
+                        Some(value) if immutable && ty != Ty::Float => {
+                            self.bind(&cname, Binding::Const { value, ty });
+                        }
+                        _ => self.declare_var(&cname, ty, Some(e)),
+                    }
                 }
                 _ => return Err(self.bad_declarator(d)),
             }

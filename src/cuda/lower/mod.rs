@@ -28,10 +28,12 @@ mod opaque;
 mod pointers;
 mod range_for;
 mod refs;
+mod refusal;
 mod scope;
 mod stmt;
 mod template;
 mod types;
+mod vector_cast;
 mod warp;
 
 use aggregate::*;
@@ -198,6 +200,8 @@ struct Lx<'a, 't> {
     ptr_groups: pointers::PtrGroups,
     /// Lambdas in scope by C name (see `lambda`).
     lambdas: HashMap<String, Node<'t>>,
+    /// The unsupported constructs found so far: any makes the kernel refused (see `refusal`).
+    refusals: refusal::Refusals,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -226,12 +230,37 @@ pub(crate) fn lower_kernel<'t>(
         return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default(), warnings)?]);
     }
     let mut out = Vec::new();
-    for (iname, args) in prog.instantiations.iter().filter(|(n, _)| *n == name) {
-        let inst = instance_from_nodes(&tparams, *args, src, file, None)?;
+    let mut seen = HashSet::new();
+    // Explicit instantiations, then the launches of the file that name template arguments:
+    // each distinct argument list is one instance. A launch whose arguments are not constants
+    // (`k<T><<<…>>>` inside a host template) names instances this file cannot list: the generic
+    // instance below covers them (type parameters opaque, value parameters from
+    // `--template-arg` or defaults, else an error).
+    let mut unnamed = false;
+    let explicit = prog.instantiations.iter().filter(|(n, _)| *n == name).map(|x| (x, true));
+    let launched = prog.launched.iter().filter(|(n, _)| *n == name).map(|x| (x, false));
+    for ((iname, args), is_explicit) in explicit.chain(launched) {
+        // A launch's arguments may name the launching function's constants (`k<threads><<<…>>>`).
+        let host =
+            |n: &str| super::launch::host_value(root, src, file, *args, n).map(|v| Arg::Value(v as u32));
+        let env: Option<ArgEnv> = (!is_explicit).then_some(&host as ArgEnv);
+        let inst = match instance_from_nodes(&tparams, *args, src, file, env) {
+            Ok(inst) => inst,
+            Err(d) if is_explicit => return Err(d),
+            Err(_) => {
+                unnamed = true;
+                continue;
+            }
+        };
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
+        // One kernel per distinct binding (`k<threads>` and `k<256>` are one instance).
+        let mut types: Vec<String> = inst.types.iter().map(|(n, t)| format!("{n}={t:?}")).collect();
+        types.sort();
+        if seen.insert(format!("{types:?} {:?}", inst.values)) {
+            out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
+        }
     }
-    if out.is_empty() {
+    if out.is_empty() || unnamed {
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
         out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
@@ -294,28 +323,20 @@ fn lower_instance<'t>(
         warnings: Vec::new(),
         ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),
+        refusals: Default::default(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
     let start = lx.label();
     lx.places[start.0 as usize] = block_start_place(src, body.start_byte(), first_stmt(body));
-    lx.parameters(f, body)?;
-    lx.movable_pointer_parameters(body);
-    let mut root = f;
-    while let Some(p) = root.parent() {
-        root = p;
+    let lowered = lx.kernel_body(f, body);
+    // One unsupported construct refuses the kernel, with every other one lowering found.
+    if let Err(d) = lowered {
+        lx.refusals.last(d);
     }
-    lx.cli_assumptions(root, body)?;
-    lx.launch_assumptions(f, body);
-    let mut c = body.walk();
-    let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
-    lx.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
-    if has_early_return(body, lx.final_return) {
-        lx.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
-        let flag = lx.flag("ret");
-        lx.frame.ret_flag = Some(flag);
+    if let Some(d) = lx.refusals.merged(&name) {
+        return Err(d);
     }
-    lx.seq(&children)?;
     let stmts = std::mem::take(&mut lx.out);
     for w in std::mem::take(&mut lx.warnings) {
         if !warnings.iter().any(|x| x.span == w.span && x.message == w.message) {
@@ -334,6 +355,29 @@ fn lower_instance<'t>(
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
     })
+}
+
+impl<'t> Lx<'_, 't> {
+    /// The kernel's parameters, the command line's assumptions and its body.
+    fn kernel_body(&mut self, f: Node<'t>, body: Node<'t>) -> R<()> {
+        self.parameters(f, body)?;
+        self.movable_pointer_parameters(body);
+        let mut root = f;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        self.cli_assumptions(root, body)?;
+        self.launch_assumptions(f, body);
+        let mut c = body.walk();
+        let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
+        self.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");
+        if has_early_return(body, self.final_return) {
+            self.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
+            let flag = self.flag("ret");
+            self.frame.ret_flag = Some(flag);
+        }
+        self.seq(&children)
+    }
 }
 
 fn collect_idents(n: Node, src: &str, out: &mut HashSet<String>) {

@@ -199,120 +199,8 @@ impl<'t> Lx<'_, 't> {
         let mut copies = Vec::new();
         let mut struct_copies = Vec::new();
         for p in params {
-            if p.kind() != "parameter_declaration" {
-                return Err(unsupported(format!("parameter `{}`", text(p, self.src)), p));
-            }
-            let ty_node =
-                p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", p))?;
-            let Some(decl) = p.child_by_field_name("declarator") else {
-                if text(ty_node, self.src) == "void" {
-                    continue;
-                }
-                return Err(unsupported("unnamed parameter", p));
-            };
-            if let (Some((elem, agg)), "identifier") = (self.pointer_alias(ty_node), decl.kind()) {
-                // `fptr p` / `cptr<real> p`: a pointer parameter spelled through an alias.
-                let cname = text(decl, self.src).to_string();
-                self.add_array(&cname, Space::Global, elem, vec![None], false, span(decl));
-                if let (Some(agg), Some(Binding::Array { kpl, .. })) = (agg, self.lookup(&cname).cloned()) {
-                    self.agg_arrays.insert(kpl, agg);
-                }
-                continue;
-            }
-            if let Some(agg) = self.agg_type(ty_node) {
-                let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
-                match (decl.kind(), inner) {
-                    ("pointer_declarator" | "array_declarator", Some(inner)) => {
-                        let cname = text(inner, self.src).to_string();
-                        self.add_array(&cname, Space::Global, agg.fields[0].1, vec![None], false, span(decl));
-                        if let Some(Binding::Array { kpl, .. }) = self.lookup(&cname).cloned() {
-                            self.agg_arrays.insert(kpl, agg);
-                        }
-                        continue;
-                    }
-                    ("identifier", _) => {
-                        // By value: one uniform parameter per field (copied into locals when the
-                        // kernel writes the struct).
-                        let cname = text(decl, self.src).to_string();
-                        let written =
-                            assigns(body, self.src, &cname) || body_writes_fields(body, self.src, &cname);
-                        let mut comps = Vec::new();
-                        for (f, _) in &agg.fields {
-                            let base = format!("{cname}_{}", f.replace('.', "_"));
-                            let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
-                                self.fresh_name(&base)
-                            } else {
-                                base
-                            };
-                            self.declare_kpl(&k);
-                            self.params.push(k.clone());
-                            comps.push(k);
-                        }
-                        if written {
-                            struct_copies.push((cname, agg, comps));
-                        } else {
-                            self.bind(&cname, Binding::Agg { agg, comps });
-                        }
-                        continue;
-                    }
-                    _ => {
-                        return Err(unsupported(
-                            format!("a {} parameter `{}`", agg.name, text(decl, self.src)),
-                            p,
-                        ))
-                    }
-                }
-            }
-            let ty = self.ty(ty_node)?;
-            let (name_node, is_array) = match decl.kind() {
-                "identifier" => (decl, false),
-                "pointer_declarator" | "array_declarator" => {
-                    let inner = decl
-                        .child_by_field_name("declarator")
-                        .ok_or_else(|| unsupported("parameter", decl))?;
-                    if decl.kind() == "array_declarator" && inner.kind() == "array_declarator" {
-                        // `float m[][256]`: a multi-dimensional global array, the first
-                        // dimension unknown.
-                        let (name, dims) = self.array_param_dims(decl)?;
-                        let cname = text(name, self.src).to_string();
-                        self.add_array(&cname, Space::Global, ty, dims, false, span(decl));
-                        continue;
-                    }
-                    if inner.kind() != "identifier" {
-                        return Err(unsupported(
-                            format!(
-                                "parameter `{}` (pointers to pointers and pointers to arrays)",
-                                text(decl, self.src)
-                            ),
-                            decl,
-                        ));
-                    }
-                    (inner, true)
-                }
-                _ => return Err(unsupported(format!("parameter `{}`", text(decl, self.src)), decl)),
-            };
-            let cname = text(name_node, self.src).to_string();
-            if is_array {
-                self.add_array(&cname, Space::Global, ty, vec![None], false, span(decl));
-            } else {
-                let kpl = if crate::kpl::is_keyword(&cname) || self.kpl_visible(&cname) {
-                    self.fresh_name(&cname)
-                } else {
-                    cname.clone()
-                };
-                self.declare_kpl(&kpl);
-                self.params.push(kpl.clone());
-                // Every visible launch passes this value (`cuda::launch`): the parameter is it.
-                let fact = self.launch_argument(f, &cname, ty);
-                let assigned = assigns(body, self.src, &cname);
-                match fact {
-                    Some(value) if !assigned => self.bind(&cname, Binding::Const { value, ty }),
-                    _ => self.bind(&cname, Binding::Var { kpl: kpl.clone(), ty }),
-                }
-                if assigned {
-                    copies.push((cname, fact.map_or(Expr::Var(kpl), Expr::Const), ty));
-                }
-            }
+            let r = self.parameter(f, p, body, &mut copies, &mut struct_copies);
+            self.recover(r, p)?;
         }
         // Parameters are uniform and read-only in KPL: a kernel that assigns one works on a copy.
         self.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
@@ -327,6 +215,141 @@ impl<'t> Lx<'_, 't> {
             let l0 = self.places.len();
             self.agg_locals(&cname, agg, Some(params.into_iter().map(Expr::Var).collect()));
             self.mark_from(l0, "a copy of an assigned parameter");
+        }
+        Ok(())
+    }
+
+    /// One kernel parameter: bound, or pushed to `copies` / `struct_copies` when the kernel
+    /// assigns it.
+    #[allow(clippy::type_complexity)]
+    fn parameter(
+        &mut self,
+        f: Node,
+        p: Node,
+        body: Node,
+        copies: &mut Vec<(String, Expr, Ty)>,
+        struct_copies: &mut Vec<(String, Rc<Agg>, Vec<String>)>,
+    ) -> R<()> {
+        if p.kind() != "parameter_declaration" {
+            return Err(unsupported(format!("parameter `{}`", text(p, self.src)), p));
+        }
+        let ty_node =
+            p.child_by_field_name("type").ok_or_else(|| unsupported("parameter without a type", p))?;
+        let Some(decl) = p.child_by_field_name("declarator") else {
+            if text(ty_node, self.src) == "void" {
+                return Ok(());
+            }
+            return Err(unsupported("unnamed parameter", p));
+        };
+        if let (Some((elem, agg)), "identifier") = (self.pointer_alias(ty_node), decl.kind()) {
+            // `fptr p` / `cptr<real> p`: a pointer parameter spelled through an alias.
+            let cname = text(decl, self.src).to_string();
+            self.add_array(&cname, Space::Global, elem, vec![None], false, span(decl));
+            if let (Some(agg), Some(Binding::Array { kpl, .. })) = (agg, self.lookup(&cname).cloned()) {
+                self.agg_arrays.insert(kpl, agg);
+            }
+            return Ok(());
+        }
+        if let Some(agg) = self.agg_type(ty_node) {
+            let inner = decl.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
+            match (decl.kind(), inner) {
+                ("pointer_declarator" | "array_declarator", Some(inner)) => {
+                    let cname = text(inner, self.src).to_string();
+                    self.add_array(&cname, Space::Global, agg.fields[0].1, vec![None], false, span(decl));
+                    if let Some(Binding::Array { kpl, .. }) = self.lookup(&cname).cloned() {
+                        self.agg_arrays.insert(kpl, agg);
+                    }
+                    return Ok(());
+                }
+                ("identifier", _) => {
+                    // By value: one uniform parameter per field (copied into locals when the
+                    // kernel writes the struct).
+                    let cname = text(decl, self.src).to_string();
+                    let written =
+                        assigns(body, self.src, &cname) || body_writes_fields(body, self.src, &cname);
+                    let mut comps = Vec::new();
+                    for (f, _) in &agg.fields {
+                        let base = format!("{cname}_{}", f.replace('.', "_"));
+                        let k = if self.taken.contains(&base) || crate::kpl::is_keyword(&base) {
+                            self.fresh_name(&base)
+                        } else {
+                            base
+                        };
+                        self.declare_kpl(&k);
+                        self.params.push(k.clone());
+                        comps.push(k);
+                    }
+                    if written {
+                        struct_copies.push((cname, agg, comps));
+                    } else {
+                        self.bind(&cname, Binding::Agg { agg, comps });
+                    }
+                    return Ok(());
+                }
+                _ => {
+                    return Err(unsupported(
+                        format!("a {} parameter `{}`", agg.name, text(decl, self.src)),
+                        p,
+                    ))
+                }
+            }
+        }
+        let struct_name = self.struct_name(text(ty_node, self.src));
+        if decl.kind() == "identifier" && self.prog.other_structs.contains(&struct_name) {
+            return Err(unsupported(
+                format!("the struct parameter `{}` by value: `{struct_name}` has members other than scalars and plain structs (pointers, arrays, member functions)", text(decl, self.src)),
+                p,
+            )
+            .with_note("pass its pointers as separate kernel parameters"));
+        }
+        let ty = self.ty(ty_node)?;
+        let (name_node, is_array) = match decl.kind() {
+            "identifier" => (decl, false),
+            "pointer_declarator" | "array_declarator" => {
+                let inner =
+                    decl.child_by_field_name("declarator").ok_or_else(|| unsupported("parameter", decl))?;
+                if decl.kind() == "array_declarator" && inner.kind() == "array_declarator" {
+                    // `float m[][256]`: a multi-dimensional global array, the first
+                    // dimension unknown.
+                    let (name, dims) = self.array_param_dims(decl)?;
+                    let cname = text(name, self.src).to_string();
+                    self.add_array(&cname, Space::Global, ty, dims, false, span(decl));
+                    return Ok(());
+                }
+                if inner.kind() != "identifier" {
+                    return Err(unsupported(
+                        format!(
+                            "parameter `{}` (pointers to pointers and pointers to arrays)",
+                            text(decl, self.src)
+                        ),
+                        decl,
+                    ));
+                }
+                (inner, true)
+            }
+            _ => return Err(unsupported(format!("parameter `{}`", text(decl, self.src)), decl)),
+        };
+        let cname = text(name_node, self.src).to_string();
+        if is_array {
+            self.add_array(&cname, Space::Global, ty, vec![None], false, span(decl));
+        } else {
+            let kpl = if crate::kpl::is_keyword(&cname) || self.kpl_visible(&cname) {
+                self.fresh_name(&cname)
+            } else {
+                cname.clone()
+            };
+            self.declare_kpl(&kpl);
+            self.params.push(kpl.clone());
+            // Every visible launch passes this value (`cuda::launch`): the parameter is it.
+            let fact = self.launch_argument(f, &cname, ty);
+            let assigned = assigns(body, self.src, &cname);
+            match fact {
+                Some(value) if !assigned => self.bind(&cname, Binding::Const { value, ty }),
+                _ => self.bind(&cname, Binding::Var { kpl: kpl.clone(), ty }),
+            }
+            if assigned {
+                copies.push((cname, fact.map_or(Expr::Var(kpl), Expr::Const), ty));
+            }
         }
         Ok(())
     }

@@ -46,7 +46,8 @@ pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
     match words.join(" ").as_str() {
         "int" | "char" | "short" | "long" | "bool" | "signed" | "int8_t" | "int16_t" | "int32_t"
         | "int64_t" | "ptrdiff_t" | "ssize_t" | "long long" | "long int" | "short int" | "signed int"
-        | "signed char" => Some(Ty::Int),
+        | "signed char" | "clock_t" | "long long int" | "long signed int" | "intptr_t" | "time_t"
+        | "int_fast32_t" | "int_least32_t" => Some(Ty::Int),
         "unsigned"
         | "uint"
         | "size_t"
@@ -61,9 +62,16 @@ pub(crate) fn ty_from_words(t: &str) -> Option<Ty> {
         | "unsigned long long"
         | "unsigned char"
         | "unsigned short"
+        | "unsigned long int"
+        | "unsigned long long int"
+        | "long unsigned int"
+        | "uintptr_t"
+        | "uint_fast32_t"
         | "cudaTextureObject_t"
         | "cudaSurfaceObject_t" => Some(Ty::UInt),
-        "float" | "double" => Some(Ty::Float),
+        // Halves and bfloat16 are floating values like `float` (opaque, one word an element).
+        "float" | "double" | "long double" | "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16"
+        | "__nv_half" => Some(Ty::Float),
         _ => None,
     }
 }

@@ -1,0 +1,190 @@
+//! One SMT query of the oracle and the witness its model gives: the meeting conditions of two
+//! accesses, the first-iteration probe, the wrap marking of a race already found, and the
+//! wording of an undecided answer.
+
+use super::launch::Launch;
+use super::symbolic::{AccessSym, W};
+use super::{wrap, Mode, OracleStats, Outcome, ThreadWitness, Witness};
+use crate::kpl::Label;
+use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
+use z3::ast::{Bool, BV};
+use z3::{Params, SatResult};
+
+/// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
+/// `timeout`) when the per-query time limit stopped it.
+fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32) -> String {
+    match z3_reason {
+        Some(r) if timeout_ms > 0 && (r.contains("cancel") || r.contains("timeout")) => {
+            format!("the solver ran out of time ({timeout_ms} ms) on this pair")
+        }
+        Some(r) => format!("the solver could not decide this pair ({r})"),
+        None => "the solver could not decide this pair".to_string(),
+    }
+}
+
+/// The conditions under which two threads' accesses meet: both execute them, at one element,
+/// under each thread's iteration assumptions.
+pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
+    let mut out = vec![
+        s1.enabled.clone(),
+        s2.enabled.clone(),
+        s1.index.eq(&s2.index),
+        s1.assume.clone(),
+        s2.assume.clone(),
+    ];
+    if no_wrap {
+        out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
+    }
+    out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
+    out
+}
+
+/// Marks a race witness found under `extra` as needing a wrap when the query with the two
+/// accesses' no-wrap conditions added has no model (an undecided answer leaves it unmarked:
+/// the race is reported plainly).
+pub(super) fn mark_wrap(
+    outcome: Outcome,
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    s: [&AccessSym; 2],
+    stats: &mut OracleStats,
+) -> Outcome {
+    match outcome {
+        Outcome::Race { mut witness, benign } => {
+            let mut strict = extra.to_vec();
+            strict.extend([s[0].no_wrap.clone(), s[1].no_wrap.clone()]);
+            let loops = [s[0].loops.as_slice(), s[1].loops.as_slice()];
+            // The no-wrap conditions of products are hard for the solver; this query only
+            // refines the wording of a race already found, so it gets a deterministic resource
+            // budget (not time: the same input prints the same bytes under any load).
+            let mut p = Params::new();
+            p.set_u32("rlimit", WRAP_RLIMIT);
+            mode.solver.set_params(&p);
+            witness.only_with_wrap =
+                matches!(query(mode, launch, &strict, None, loops, stats), Outcome::None);
+            let mut p = Params::new();
+            p.set_u32("rlimit", 0);
+            mode.solver.set_params(&p);
+            Outcome::Race { witness, benign }
+        }
+        other => other,
+    }
+}
+
+/// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
+/// `index`, the element both threads access, when given).
+pub(super) fn query(
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    index: Option<&BV>,
+    loops: [&[(Label, BV)]; 2],
+    stats: &mut OracleStats,
+) -> Outcome {
+    query_probing(mode, launch, extra, index, loops, stats, None).0
+}
+
+/// [`query`], also saying whether the model found satisfies `probe` (false without a model or
+/// a probe). A race query probes the accesses' no-wrap conditions: when its witness needs no
+/// wrap, the race is not wrap-only and [`mark_wrap`]'s extra query is not needed.
+///
+/// A race query (one with a `probe`) in loops first asks for a witness at the first iteration of
+/// every loop (each iteration variable 0), under a small deterministic resource budget: most
+/// races happen there, and with the iterations fixed the strided indices `tid + k·blockDim.x`
+/// lose their products, which the full query has to bit-blast (10 s and more with a symbolic
+/// block and grid size). A model of the narrowed query is a model of the query, so this only
+/// finds witnesses sooner; when it finds none, the full query decides.
+pub(super) fn query_probing(
+    mode: &Mode,
+    launch: &Launch,
+    extra: &[Bool],
+    index: Option<&BV>,
+    loops: [&[(Label, BV)]; 2],
+    stats: &mut OracleStats,
+    probe: Option<&Bool>,
+) -> (Outcome, bool) {
+    let timeout_ms = match mode.limits.next_query() {
+        Ok(ms) => ms,
+        Err(why) => return (Outcome::Unknown(why), false),
+    };
+    if mode.limits.deadline.is_some() {
+        // The last query before the deadline gets only the time that is left.
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        mode.solver.set_params(&p);
+    }
+    stats.smt_queries += 1;
+    let in_loops = loops.iter().any(|l| !l.is_empty());
+    if probe.is_some() && in_loops {
+        let zero = BV::from_u64(0, W);
+        let first: Vec<Bool> = loops.iter().flat_map(|l| l.iter().map(|(_, k)| k.eq(&zero))).collect();
+        let mut p = Params::new();
+        p.set_u32("rlimit", FIRST_ITERATION_RLIMIT);
+        mode.solver.set_params(&p);
+        mode.solver.push();
+        for e in extra.iter().chain(&first) {
+            mode.solver.assert(e);
+        }
+        let found = match mode.solver.check() {
+            SatResult::Sat => {
+                mode.solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe))
+            }
+            _ => None,
+        };
+        mode.solver.pop(1);
+        let mut p = Params::new();
+        p.set_u32("rlimit", 0);
+        mode.solver.set_params(&p);
+        if let Some(found) = found {
+            return found;
+        }
+    }
+    mode.solver.push();
+    for e in extra {
+        mode.solver.assert(e);
+    }
+    let result = mode.solver.check();
+    let out = match result {
+        SatResult::Unsat => (Outcome::None, false),
+        SatResult::Unknown => (
+            Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
+                undecided_reason(mode.solver.get_reason_unknown(), mode.limits.timeout_ms)
+            })),
+            false,
+        ),
+        SatResult::Sat => match mode.solver.get_model() {
+            None => (Outcome::Unknown("no model".to_string()), false),
+            Some(m) => witness_of(mode, launch, &m, index, loops, probe),
+        },
+    };
+    mode.solver.pop(1);
+    out
+}
+
+/// The race witness a model gives (with the value of `index` when given), and whether the model
+/// satisfies `probe`.
+fn witness_of(
+    mode: &Mode,
+    launch: &Launch,
+    m: &z3::Model,
+    index: Option<&BV>,
+    loops: [&[(Label, BV)]; 2],
+    probe: Option<&Bool>,
+) -> (Outcome, bool) {
+    let probe_holds = probe.and_then(|p| m.eval(p, true)).and_then(|v| v.as_bool()) == Some(true);
+    let val = |b: &BV| m.eval(b, true).and_then(|v| v.as_u64()).unwrap_or(0);
+    let thread = |i: usize| ThreadWitness {
+        tid: std::array::from_fn(|d| val(&mode.ids[i].tid[d])),
+        bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
+        iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
+    };
+    let index = index.map(val).unwrap_or(0);
+    let witness = Witness {
+        threads: [thread(0), thread(1)],
+        index,
+        block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+        only_with_wrap: false,
+    };
+    (Outcome::Race { witness, benign: false }, probe_holds)
+}
