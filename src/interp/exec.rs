@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::compile::{CExpr, CStmt, Program, Target};
 use super::value::{self, mix, tag};
 use super::{AccessKind, DynDivergence, DynRace, RunConfig, RunReport, Scope};
-use crate::kpl::ast::{BinOp, Builtin, Label, Space, UnOp};
+use crate::kpl::ast::{AtomicOp, BinOp, Builtin, Label, Space, UnOp};
 
 /// A fast hasher for the element-indexed maps (keys are plain `u64` indices; no untrusted input
 /// chooses them adversarially, and a collision only costs time).
@@ -65,6 +65,9 @@ struct Access {
     block: u32,
     /// The value written (writes, atomics: the new value) or read.
     value: u32,
+    /// After it the word holds `value` whatever it held: a plain write, or an exchange whose
+    /// result is unused (the oracle's same-value stores, `verify::symbolic::AccessSym::value`).
+    stores: bool,
     /// The block's step (statement instance) at which the access happened.
     step: u64,
     /// How many `syncwarp` instances the thread's warp had executed before the access.
@@ -462,7 +465,8 @@ impl<'p> Machine<'p> {
                         let old = self.load(target.array, idx);
                         let new = value::atomic(*op, old, operand);
                         self.store(target.array, idx, new);
-                        self.record(*l, target.array, idx, t, AccessKind::Atomic, new);
+                        let exchange = *op == AtomicOp::Exch && dst.is_none();
+                        self.record_store(*l, target.array, idx, t, AccessKind::Atomic, new, exchange);
                         if let Some(d) = dst {
                             self.set(t, *d, old);
                         }
@@ -635,12 +639,28 @@ impl<'p> Machine<'p> {
 
     /// Logs an access and reports every race it completes.
     fn record(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, val: u32) {
+        self.record_store(l, array, idx, t, kind, val, kind == AccessKind::Write);
+    }
+
+    /// [`Self::record`] with whether the access stores `val` outright ([`Access::stores`]).
+    #[allow(clippy::too_many_arguments)]
+    fn record_store(
+        &mut self,
+        l: Label,
+        array: usize,
+        idx: u64,
+        t: usize,
+        kind: AccessKind,
+        val: u32,
+        stores: bool,
+    ) {
         let new = Access {
             label: l,
             kind,
             thread: t as u32,
             block: self.blin,
             value: val,
+            stores,
             step: self.steps.saturating_sub(1),
             warp_syncs: self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0),
             ctx: Rc::clone(&self.ctx),
@@ -687,7 +707,7 @@ impl<'p> Machine<'p> {
             None
         };
         let key = (prev.label, new.label, array, scope == Scope::Grid, separating);
-        let same = prev.kind == AccessKind::Write && new.kind == AccessKind::Write && prev.value == new.value;
+        let same = prev.stores && new.stores && prev.value == new.value;
         if let Some(&i) = self.race_keys.get(&key) {
             self.report.races[i].same_value &= same;
             return;

@@ -188,7 +188,8 @@ pub struct DynRace {
     pub iterations: [Vec<u64>; 2],
     /// For each access, the labels of the enclosing `while` loops, parallel to `iterations`.
     pub loops: [Vec<Label>; 2],
-    /// Both accesses are plain writes of equal values — for every conflict observed for this
+    /// Both accesses store equal values outright (plain writes, or an exchange whose result is
+    /// unused) — for every conflict observed for this
     /// record, not only the witness (GPUVerify calls such races benign). False otherwise.
     pub same_value: bool,
     /// Block or grid.
