@@ -80,7 +80,7 @@ fn fix_reports_a_kernel_past_its_budget_and_writes_nothing() {
 }
 
 /// Starts `check` over the inputs with `-j 1` (files in order) and no budget, waits until the
-/// first file's race has been reported on stderr (the heavy last file is then running for
+/// first file's statistics line is on stderr (the heavy last file is then running for
 /// minutes), sends SIGINT and returns the output.
 fn interrupted(format: &str) -> Output {
     let (dir, _) = inputs();
@@ -88,7 +88,9 @@ fn interrupted(format: &str) -> Output {
     let err_file = std::fs::File::create(&err_path).expect("stderr file");
     let child = Command::new(env!("CARGO_BIN_EXE_autosync"))
         .current_dir(dir.path())
-        .args(["check", "--timeout", "0", "-j", "1", "--format", format])
+        // `--stats` writes a line per kernel to stderr as its file finishes, in every format:
+        // the cue that the first file is done.
+        .args(["check", "--timeout", "0", "--stats", "-j", "1", "--format", format])
         .args(["a_block_sum.cu", "b_saxpy.cu", "z_tensor_gather.cu"])
         .stdout(Stdio::piped())
         .stderr(err_file)

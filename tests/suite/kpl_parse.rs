@@ -48,10 +48,20 @@ fn corpus() -> Vec<(String, String)> {
 }
 
 /// A KPL file holds one kernel; the CUDA lowering goldens hold one per kernel of their `.cu`
-/// file, each starting at a line `kernel …`. Splits such a file into one text per kernel (named
+/// file, each starting at a line `kernel …` (or at the launch header line right before it). Splits such a file into one text per kernel (named
 /// `file#i` after the first).
 fn one_kernel_each(name: &str, text: &str) -> Vec<(String, String)> {
-    let mut starts: Vec<usize> = text.match_indices("\nkernel ").map(|(i, _)| i + 1).collect();
+    // A kernel's text starts at its launch header line (`//--blockDim=…`), when it has one.
+    let header_before = |at: usize| -> usize {
+        let before = &text[..at.saturating_sub(1)];
+        let line = before.rfind('\n').map_or(0, |i| i + 1);
+        if before[line..].starts_with("//--") {
+            line
+        } else {
+            at
+        }
+    };
+    let mut starts: Vec<usize> = text.match_indices("\nkernel ").map(|(i, _)| header_before(i + 1)).collect();
     if text.starts_with("kernel ") {
         starts.insert(0, 0);
     }
