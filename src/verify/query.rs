@@ -58,18 +58,27 @@ pub(super) fn mark_wrap(
             // The no-wrap conditions of products are hard for the solver; this query only
             // refines the wording of a race already found, so it gets a deterministic resource
             // budget (not time: the same input prints the same bytes under any load).
-            let mut p = Params::new();
-            p.set_u32("rlimit", WRAP_RLIMIT);
-            mode.solver.set_params(&p);
-            witness.only_with_wrap =
-                matches!(query(mode, launch, &strict, None, loops, stats), Outcome::None);
-            let mut p = Params::new();
-            p.set_u32("rlimit", 0);
-            mode.solver.set_params(&p);
+            witness.only_with_wrap = with_rlimit(mode, WRAP_RLIMIT, || {
+                matches!(query(mode, launch, &strict, None, loops, stats), Outcome::None)
+            });
             Outcome::Race { witness, benign }
         }
         other => other,
     }
+}
+
+/// Runs `f` with z3's resource budget (`rlimit`, deterministic under any load) set to `rlimit`
+/// on the mode's solver, and without one afterwards (no other query runs under a budget).
+fn with_rlimit<T>(mode: &Mode, rlimit: u32, f: impl FnOnce() -> T) -> T {
+    let set = |r: u32| {
+        let mut p = Params::new();
+        p.set_u32("rlimit", r);
+        mode.solver.set_params(&p);
+    };
+    set(rlimit);
+    let out = f();
+    set(0);
+    out
 }
 
 /// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
@@ -119,23 +128,20 @@ pub(super) fn query_probing(
     if probe.is_some() && in_loops {
         let zero = BV::from_u64(0, W);
         let first: Vec<Bool> = loops.iter().flat_map(|l| l.iter().map(|(_, k)| k.eq(&zero))).collect();
-        let mut p = Params::new();
-        p.set_u32("rlimit", FIRST_ITERATION_RLIMIT);
-        mode.solver.set_params(&p);
-        mode.solver.push();
-        for e in extra.iter().chain(&first) {
-            mode.solver.assert(e);
-        }
-        let found = match mode.solver.check() {
-            SatResult::Sat => {
-                mode.solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe))
+        let found = with_rlimit(mode, FIRST_ITERATION_RLIMIT, || {
+            mode.solver.push();
+            for e in extra.iter().chain(&first) {
+                mode.solver.assert(e);
             }
-            _ => None,
-        };
-        mode.solver.pop(1);
-        let mut p = Params::new();
-        p.set_u32("rlimit", 0);
-        mode.solver.set_params(&p);
+            let found = match mode.solver.check() {
+                SatResult::Sat => {
+                    mode.solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe))
+                }
+                _ => None,
+            };
+            mode.solver.pop(1);
+            found
+        });
         if let Some(found) = found {
             return found;
         }
