@@ -282,6 +282,11 @@ pub fn run_files(
                     observe(Event::Started { index: i, path });
                 }
             }
+            // A file that ends after the cancellation (its worker killed by it) is not a result.
+            Msg::Done(..) if cancel.load(Ordering::SeqCst) => {
+                cancelled = true;
+                break;
+            }
             Msg::Done(i, r) => {
                 pending.insert(i, r);
                 while let Some(r) = pending.remove(&results.len()) {
