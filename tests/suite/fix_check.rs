@@ -70,6 +70,23 @@ fn finding_set(doc: &str, key: &str) -> Option<Vec<(String, String)>> {
     Some(out)
 }
 
+/// The configuration file the property runs `fix` and `check` with (written into the temp dir).
+const PATIENT_CONFIG: &str = "fix_check.yaml";
+
+/// Whether a finding `fix` lists as remaining is an undecided question (a solver timeout or the
+/// kernel's budget), not a verdict.
+fn undecided(doc: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(doc) else { return false };
+    let kernels = v["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["kernels"].as_array().into_iter().flatten());
+    kernels.flat_map(|k| k["remaining"].as_array().into_iter().flatten()).any(|f| {
+        f["kind"] == "undecided" || f["label"].as_str().is_some_and(|l| l.contains("could not decide"))
+    })
+}
+
 /// What `fix` did to one file, as the property sees it.
 enum Outcome {
     /// `fix` could not load it (exit 2) or a budget ran out: nothing to compare.
@@ -97,8 +114,16 @@ fn fix_then_check(cu: &Path) -> Outcome {
     let name = cu.file_name().expect("a file name").to_string_lossy().to_string();
     std::fs::copy(cu, tmp.path().join(&name)).expect("copy the input");
     let args = corpus_args(cu);
+    // Verdicts under test, not speed: queries get a minute and kernels two (a loaded machine's
+    // timeouts would turn decided findings into undecided ones on one side only).
+    std::fs::write(
+        tmp.path().join(PATIENT_CONFIG),
+        "verifier:\n  smt_timeout_ms: 60000\n  kernel_timeout_s: 120\n",
+    )
+    .expect("write the config");
     let with = |cmd: &str| -> Vec<String> {
-        let mut v = vec![cmd.to_string(), "--format".to_string(), "json".to_string()];
+        let mut v = vec!["--config".to_string(), PATIENT_CONFIG.to_string(), cmd.to_string()];
+        v.extend(["--format".to_string(), "json".to_string()]);
         v.extend(args.iter().cloned());
         v.push(name.clone());
         v
@@ -108,6 +133,10 @@ fn fix_then_check(cu: &Path) -> Outcome {
         return Outcome::Skipped;
     }
     let Some(remaining) = finding_set(&fix_out, "remaining") else { return Outcome::Skipped };
+    if code == 1 && undecided(&fix_out) {
+        // An undecided question is no verdict: `check` may decide it either way.
+        return Outcome::Skipped;
+    }
     let (check_code, check_out, check_all) = autosync(tmp.path(), &with("check"));
     let Some(found) = finding_set(&check_out, "findings") else { return Outcome::Skipped };
     let problem = |what: &str| Outcome::Broken(format!("{}: {what}:\n{fix_all}\n{check_all}", cu.display()));
