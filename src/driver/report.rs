@@ -3,6 +3,9 @@
 
 use super::load::Loaded;
 use super::output::Out;
+use super::wording::{
+    and_list, array_name, element_phrase, ranks, thread_text, witness_values, Ctx, LABELS_EXPLAINED,
+};
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind};
 use crate::synth::Unfixable;
@@ -31,18 +34,11 @@ pub fn kind_word(kind: AccessKind) -> &'static str {
     }
 }
 
-/// A thread or block index: `3`, or `(1,2,0)` when y or z is set.
-pub fn fmt_tid(t: &[u64; 3]) -> String {
-    if t[1] == 0 && t[2] == 0 {
-        format!("{}", t[0])
-    } else {
-        format!("({},{},{})", t[0], t[1], t[2])
-    }
-}
-
 /// The diagnostic of a race: both accesses, the witness threads and element, one note per case.
-pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
+pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
+    let k = cx.k;
     let space = k.array(&r.array).map(|a| a.space.to_string()).unwrap_or_default();
+    let name = array_name(k, &r.array);
     let (what, scope_note) = match r.scope {
         Scope::Block => ("data race", None),
         Scope::Grid => {
@@ -52,17 +48,12 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     let wraps = r.only_with_wrap();
     let certainty = if r.is_possible() || wraps { "possible " } else { "" };
     let msg = if r.first == r.second {
-        format!(
-            "{certainty}{what} on {space} array `{}`: a {} races with itself",
-            r.array,
-            kind_word(r.kinds[0])
-        )
+        format!("{certainty}{what} on {space} array `{name}`: a {} races with itself", kind_word(r.kinds[0]))
     } else {
         // "a read", "a write", "an atomic".
         let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
         format!(
-            "{certainty}{what} on {space} array `{}` between {} and {}",
-            r.array,
+            "{certainty}{what} on {space} array `{name}` between {} and {}",
             article(kind_word(r.kinds[0])),
             article(kind_word(r.kinds[1]))
         )
@@ -77,22 +68,22 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
         );
     }
     let case0 = &r.cases[0];
+    let grid = r.scope == Scope::Grid;
     if let Some(w) = &case0.witness {
-        d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
+        let ranks = ranks(k, Some(w), &[&w.threads[0], &w.threads[1]]);
+        let thread = |i: usize| thread_text(&w.threads[i], ranks, grid);
+        d = d.with_label(format!("{} by {}", kind_word(r.kinds[0]), thread(0)));
         if r.first != r.second {
             d = d.with_secondary(
                 stmt_span(k, r.second),
-                format!("{} by thread {}", kind_word(r.kinds[1]), fmt_tid(&w.threads[1].tid)),
+                format!("{} by {}", kind_word(r.kinds[1]), thread(1)),
             );
+        } else {
+            d = d.with_note(format!("the other thread is {}", thread(1)));
         }
-        d = d.with_note(format!("both access element {} of `{}`", w.index, r.array));
-        if r.scope == Scope::Grid {
-            d = d.with_note(format!(
-                "threads are in blocks {} and {}",
-                fmt_tid(&w.threads[0].bid),
-                fmt_tid(&w.threads[1].bid)
-            ));
-        }
+        let values = witness_values(k, w, ranks, grid);
+        let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
+        d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
     } else if let Some(why) = &case0.undecided {
         d = d
             .with_label("the solver could not decide this pair")
@@ -106,20 +97,34 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             d = d.with_secondary(stmt_span(k, r.second), "second access");
         }
     }
+    let kind_of = |l: kpl::Label| if l == r.second && l != r.first { r.kinds[1] } else { r.kinds[0] };
     for c in &r.cases {
-        let note = match c.case.relation {
+        let mut note = match c.case.relation {
             Relation::SameIteration if r.first == r.second => {
                 "in the same execution of the statement: no barrier can separate it".to_string()
             }
             Relation::SameIteration => "in the same iteration of every enclosing loop".to_string(),
             Relation::Carried { shared_loop, gap2 } => format!(
-                "across iterations of loop `{}`: `{}` in one iteration, `{}` in {}",
-                k.label_name(shared_loop),
-                k.label_name(c.case.first),
-                k.label_name(c.case.second),
+                "across iterations of {}: {} in one iteration, {} in {}",
+                cx.loop_phrase(shared_loop),
+                cx.access_phrase(kind_of(c.case.first), c.case.first),
+                cx.access_phrase(kind_of(c.case.second), c.case.second),
                 if gap2 { "a later one" } else { "the next" }
             ),
         };
+        if cx.explain {
+            note.push_str(&match c.case.relation {
+                Relation::Carried { shared_loop, .. } => format!(
+                    " (labels: loop {}, {} then {})",
+                    cx.label(shared_loop),
+                    cx.label(c.case.first),
+                    cx.label(c.case.second)
+                ),
+                Relation::SameIteration => {
+                    format!(" (labels: {} and {})", cx.label(c.case.first), cx.label(c.case.second))
+                }
+            });
+        }
         d = d.with_note(note);
     }
     if let Some(n) = scope_note {
@@ -149,29 +154,35 @@ pub fn race_rule(r: &Race) -> &'static str {
 
 /// The findings of a verdict in report order (races, benign races, divergent barriers), each with
 /// its rule name.
-pub fn verdict_findings(k: &Kernel, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
+pub fn verdict_findings(cx: &Ctx, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
     let mut all = Vec::new();
     for r in &v.races {
-        all.push((race_rule(r), race_diagnostic(k, r, Severity::Error)));
+        all.push((race_rule(r), race_diagnostic(cx, r, Severity::Error)));
     }
     for r in &v.benign {
-        all.push(("benign-race", benign_diagnostic(k, r)));
+        all.push(("benign-race", benign_diagnostic(cx, r)));
     }
     for dv in &v.divergences {
-        all.push((divergence_rule(k, dv), divergence_diagnostic(k, dv)));
+        all.push((divergence_rule(cx.k, dv), divergence_diagnostic(cx, dv)));
     }
     all
 }
 
 /// A benign write-write race as a warning.
-pub fn benign_diagnostic(k: &Kernel, r: &Race) -> Diagnostic {
-    race_diagnostic(k, r, Severity::Warning)
+pub fn benign_diagnostic(cx: &Ctx, r: &Race) -> Diagnostic {
+    race_diagnostic(cx, r, Severity::Warning)
         .with_note("both threads write the same value (benign; an error under --strict)")
 }
 
 /// Writes the diagnostics of a verdict (stderr) and the kernel's summary line (stdout) to `out`.
-pub fn report_verdict(out: &mut Out, loaded: &Loaded, k: &Kernel, v: &Verdict) {
-    for (_, d) in verdict_findings(k, v) {
+pub fn report_verdict(out: &mut Out, loaded: &Loaded, cx: &Ctx, v: &Verdict) {
+    let k = cx.k;
+    let findings = verdict_findings(cx, v);
+    if cx.explain && !findings.is_empty() && !out.explained_labels {
+        out.explained_labels = true;
+        out.err(format!("{LABELS_EXPLAINED}\n"));
+    }
+    for (_, d) in findings {
         out.err(d.render(&loaded.name, &loaded.source));
     }
     let summary = format!(
@@ -264,7 +275,8 @@ pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
 }
 
 /// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
-pub fn divergence_diagnostic(k: &Kernel, dv: &crate::verify::Divergence) -> Diagnostic {
+pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagnostic {
+    let k = cx.k;
     let warp = is_syncwarp(k, dv.barrier);
     let (message, label) = if warp {
         (
@@ -283,11 +295,15 @@ pub fn divergence_diagnostic(k: &Kernel, dv: &crate::verify::Divergence) -> Diag
         d = d.with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
     }
     if let Some(t) = &dv.threads {
+        let ranks = ranks(k, None, &[&t[0], &t[1]]);
         d = d.with_note(format!(
-            "thread {} reaches the barrier, thread {} does not",
-            fmt_tid(&t[0].tid),
-            fmt_tid(&t[1].tid)
+            "{} reaches the barrier, {} does not",
+            thread_text(&t[0], ranks, false),
+            thread_text(&t[1], ranks, false)
         ));
+    }
+    if cx.explain {
+        d = d.with_note(format!("labels: barrier {}, guard {}", cx.label(dv.barrier), cx.label(dv.block)));
     }
     if let Some(why) = &dv.undecided {
         d = d.with_note(format!("reported as possible: {why}"));
@@ -305,7 +321,8 @@ pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static s
 }
 
 /// Why no barrier placement fixes a kernel, with the rule of the race or divergence.
-pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let k = cx.k;
     let rule = match u {
         Unfixable::SelfRace { race }
         | Unfixable::InOneStatement { race }
@@ -315,15 +332,15 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
         Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
     };
     let d = match u {
-        Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::SelfRace { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
-        Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::GridRace { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
-        Unfixable::InOneStatement { race } => race_diagnostic(k, race, Severity::Error).with_note(
+        Unfixable::InOneStatement { race } => race_diagnostic(cx, race, Severity::Error).with_note(
             "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
         ),
         Unfixable::NoValidPosition { race, blocks } => {
-            let mut d = race_diagnostic(k, race, Severity::Error)
+            let mut d = race_diagnostic(cx, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
             for b in blocks {
                 if k.flag_guards.contains(b) {
@@ -336,35 +353,36 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
             d
         }
         Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
-            divergence_diagnostic(k, divergence)
+            divergence_diagnostic(cx, divergence)
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
         }
-        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
+        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(cx, divergence).with_note(
             "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression), or --keep-barriers is on",
         ),
-        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::Undecided { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("the solver did not decide this pair, so no barrier was placed for it"),
     };
     (rule, d)
 }
 
 /// A finding the written placement leaves (`Synthesis::Done::remaining`), reported after the diff.
-pub fn remaining_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+pub fn remaining_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let k = cx.k;
     match u {
         Unfixable::GridRace { race } => {
             let space = k.array(&race.array).map(|a| a.space.to_string()).unwrap_or_default();
-            let d = race_diagnostic(k, race, Severity::Error).with_note(format!(
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(format!(
                 "not fixable by `__syncthreads()`: race between blocks on {space} array `{}` (give each block its own elements, or use atomics)",
-                race.array
+                array_name(k, &race.array)
             ));
             (race_rule(race), d)
         }
         Unfixable::Undecided { race } => {
-            let d = race_diagnostic(k, race, Severity::Error).with_note(
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(
                 "left as it is: the barriers written separate every race the solver decided, not this pair",
             );
             (race_rule(race), d)
         }
-        other => unfixable_diagnostic(k, other),
+        other => unfixable_diagnostic(cx, other),
     }
 }

@@ -173,6 +173,8 @@ struct Mode {
     syncwarp_mates: Option<Bool>,
     /// The per-query time limit and the oracle's deadline.
     limits: Limits,
+    /// The kernel's scalar parameters as the query's constants (for the witness's values).
+    params: Vec<(String, BV)>,
 }
 
 /// How long a query may run: the per-query limit, and the oracle's deadline with what the
@@ -392,7 +394,9 @@ fn make_mode(
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits }
+    let mut params: Vec<(String, BV)> = params.into_iter().collect();
+    params.sort_by(|a, b| a.0.cmp(&b.0));
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits, params }
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).
