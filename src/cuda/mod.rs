@@ -535,8 +535,8 @@ pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     (name.kind() == "identifier").then(|| text(name, src))
 }
 
-fn syntax_error(n: Node, _src: &str) -> Diagnostic {
-    syntax::syntax_error(n)
+fn syntax_error(n: Node, src: &str) -> Diagnostic {
+    syntax::syntax_error(n, src)
 }
 
 fn scan<'t>(
