@@ -95,7 +95,7 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         tally.divergences += verdict.divergences.len();
         tally.clean += usize::from(verdict.is_clean());
         let shape = shape_notes(k, config);
-        let cx = Ctx { k, source: &loaded.source, explain: args.explain };
+        let cx = Ctx { k, source: &loaded.source, explain: args.explain, fix: None };
         if args.format == Format::Human {
             report_verdict(&mut human, &loaded, &cx, &verdict);
             for n in &k.launch_facts {

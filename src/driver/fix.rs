@@ -8,7 +8,7 @@ use super::report::{
     unfixable_diagnostic, verdict_findings,
 };
 use super::style::SyncStyle;
-use super::wording::Ctx;
+use super::wording::{Ctx, FixView};
 use super::{Budget, Failure, Format, Plan, EXIT_FINDINGS};
 use crate::config::{Config, Mode};
 use crate::kpl::{self, Kernel, Place};
@@ -232,7 +232,12 @@ fn fix(
     }
     for (ki, k) in loaded.kernels.iter().enumerate() {
         let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
-        let cx = Ctx { k, source: &loaded.source, explain: flags.explain };
+        let cx = Ctx {
+            k,
+            source: &loaded.source,
+            explain: flags.explain,
+            fix: Some(FixView { no_warp: !opts.warp, keep_barriers: opts.keep_barriers }),
+        };
         if flags.naive {
             fix_naive(loaded, config, flags, f, &mut plan, ki, &style);
             continue;

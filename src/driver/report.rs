@@ -4,7 +4,8 @@
 use super::load::Loaded;
 use super::output::Out;
 use super::wording::{
-    and_list, array_name, element_phrase, ranks, thread_text, witness_values, Ctx, LABELS_EXPLAINED,
+    and_list, array_name, assume_help, element_phrase, ranks, thread_text, warp_sync_help, witness_values,
+    Ctx, LABELS_EXPLAINED,
 };
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind};
@@ -69,6 +70,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     }
     let case0 = &r.cases[0];
     let grid = r.scope == Scope::Grid;
+    let mut cure = None;
     if let Some(w) = &case0.witness {
         let ranks = ranks(k, Some(w), &[&w.threads[0], &w.threads[1]]);
         let thread = |i: usize| thread_text(&w.threads[i], ranks, grid);
@@ -84,6 +86,9 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         let values = witness_values(k, w, ranks, grid);
         let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
         d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
+        if let Some(help) = assume_help(k, w) {
+            cure = Some(help);
+        }
     } else if let Some(why) = &case0.undecided {
         d = d
             .with_label("the solver could not decide this pair")
@@ -129,6 +134,9 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     }
     if let Some(n) = scope_note {
         d = d.with_note(n);
+    }
+    if let Some(c) = cure {
+        d = d.with_note(c);
     }
     // A symbolic block size admits 2-D and 3-D blocks, where threads differing only in y or z
     // share `threadIdx.x`: the usual cause of a surprising race in a kernel written for 1-D.
@@ -305,6 +313,12 @@ pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagno
     if cx.explain {
         d = d.with_note(format!("labels: barrier {}, guard {}", cx.label(dv.barrier), cx.label(dv.block)));
     }
+    if !warp && cx.fix.is_none() {
+        d = d.with_note(format!(
+            "help: `autosync fix` moves a barrier out of `{}` to where every thread reaches it (when the barrier is a statement of its own)",
+            guard_text(k, cx.source, dv.block)
+        ));
+    }
     if let Some(why) = &dv.undecided {
         d = d.with_note(format!("reported as possible: {why}"));
     }
@@ -336,12 +350,19 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
         Unfixable::GridRace { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
-        Unfixable::InOneStatement { race } => race_diagnostic(cx, race, Severity::Error).with_note(
-            "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
-        ),
+        Unfixable::InOneStatement { race } => {
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(
+                "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
+            );
+            with_warp_sync_help(k, race, d)
+        }
         Unfixable::NoValidPosition { race, blocks } => {
             let mut d = race_diagnostic(cx, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
+            if cx.fix.is_some_and(|f| f.no_warp) {
+                d = d.with_note("help: `__syncwarp()` may go where `__syncthreads()` cannot (inside code that whole warps run): run `fix` without `--no-warp`");
+            }
+            d = with_warp_sync_help(k, race, d);
             for b in blocks {
                 if k.flag_guards.contains(b) {
                     d = d
@@ -356,9 +377,12 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             divergence_diagnostic(cx, divergence)
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
         }
+        Unfixable::DivergentBarrier { divergence } if cx.fix.is_some_and(|f| f.keep_barriers) => divergence_diagnostic(cx, divergence)
+            .with_note("this barrier is in the kernel already and stays: --keep-barriers is on")
+            .with_note("help: without `--keep-barriers`, `fix` moves it to where every thread reaches it"),
         Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(cx, divergence).with_note(
-            "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression), or --keep-barriers is on",
-        ),
+            "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression)",
+        ).with_note("help: write it as a statement of its own (`__syncthreads();`) so that `fix` can move it, or move it out of the thread-dependent code by hand"),
         Unfixable::Undecided { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("the solver did not decide this pair, so no barrier was placed for it"),
     };
@@ -384,5 +408,13 @@ pub fn remaining_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             (race_rule(race), d)
         }
         other => unfixable_diagnostic(cx, other),
+    }
+}
+
+/// `d` with the `--warp-sync` help when the race's witness threads are in one warp.
+fn with_warp_sync_help(k: &Kernel, race: &Race, d: Diagnostic) -> Diagnostic {
+    match warp_sync_help(k, race.cases[0].witness.as_ref()) {
+        Some(h) => d.with_note(h),
+        None => d,
     }
 }

@@ -15,6 +15,17 @@ pub struct Ctx<'a> {
     pub k: &'a Kernel,
     pub source: &'a str,
     pub explain: bool,
+    /// What `fix` was told, for the cure a remaining finding names (`None`: `check`).
+    pub fix: Option<FixView>,
+}
+
+/// The `fix` flags a cure depends on.
+#[derive(Clone, Copy, Default)]
+pub struct FixView {
+    /// `--no-warp`: only `__syncthreads()` is placed.
+    pub no_warp: bool,
+    /// `--keep-barriers`: the kernel's divergent barriers stay.
+    pub keep_barriers: bool,
 }
 
 /// The sentence `--explain` prints once before the first finding that names labels.
@@ -159,4 +170,39 @@ pub fn array_name(k: &Kernel, array: &str) -> String {
         Some(v) if !v.names.is_empty() => v.names.join("/"),
         _ => array.to_string(),
     }
+}
+
+/// Whether the witness's two threads are in one warp of 32 (by the linear thread id), so that
+/// code written for lock-step warps would not race.
+pub fn one_warp(w: &Witness) -> bool {
+    let linear = |t: &[u64; 3]| t[0] + w.block_dim[0] * (t[1] + w.block_dim[1] * t[2]);
+    let [a, b] = &w.threads;
+    a.bid == b.bid && linear(&a.tid) / 32 == linear(&b.tid) / 32
+}
+
+/// The help that names `--warp-sync` for a race between two threads of one warp in a kernel
+/// not already checked under it.
+pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
+    (k.geometry.warp_sync.is_none() && w.is_some_and(one_warp)).then_some(
+        "help: both threads are in one warp; if the code relies on the lock-step warps of GPUs before sm_70 (a `volatile` warp tail), `--warp-sync 32` checks it under that assumption — on sm_70 and later it needs `__syncwarp()` between the accesses",
+    )
+}
+
+/// The help that names `--assume` on the parameters the witness needs (those the launches do
+/// not fix).
+pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
+    let free: Vec<&(String, u64)> = w.params.iter().filter(|(n, _)| !pinned_by_launch(k, n)).collect();
+    let (name, _) = free.first()?;
+    let values: Vec<String> = free.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
+    Some(format!(
+        "help: this race needs {}; if the launches never pass that, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
+        and_list(&values)
+    ))
+}
+
+/// Whether the launch facts fix parameter `name` (`assuming n = 1048576, from the launch at
+/// line 35`): its value in a witness is the launch's, not a choice to rule out.
+fn pinned_by_launch(k: &Kernel, name: &str) -> bool {
+    let prefix = format!("assuming {name} = ");
+    k.launch_facts.iter().any(|f| f.starts_with(&prefix))
 }
