@@ -108,7 +108,15 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
             Relation::SameIteration if r.first == r.second => {
                 "in the same execution of the statement: no barrier can separate it".to_string()
             }
-            Relation::SameIteration => "in the same iteration of every enclosing loop".to_string(),
+            Relation::SameIteration => match &c.witness {
+                Some(w) => same_iteration_note(
+                    cx,
+                    w,
+                    (kind_of(c.case.first), c.case.first),
+                    (kind_of(c.case.second), c.case.second),
+                ),
+                None => "in the same iteration of every enclosing loop".to_string(),
+            },
             Relation::Carried { shared_loop, gap2 } => format!(
                 "across iterations of {}: {} in one iteration, {} in {}",
                 cx.loop_phrase(shared_loop),
@@ -416,5 +424,32 @@ fn with_warp_sync_help(k: &Kernel, race: &Race, d: Diagnostic) -> Diagnostic {
     match warp_sync_help(k, race.cases[0].witness.as_ref()) {
         Some(h) => d.with_note(h),
         None => d,
+    }
+}
+
+/// The note of a race case in the same iteration of the loops around both accesses: those loops
+/// named ("in the same iteration of the `for` loop at line 13"), or, with none, that no barrier
+/// runs between the accesses.
+fn same_iteration_note(
+    cx: &Ctx,
+    w: &crate::verify::Witness,
+    first: (AccessKind, kpl::Label),
+    second: (AccessKind, kpl::Label),
+) -> String {
+    let [a, b] = &w.threads;
+    let shared: Vec<String> = a
+        .iterations
+        .iter()
+        .filter(|(l, _)| b.iterations.iter().any(|(m, _)| m == l))
+        .map(|(l, _)| cx.loop_phrase(*l))
+        .collect();
+    if shared.is_empty() {
+        format!(
+            "no barrier runs between {} and {}",
+            cx.access_phrase(first.0, first.1),
+            cx.access_phrase(second.0, second.1)
+        )
+    } else {
+        format!("in the same iteration of {}, with no barrier between", and_list(&shared))
     }
 }
