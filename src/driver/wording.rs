@@ -142,7 +142,7 @@ pub fn witness_values(k: &Kernel, w: &Witness, ranks: (usize, usize), grid: bool
 
 /// A 32-bit parameter value: as a negative `int` too when its top bit is set.
 fn param_value(v: u64) -> String {
-    if v >= 1 << 31 && v < 1 << 32 {
+    if ((1 << 31)..(1 << 32)).contains(&v) {
         format!("{v} (as an int: {})", v as u32 as i32)
     } else {
         v.to_string()
