@@ -60,3 +60,8 @@ pub const MAX_MAXSAT_VARS: u32 = 1 << 28;
 /// The stack of each worker thread of a multi-file run: deep enough for [`MAX_KERNEL_NESTING`]
 /// levels of every recursive pass.
 pub const WORKER_STACK_BYTES: usize = 8 << 20;
+
+/// How similar (Jaro-Winkler, 0 to 1, case-insensitive) a kernel name must be to the name given
+/// to `--kernel` to be suggested ("did you mean `histogram256`?"): close enough for a typo or a
+/// shortened name, not for an unrelated kernel of the file.
+pub const KERNEL_NAME_SIMILARITY: f64 = 0.8;

@@ -16,6 +16,9 @@ pub struct CheckArgs {
     /// Treat benign write-write races (same value) as errors
     #[arg(long)]
     strict: bool,
+    /// Also name the KPL labels of each finding (the statements the verifier sees)
+    #[arg(long)]
+    explain: bool,
     /// Print the verifier's work per kernel on stderr (SMT queries, cache hits, time)
     #[arg(long)]
     stats: bool,
@@ -40,6 +43,7 @@ pub fn run(args: CheckArgs, config: &Config) -> Result<u8, Failure> {
         stats: args.stats,
         format: args.format(),
         budget: args.files.budget(config),
+        explain: args.explain,
     };
     let config = config.clone();
     let in_work = plan.clone();

@@ -360,8 +360,7 @@ fn lower_expanded(
         file_arrays(*d, text, &mut file);
     }
     if let (true, Some(name)) = (kernels.is_empty(), only) {
-        let msg = format!("no `__global__` kernel named `{name}` in this file");
-        return Err(Diagnostic::error(msg, Span::new(0, 0)));
+        return Err(no_such_kernel(name, &kernel_names(root, text)));
     }
     let mut out = Vec::new();
     let mut refused = Vec::new();
@@ -536,8 +535,8 @@ pub(crate) fn function_name<'s>(f: Node, src: &'s str) -> Option<&'s str> {
     (name.kind() == "identifier").then(|| text(name, src))
 }
 
-fn syntax_error(n: Node, _src: &str) -> Diagnostic {
-    syntax::syntax_error(n)
+fn syntax_error(n: Node, src: &str) -> Diagnostic {
+    syntax::syntax_error(n, src)
 }
 
 fn scan<'t>(
@@ -606,6 +605,58 @@ fn scan<'t>(
         }
     }
     Ok(())
+}
+
+/// The error for `--kernel NAME` when the file defines no kernel of that name: the closest
+/// names (by Jaro-Winkler similarity, as a reader's typo or a shortened name), or the file's
+/// kernels when none is close.
+fn no_such_kernel(name: &str, names: &[String]) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(format!("no `__global__` kernel named `{name}` in this file"), Span::new(0, 0));
+    let mut close: Vec<(f64, &String)> = names
+        .iter()
+        .map(|n| (strsim::jaro_winkler(&name.to_lowercase(), &n.to_lowercase()), n))
+        .filter(|(score, _)| *score >= crate::limits::KERNEL_NAME_SIMILARITY)
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let quoted = |ns: &[&String]| ns.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    if !close.is_empty() {
+        let best: Vec<&String> = close.iter().take(3).map(|(_, n)| *n).collect();
+        d = d.with_note(format!("help: did you mean {}?", quoted(&best).replace(", ", " or ")));
+    } else if names.is_empty() {
+        d = d.with_note("the file defines no `__global__` function");
+    } else {
+        let all: Vec<&String> = names.iter().collect();
+        d = d.with_note(format!("the file's kernels: {}", quoted(&all)));
+    }
+    d
+}
+
+/// The names of the file's `__global__` functions, in file order (each once).
+fn kernel_names(n: Node, src: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut c = n.walk();
+    for ch in n.named_children(&mut c) {
+        let found = match ch.kind() {
+            "function_definition" if has_global(ch, src) => function_name(ch, src).map(str::to_string),
+            "linkage_specification"
+            | "declaration_list"
+            | "namespace_definition"
+            | "template_declaration" => {
+                for name in kernel_names(ch, src) {
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(name) = found.filter(|n| !out.contains(n)) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 fn decl_words(d: Node, src: &str) -> Vec<String> {

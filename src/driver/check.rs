@@ -4,6 +4,7 @@
 use super::load::{load_partial, oracle_for, shape_notes};
 use super::output::{diagnostic_json, status_word, FileResult, Out, Tally};
 use super::report::{finding_json, label_map, report_verdict, verdict_findings};
+use super::wording::Ctx;
 use super::{Budget, Failure, Format, Plan, EXIT_BAD_INPUT, EXIT_FINDINGS};
 use crate::config::Config;
 use crate::verify::Oracle;
@@ -21,6 +22,8 @@ pub struct CheckOptions {
     pub format: Format,
     /// Each kernel's wall-time budget.
     pub budget: Budget,
+    /// Name the KPL labels of each finding too (and say once what they are).
+    pub explain: bool,
 }
 
 /// Checks one file of `plan`: every kernel through the oracle, under `opts.budget` each.
@@ -92,8 +95,9 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         tally.divergences += verdict.divergences.len();
         tally.clean += usize::from(verdict.is_clean());
         let shape = shape_notes(k, config);
+        let cx = Ctx { k, source: &loaded.source, explain: args.explain, fix: None };
         if args.format == Format::Human {
-            report_verdict(&mut human, &loaded, k, &verdict);
+            report_verdict(&mut human, &loaded, &cx, &verdict);
             for n in &k.launch_facts {
                 human.out(format!("  note: launch: {n}\n"));
             }
@@ -101,7 +105,7 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
                 human.out(format!("  note: {n}\n"));
             }
         } else {
-            let findings: Vec<_> = verdict_findings(k, &verdict)
+            let findings: Vec<_> = verdict_findings(&cx, &verdict)
                 .iter()
                 .map(|(rule, d)| finding_json(rule, d, &loaded.source))
                 .collect();

@@ -8,6 +8,7 @@ use super::report::{
     unfixable_diagnostic, verdict_findings,
 };
 use super::style::SyncStyle;
+use super::wording::{Ctx, FixView};
 use super::{Budget, Failure, Format, Plan, EXIT_FINDINGS};
 use crate::config::{Config, Mode};
 use crate::kpl::{self, Kernel, Place};
@@ -231,6 +232,12 @@ fn fix(
     }
     for (ki, k) in loaded.kernels.iter().enumerate() {
         let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
+        let cx = Ctx {
+            k,
+            source: &loaded.source,
+            explain: flags.explain,
+            fix: Some(FixView { no_warp: !opts.warp, keep_barriers: opts.keep_barriers }),
+        };
         if flags.naive {
             fix_naive(loaded, config, flags, f, &mut plan, ki, &style);
             continue;
@@ -248,7 +255,7 @@ fn fix(
                 let out = &mut f.human;
                 let mut findings = Vec::new();
                 for r in &warnings.benign {
-                    let d = benign_diagnostic(k, r);
+                    let d = benign_diagnostic(&cx, r);
                     out.err(d.render(&loaded.name, &loaded.source));
                     findings.push(finding_json("benign-race", &d, &loaded.source));
                 }
@@ -259,6 +266,10 @@ fn fix(
                         .collect()
                 };
                 if flags.explain {
+                    if !out.explained_labels {
+                        out.explained_labels = true;
+                        out.err(format!("{}\n", super::wording::LABELS_EXPLAINED));
+                    }
                     for ins in &inserted {
                         let races: Vec<String> =
                             separates(ins).iter().map(|(a, b)| format!("{a}–{b}")).collect();
@@ -292,7 +303,7 @@ fn fix(
                 }
                 let mut remaining_json = Vec::new();
                 for u in &remaining {
-                    let (rule, d) = remaining_diagnostic(k, u);
+                    let (rule, d) = remaining_diagnostic(&cx, u);
                     let kind = remaining_kind(u);
                     let mut j = finding_json(rule, &d, &loaded.source);
                     j["kind"] = json!(kind);
@@ -319,7 +330,7 @@ fn fix(
                 let verdict = crate::verify::Oracle::check(&mut oracle, k);
                 let mut remaining_json = Vec::new();
                 for (rule, d) in
-                    verdict_findings(k, &verdict).into_iter().filter(|(r, _)| *r != "benign-race")
+                    verdict_findings(&cx, &verdict).into_iter().filter(|(r, _)| *r != "benign-race")
                 {
                     let kind = rule_kind(rule, &d);
                     let mut j = finding_json(rule, &d, &loaded.source);
@@ -331,7 +342,7 @@ fn fix(
                 let findings: Vec<Value> = reasons
                     .iter()
                     .map(|u| {
-                        let (rule, d) = unfixable_diagnostic(k, u);
+                        let (rule, d) = unfixable_diagnostic(&cx, u);
                         finding_json(rule, &d, &loaded.source)
                     })
                     .collect();

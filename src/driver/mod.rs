@@ -29,6 +29,7 @@ pub mod output;
 pub mod report;
 pub mod sarif;
 pub mod style;
+pub mod wording;
 
 use crate::config::Config;
 use crate::diag::Diagnostic;

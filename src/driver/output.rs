@@ -15,6 +15,9 @@ use std::sync::Arc;
 #[derive(Default, serde::Serialize, serde::Deserialize)]
 pub struct Out {
     chunks: Vec<(bool, String)>,
+    /// `--explain` said what KPL labels are (once per file).
+    #[serde(default)]
+    pub explained_labels: bool,
 }
 
 impl Out {

@@ -3,6 +3,10 @@
 
 use super::load::Loaded;
 use super::output::Out;
+use super::wording::{
+    and_list, array_name, assume_help, element_phrase, ranks, thread_text, warp_sync_help, witness_values,
+    Ctx, LABELS_EXPLAINED,
+};
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind};
 use crate::synth::Unfixable;
@@ -31,18 +35,11 @@ pub fn kind_word(kind: AccessKind) -> &'static str {
     }
 }
 
-/// A thread or block index: `3`, or `(1,2,0)` when y or z is set.
-pub fn fmt_tid(t: &[u64; 3]) -> String {
-    if t[1] == 0 && t[2] == 0 {
-        format!("{}", t[0])
-    } else {
-        format!("({},{},{})", t[0], t[1], t[2])
-    }
-}
-
 /// The diagnostic of a race: both accesses, the witness threads and element, one note per case.
-pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
+pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
+    let k = cx.k;
     let space = k.array(&r.array).map(|a| a.space.to_string()).unwrap_or_default();
+    let name = array_name(k, &r.array);
     let (what, scope_note) = match r.scope {
         Scope::Block => ("data race", None),
         Scope::Grid => {
@@ -52,17 +49,12 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
     let wraps = r.only_with_wrap();
     let certainty = if r.is_possible() || wraps { "possible " } else { "" };
     let msg = if r.first == r.second {
-        format!(
-            "{certainty}{what} on {space} array `{}`: a {} races with itself",
-            r.array,
-            kind_word(r.kinds[0])
-        )
+        format!("{certainty}{what} on {space} array `{name}`: a {} races with itself", kind_word(r.kinds[0]))
     } else {
         // "a read", "a write", "an atomic".
         let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
         format!(
-            "{certainty}{what} on {space} array `{}` between {} and {}",
-            r.array,
+            "{certainty}{what} on {space} array `{name}` between {} and {}",
             article(kind_word(r.kinds[0])),
             article(kind_word(r.kinds[1]))
         )
@@ -77,21 +69,25 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
         );
     }
     let case0 = &r.cases[0];
+    let grid = r.scope == Scope::Grid;
+    let mut cure = None;
     if let Some(w) = &case0.witness {
-        d = d.with_label(format!("{} by thread {}", kind_word(r.kinds[0]), fmt_tid(&w.threads[0].tid)));
+        let ranks = ranks(k, Some(w), &[&w.threads[0], &w.threads[1]]);
+        let thread = |i: usize| thread_text(&w.threads[i], ranks, grid);
+        d = d.with_label(format!("{} by {}", kind_word(r.kinds[0]), thread(0)));
         if r.first != r.second {
             d = d.with_secondary(
                 stmt_span(k, r.second),
-                format!("{} by thread {}", kind_word(r.kinds[1]), fmt_tid(&w.threads[1].tid)),
+                format!("{} by {}", kind_word(r.kinds[1]), thread(1)),
             );
+        } else {
+            d = d.with_note(format!("the other thread is {}", thread(1)));
         }
-        d = d.with_note(format!("both access element {} of `{}`", w.index, r.array));
-        if r.scope == Scope::Grid {
-            d = d.with_note(format!(
-                "threads are in blocks {} and {}",
-                fmt_tid(&w.threads[0].bid),
-                fmt_tid(&w.threads[1].bid)
-            ));
+        let values = witness_values(k, w, ranks, grid);
+        let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
+        d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
+        if let Some(help) = assume_help(k, w) {
+            cure = Some(help);
         }
     } else if let Some(why) = &case0.undecided {
         d = d
@@ -106,24 +102,49 @@ pub fn race_diagnostic(k: &Kernel, r: &Race, severity: Severity) -> Diagnostic {
             d = d.with_secondary(stmt_span(k, r.second), "second access");
         }
     }
+    let kind_of = |l: kpl::Label| if l == r.second && l != r.first { r.kinds[1] } else { r.kinds[0] };
     for c in &r.cases {
-        let note = match c.case.relation {
+        let mut note = match c.case.relation {
             Relation::SameIteration if r.first == r.second => {
                 "in the same execution of the statement: no barrier can separate it".to_string()
             }
-            Relation::SameIteration => "in the same iteration of every enclosing loop".to_string(),
+            Relation::SameIteration => match &c.witness {
+                Some(w) => same_iteration_note(
+                    cx,
+                    w,
+                    (kind_of(c.case.first), c.case.first),
+                    (kind_of(c.case.second), c.case.second),
+                ),
+                None => "in the same iteration of every enclosing loop".to_string(),
+            },
             Relation::Carried { shared_loop, gap2 } => format!(
-                "across iterations of loop `{}`: `{}` in one iteration, `{}` in {}",
-                k.label_name(shared_loop),
-                k.label_name(c.case.first),
-                k.label_name(c.case.second),
+                "across iterations of {}: {} in one iteration, {} in {}",
+                cx.loop_phrase(shared_loop),
+                cx.access_phrase(kind_of(c.case.first), c.case.first),
+                cx.access_phrase(kind_of(c.case.second), c.case.second),
                 if gap2 { "a later one" } else { "the next" }
             ),
         };
+        if cx.explain {
+            note.push_str(&match c.case.relation {
+                Relation::Carried { shared_loop, .. } => format!(
+                    " (labels: loop {}, {} then {})",
+                    cx.label(shared_loop),
+                    cx.label(c.case.first),
+                    cx.label(c.case.second)
+                ),
+                Relation::SameIteration => {
+                    format!(" (labels: {} and {})", cx.label(c.case.first), cx.label(c.case.second))
+                }
+            });
+        }
         d = d.with_note(note);
     }
     if let Some(n) = scope_note {
         d = d.with_note(n);
+    }
+    if let Some(c) = cure {
+        d = d.with_note(c);
     }
     // A symbolic block size admits 2-D and 3-D blocks, where threads differing only in y or z
     // share `threadIdx.x`: the usual cause of a surprising race in a kernel written for 1-D.
@@ -149,29 +170,35 @@ pub fn race_rule(r: &Race) -> &'static str {
 
 /// The findings of a verdict in report order (races, benign races, divergent barriers), each with
 /// its rule name.
-pub fn verdict_findings(k: &Kernel, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
+pub fn verdict_findings(cx: &Ctx, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
     let mut all = Vec::new();
     for r in &v.races {
-        all.push((race_rule(r), race_diagnostic(k, r, Severity::Error)));
+        all.push((race_rule(r), race_diagnostic(cx, r, Severity::Error)));
     }
     for r in &v.benign {
-        all.push(("benign-race", benign_diagnostic(k, r)));
+        all.push(("benign-race", benign_diagnostic(cx, r)));
     }
     for dv in &v.divergences {
-        all.push((divergence_rule(k, dv), divergence_diagnostic(k, dv)));
+        all.push((divergence_rule(cx.k, dv), divergence_diagnostic(cx, dv)));
     }
     all
 }
 
 /// A benign write-write race as a warning.
-pub fn benign_diagnostic(k: &Kernel, r: &Race) -> Diagnostic {
-    race_diagnostic(k, r, Severity::Warning)
+pub fn benign_diagnostic(cx: &Ctx, r: &Race) -> Diagnostic {
+    race_diagnostic(cx, r, Severity::Warning)
         .with_note("both threads write the same value (benign; an error under --strict)")
 }
 
 /// Writes the diagnostics of a verdict (stderr) and the kernel's summary line (stdout) to `out`.
-pub fn report_verdict(out: &mut Out, loaded: &Loaded, k: &Kernel, v: &Verdict) {
-    for (_, d) in verdict_findings(k, v) {
+pub fn report_verdict(out: &mut Out, loaded: &Loaded, cx: &Ctx, v: &Verdict) {
+    let k = cx.k;
+    let findings = verdict_findings(cx, v);
+    if cx.explain && !findings.is_empty() && !out.explained_labels {
+        out.explained_labels = true;
+        out.err(format!("{LABELS_EXPLAINED}\n"));
+    }
+    for (_, d) in findings {
         out.err(d.render(&loaded.name, &loaded.source));
     }
     let summary = format!(
@@ -264,7 +291,8 @@ pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
 }
 
 /// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
-pub fn divergence_diagnostic(k: &Kernel, dv: &crate::verify::Divergence) -> Diagnostic {
+pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagnostic {
+    let k = cx.k;
     let warp = is_syncwarp(k, dv.barrier);
     let (message, label) = if warp {
         (
@@ -283,10 +311,20 @@ pub fn divergence_diagnostic(k: &Kernel, dv: &crate::verify::Divergence) -> Diag
         d = d.with_secondary(guard_span(k, dv.block), "this guard depends on the thread");
     }
     if let Some(t) = &dv.threads {
+        let ranks = ranks(k, None, &[&t[0], &t[1]]);
         d = d.with_note(format!(
-            "thread {} reaches the barrier, thread {} does not",
-            fmt_tid(&t[0].tid),
-            fmt_tid(&t[1].tid)
+            "{} reaches the barrier, {} does not",
+            thread_text(&t[0], ranks, false),
+            thread_text(&t[1], ranks, false)
+        ));
+    }
+    if cx.explain {
+        d = d.with_note(format!("labels: barrier {}, guard {}", cx.label(dv.barrier), cx.label(dv.block)));
+    }
+    if !warp && cx.fix.is_none() {
+        d = d.with_note(format!(
+            "help: `autosync fix` moves a barrier out of `{}` to where every thread reaches it (when the barrier is a statement of its own)",
+            guard_text(k, cx.source, dv.block)
         ));
     }
     if let Some(why) = &dv.undecided {
@@ -305,7 +343,8 @@ pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static s
 }
 
 /// Why no barrier placement fixes a kernel, with the rule of the race or divergence.
-pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let k = cx.k;
     let rule = match u {
         Unfixable::SelfRace { race }
         | Unfixable::InOneStatement { race }
@@ -315,16 +354,23 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
         Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
     };
     let d = match u {
-        Unfixable::SelfRace { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::SelfRace { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("no barrier can fix this: two threads perform the same statement at the same element"),
-        Unfixable::GridRace { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::GridRace { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
-        Unfixable::InOneStatement { race } => race_diagnostic(k, race, Severity::Error).with_note(
-            "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
-        ),
+        Unfixable::InOneStatement { race } => {
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(
+                "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
+            );
+            with_warp_sync_help(k, race, d)
+        }
         Unfixable::NoValidPosition { race, blocks } => {
-            let mut d = race_diagnostic(k, race, Severity::Error)
+            let mut d = race_diagnostic(cx, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
+            if cx.fix.is_some_and(|f| f.no_warp) {
+                d = d.with_note("help: `__syncwarp()` may go where `__syncthreads()` cannot (inside code that whole warps run): run `fix` without `--no-warp`");
+            }
+            d = with_warp_sync_help(k, race, d);
             for b in blocks {
                 if k.flag_guards.contains(b) {
                     d = d
@@ -336,35 +382,74 @@ pub fn unfixable_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnos
             d
         }
         Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
-            divergence_diagnostic(k, divergence)
+            divergence_diagnostic(cx, divergence)
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
         }
-        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(k, divergence).with_note(
-            "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression), or --keep-barriers is on",
-        ),
-        Unfixable::Undecided { race } => race_diagnostic(k, race, Severity::Error)
+        Unfixable::DivergentBarrier { divergence } if cx.fix.is_some_and(|f| f.keep_barriers) => divergence_diagnostic(cx, divergence)
+            .with_note("this barrier is in the kernel already and stays: --keep-barriers is on")
+            .with_note("help: without `--keep-barriers`, `fix` moves it to where every thread reaches it"),
+        Unfixable::DivergentBarrier { divergence } => divergence_diagnostic(cx, divergence).with_note(
+            "this barrier is in the kernel already and stays: it is not a statement of its own (a macro or an expression)",
+        ).with_note("help: write it as a statement of its own (`__syncthreads();`) so that `fix` can move it, or move it out of the thread-dependent code by hand"),
+        Unfixable::Undecided { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("the solver did not decide this pair, so no barrier was placed for it"),
     };
     (rule, d)
 }
 
 /// A finding the written placement leaves (`Synthesis::Done::remaining`), reported after the diff.
-pub fn remaining_diagnostic(k: &Kernel, u: &Unfixable) -> (&'static str, Diagnostic) {
+pub fn remaining_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnostic) {
+    let k = cx.k;
     match u {
         Unfixable::GridRace { race } => {
             let space = k.array(&race.array).map(|a| a.space.to_string()).unwrap_or_default();
-            let d = race_diagnostic(k, race, Severity::Error).with_note(format!(
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(format!(
                 "not fixable by `__syncthreads()`: race between blocks on {space} array `{}` (give each block its own elements, or use atomics)",
-                race.array
+                array_name(k, &race.array)
             ));
             (race_rule(race), d)
         }
         Unfixable::Undecided { race } => {
-            let d = race_diagnostic(k, race, Severity::Error).with_note(
+            let d = race_diagnostic(cx, race, Severity::Error).with_note(
                 "left as it is: the barriers written separate every race the solver decided, not this pair",
             );
             (race_rule(race), d)
         }
-        other => unfixable_diagnostic(k, other),
+        other => unfixable_diagnostic(cx, other),
+    }
+}
+
+/// `d` with the `--warp-sync` help when the race's witness threads are in one warp.
+fn with_warp_sync_help(k: &Kernel, race: &Race, d: Diagnostic) -> Diagnostic {
+    match warp_sync_help(k, race.cases[0].witness.as_ref()) {
+        Some(h) => d.with_note(h),
+        None => d,
+    }
+}
+
+/// The note of a race case in the same iteration of the loops around both accesses: those loops
+/// named ("in the same iteration of the `for` loop at line 13"), or, with none, that no barrier
+/// runs between the accesses.
+fn same_iteration_note(
+    cx: &Ctx,
+    w: &crate::verify::Witness,
+    first: (AccessKind, kpl::Label),
+    second: (AccessKind, kpl::Label),
+) -> String {
+    let [a, b] = &w.threads;
+    let shared: Vec<String> = a
+        .iterations
+        .iter()
+        .filter(|(l, _)| b.iterations.iter().any(|(m, _)| m == l))
+        .map(|(l, _)| cx.loop_phrase(*l))
+        .collect();
+    if shared.is_empty() {
+        format!(
+            "no barrier runs between {} and {}",
+            cx.access_phrase(first.0, first.1),
+            cx.access_phrase(second.0, second.1)
+        )
+    } else {
+        format!("in the same iteration of {}, with no barrier between", and_list(&shared))
     }
 }

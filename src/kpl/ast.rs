@@ -502,11 +502,23 @@ pub struct Kernel {
     /// and argument values, with their lines), one sentence each, for every report. Empty for
     /// KPL files and under `--no-launch-facts`.
     pub launch_facts: Vec<String>,
+    /// How each array looks in the source (renamed, pointer groups, struct fields), keyed by the
+    /// KPL name, for the element a report names. Empty for KPL files (`source_array.rs`).
+    pub source_arrays: std::collections::BTreeMap<String, super::SourceArray>,
 }
 
 impl Kernel {
     pub fn array(&self, name: &str) -> Option<&ArrayDecl> {
         self.arrays.iter().find(|a| a.name == name)
+    }
+
+    /// The source text of element `index` of `array` (`tile[3][17]`): see
+    /// [`super::source_array::element_text`].
+    pub fn element_text(&self, array: &str, index: u64) -> String {
+        match self.array(array) {
+            Some(a) => super::source_array::element_text(a, self.source_arrays.get(array), index),
+            None => format!("{array}[{index}]"),
+        }
     }
 
     /// The display name of a label (`main`, `3`, `2:4`, `2:4s`, ...).

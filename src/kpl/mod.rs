@@ -9,6 +9,7 @@ mod lexer;
 pub mod names;
 mod parser;
 pub mod printer;
+pub mod source_array;
 pub mod tree;
 
 pub use ast::*;
@@ -16,6 +17,7 @@ pub use header::parse_header;
 pub use names::assign_default_names;
 pub use parser::{is_keyword, parse};
 pub use printer::print;
+pub use source_array::SourceArray;
 pub use tree::{LabelTree, NodeKind};
 
 /// The kernel with spans, source places and derived names cleared and labels renumbered in the
@@ -68,5 +70,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         label_names: names,
         flag_guards: Default::default(),
         launch_facts: Vec::new(),
+        source_arrays: Default::default(),
     }
 }

@@ -165,6 +165,7 @@ impl Parser<'_> {
             places,
             flag_guards: Default::default(),
             launch_facts: Vec::new(),
+            source_arrays: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -127,6 +127,9 @@ pub struct Z3Oracle {
     prefilter: bool,
 }
 
+// One answer per query, moved into a `RaceCase` at once and never stored in bulk: boxing the
+// witness would only add an allocation per race found.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Outcome {
     None,
@@ -175,6 +178,8 @@ struct Mode {
     syncwarp_mates: Option<Bool>,
     /// The per-query time limit and the oracle's deadline.
     limits: Limits,
+    /// The kernel's scalar parameters as the query's constants (for the witness's values).
+    params: Vec<(String, BV)>,
 }
 
 /// How long a query may run: the per-query limit, and the oracle's deadline with what the
@@ -418,7 +423,9 @@ fn make_mode(
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits }
+    let mut params: Vec<(String, BV)> = params.into_iter().collect();
+    params.sort_by(|a, b| a.0.cmp(&b.0));
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits, params }
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).

@@ -186,10 +186,18 @@ fn witness_of(
         iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
     };
     let index = index.map(val).unwrap_or(0);
+    // Only the parameters the model gives a value (without completion): those the query reads.
+    let params = mode
+        .params
+        .iter()
+        .filter_map(|(name, c)| Some((name.clone(), m.eval(c, false)?.as_u64()?)))
+        .collect();
     let witness = Witness {
         threads: [thread(0), thread(1)],
         index,
         block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
+        grid_dim: std::array::from_fn(|d| val(&launch.grid_dim[d])),
+        params,
         only_with_wrap: false,
     };
     (Outcome::Race { witness, benign: false }, probe_holds)

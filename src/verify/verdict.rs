@@ -41,6 +41,11 @@ pub struct Witness {
     pub index: u64,
     /// Block dimensions in the model (the launch geometry, or one the solver chose).
     pub block_dim: [u64; 3],
+    /// Grid dimensions in the model, likewise.
+    pub grid_dim: [u64; 3],
+    /// The values of the kernel's scalar parameters that the race's query reads, as the model
+    /// chose them (by KPL name, sorted): what the witness needs of them.
+    pub params: Vec<(String, u64)>,
     /// Every execution of this case wraps some index arithmetic around (`wrap`): a race only
     /// if that arithmetic wraps; `--no-wrap` drops such cases.
     pub only_with_wrap: bool,

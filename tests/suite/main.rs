@@ -26,6 +26,7 @@ mod kpl_parse;
 mod label_tree;
 mod launch_facts;
 mod maxsat;
+mod messages;
 mod precision;
 mod prefilter;
 mod preprocess;

@@ -392,6 +392,7 @@ impl<'t> Lx<'_, 't> {
             self.taken.insert(cname.to_string());
             cname.to_string()
         };
+        self.c_names.insert(kpl.clone(), (cname.to_string(), false));
         self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: vec![None], span: sp });
         self.extern_shared = Some((kpl.clone(), elem));
         kpl

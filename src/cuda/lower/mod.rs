@@ -212,6 +212,9 @@ struct Lx<'a, 't> {
     lambdas: HashMap<String, Node<'t>>,
     /// The unsupported constructs found so far: any makes the kernel refused (see `refusal`).
     refusals: refusal::Refusals,
+    /// KPL array → the C name it was declared under and whether it is a scalar (for
+    /// `Kernel::source_arrays`).
+    c_names: HashMap<String, (String, bool)>,
 }
 
 /// Lowers one kernel function definition: one [`Kernel`] per template instantiation (named like
@@ -333,6 +336,7 @@ fn lower_instance<'t>(
         ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),
         refusals: Default::default(),
+        c_names: HashMap::new(),
     };
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
@@ -353,6 +357,7 @@ fn lower_instance<'t>(
         }
     }
     let n = lx.places.len();
+    let source_arrays = lx.source_arrays();
     Ok(Kernel {
         name,
         params: lx.params,
@@ -363,6 +368,7 @@ fn lower_instance<'t>(
         places: lx.places,
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
+        source_arrays,
     })
 }
 

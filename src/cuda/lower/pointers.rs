@@ -74,6 +74,11 @@ fn find(parent: &mut [usize], mut x: usize) -> usize {
 }
 
 impl PtrGroups {
+    /// The C names of the members of the group whose KPL array is `kpl`, in member order.
+    pub(super) fn members_of(&self, kpl: &str) -> Option<Vec<String>> {
+        self.groups.iter().find(|g| g.1.as_ref().is_some_and(|(k, _)| k == kpl)).map(|g| g.0.clone())
+    }
+
     /// Groups the arrays the pointer locals of `body` may point into, also those of the device
     /// functions it calls (inlined: see [`callee_edges`]).
     pub(super) fn collect(body: Node, src: &str, file: &FileInfo, prog: &Program) -> PtrGroups {

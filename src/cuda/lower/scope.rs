@@ -177,12 +177,33 @@ impl<'t> Lx<'_, 't> {
             cname.to_string()
         };
         let ndims = dims.len();
+        self.c_names.entry(kpl.clone()).or_insert_with(|| (cname.to_string(), scalar));
         self.arrays.push(ArrayDecl { name: kpl.clone(), space, dims, span: sp });
         let b = Binding::Array { kpl, elem, ndims, scalar, prefix: Vec::new() };
         self.scopes[0].insert(cname.to_string(), b.clone());
         if let Some(s) = self.scopes.last_mut() {
             s.insert(cname.to_string(), b);
         }
+    }
+
+    /// How each KPL array looks in the source (`Kernel::source_arrays`): its C name (or the
+    /// members of a pointer group), scalar or not, the fields of a struct or vector element.
+    pub(super) fn source_arrays(&self) -> std::collections::BTreeMap<String, crate::kpl::SourceArray> {
+        let mut out = std::collections::BTreeMap::new();
+        for a in &self.arrays {
+            let mut view = match (self.ptr_groups.members_of(&a.name), self.c_names.get(&a.name)) {
+                (Some(names), _) => crate::kpl::SourceArray { names, scalar: false, fields: Vec::new() },
+                (None, Some((c, scalar))) => {
+                    crate::kpl::SourceArray { names: vec![c.clone()], scalar: *scalar, fields: Vec::new() }
+                }
+                (None, None) => crate::kpl::SourceArray::named(&a.name),
+            };
+            if let Some(agg) = self.agg_arrays.get(&a.name) {
+                view.fields = agg.fields.iter().map(|(f, _)| f.clone()).collect();
+            }
+            out.insert(a.name.clone(), view);
+        }
+        out
     }
 
     pub(super) fn parameters(&mut self, f: Node, body: Node) -> R<()> {

@@ -1,0 +1,107 @@
+//! How a KPL array looks in the source it was lowered from, for reports: the front end may
+//! rename an array (`local` is a KPL keyword: `local_2`), merge the arrays one pointer may point
+//! to into one array whose leading index selects the member, and store a struct or vector
+//! element as consecutive words of its last dimension. A report names the element the source
+//! names (`tile[3][17]`, `pts[4].y`, `count`), never the KPL one (`element 307 of tile`).
+
+use super::ast::ArrayDecl;
+
+/// The source view of one KPL array (`Kernel::source_arrays`, keyed by the KPL name).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceArray {
+    /// The C names; with more than one, the leading KPL index selects the member (a pointer
+    /// group: `a_or_b[1][i]` is `b[i]`).
+    pub names: Vec<String>,
+    /// A scalar (`__shared__ int count;`), KPL's one-element array.
+    pub scalar: bool,
+    /// The words of one struct or vector element (`x`, `y`, `lo.x`): the last KPL dimension
+    /// holds `fields.len()` words per element. Empty for scalar elements.
+    pub fields: Vec<String>,
+}
+
+impl SourceArray {
+    /// The plain view of an array the source declares under `name`.
+    pub fn named(name: &str) -> SourceArray {
+        SourceArray { names: vec![name.to_string()], scalar: false, fields: Vec::new() }
+    }
+}
+
+/// The source text of element `index` (row-major over `decl.dims`) of `decl`, seen through
+/// `view` when the front end gave one: `tile[3][17]`, `b[5]`, `pts[4].y`, `count`. Without a
+/// view (a KPL file) the KPL array's own indices: `A[2][7]`.
+pub fn element_text(decl: &ArrayDecl, view: Option<&SourceArray>, index: u64) -> String {
+    let mut digits = delinearize(&decl.dims, index);
+    let mut name = decl.name.clone();
+    let mut field = None;
+    if let Some(v) = view {
+        if v.scalar {
+            return v.names.first().cloned().unwrap_or(name);
+        }
+        if v.names.len() > 1 && digits.len() > 1 {
+            let member = digits.remove(0);
+            name = v.names.get(member as usize).cloned().unwrap_or(name);
+        } else if let Some(n) = v.names.first() {
+            name = n.clone();
+        }
+        let k = v.fields.len() as u64;
+        if k > 0 {
+            if let Some(last) = digits.last_mut() {
+                field = v.fields.get((*last % k) as usize).cloned();
+                *last /= k;
+            }
+        }
+    }
+    let mut out = name;
+    for d in digits {
+        out.push_str(&format!("[{d}]"));
+    }
+    if let Some(f) = field {
+        out.push('.');
+        out.push_str(&f);
+    }
+    out
+}
+
+/// The indices of a row-major linear `index` over `dims` (the first dimension may be
+/// unknown: it takes what the others leave). A dimension after the first that is unknown
+/// leaves the index linear.
+fn delinearize(dims: &[Option<u32>], index: u64) -> Vec<u64> {
+    let inner: Option<Vec<u64>> = dims.iter().skip(1).map(|d| d.map(u64::from).filter(|d| *d > 0)).collect();
+    let Some(inner) = inner else { return vec![index] };
+    let mut out = vec![0; inner.len() + 1];
+    let mut rest = index;
+    for (i, d) in inner.iter().enumerate().rev() {
+        out[i + 1] = rest % d;
+        rest /= d;
+    }
+    out[0] = rest;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kpl::{Space, Span};
+
+    fn decl(dims: &[Option<u32>]) -> ArrayDecl {
+        ArrayDecl { name: "t".into(), space: Space::Shared, dims: dims.to_vec(), span: Span::default() }
+    }
+
+    #[test]
+    fn rows_and_columns() {
+        assert_eq!(element_text(&decl(&[Some(16), Some(17)]), None, 3 * 17 + 5), "t[3][5]");
+        assert_eq!(element_text(&decl(&[None]), None, 42), "t[42]");
+        assert_eq!(element_text(&decl(&[Some(2), Some(3), Some(4)]), None, 23), "t[1][2][3]");
+    }
+
+    #[test]
+    fn through_the_source_view() {
+        let scalar = SourceArray { names: vec!["count".into()], scalar: true, fields: vec![] };
+        assert_eq!(element_text(&decl(&[Some(1)]), Some(&scalar), 0), "count");
+        let group = SourceArray { names: vec!["a".into(), "b".into()], scalar: false, fields: vec![] };
+        assert_eq!(element_text(&decl(&[Some(2), Some(64)]), Some(&group), 64 + 5), "b[5]");
+        let pts =
+            SourceArray { names: vec!["pts".into()], scalar: false, fields: vec!["x".into(), "y".into()] };
+        assert_eq!(element_text(&decl(&[Some(128)]), Some(&pts), 9), "pts[4].y");
+    }
+}
