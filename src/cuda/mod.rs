@@ -172,6 +172,7 @@ mod launch;
 mod lower;
 pub mod preprocess;
 mod program;
+mod struct_fields;
 mod syntax;
 mod text;
 mod typedefs;
@@ -347,6 +348,11 @@ fn lower_expanded(
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
     scan(root, text, &mut kernels, &mut decls, only)?;
+    if let Some(renamed) = struct_fields::flatten(root, text, &kernels) {
+        // Same length, same spans: the lowering reads `p.f` of pointer-holding struct
+        // parameters as the parameter `p_f` (see `struct_fields`).
+        return lower_expanded(&renamed, options, overrides, warnings, facts);
+    }
     file.collect_types(root, text);
     for d in &decls {
         file_constants(*d, text, &mut file);

@@ -36,6 +36,14 @@ pub(crate) struct StructDef {
     pub union: bool,
 }
 
+/// A struct of data members, some of them pointers (see [`Program::pointer_structs`]).
+#[derive(Clone, Debug)]
+pub(crate) struct PointerStruct<'t> {
+    pub name: String,
+    /// (field name, its `field_declaration`, whether the field is a pointer), in order.
+    pub fields: Vec<(String, Node<'t>, bool)>,
+}
+
 /// What the whole file defines for the lowering of its kernels.
 #[derive(Default, Debug)]
 pub(crate) struct Program<'t> {
@@ -47,6 +55,10 @@ pub(crate) struct Program<'t> {
     pub structs: Vec<StructDef>,
     /// Structs with other members (pointers, arrays, functions): not modelled, named in errors.
     pub other_structs: Vec<String>,
+    /// Structs of data members of which some are pointers (`struct Params { const float *in;
+    /// float *out; int n; }`): as a kernel parameter by value, each field is a parameter of its
+    /// own (see `cuda/struct_fields.rs`). Also listed in `other_structs`.
+    pub pointer_structs: Vec<PointerStruct<'t>>,
     /// Functions declared but not defined in the file (`__device__ float f(float);`): name →
     /// the declaration's parameter list and return type (for calls of opaque functions).
     pub prototypes: Vec<(String, Node<'t>)>,
@@ -195,6 +207,9 @@ impl<'t> Program<'t> {
         let members: Vec<Node> = body.named_children(&mut c).collect();
         let mut fields = Vec::new();
         let mut plain = true;
+        // Data members that are scalars, structs or pointers to them (one level).
+        let mut pointer_fields = Vec::new();
+        let mut pointer_data = true;
         for m in &members {
             match m.kind() {
                 "field_declaration" => {
@@ -205,14 +220,29 @@ impl<'t> Program<'t> {
                     for d in decls {
                         if d.kind() == "field_identifier" {
                             fields.push((text(d, src).to_string(), ty.clone()));
+                            pointer_fields.push((text(d, src).to_string(), *m, false));
                         } else {
                             plain = false;
+                            match d.child_by_field_name("declarator") {
+                                Some(f)
+                                    if d.kind() == "pointer_declarator" && f.kind() == "field_identifier" =>
+                                {
+                                    pointer_fields.push((text(f, src).to_string(), *m, true));
+                                }
+                                _ => pointer_data = false,
+                            }
                         }
                     }
                 }
                 "comment" => {}
-                _ => plain = false,
+                _ => {
+                    plain = false;
+                    pointer_data = false;
+                }
             }
+        }
+        if pointer_data && pointer_fields.iter().any(|f| f.2) {
+            self.pointer_structs.push(PointerStruct { name: name.clone(), fields: pointer_fields });
         }
         if plain && !fields.is_empty() {
             let union = s.kind() == "union_specifier";
