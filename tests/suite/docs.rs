@@ -184,9 +184,14 @@ fn cuda_md_section(rows: &[Row]) -> String {
             Status::Supported => "supported",
             Status::Refused => "refused",
         };
-        let tests = r
-            .tests
-            .iter()
+        let mut files: Vec<&String> = r.tests.iter().collect();
+        for pair in [&r.clean, &r.racy].into_iter().flatten() {
+            if !files.contains(&pair) {
+                files.push(pair);
+            }
+        }
+        let tests = files
+            .into_iter()
             .map(|t| {
                 let name = Path::new(t).file_name().map_or(t.as_str(), |n| n.to_str().unwrap_or(t));
                 format!("[{name}](../{t})")
