@@ -86,7 +86,9 @@ impl<'t> Program<'t> {
     pub fn function(&self, name: &str, arity: usize, src: &str) -> Vec<&FnDef<'t>> {
         self.functions
             .iter()
-            .filter(|(n, f)| n == name && param_count(f.node, src) == arity)
+            .filter(|(n, f)| {
+                n == name && required_param_count(f.node, src) <= arity && arity <= param_count(f.node, src)
+            })
             .map(|(_, f)| f)
             .collect()
     }
@@ -311,6 +313,26 @@ pub(crate) fn template_params<'t>(list: Node<'t>, src: &str) -> Vec<TParam<'t>> 
 }
 
 /// The number of parameters of a function definition (`(void)` has none).
+/// The parameters of `f` without a default argument.
+pub(crate) fn required_param_count(f: Node, src: &str) -> usize {
+    param_count(f, src) - optional_param_count(f)
+}
+
+/// The parameters of `f` with a default argument (`float s = 2.0f`).
+fn optional_param_count(f: Node) -> usize {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            break;
+        }
+        d = super::inner_declarator(x);
+    }
+    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return 0 };
+    let mut c = list.walk();
+    let n = list.named_children(&mut c).filter(|p| p.kind() == "optional_parameter_declaration").count();
+    n
+}
+
 pub(crate) fn param_count(f: Node, src: &str) -> usize {
     let mut d = f.child_by_field_name("declarator");
     while let Some(x) = d {

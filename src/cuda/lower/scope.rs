@@ -13,7 +13,10 @@ pub(super) fn fn_params(f: Node) -> Vec<Node> {
     }
     let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
     let mut c = list.walk();
-    let v: Vec<Node> = list.named_children(&mut c).filter(|p| p.kind() == "parameter_declaration").collect();
+    let v: Vec<Node> = list
+        .named_children(&mut c)
+        .filter(|p| matches!(p.kind(), "parameter_declaration" | "optional_parameter_declaration"))
+        .collect();
     v
 }
 
