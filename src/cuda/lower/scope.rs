@@ -313,7 +313,9 @@ impl<'t> Lx<'_, 't> {
                 return self.struct_field_parameters(p, decl, &ps, body, copies);
             }
         }
-        if decl.kind() != "identifier" && self.prog.other_structs.contains(&struct_name) {
+        if matches!(decl.kind(), "pointer_declarator" | "array_declarator")
+            && self.prog.other_structs.contains(&struct_name)
+        {
             return Err(unsupported(
                 format!(
                     "the parameter `{}`: an array of `{struct_name}`, a struct with pointer, array or function members \
