@@ -39,7 +39,8 @@
 //!   the `!ret` guard and is divergent exactly when the return is thread-dependent.
 //! - **`__device__` functions**, inlined at each call site: value parameters become fresh
 //!   locals, pointer parameters aliases of the argument's array and element, the result a fresh
-//!   local (`f_ret`), early returns the predicated form. Every inlined copy of a statement keeps
+//!   local (`f_ret`), early returns the predicated form; a parameter the call leaves out
+//!   takes its default argument (refused when a name of it is a local at the call). Every inlined copy of a statement keeps
 //!   the place it has in the function body (one edit there is valid for every call site);
 //!   labels are distinct (`8.5`, `8.10`). Recursion is an error naming the cycle.
 //!   Reference parameters (`T &x`, `const T &x`, `float4 &v`) are bound to the argument's
@@ -88,7 +89,8 @@
 //! - **Types** (docs/cuda.md): file-scope and local `typedef`/`using` of scalars, structs and
 //!   pointers (`template <typename T> using P = T *;` too), `enum`/`enum class` (constants are
 //!   integer constants, also `E::A`), `typedef struct {…} T;`, `struct S` by value (kernel
-//!   parameters: one uniform parameter per field) and by pointer, nested structs flattened into
+//!   parameters: one uniform parameter per field; a struct holding pointers: each pointer field
+//!   a global array parameter, see `struct_fields.rs`) and by pointer, nested structs flattened into
 //!   words (`b.lo.x`), `{…}` initializers (C's brace elision; missing words are 0; designators
 //!   `.x = v`, `.lo = {…}`, `.hi.y = v`), unions whose
 //!   members are all one-word scalars (they alias one word), `__align__(n)` (ignored),
@@ -172,6 +174,7 @@ mod launch;
 mod lower;
 pub mod preprocess;
 mod program;
+mod struct_fields;
 mod syntax;
 mod text;
 mod typedefs;
@@ -347,6 +350,11 @@ fn lower_expanded(
     let mut kernels = Vec::new();
     let mut decls = Vec::new();
     scan(root, text, &mut kernels, &mut decls, only)?;
+    if let Some(renamed) = struct_fields::flatten(root, text, &kernels) {
+        // Same length, same spans: the lowering reads `p.f` of pointer-holding struct
+        // parameters as the parameter `p_f` (see `struct_fields`).
+        return lower_expanded(&renamed, options, overrides, warnings, facts);
+    }
     file.collect_types(root, text);
     for d in &decls {
         file_constants(*d, text, &mut file);

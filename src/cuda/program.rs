@@ -36,6 +36,14 @@ pub(crate) struct StructDef {
     pub union: bool,
 }
 
+/// A struct of data members, some of them pointers (see [`Program::pointer_structs`]).
+#[derive(Clone, Debug)]
+pub(crate) struct PointerStruct<'t> {
+    pub name: String,
+    /// (field name, its `field_declaration`, whether the field is a pointer), in order.
+    pub fields: Vec<(String, Node<'t>, bool)>,
+}
+
 /// What the whole file defines for the lowering of its kernels.
 #[derive(Default, Debug)]
 pub(crate) struct Program<'t> {
@@ -47,6 +55,10 @@ pub(crate) struct Program<'t> {
     pub structs: Vec<StructDef>,
     /// Structs with other members (pointers, arrays, functions): not modelled, named in errors.
     pub other_structs: Vec<String>,
+    /// Structs of data members of which some are pointers (`struct Params { const float *in;
+    /// float *out; int n; }`): as a kernel parameter by value, each field is a parameter of its
+    /// own (see `cuda/struct_fields.rs`). Also listed in `other_structs`.
+    pub pointer_structs: Vec<PointerStruct<'t>>,
     /// Functions declared but not defined in the file (`__device__ float f(float);`): name →
     /// the declaration's parameter list and return type (for calls of opaque functions).
     pub prototypes: Vec<(String, Node<'t>)>,
@@ -74,7 +86,9 @@ impl<'t> Program<'t> {
     pub fn function(&self, name: &str, arity: usize, src: &str) -> Vec<&FnDef<'t>> {
         self.functions
             .iter()
-            .filter(|(n, f)| n == name && param_count(f.node, src) == arity)
+            .filter(|(n, f)| {
+                n == name && required_param_count(f.node, src) <= arity && arity <= param_count(f.node, src)
+            })
             .map(|(_, f)| f)
             .collect()
     }
@@ -195,6 +209,9 @@ impl<'t> Program<'t> {
         let members: Vec<Node> = body.named_children(&mut c).collect();
         let mut fields = Vec::new();
         let mut plain = true;
+        // Data members that are scalars, structs or pointers to them (one level).
+        let mut pointer_fields = Vec::new();
+        let mut pointer_data = true;
         for m in &members {
             match m.kind() {
                 "field_declaration" => {
@@ -205,14 +222,29 @@ impl<'t> Program<'t> {
                     for d in decls {
                         if d.kind() == "field_identifier" {
                             fields.push((text(d, src).to_string(), ty.clone()));
+                            pointer_fields.push((text(d, src).to_string(), *m, false));
                         } else {
                             plain = false;
+                            match d.child_by_field_name("declarator") {
+                                Some(f)
+                                    if d.kind() == "pointer_declarator" && f.kind() == "field_identifier" =>
+                                {
+                                    pointer_fields.push((text(f, src).to_string(), *m, true));
+                                }
+                                _ => pointer_data = false,
+                            }
                         }
                     }
                 }
                 "comment" => {}
-                _ => plain = false,
+                _ => {
+                    plain = false;
+                    pointer_data = false;
+                }
             }
+        }
+        if pointer_data && pointer_fields.iter().any(|f| f.2) {
+            self.pointer_structs.push(PointerStruct { name: name.clone(), fields: pointer_fields });
         }
         if plain && !fields.is_empty() {
             let union = s.kind() == "union_specifier";
@@ -281,6 +313,26 @@ pub(crate) fn template_params<'t>(list: Node<'t>, src: &str) -> Vec<TParam<'t>> 
 }
 
 /// The number of parameters of a function definition (`(void)` has none).
+/// The parameters of `f` without a default argument.
+pub(crate) fn required_param_count(f: Node, src: &str) -> usize {
+    param_count(f, src) - optional_param_count(f)
+}
+
+/// The parameters of `f` with a default argument (`float s = 2.0f`).
+fn optional_param_count(f: Node) -> usize {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            break;
+        }
+        d = super::inner_declarator(x);
+    }
+    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return 0 };
+    let mut c = list.walk();
+    let n = list.named_children(&mut c).filter(|p| p.kind() == "optional_parameter_declaration").count();
+    n
+}
+
 pub(crate) fn param_count(f: Node, src: &str) -> usize {
     let mut d = f.child_by_field_name("declarator");
     while let Some(x) = d {

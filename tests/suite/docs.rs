@@ -16,7 +16,19 @@ struct Row {
     status: Status,
     how: String,
     tests: Vec<String>,
+    /// The issue whose constructs the row belongs to (`24`: the front end's application C++).
+    #[serde(default)]
+    issue: Option<u32>,
+    /// A whole application-style file (tests/cuda/apps) using the construct that checks clean.
+    #[serde(default)]
+    clean: Option<String>,
+    /// Its racy counterpart: a whole file using the construct with a true race.
+    #[serde(default)]
+    racy: Option<String>,
 }
+
+/// The issue whose supported rows must each have a `clean` and a `racy` corpus file.
+const PAIRED_ISSUE: u32 = 24;
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -77,6 +89,77 @@ fn every_construct_is_proven_by_its_tests() {
     assert!(wrong.is_empty(), "docs/constructs.yaml rows without proof:\n{}", wrong.join("\n"));
 }
 
+/// What `autosync check` reports on `file` (args from its `.expect`): the finding categories,
+/// or why there is no verdict.
+fn verdict_of(file: &Path) -> Result<std::collections::BTreeSet<String>, String> {
+    let expect =
+        std::fs::read_to_string(file.with_extension("expect")).map_err(|_| "no .expect beside it")?;
+    let mut args = vec!["check".to_string(), "--format".into(), "json".into()];
+    for line in expect.lines() {
+        if let Some(a) = line.trim().strip_prefix("args:") {
+            args.extend(a.split_whitespace().map(String::from));
+        }
+    }
+    args.push(file.file_name().and_then(|n| n.to_str()).ok_or("a file name")?.to_string());
+    let (code, out, err) = crate::common::autosync_in(file.parent().ok_or("a directory")?, &args);
+    if code != 0 && code != 1 {
+        return Err(format!("exit {code}: {}", err.lines().next().unwrap_or("")));
+    }
+    crate::cuda_realworld::categories(&out)
+}
+
+/// The `verdict:` line of a corpus file's `.expect`.
+fn expected_verdict(file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(file.with_extension("expect")).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("verdict:")).map(|v| v.trim().to_string())
+}
+
+/// Issue #24's acceptance: every supported construct of the issue has a correct and a racy
+/// whole file in the applications corpus, and the tool agrees with both (the clean one checks
+/// clean, the racy one reports a race). Any row may name a pair; a named pair is checked.
+#[test]
+fn every_supported_construct_has_a_clean_and_a_racy_corpus_file() {
+    let rows = rows();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for row in &rows {
+        let paired = row.status == Status::Supported && row.issue == Some(PAIRED_ISSUE);
+        if row.status == Status::Refused && (row.clean.is_some() || row.racy.is_some()) {
+            wrong.push(format!("{}: a refused construct has no clean/racy pair", row.construct));
+        }
+        for (kind, file) in [("clean", &row.clean), ("racy", &row.racy)] {
+            let Some(file) = file else {
+                if paired {
+                    wrong.push(format!("{}: no `{kind}` corpus file", row.construct));
+                }
+                continue;
+            };
+            if !file.starts_with("tests/cuda/apps/") {
+                wrong.push(format!("{}: {file} is not in the applications corpus", row.construct));
+                continue;
+            }
+            let path = root().join(file);
+            let expected = expected_verdict(&path).unwrap_or_default();
+            let races = |cats: &str| cats.split(',').any(|c| matches!(c.trim(), "race" | "grid-race"));
+            match (kind, expected.as_str()) {
+                ("clean", "clean") => {}
+                ("racy", e) if races(e) => {}
+                _ => wrong
+                    .push(format!("{}: {file} is the `{kind}` file but expects `{expected}`", row.construct)),
+            }
+            checked += 1;
+            match verdict_of(&path) {
+                Ok(got) if kind == "clean" && got.is_empty() => {}
+                Ok(got) if kind == "racy" && got.iter().any(|c| c == "race" || c == "grid-race") => {}
+                Ok(got) => wrong.push(format!("{}: the `{kind}` file {file} got {got:?}", row.construct)),
+                Err(why) => wrong.push(format!("{}: {file}: {why}", row.construct)),
+            }
+        }
+    }
+    assert!(checked >= 40, "too few paired files: {checked}");
+    assert!(wrong.is_empty(), "docs/constructs.yaml clean/racy pairs:\n{}", wrong.join("\n"));
+}
+
 /// The README's list: two paragraphs, supported then refused.
 fn readme_section(rows: &[Row]) -> String {
     let list = |status: Status, with_how: bool| {
@@ -101,9 +184,14 @@ fn cuda_md_section(rows: &[Row]) -> String {
             Status::Supported => "supported",
             Status::Refused => "refused",
         };
-        let tests = r
-            .tests
-            .iter()
+        let mut files: Vec<&String> = r.tests.iter().collect();
+        for pair in [&r.clean, &r.racy].into_iter().flatten() {
+            if !files.contains(&pair) {
+                files.push(pair);
+            }
+        }
+        let tests = files
+            .into_iter()
             .map(|t| {
                 let name = Path::new(t).file_name().map_or(t.as_str(), |n| n.to_str().unwrap_or(t));
                 format!("[{name}](../{t})")

@@ -17,6 +17,26 @@ pub(super) enum BoundParam {
 }
 
 impl<'t> Lx<'_, 't> {
+    /// The default argument of parameter `p` of `fname`, for a call `n` that leaves it out. It is
+    /// lowered in the caller's scope, which means what the declaration's scope means only when
+    /// none of its names is a local or parameter there: a default naming one is refused.
+    fn default_argument(&self, p: Node<'t>, fname: &str, n: Node) -> R<Node<'t>> {
+        let d = p.child_by_field_name("default_value").ok_or_else(|| {
+            unsupported(format!("call to `{fname}` without an argument for a parameter with no default"), n)
+        })?;
+        if let Some(shadowed) = names_in(d, self.src).into_iter().find(|name| self.lookup(name).is_some()) {
+            return Err(unsupported(
+                format!(
+                    "the default argument `{}` of `{fname}`: `{shadowed}` names a local or parameter at the call",
+                    text(d, self.src)
+                ),
+                n,
+            )
+            .with_note("pass the argument explicitly"));
+        }
+        Ok(d)
+    }
+
     /// Inlines a call of the device function `fname`: value parameters become fresh locals,
     /// pointer parameters aliases of the argument's array and element, the result a fresh
     /// local, early returns the predicated form. Every inlined statement keeps the place it has
@@ -133,10 +153,16 @@ impl<'t> Lx<'_, 't> {
             };
             inst.bind(tp, arg, n, src)?;
         }
+        // Parameters the call leaves out take their default arguments (C++ evaluates them at
+        // the call, with the names of the declaration's scope).
+        let mut args = args.to_vec();
+        for p in params.iter().skip(args.len()) {
+            args.push(self.default_argument(*p, fname, n)?);
+        }
         // Arguments, evaluated in the caller's scope, left to right.
         let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
         let mut bound = Vec::new();
-        for (p, a) in params.iter().zip(args) {
+        for (p, a) in params.iter().zip(&args) {
             match self.group_param(*p, *a) {
                 Some(Ok(b)) => {
                     bound.push(b);
@@ -662,4 +688,14 @@ fn innermost_namespace<'s>(mut n: Node, src: &'s str) -> Option<&'s str> {
         n = p;
     }
     None
+}
+
+/// The identifiers of expression `n`.
+fn names_in(n: Node, src: &str) -> Vec<String> {
+    if n.kind() == "identifier" {
+        return vec![text(n, src).to_string()];
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().flat_map(|ch| names_in(ch, src)).collect()
 }

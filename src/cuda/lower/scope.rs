@@ -13,7 +13,10 @@ pub(super) fn fn_params(f: Node) -> Vec<Node> {
     }
     let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else { return Vec::new() };
     let mut c = list.walk();
-    let v: Vec<Node> = list.named_children(&mut c).filter(|p| p.kind() == "parameter_declaration").collect();
+    let v: Vec<Node> = list
+        .named_children(&mut c)
+        .filter(|p| matches!(p.kind(), "parameter_declaration" | "optional_parameter_declaration"))
+        .collect();
     v
 }
 
@@ -43,6 +46,16 @@ pub(super) fn body_writes_fields(n: Node, src: &str, name: &str) -> bool {
 }
 
 /// Whether `name` is assigned anywhere under `n` (`name = …`, `name += …`, `name++`).
+/// Whether identifier `name` occurs in `n`.
+fn mentions(n: Node, src: &str, name: &str) -> bool {
+    if n.kind() == "identifier" && text(n, src) == name {
+        return true;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children.into_iter().any(|ch| mentions(ch, src, name))
+}
+
 pub(super) fn assigns(n: Node, src: &str, name: &str) -> bool {
     let target = match n.kind() {
         "assignment_expression" => n.child_by_field_name("left"),
@@ -316,9 +329,26 @@ impl<'t> Lx<'_, 't> {
             }
         }
         let struct_name = self.struct_name(text(ty_node, self.src));
+        if decl.kind() == "identifier" {
+            if let Some(ps) = self.prog.pointer_structs.iter().find(|s| s.name == struct_name).cloned() {
+                return self.struct_field_parameters(p, decl, &ps, body, copies);
+            }
+        }
+        if matches!(decl.kind(), "pointer_declarator" | "array_declarator")
+            && self.prog.other_structs.contains(&struct_name)
+        {
+            return Err(unsupported(
+                format!(
+                    "the parameter `{}`: an array of `{struct_name}`, a struct with pointer, array or function members \
+                     (such a struct is modelled only as a parameter by value)",
+                    text(decl, self.src)
+                ),
+                p,
+            ));
+        }
         if decl.kind() == "identifier" && self.prog.other_structs.contains(&struct_name) {
             return Err(unsupported(
-                format!("the struct parameter `{}` by value: `{struct_name}` has members other than scalars and plain structs (pointers, arrays, member functions)", text(decl, self.src)),
+                format!("the struct parameter `{}` by value: `{struct_name}` has members other than scalars, plain structs and pointers to them (arrays, member functions, pointers to pointers)", text(decl, self.src)),
                 p,
             )
             .with_note("pass its pointers as separate kernel parameters"));
@@ -370,6 +400,87 @@ impl<'t> Lx<'_, 't> {
             }
             if assigned {
                 copies.push((cname, fact.map_or(Expr::Var(kpl), Expr::Const), ty));
+            }
+        }
+        Ok(())
+    }
+
+    /// A by-value parameter `p` of a struct holding pointers, whose uses `p.f` the front end
+    /// renamed to `p_f` (`cuda/struct_fields.rs`): each pointer field a global array parameter
+    /// (distinct from every other, like distinct pointer parameters), each scalar field a
+    /// uniform scalar parameter (no launch facts: the launch passes the struct).
+    fn struct_field_parameters(
+        &mut self,
+        p: Node,
+        decl: Node,
+        ps: &crate::cuda::program::PointerStruct<'t>,
+        body: Node,
+        copies: &mut Vec<(String, Expr, Ty)>,
+    ) -> R<()> {
+        let cname = text(decl, self.src).to_string();
+        for (field, fdecl, pointer) in &ps.fields {
+            let ty_node = fdecl
+                .child_by_field_name("type")
+                .ok_or_else(|| unsupported(format!("field `{field}` without a type"), *fdecl))?;
+            let nested = self.agg_type(ty_node).is_some()
+                || self
+                    .prog
+                    .pointer_structs
+                    .iter()
+                    .any(|s| s.name == self.struct_name(text(ty_node, self.src)))
+                || self.prog.other_structs.contains(&self.struct_name(text(ty_node, self.src)));
+            if nested && !pointer {
+                return Err(unsupported(
+                    format!(
+                        "field `{field}` of the struct parameter `{cname}`: a vector or struct member \
+                         beside pointers (only pointers and scalars are modelled as parameters)"
+                    ),
+                    p,
+                )
+                .with_note("pass its pointers as separate kernel parameters"));
+            }
+        }
+        if mentions(body, self.src, &cname) {
+            return Err(unsupported(
+                format!(
+                    "the struct parameter `{cname}` by value holding pointers, used other than as `{cname}.field` \
+                     (as a whole value, declared again in the body, written with spaces around `.`, or a field \
+                     whose renamed parameter `{cname}_field` clashes with a name of the file)"
+                ),
+                p,
+            )
+            .with_note("use its fields directly, or pass its pointers as separate kernel parameters"));
+        }
+        for (field, fdecl, pointer) in &ps.fields {
+            let name = crate::cuda::struct_fields::field_parameter(&cname, field);
+            let ty_node = fdecl
+                .child_by_field_name("type")
+                .ok_or_else(|| unsupported(format!("field `{field}` without a type"), *fdecl))?;
+            match (pointer, self.agg_type(ty_node)) {
+                (true, Some(agg)) => {
+                    self.add_array(&name, Space::Global, agg.fields[0].1, vec![None], false, span(*fdecl));
+                    if let Some(Binding::Array { kpl, .. }) = self.lookup(&name).cloned() {
+                        self.agg_arrays.insert(kpl, agg);
+                    }
+                }
+                (true, None) => {
+                    let ty = self.ty(ty_node)?;
+                    self.add_array(&name, Space::Global, ty, vec![None], false, span(*fdecl));
+                }
+                (false, _) => {
+                    let ty = self.ty(ty_node)?;
+                    let kpl = if crate::kpl::is_keyword(&name) || self.kpl_visible(&name) {
+                        self.fresh_name(&name)
+                    } else {
+                        name.clone()
+                    };
+                    self.declare_kpl(&kpl);
+                    self.params.push(kpl.clone());
+                    self.bind(&name, Binding::Var { kpl: kpl.clone(), ty });
+                    if assigns(body, self.src, &name) {
+                        copies.push((name, Expr::Var(kpl), ty));
+                    }
+                }
             }
         }
         Ok(())

@@ -1,12 +1,13 @@
 // A utility file with two kernels: a plain scale kernel, and a warp-level one that reads the
-// lane id with inline PTX and keeps its parameters in a struct of pointers. The front end
-// refuses the second (every construct it cannot model is listed) and still checks the first.
+// lane id with inline PTX and keeps its parameters in a struct with an array member. The front
+// end refuses the second (every construct it cannot model is listed) and still checks the first.
 #include <cuda_runtime.h>
 
 struct Buffers {
     const float *in;
     float *out;
     int n;
+    float bias[4];
 };
 
 __global__ void scale(const float *in, float *out, float s, int n)
@@ -22,7 +23,7 @@ __global__ void laneCopy(Buffers b)
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < b.n)
-        b.out[i] = b.in[i] + (float)lane;
+        b.out[i] = b.in[i] + b.bias[i & 3] + (float)lane;
 }
 
 int main()
@@ -32,7 +33,7 @@ int main()
     cudaMalloc(&in, n * sizeof(float));
     cudaMalloc(&out, n * sizeof(float));
     scale<<<n / 256, 256>>>(in, out, 2.0f, n);
-    Buffers b = {in, out, n};
+    Buffers b = {in, out, n, {0.0f, 0.0f, 0.0f, 0.0f}};
     laneCopy<<<n / 256, 256>>>(b);
     cudaDeviceSynchronize();
     return 0;
