@@ -173,6 +173,10 @@ struct Mode {
     syncwarp_mates: Option<Bool>,
     /// The per-query time limit and the oracle's deadline.
     limits: Limits,
+    /// `symbolic::strided_lemmas` of the two traces, by loop: asserted per query, for the loops
+    /// around both of its statements (as base facts, every query would carry every loop's
+    /// counter equations and their multipliers).
+    strided_lemmas: Vec<(Label, Bool)>,
 }
 
 /// How long a query may run: the per-query limit, and the oracle's deadline with what the
@@ -379,7 +383,7 @@ fn make_mode(
     }
     solver.set_params(&p);
     facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
-    facts.extend(symbolic::strided_lemmas(&t1, &t2));
+    let strided_lemmas = symbolic::strided_lemmas(&t1, &t2);
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
@@ -392,7 +396,7 @@ fn make_mode(
     let same_warp = warp_sync.filter(|w| *w > 0 && !grid).map(in_one_warp);
     let syncwarp_mates =
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits }
+    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits, strided_lemmas }
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).
