@@ -21,6 +21,10 @@ use std::time::Instant;
 /// The sizes every family is generated at.
 pub const SIZES: [usize; 6] = [5, 10, 20, 40, 80, 160];
 
+/// Wall time after which a family's larger sizes are skipped ([`run`]): a safety net against a
+/// blow-up, above the strided family's largest size (about 40 s of CPU on 2 loaded cores).
+pub const BUDGET_MS: f64 = 120_000.0;
+
 /// A family of generated kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
