@@ -212,5 +212,5 @@ fn the_strided_family_is_decided_within_the_default_budget() {
     let (code, out, err) = crate::common::autosync_in(dir.path(), &["check", "strided.cu"]);
     assert_eq!(code, 1, "races are expected (no barriers yet):\n{out}\n{err}");
     assert!(!out.contains("possible") && !err.contains("budget"), "undecided pairs:\n{out}\n{err}");
-    assert!(out.contains("data race on shared array `s`"), "{out}");
+    assert!(err.contains("data race on shared array `s`"), "{err}");
 }
