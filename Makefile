@@ -4,7 +4,7 @@ CARGO ?= cargo
 APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench fuzz fuzz-cli lint fmt clean
+.PHONY: all deps build test test-slow demo bench fuzz fuzz-cli lint fmt clean
 
 all: build
 
@@ -19,8 +19,17 @@ deps:
 build: deps
 	$(CARGO) build --release
 
+# The fast tests: everything but the slow tier (a few minutes on 2 cores after the build).
 test: deps
 	$(CARGO) test --release -- --test-threads=2
+
+# The slow tier (tests marked `#[ignore = "slow tier: …"]`, rust-analyzer's slow-tests idea): the
+# corpus-wide fix/check property, the real-world corpus, the pre-filter and oracle/interpreter
+# differential runs over whole corpora, every benchmark's synthesis, and 300 CLI fuzz cases. CI runs
+# it after `make test`. `verify::time_corpus` is a timing tool, not a test.
+test-slow: deps
+	$(CARGO) test --release --test suite -- --ignored --skip verify::time_corpus --test-threads=2
+	AUTOSYNC_FUZZ_CLI_CASES=300 $(CARGO) test --release --test suite -- fuzz_cli:: --test-threads=2
 
 # The main job on the AutoSync paper's Fig. 4 kernel with its barriers removed.
 demo: build

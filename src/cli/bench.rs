@@ -184,7 +184,14 @@ fn bench_repo(dirs: Vec<PathBuf>, out: &Path, threads: usize, config: Config) ->
     paths.extend(repo::generate(generated.path()).map_err(Failure::Usage)?);
     let budget =
         autosync::driver::Budget(std::time::Duration::from_secs_f64(config.verifier.kernel_timeout_s));
-    let run = repo::run(&paths, &config, threads, budget).map_err(Failure::Usage)?;
+    let mut run = repo::run(&paths, &config, threads, budget).map_err(Failure::Usage)?;
+    // The generated kernels live in a temp dir: name them by a stable prefix in the report.
+    let temp = format!("{}/", generated.path().display());
+    for row in &mut run.rows {
+        if let Some(name) = row.file.strip_prefix(&temp) {
+            row.file = format!("(generated) {name}");
+        }
+    }
     let report = repo::markdown(&run);
     print!("{report}");
     let m = Machine::current(run.threads);

@@ -31,7 +31,7 @@ pub mod wrap;
 pub use cases::{Case, Relation};
 pub use verdict::*;
 
-use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use crate::kpl::{Block, Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use launch::{Launch, ThreadIds};
 use query::{mark_wrap, meeting, query, query_probing};
 use serde::Serialize;
@@ -137,6 +137,8 @@ enum Outcome {
 /// The solver state for one barrier-free kernel and one set of reads assumed uniform.
 struct Analysis {
     kernel: Kernel,
+    /// The loops holding a barrier (block or warp) in the kernel analysed (`loops_with_barriers`).
+    barrier_loops: BTreeSet<Label>,
     /// The counter arrays whose atomics return distinct values (`atomics::counters`).
     counters: BTreeSet<String>,
     uniformity: Uniformity,
@@ -249,10 +251,18 @@ impl Z3Oracle {
         self
     }
 
-    fn analysis_key(kernel: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
+    fn analysis_key(
+        kernel: &Kernel,
+        assumed: &BTreeSet<Label>,
+        barrier_loops: &BTreeSet<Label>,
+        counters: &BTreeSet<String>,
+    ) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        format!("{:?}|{:?}|{:?}|{:?}|{:?}", kernel.body, kernel.arrays, kernel.params, assumed, counters)
-            .hash(&mut h);
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            kernel.body, kernel.arrays, kernel.params, assumed, barrier_loops, counters
+        )
+        .hash(&mut h);
         h.finish()
     }
 
@@ -266,19 +276,34 @@ impl Z3Oracle {
         }
     }
 
-    fn analysis(&mut self, stripped: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
-        let key = Self::analysis_key(stripped, assumed, counters);
+    /// The analysis of `kernel` (its barriers stripped: they are the queries' business, so one
+    /// analysis serves many placements) under the reads `assumed` uniform.
+    fn analysis(&mut self, kernel: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
+        let stripped = &strip_barriers(kernel);
+        let barrier_loops = &loops_with_barriers(kernel);
+        let key = Self::analysis_key(stripped, assumed, barrier_loops, counters);
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
             let limits = Limits::new(self.opts.timeout_ms, self.deadline, self.opts.budget, &stripped.name);
-            let block = make_mode(stripped, &uniformity, assumed, counters, &launch, false, limits, warp);
+            let block = make_mode(
+                stripped,
+                &uniformity,
+                assumed,
+                barrier_loops,
+                counters,
+                &launch,
+                false,
+                limits,
+                warp,
+            );
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
                 key,
                 Analysis {
                     kernel: stripped.clone(),
+                    barrier_loops: barrier_loops.clone(),
                     counters: counters.clone(),
                     uniformity,
                     launch,
@@ -297,16 +322,16 @@ impl Z3Oracle {
         key
     }
 
-    /// The reads whose values the oracle may treat as uniform: those with a uniform address in
-    /// uniform blocks, given that the reads assumed uniform are. This is the *greatest* fixed
-    /// point below `within` (all reads when `None`): start by assuming every read uniform and drop
-    /// reads until the assumption is self-consistent. Sound by induction over an SDV trace (see
-    /// docs/semantics.md): the first assumed read to yield different values in two threads would
-    /// be executed by all enabled threads in one instance at one address, so some write in its
-    /// barrier interval races with it — which the oracle reports, retracting the assumption.
-    /// (A least fixed point from the empty set could not bootstrap a loop bound re-read in the
-    /// loop: the loop is uniform only if the read is, and the read is a candidate only if the
-    /// loop is uniform.)
+    /// The reads whose values the oracle may treat as uniform: those with a uniform address,
+    /// given that the reads assumed uniform are. This is the *greatest* fixed point below
+    /// `within` (all reads when `None`): start by assuming every read uniform and drop reads
+    /// until the assumption is self-consistent. Sound by induction over an SDV trace (see
+    /// docs/semantics.md): the first assumed read to yield different values in two threads that
+    /// execute it at the same iterations of its loops does so in one barrier interval at one
+    /// address, so some write in that interval races with it — which the oracle reports,
+    /// retracting the assumption. (A least fixed point from the empty set could not bootstrap a
+    /// loop bound re-read in the loop: the loop is uniform only if the read is, and the read is a
+    /// candidate only if the loop is uniform.)
     fn uniform_read_candidates(k: &Kernel, within: Option<&BTreeSet<Label>>) -> BTreeSet<Label> {
         let mut assumed: BTreeSet<Label> = match within {
             Some(w) => w.clone(),
@@ -339,6 +364,7 @@ fn make_mode(
     k: &Kernel,
     u: &Uniformity,
     assumed: &BTreeSet<Label>,
+    barrier_loops: &BTreeSet<Label>,
     counters: &BTreeSet<String>,
     launch: &Launch,
     grid: bool,
@@ -371,8 +397,8 @@ fn make_mode(
     }
     let params: HashMap<String, BV> =
         k.params.iter().map(|p| (p.clone(), BV::new_const(format!("param_{p}"), W))).collect();
-    let t1 = SymExec::run(k, u, assumed, 1, &id1, launch, &params, !grid);
-    let t2 = SymExec::run(k, u, assumed, 2, &id2, launch, &params, !grid);
+    let t1 = SymExec::run(k, u, assumed, barrier_loops, 1, &id1, launch, &params, !grid);
+    let t2 = SymExec::run(k, u, assumed, barrier_loops, 2, &id2, launch, &params, !grid);
     let solver = Solver::new();
     // A fixed seed: the same input asks the same queries and gets the same models (witnesses),
     // whatever else runs on the machine (only a timeout itself depends on the load).
@@ -447,6 +473,33 @@ fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool
 
 fn conflicting(a: AccessKind, b: AccessKind) -> bool {
     !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+}
+
+/// The `while` loops of `k` whose bodies hold a barrier or a `syncwarp` (at any depth).
+fn loops_with_barriers(k: &Kernel) -> BTreeSet<Label> {
+    fn walk(b: &Block, out: &mut BTreeSet<Label>) -> bool {
+        let mut holds = false;
+        for s in &b.stmts {
+            holds |= match &s.kind {
+                StmtKind::Barrier | StmtKind::Syncwarp => true,
+                StmtKind::If { then, els, .. } => {
+                    walk(then, out) | els.as_ref().is_some_and(|e| walk(e, out))
+                }
+                StmtKind::While { body, .. } => {
+                    let inner = walk(body, out);
+                    if inner {
+                        out.insert(s.label);
+                    }
+                    inner
+                }
+                _ => false,
+            };
+        }
+        holds
+    }
+    let mut out = BTreeSet::new();
+    walk(&k.body, &mut out);
+    out
 }
 
 fn strip_barriers(k: &Kernel) -> Kernel {
@@ -568,7 +621,7 @@ impl Oracle for Z3Oracle {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
-        let key = self.analysis(&stripped, &assumed, &counters);
+        let key = self.analysis(kernel, &assumed, &counters);
         self.analyses[&key].uniformity.varying_blocks.clone()
     }
 
@@ -576,7 +629,7 @@ impl Oracle for Z3Oracle {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
-        let key = self.analysis(&stripped, &assumed, &counters);
+        let key = self.analysis(kernel, &assumed, &counters);
         let candidates: Vec<Label> =
             self.analyses[&key].uniformity.varying_blocks.intersection(blocks).copied().collect();
         candidates
@@ -589,7 +642,7 @@ impl Oracle for Z3Oracle {
         let stripped = strip_barriers(kernel);
         let assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
-        let key = self.analysis(&stripped, &assumed, &counters);
+        let key = self.analysis(kernel, &assumed, &counters);
         let tree = LabelTree::new(kernel);
         let mut out = BTreeSet::new();
         let Some(an) = self.analyses.get(&key) else { return out };
@@ -629,7 +682,7 @@ impl Z3Oracle {
         let mut assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
         loop {
-            let key = self.analysis(&stripped, &assumed, &counters);
+            let key = self.analysis(kernel, &assumed, &counters);
             let verdict = self.evaluate(key, &tree, &barriers, kernel, lazy);
             let involved: BTreeSet<Label> = verdict
                 .races
@@ -869,8 +922,17 @@ impl Z3Oracle {
         if an.grid.is_none() {
             let assumed = BTreeSet::new();
             let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
-            let grid =
-                make_mode(&an.kernel, &an.uniformity, &assumed, &an.counters, &an.launch, true, limits, None);
+            let grid = make_mode(
+                &an.kernel,
+                &an.uniformity,
+                &assumed,
+                &an.barrier_loops,
+                &an.counters,
+                &an.launch,
+                true,
+                limits,
+                None,
+            );
             let ranges = grid.ranges(&an.launch, &self.opts.geometry);
             an.grid = Some((grid, ranges));
         }

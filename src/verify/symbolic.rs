@@ -141,6 +141,9 @@ pub struct SymExec<'a> {
     kernel: &'a Kernel,
     uniformity: &'a Uniformity,
     uniform_reads: &'a BTreeSet<Label>,
+    /// The loops that hold a barrier (block or warp) in the kernel checked: a uniform read's
+    /// value depends on the iterations of these only (see [`SymExec::read_value`]).
+    barrier_loops: &'a BTreeSet<Label>,
     theta: u8,
     ids: &'a ThreadIds,
     launch: &'a Launch,
@@ -176,6 +179,7 @@ impl<'a> SymExec<'a> {
         kernel: &'a Kernel,
         uniformity: &'a Uniformity,
         uniform_reads: &'a BTreeSet<Label>,
+        barrier_loops: &'a BTreeSet<Label>,
         theta: u8,
         ids: &'a ThreadIds,
         launch: &'a Launch,
@@ -186,6 +190,7 @@ impl<'a> SymExec<'a> {
             kernel,
             uniformity,
             uniform_reads,
+            barrier_loops,
             theta,
             ids,
             launch,
@@ -224,8 +229,13 @@ impl<'a> SymExec<'a> {
 
     /// A value that is the same in both threads at equal iterations of the enclosing loops.
     fn uniform_value(&self, name: String) -> BV {
+        self.shared_function(name, self.kvars())
+    }
+
+    /// `name(args…)`: one uninterpreted function of the iteration counters `args`, shared by
+    /// both threads in block scope ([`SymExec::tag`]).
+    fn shared_function(&self, name: String, args: Vec<BV>) -> BV {
         let name = self.tag(name);
-        let args = self.kvars();
         if args.is_empty() {
             return BV::new_const(name, W);
         }
@@ -234,6 +244,16 @@ impl<'a> SymExec<'a> {
         let f = FuncDecl::new(name.clone(), &domain, &sort);
         let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
         f.apply(&refs).as_bv().unwrap_or_else(|| BV::new_const(name, W))
+    }
+
+    /// The value of a read assumed uniform: the same in both threads whenever they execute it
+    /// in one barrier interval, i.e. at equal iterations of the enclosing loops that hold a
+    /// barrier. A loop without one runs all its iterations, in every thread, inside one barrier
+    /// interval, and a write that changed the word between two of them would race with a read
+    /// (reported, retracting the assumption: `Z3Oracle::check_with`).
+    fn read_value(&self, name: String) -> BV {
+        let args = self.loops.iter().filter(|(l, _)| self.barrier_loops.contains(l)).map(|(_, k)| k.clone());
+        self.shared_function(name, args.collect())
     }
 
     /// A value private to this thread.
@@ -273,7 +293,7 @@ impl<'a> SymExec<'a> {
                     self.nowrap.remove(dst);
                     self.sizes.remove(dst);
                     let v = if self.uniform_reads.contains(&l) {
-                        self.uniform_value(format!("rd_{}", l.0))
+                        self.read_value(format!("rd_{}", l.0))
                     } else {
                         self.private_value(format!("rd_{}", l.0))
                     };

@@ -3,8 +3,9 @@
 //!
 //! Flow-insensitive and conservative: a variable is uniform only if every assignment to it
 //! assigns a uniform expression inside uniformly-entered blocks. A read is a uniform-read
-//! *candidate* when its address is uniform and it sits in a uniform block; the oracle treats its
-//! value as uniform only while the read is not involved in a race (see `verify::Z3Oracle`).
+//! *candidate* when its address is uniform (in any block: threads that execute it at the same
+//! loop iterations read one value); the oracle treats its value as uniform only while the read is
+//! not involved in a race (see `verify::Z3Oracle`).
 
 use crate::kpl::{Block, Expr, Kernel, Label, StmtKind};
 use std::collections::{BTreeSet, HashSet};
@@ -19,7 +20,7 @@ pub struct Uniformity {
     pub varying_blocks: BTreeSet<Label>,
     /// Blocks whose own guard may differ between threads (the innermost culprits).
     pub varying_guards: BTreeSet<Label>,
-    /// Reads whose address is uniform and that sit in uniform blocks.
+    /// Reads whose address is uniform (the same in every thread that executes them).
     pub uniform_read_candidates: BTreeSet<Label>,
 }
 
@@ -75,7 +76,13 @@ impl Uniformity {
                 }
                 StmtKind::Read { dst, index, .. } => {
                     let uniform_addr = index.iter().all(|e| self.expr_is_uniform(e));
-                    if uniform_addr && !varying_ctx {
+                    // A read in a thread-dependent block is a candidate too: two threads that
+                    // both execute it at the same iterations of its loops do so in one barrier
+                    // interval (a barrier under thread-dependent control is divergent, and
+                    // reported), so a write that makes them see different values races with it.
+                    // Its destination still varies: a thread that skips the block keeps the old
+                    // value.
+                    if uniform_addr {
                         self.uniform_read_candidates.insert(s.label);
                     }
                     if varying_ctx || !uniform_addr || !assumed.contains(&s.label) {

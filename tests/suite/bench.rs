@@ -50,6 +50,7 @@ fn expected_line(r: &Row) -> String {
 const HEADER: &str = "# suite\tkernel\tO-B\tO-cost\toriginal\tpaper B\tpaper cost\t-\tpaper\tinformed B\tinformed cost\tinformed V\tinformed";
 
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn every_benchmark_synthesizes_a_verified_kernel_no_worse_than_the_original() {
     let dirs = ["micro", "plain", "sdk", "sdk-annotated"].map(|d| root().join("benchmarks").join(d));
     let files = bench::discover(&dirs).expect("benchmark directories");

@@ -454,6 +454,7 @@ fn expect_format_rejects_typos() {
 }
 
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn realworld_corpus_verdicts() {
     let files = corpus();
     assert!(files.len() >= 80, "the corpus should hold at least 80 kernels, found {}", files.len());

@@ -75,6 +75,7 @@ fn kernels() -> Vec<(String, Kernel)> {
 }
 
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn the_prefilter_changes_no_verdict() {
     let mut filtered = 0;
     let mut checked = 0;
@@ -118,6 +119,7 @@ fn cases(v: &Verdict) -> (Vec<String>, Vec<String>) {
 /// an undecided case, reported as a possible race). Every race found with the pre-filter is found
 /// without it, and every one decided without it is reported with it.
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn block_stride_rows_are_apart_without_a_query() {
     let src = "__global__ void rows(const int *in, int *out)\n{\n    __shared__ int s[3][256];\n\
                for (int j = threadIdx.x; j < 256; j += blockDim.x) s[0][j] = in[j];\n    __syncthreads();\n\

@@ -344,6 +344,7 @@ fn oracle_covers_the_interpreter_on_barrier_ablations() {
 
 /// The same on the hand-synchronized CUDA benchmarks (real kernels: scans, FFT, sorts, stencils).
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn oracle_covers_the_interpreter_on_benchmark_ablations() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/plain");
     let mut kernels = Vec::new();
