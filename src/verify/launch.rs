@@ -8,9 +8,6 @@ use crate::verify::shape::LaunchShape;
 use crate::verify::word::W;
 use z3::ast::{Bool, BV};
 
-/// Bits of a symbolic block dimension's variable: 1024, the largest, needs 11.
-const BLOCK_DIM_BITS: u32 = 11;
-
 /// Launch geometry terms shared by both threads.
 pub struct Launch {
     pub block_dim: [BV; 3],
@@ -33,12 +30,6 @@ impl Launch {
                 let v: [BV; 3] = std::array::from_fn(|i| {
                     if given.is_none() && !free[i] {
                         BV::from_u64(1, W)
-                    } else if given.is_none() && max_total.is_some() {
-                        // A symbolic block dimension is at most 1024: an 11-bit variable, zero-
-                        // extended, is every value the launch facts allow, and the products of
-                        // block-stride counters (`k · blockDim.x`) bit-blast to 32 × 11-bit
-                        // multipliers instead of 32 × 32.
-                        BV::new_const(format!("{name}{i}"), BLOCK_DIM_BITS).zero_ext(W - BLOCK_DIM_BITS)
                     } else {
                         BV::new_const(format!("{name}{i}"), W)
                     }
