@@ -69,7 +69,7 @@ fn bench_scale(
     };
     let only = !families.is_empty();
     let families = if only { families.to_vec() } else { scale::Family::ALL.to_vec() };
-    let rows = scale::run(&config, &families, 5_000.0, &progress);
+    let rows = scale::run(&config, &families, scale::BUDGET_MS, &progress);
     let table = scale::markdown(&rows);
     print!("{table}");
     let dirs = if dirs.is_empty() { bench::discover::default_dirs(Path::new(".")) } else { dirs };

@@ -180,6 +180,10 @@ struct Mode {
     limits: Limits,
     /// The kernel's scalar parameters as the query's constants (for the witness's values).
     params: Vec<(String, BV)>,
+    /// `symbolic::strided_lemmas` of the two traces, by loop: asserted per query, for the loops
+    /// around both of its statements (as base facts, every query would carry every loop's
+    /// counter equations and their multipliers).
+    strided_lemmas: Vec<(Label, Bool)>,
 }
 
 /// How long a query may run: the per-query limit, and the oracle's deadline with what the
@@ -410,7 +414,7 @@ fn make_mode(
     }
     solver.set_params(&p);
     facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
-    facts.extend(symbolic::strided_lemmas(&t1, &t2));
+    let strided_lemmas = symbolic::strided_lemmas(&t1, &t2);
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
@@ -425,7 +429,16 @@ fn make_mode(
         (!grid).then(|| in_one_warp(Kernel::syncwarp_width(&Geometry { warp_sync, ..Geometry::default() })));
     let mut params: Vec<(String, BV)> = params.into_iter().collect();
     params.sort_by(|a, b| a.0.cmp(&b.0));
-    Mode { ids: [id1, id2], traces: [t1, t2], solver, same_warp, syncwarp_mates, limits, params }
+    Mode {
+        ids: [id1, id2],
+        traces: [t1, t2],
+        solver,
+        same_warp,
+        syncwarp_mates,
+        limits,
+        params,
+        strided_lemmas,
+    }
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).

@@ -124,6 +124,11 @@ pub(super) fn query_probing(
         mode.solver.set_params(&p);
     }
     stats.smt_queries += 1;
+    let around_both = |l: &Label| loops.iter().all(|ls| ls.iter().any(|(m, _)| m == l));
+    let lemmas: Vec<Bool> =
+        mode.strided_lemmas.iter().filter(|(l, _)| around_both(l)).map(|(_, b)| b.clone()).collect();
+    let extra: Vec<Bool> = extra.iter().cloned().chain(lemmas).collect();
+    let extra = extra.as_slice();
     let in_loops = loops.iter().any(|l| !l.is_empty());
     if probe.is_some() && in_loops {
         let zero = BV::from_u64(0, W);

@@ -96,7 +96,10 @@ pub struct StridedCounter {
 /// x0₂ − x0₁` with `|x0₂ − x0₁| < e`. Valid for every value (each fact states its hypotheses). This
 /// is what keeps a grid-stride index `i = gid + k·(blockDim.x·gridDim.x)` of two threads apart
 /// without nonlinear reasoning.
-pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<Bool> {
+///
+/// Each lemma comes with its loop: a query asserts only the lemmas of the loops around both of
+/// its statements (`query::query_probing`), the only ones whose terms it mentions.
+pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<(Label, Bool)> {
     let zero = BV::from_u64(0, W);
     let mut out = Vec::new();
     for c1 in &t1.strided {
@@ -113,7 +116,7 @@ pub fn strided_lemmas(t1: &ThreadTrace, t2: &ThreadTrace) -> Vec<Bool> {
                 &c1.exact,
                 &c2.exact,
             ]);
-            out.push(hyp.implies(Bool::and(&[&c1.k.eq(&c2.k), &c1.start.eq(&c2.start)])));
+            out.push((c1.lp, hyp.implies(Bool::and(&[&c1.k.eq(&c2.k), &c1.start.eq(&c2.start)]))));
         }
     }
     out
@@ -595,6 +598,35 @@ impl<'a> SymExec<'a> {
     }
 
     /// The value at the start of iteration `k` of `x := x op step`, started from `x0`.
+    /// The value at iteration `k` of an additive counter `x := x0 ± k·e` whose step `e` is not a
+    /// numeral (a block- or grid-stride loop: `j += blockDim.x`, `i += blockDim.x * gridDim.x`),
+    /// as a variable `v` of its own, tied to the iteration by one equation of 64-bit exact
+    /// values, `sext(v) = sext(x0) ± zext(k)·sext(e)`. That equation is the closed form's
+    /// assumption and its value at once: it holds exactly when the exact value fits an `int`
+    /// (what the term encoding assumes) and `v` is then that value. The term encoding had two
+    /// multipliers for the same product (`k·e` in 32 bits and in 64 bits), which the solver had
+    /// to prove equal bit by bit: seconds per query with a symbolic block size. The linear facts
+    /// added beside it are consequences of the equation (so they change no model) that settle
+    /// most queries without the multiplier: `k = 0` gives `v = x0`; with `e ≥ 0` the counter
+    /// moves away from `x0` (up for `+=`, down for `-=`), at least by `e` once `k ≥ 1` when
+    /// `e > 0` (`x0 ± e` cannot wrap: it lies between `x0` and `v`, both ints).
+    fn counter_variable(&mut self, sub: bool, x0: &BV, e: &BV, k: &BV, name: &str) -> BV {
+        let v = self.private_value(format!("{name}_at_k"));
+        let wide = |t: &BV| t.sign_ext(32);
+        let product = k.zero_ext(32).bvmul(wide(e));
+        let exact = if sub { wide(x0).bvsub(&product) } else { wide(x0).bvadd(&product) };
+        let zero = BV::from_u64(0, W);
+        let first = k.eq(&zero);
+        let (beyond, moved_by_e) =
+            if sub { (v.bvsle(x0), v.bvsle(x0.bvsub(e))) } else { (v.bvsge(x0), v.bvsge(x0.bvadd(e))) };
+        let positive = e.bvsgt(&zero);
+        self.assume.push(wide(&v).eq(&exact));
+        self.assume.push(first.implies(v.eq(x0)));
+        self.assume.push(e.bvsge(&zero).implies(&beyond));
+        self.assume.push(Bool::and(&[&positive, &first.not()]).implies(&moved_by_e));
+        v
+    }
+
     fn closed_form(
         &mut self,
         op: BinOp,
@@ -644,6 +676,9 @@ impl<'a> SymExec<'a> {
             })
         };
         Some(match op {
+            BinOp::Add | BinOp::Sub if e.as_u64().is_none() => {
+                self.counter_variable(op == BinOp::Sub, x0, &e, k, name)
+            }
             BinOp::Add => {
                 no_wrap(false);
                 x0.bvadd(k.bvmul(&e))

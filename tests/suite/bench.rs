@@ -199,3 +199,19 @@ fn bench_command_writes_results_and_reports_load_errors() {
     assert_eq!(code, 2);
     assert!(stderr.contains("no-such-dir"), "{stderr}");
 }
+
+/// The strided family of `bench --scale` (block- and grid-stride loops under a symbolic launch)
+/// is decided within the default per-kernel budget: every pair answered, none reported as
+/// possible. Its queries used to run out of the budget (10 s and more each: the closed form
+/// `x0 + k·e` and its no-wrap assumption held two multipliers the solver had to prove equal).
+#[test]
+fn the_strided_family_is_decided_within_the_default_budget() {
+    use autosync::bench::scale::Family;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("strided.cu");
+    std::fs::write(&file, Family::Strided.source(3)).expect("writes the kernel");
+    let (code, out, err) = crate::common::autosync_in(dir.path(), &["check", "strided.cu"]);
+    assert_eq!(code, 1, "races are expected (no barriers yet):\n{out}\n{err}");
+    assert!(!out.contains("possible") && !err.contains("budget"), "undecided pairs:\n{out}\n{err}");
+    assert!(err.contains("data race on shared array `s`"), "{err}");
+}
