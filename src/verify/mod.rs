@@ -281,10 +281,16 @@ impl Z3Oracle {
         }
     }
 
-    /// The analysis of `kernel` (its barriers stripped: they are the queries' business, so one
-    /// analysis serves many placements) under the reads `assumed` uniform.
-    fn analysis(&mut self, kernel: &Kernel, assumed: &BTreeSet<Label>, counters: &BTreeSet<String>) -> u64 {
-        let stripped = &strip_barriers(kernel);
+    /// The analysis of `kernel` — of `stripped`, its barriers removed (they are the queries'
+    /// business, so one analysis serves many placements), knowing only which loops hold one —
+    /// under the reads `assumed` uniform.
+    fn analysis(
+        &mut self,
+        kernel: &Kernel,
+        stripped: &Kernel,
+        assumed: &BTreeSet<Label>,
+        counters: &BTreeSet<String>,
+    ) -> u64 {
         let barrier_loops = &loops_with_barriers(kernel);
         let key = Self::analysis_key(stripped, assumed, barrier_loops, counters);
         if !self.analyses.contains_key(&key) {
@@ -634,18 +640,12 @@ impl Oracle for Z3Oracle {
     }
 
     fn varying_candidates(&mut self, kernel: &Kernel) -> BTreeSet<Label> {
-        let stripped = strip_barriers(kernel);
-        let assumed = Self::uniform_read_candidates(&stripped, None);
-        let counters = self.counters(kernel);
-        let key = self.analysis(kernel, &assumed, &counters);
+        let key = self.first_analysis(kernel);
         self.analyses[&key].uniformity.varying_blocks.clone()
     }
 
     fn varying_among(&mut self, kernel: &Kernel, blocks: &BTreeSet<Label>) -> BTreeSet<Label> {
-        let stripped = strip_barriers(kernel);
-        let assumed = Self::uniform_read_candidates(&stripped, None);
-        let counters = self.counters(kernel);
-        let key = self.analysis(kernel, &assumed, &counters);
+        let key = self.first_analysis(kernel);
         let candidates: Vec<Label> =
             self.analyses[&key].uniformity.varying_blocks.intersection(blocks).copied().collect();
         candidates
@@ -655,10 +655,7 @@ impl Oracle for Z3Oracle {
     }
 
     fn entered_blocks(&mut self, kernel: &Kernel, among: &BTreeSet<Label>) -> BTreeSet<Label> {
-        let stripped = strip_barriers(kernel);
-        let assumed = Self::uniform_read_candidates(&stripped, None);
-        let counters = self.counters(kernel);
-        let key = self.analysis(kernel, &assumed, &counters);
+        let key = self.first_analysis(kernel);
         let tree = LabelTree::new(kernel);
         let mut out = BTreeSet::new();
         let Some(an) = self.analyses.get(&key) else { return out };
@@ -689,6 +686,14 @@ impl Oracle for Z3Oracle {
 }
 
 impl Z3Oracle {
+    /// The analysis of `kernel` under every uniform-read candidate (the one `check` starts from).
+    fn first_analysis(&mut self, kernel: &Kernel) -> u64 {
+        let stripped = strip_barriers(kernel);
+        let assumed = Self::uniform_read_candidates(&stripped, None);
+        let counters = self.counters(kernel);
+        self.analysis(kernel, &stripped, &assumed, &counters)
+    }
+
     /// [`Oracle::check`], or [`Oracle::check_for_synthesis`] when `lazy`.
     fn check_with(&mut self, kernel: &Kernel, lazy: bool) -> Verdict {
         self.stats.checks += 1;
@@ -698,7 +703,7 @@ impl Z3Oracle {
         let mut assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
         loop {
-            let key = self.analysis(kernel, &assumed, &counters);
+            let key = self.analysis(kernel, &stripped, &assumed, &counters);
             let verdict = self.evaluate(key, &tree, &barriers, kernel, lazy);
             let involved: BTreeSet<Label> = verdict
                 .races
