@@ -188,21 +188,14 @@ pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
     )
 }
 
-/// The help that names `--assume` on the parameters the witness needs (those the launches do
-/// not fix).
-pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
-    let free: Vec<&(String, u64)> = w.params.iter().filter(|(n, _)| !pinned_by_launch(k, n)).collect();
-    let (name, _) = free.first()?;
-    let values: Vec<String> = free.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
+/// The help that names `--assume` on the parameters the witness needs. A parameter every launch
+/// passes one value is that constant in the lowered kernel (`cuda/lower/scope.rs`), so the query
+/// never reads it and it is never among `Witness::params`.
+pub fn assume_help(w: &Witness) -> Option<String> {
+    let (name, _) = w.params.first()?;
+    let values: Vec<String> = w.params.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
     Some(format!(
         "help: this race needs {}; if the launches never pass that, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
         and_list(&values)
     ))
-}
-
-/// Whether the launch facts fix parameter `name` (`assuming n = 1048576, from the launch at
-/// line 35`): its value in a witness is the launch's, not a choice to rule out.
-fn pinned_by_launch(k: &Kernel, name: &str) -> bool {
-    let prefix = format!("assuming {name} = ");
-    k.launch_facts.iter().any(|f| f.starts_with(&prefix))
 }
