@@ -597,7 +597,6 @@ impl<'a> SymExec<'a> {
         }
     }
 
-    /// The value at the start of iteration `k` of `x := x op step`, started from `x0`.
     /// The value at iteration `k` of an additive counter `x := x0 ± k·e` whose step `e` is not a
     /// numeral (a block- or grid-stride loop: `j += blockDim.x`, `i += blockDim.x * gridDim.x`),
     /// as a variable `v` of its own, tied to the iteration by one equation of 64-bit exact
@@ -627,6 +626,7 @@ impl<'a> SymExec<'a> {
         v
     }
 
+    /// The value at the start of iteration `k` of `x := x op step`, started from `x0`.
     fn closed_form(
         &mut self,
         op: BinOp,
