@@ -9,6 +9,14 @@
 //! different results; that is the only fact the oracle adds ([`distinct_results`]): the worklist
 //! push `pos = atomicAdd(&n, 1); out[pos] = v;` is then race-free.
 //!
+//! A counter may also be advanced by `atomicAdd` of a variable amount (the worklist push of a
+//! vertex's neighbours, `base = atomicAdd(&n, deg); for (j < deg) out[base + j] = …`) when the
+//! oracle proves every such amount non-negative in every thread ([`unproven_steps`]: a guard
+//! like `if (deg > 0)` does it; an amount read from memory alone does not). Of an up-counting
+//! counter the oracle then knows more than distinct results: the two threads' slot ranges
+//! `[r, r + amount)` do not overlap (the earlier atomic's range ends where the later one may
+//! start at the earliest).
+//!
 //! Plain writes to a counter could reset it between two atomics (two equal results). A global
 //! array with a plain write is never a counter. A shared one may be written (reset, usually by
 //! one thread) when every such write is in a statement of the kernel's body that precedes a
@@ -16,13 +24,16 @@
 //! happen before all atomics (a divergent barrier is reported on its own).
 
 use crate::kpl::{AtomicOp, Block, Expr, Kernel, Space, Stmt, StmtKind};
-use crate::verify::symbolic::ThreadTrace;
+use crate::verify::symbolic::{ThreadTrace, W};
 use std::collections::{BTreeMap, BTreeSet};
-use z3::ast::Bool;
+use z3::ast::{Bool, BV};
+use z3::{SatResult, Solver};
 
 /// The direction of an atomic that moves a counter by a constant nonzero step (`true`: up).
 fn direction(op: AtomicOp, value: &Expr) -> Option<bool> {
-    let Expr::Const(c) = value else { return None };
+    // A variable amount counts up if it is never negative, which the oracle must prove
+    // (`unproven_steps`); the counter is dropped otherwise.
+    let Expr::Const(c) = value else { return (op == AtomicOp::Add).then_some(true) };
     let signed = *c as i32;
     match op {
         AtomicOp::Add if signed != 0 => Some(signed > 0),
@@ -121,9 +132,57 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
     out
 }
 
-/// The facts "two threads' atomics on one element of a counter return different values", for
-/// every pair of atomic statements on a counter (`grid`: the threads are in different blocks,
-/// where a shared counter is not one word).
+/// The counters among `counters` advanced somewhere by an `atomicAdd` whose amount (a variable)
+/// may be negative: `solver` (holding the launch's facts) finds, for some atomic of `trace`'s
+/// thread (any thread), an execution with the amount below 0 — or cannot decide. Those are no
+/// counters (their atomics may move both ways).
+pub fn unproven_steps(
+    kernel: &Kernel,
+    counters: &BTreeSet<String>,
+    trace: &ThreadTrace,
+    solver: &Solver,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    kernel.walk(&mut |s| {
+        let StmtKind::Atomic { array, value, .. } = &s.kind else { return };
+        if !counters.contains(array) || out.contains(array) || matches!(value, Expr::Const(_)) {
+            return;
+        }
+        // An atomic without a term in the trace is not proven.
+        let negative = match trace.accesses.get(&s.label).and_then(|a| Some((a, a.operand.as_ref()?))) {
+            Some((a, amount)) => {
+                solver.push();
+                solver.assert(Bool::and(&[&a.enabled, &a.assume, &amount.bvslt(BV::from_u64(0, W))]));
+                let r = solver.check();
+                solver.pop(1);
+                r != SatResult::Unsat
+            }
+            None => true,
+        };
+        if negative {
+            out.insert(array.clone());
+        }
+    });
+    out
+}
+
+/// The amount a counter's atomic adds each time, as a term (`None`: it counts down; atomics
+/// without a destination do not matter here).
+fn up_amount(op: AtomicOp, value: &Expr, operand: Option<&BV>) -> Option<BV> {
+    match (op, value) {
+        (AtomicOp::Inc, _) => Some(BV::from_u64(1, W)),
+        (AtomicOp::Add, Expr::Const(c)) if (*c as i32) > 0 => Some(BV::from_u64(u64::from(*c), W)),
+        (AtomicOp::Add, Expr::Const(_)) => None,
+        (AtomicOp::Add, _) => operand.cloned(),
+        _ => None,
+    }
+}
+
+/// The facts about two threads' atomics on one element of a counter, for every pair of atomic
+/// statements on a counter (`grid`: the threads are in different blocks, where a shared counter
+/// is not one word): their results differ, and of an up-counting counter the slot ranges
+/// `[result, result + amount)` do not overlap (modulo 2^32, under the counter assumption that
+/// the steps sum below 2^32).
 pub fn distinct_results(
     kernel: &Kernel,
     counters: &BTreeSet<String>,
@@ -132,16 +191,18 @@ pub fn distinct_results(
 ) -> Vec<Bool> {
     let mut sites = Vec::new();
     kernel.walk(&mut |s| {
-        if let StmtKind::Atomic { array, dst: Some(_), .. } = &s.kind {
+        if let StmtKind::Atomic { array, dst: Some(_), op, value, .. } = &s.kind {
             let shared = kernel.array(array).is_some_and(|a| a.space == Space::Shared);
             if counters.contains(array) && !(grid && shared) {
-                sites.push((s.label, array.clone()));
+                sites.push((s.label, array.clone(), *op, value.clone()));
             }
         }
     });
+    // 64 bits, where `d + amount` cannot wrap (a 32-bit form of the same bound was 3x slower).
+    let wide = |v: &BV| v.zero_ext(W);
     let mut out = Vec::new();
-    for (la, aa) in &sites {
-        for (lb, ab) in &sites {
+    for (la, aa, opa, va) in &sites {
+        for (lb, ab, opb, vb) in &sites {
             if aa != ab {
                 continue;
             }
@@ -150,7 +211,22 @@ pub fn distinct_results(
             };
             let (Some(rx), Some(ry)) = (&x.result, &y.result) else { continue };
             let meet = Bool::and(&[&x.enabled, &y.enabled, &x.index.eq(&y.index)]);
-            out.push(meet.implies(rx.eq(ry).not()));
+            let apart =
+                match (up_amount(*opa, va, x.operand.as_ref()), up_amount(*opb, vb, y.operand.as_ref())) {
+                    // Modulo 2^32 (the counter's start is unknown and may wrap): the distance
+                    // `d = ry - rx` covers the earlier atomic's amount whichever came first — x
+                    // first: ax <= d, and d + ay <= 2^32 since all steps sum below 2^32; y first:
+                    // the same two bounds seen from the other side.
+                    (Some(ax), Some(ay)) => {
+                        let d = wide(&ry.bvsub(rx));
+                        Bool::and(&[
+                            &d.bvuge(wide(&ax)),
+                            &d.bvadd(wide(&ay)).bvule(BV::from_u64(1 << 32, 2 * W)),
+                        ])
+                    }
+                    _ => rx.eq(ry).not(),
+                };
+            out.push(meet.implies(apart));
         }
     }
     out

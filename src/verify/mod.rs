@@ -427,11 +427,16 @@ fn make_mode(
         p.set_u32("timeout", limits.timeout_ms);
     }
     solver.set_params(&p);
-    facts.extend(atomics::distinct_results(k, counters, [&t1, &t2], grid));
-    let strided_lemmas = symbolic::strided_lemmas(&t1, &t2);
     for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
         solver.assert(f);
     }
+    // Counters advanced by variable amounts count only when every amount is proven non-negative.
+    let unproven = atomics::unproven_steps(k, counters, &t1, &solver);
+    let counters: BTreeSet<String> = counters.difference(&unproven).cloned().collect();
+    for f in atomics::distinct_results(k, &counters, [&t1, &t2], grid) {
+        solver.assert(&f);
+    }
+    let strided_lemmas = symbolic::strided_lemmas(&t1, &t2);
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
     let in_one_warp = |w: u32| {
         let linear = |t: &[BV; 3]| launch::linear_tid(t, &launch.block_dim);

@@ -55,6 +55,8 @@ pub struct AccessSym {
     pub no_wrap: Bool,
     /// The value an atomic returns to this thread (atomics with a destination only).
     pub result: Option<BV>,
+    /// The operand of an atomic (the amount an `atomicAdd` adds).
+    pub operand: Option<BV>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -313,6 +315,10 @@ impl<'a> SymExec<'a> {
                     // word ends the same in either order (`mod.rs`'s benign check).
                     let stored = (*op == AtomicOp::Exch && dst.is_none()).then(|| self.eval(value));
                     self.access(l, array, index, stored, enabled);
+                    let operand = self.eval(value);
+                    if let Some(a) = self.trace.accesses.get_mut(&l) {
+                        a.operand = Some(operand);
+                    }
                     if let Some(d) = dst {
                         self.nowrap.remove(d);
                         self.sizes.remove(d);
@@ -765,6 +771,7 @@ impl<'a> SymExec<'a> {
                 assume,
                 no_wrap,
                 result: None,
+                operand: None,
             },
         );
     }
