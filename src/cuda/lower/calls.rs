@@ -226,9 +226,12 @@ impl<'t> Lx<'_, 't> {
                         ))
                     }
                 }),
-                (None, true, _) => {
-                    self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
-                }
+                (None, true, _) => match self.var_address(*a, ty) {
+                    Some(b) => b.map(|binding| BoundParam::Alias { cname, binding }),
+                    None => {
+                        self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
+                    }
+                },
                 (_, false, true) => self.ref_arg(*a, &cname, agg.clone(), ty, is_const, writes),
                 (Some(agg), false, false) => self.agg_value(*a, agg).map(|values| BoundParam::AggValue {
                     cname,

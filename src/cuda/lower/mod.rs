@@ -11,6 +11,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use tree_sitter::Node;
 
+mod address;
 mod aggregate;
 mod annotations;
 mod builtins;
@@ -121,6 +122,12 @@ enum Binding {
         elem: Ty,
         index: Vec<Expr>,
         agg: Option<Rc<Agg>>,
+    },
+    /// A pointer to the scalar local `kpl` (`&x` passed to a pointer parameter, `int *p = &x;`):
+    /// `*p` and `p[0]` are the variable itself, see `address`.
+    VarPtr {
+        kpl: String,
+        ty: Ty,
     },
     /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
     Block,
