@@ -36,6 +36,10 @@ pub(super) fn vector_type(name: &str) -> Option<Agg> {
         let fields = ["x", "y"].iter().map(|f| (f.to_string(), Ty::Float)).collect();
         return Some(Agg { name: name.to_string(), fields, aliases: Vec::new() });
     }
+    if name == "dim3" {
+        let fields = ["x", "y", "z"].iter().map(|f| (f.to_string(), Ty::UInt)).collect();
+        return Some(Agg { name: name.to_string(), fields, aliases: Vec::new() });
+    }
     let n = name.chars().last()?.to_digit(10)? as usize;
     let base = &name[..name.len() - 1];
     let ty = match base {
@@ -343,6 +347,11 @@ impl<'t> Lx<'_, 't> {
                 self.agg_private_array(a, agg.clone(), d.child_by_field_name("value"))?;
                 continue;
             }
+            if let Some(r) = self.dim3_vexing(d, &agg) {
+                let (cname, values) = r?;
+                self.agg_locals(&cname, agg.clone(), Some(values));
+                continue;
+            }
             let (name, init) = match d.kind() {
                 "identifier" => (d, None),
                 "init_declarator" => (
@@ -378,6 +387,7 @@ impl<'t> Lx<'_, 't> {
             }
             let values = match init {
                 Some(v) => Some(self.agg_value(v, &agg)?),
+                None if super::dim3::is_dim3(&agg) => Some(super::dim3::dim3_default()),
                 None => None,
             };
             let cname = text(name, self.src).to_string();
@@ -478,6 +488,9 @@ impl<'t> Lx<'_, 't> {
 
     pub(super) fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
         let n = strip_parens(n);
+        if let Some(r) = self.dim3_value(n, agg) {
+            return r;
+        }
         match n.kind() {
             "identifier" => match self.lookup(text(n, self.src)).cloned() {
                 Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {

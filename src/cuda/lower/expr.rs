@@ -225,7 +225,7 @@ impl<'t> Lx<'_, 't> {
                 Ok((Expr::Var(t), elem))
             }
             "pointer_expression" => Err(unsupported(
-                format!("pointer operation `{}` (address-of and dereference are only supported as `atomicOp(&a[i], v)`)", text(n, src)),
+                format!("pointer operation `{}` (an address only as an atomic's target, a pointer parameter's argument or a pointer local's initializer)", text(n, src)),
                 n,
             )),
             "string_literal" | "concatenated_string" => Err(unsupported("string literals", n)),

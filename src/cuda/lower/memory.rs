@@ -331,8 +331,12 @@ impl<'t> Lx<'_, 't> {
                             {
                                 Ok((array, elem, index))
                             }
+                            Some(Binding::Var { .. }) => Err(unsupported(
+                                format!("the address of the local `{name}` here (only as the argument of a pointer parameter or the initializer of a pointer local)"),
+                                n,
+                            )),
                             _ => Err(unsupported(
-                                format!("the address of `{name}` (only of arrays and their elements)"),
+                                format!("the address of `{name}` (only of arrays, their elements and scalar locals)"),
                                 n,
                             )),
                         }

@@ -19,6 +19,7 @@ mod calls;
 mod control;
 mod curand;
 mod decl;
+mod dim3;
 mod expr;
 pub(super) mod groups;
 mod intrinsics;
