@@ -1,10 +1,11 @@
-//! Addresses of scalar locals: `&x` of a thread's own scalar variable, as the argument of a
-//! device function's pointer parameter (`accumulate(&sum, v)`, `pop(&q, &item)`) or the
-//! initializer of a pointer local (`int *p = &x;`). The pointer names the variable
-//! (`Binding::VarPtr`): `*p` and `p[0]` read and assign it, and it may be passed on to another
-//! pointer parameter. That is exact, since the variable is the thread's own and the pointer never
+//! Addresses of locals: `&x` of a thread's own scalar variable, as the argument of a device
+//! function's pointer parameter (`accumulate(&sum, v)`, `pop(&q, &item)`) or the initializer of
+//! a pointer local (`int *p = &x;`). The pointer names the variable (`Binding::VarPtr`): `*p`
+//! and `p[0]` read and assign it, and it may be passed on to another pointer parameter. `&q` of
+//! a vector/struct local passed to a pointer parameter names its field locals
+//! (`Binding::AggPtr`): `p->f` and `(*p).f` are the field. That is exact, since the variable is the thread's own and the pointer never
 //! moves; every other use of such a pointer (arithmetic, other indexes, re-pointing it, atomics
-//! on it, storing it in memory, comparing it) is refused at its position.
+//! on it, storing it in memory, comparing it, a whole-struct `*p`) is refused at its position.
 
 use super::*;
 
@@ -91,9 +92,53 @@ impl<'t> Lx<'_, 't> {
     /// The error for a pointer to a local used other than as `*p`, `p[0]` or passed on.
     pub(super) fn var_pointer_misuse(&self, name: &str, n: Node) -> Diagnostic {
         unsupported(
-            format!("the pointer `{name}` to a local used as a value (only `*{name}`, `{name}[0]` and passing it to a pointer parameter)"),
+            format!("the pointer `{name}` to a local used as a value or moved (only `*{name}`, `{name}[0]`, `{name}->f`, a copy `T v = *{name};` and passing it to a pointer parameter)"),
             n,
         )
+    }
+
+    /// The struct local an argument `&q` (or a struct pointer `p` to a local, passed on) points
+    /// at, as a `Binding::AggPtr`; `None` when `a` is no address of a vector/struct local.
+    pub(super) fn agg_var_address(&self, a: Node, want: &Agg) -> Option<R<Binding>> {
+        let a = strip_parens(a);
+        let (id, addr) = match a.kind() {
+            "identifier" => (a, false),
+            "pointer_expression" if !is_deref(a) => (strip_parens(a.child_by_field_name("argument")?), true),
+            _ => return None,
+        };
+        if id.kind() != "identifier" {
+            return None;
+        }
+        let (agg, comps) = match (addr, self.lookup(text(id, self.src))?) {
+            (true, Binding::Agg { agg, comps }) | (false, Binding::AggPtr { agg, comps }) => {
+                (agg.clone(), comps.clone())
+            }
+            _ => return None,
+        };
+        if agg.fields != want.fields {
+            return Some(Err(unsupported(
+                format!(
+                    "a pointer to the {} local `{}` passed as {} *",
+                    agg.name,
+                    text(id, self.src),
+                    want.name
+                ),
+                a,
+            )));
+        }
+        Some(Ok(Binding::AggPtr { agg, comps }))
+    }
+
+    /// The struct local and its field locals that `p` (of `p->f`, `(*p).f`) points at.
+    pub(super) fn agg_pointee(&self, p: Node) -> Option<(Rc<Agg>, Vec<String>)> {
+        let p = strip_parens(p);
+        if p.kind() != "identifier" {
+            return None;
+        }
+        match self.lookup(text(p, self.src))? {
+            Binding::AggPtr { agg, comps } => Some((agg.clone(), comps.clone())),
+            _ => None,
+        }
     }
 }
 

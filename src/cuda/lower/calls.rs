@@ -216,6 +216,10 @@ impl<'t> Lx<'_, 't> {
                     let binding = self.curand_local_arg(*a, agg).ok_or_else(|| unsupported("argument", *a));
                     binding.map(|binding| BoundParam::Alias { cname, binding })
                 }
+                (Some(agg), true, _) if self.agg_var_address(*a, agg).is_some() => {
+                    let b = self.agg_var_address(*a, agg).ok_or_else(|| unsupported("argument", *a));
+                    b.and_then(|b| b).map(|binding| BoundParam::Alias { cname, binding })
+                }
                 (Some(agg), true, _) => self.agg_pointer(*a).and_then(|(array, comps, a2)| {
                     if a2.fields == agg.fields {
                         Ok(BoundParam::Ptr { cname, array, comps, ty })

@@ -289,7 +289,7 @@ impl<'t> Lx<'_, 't> {
                 n,
             )),
             Some(Binding::Block | Binding::Tile(_)) => Err(groups::block_as_value(name, n)),
-            Some(Binding::VarPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
+            Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(
                     "using the array `{name}` as a value (pointer arithmetic and aliases are not modelled)"

@@ -139,7 +139,9 @@ impl<'t> Lx<'_, 't> {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
             Some(Binding::Block | Binding::Tile(_)) => return Err(groups::block_as_value(name, base)),
-            Some(Binding::VarPtr { .. }) => return Err(self.var_pointer_misuse(name, n)),
+            Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => {
+                return Err(self.var_pointer_misuse(name, n))
+            }
             None => {
                 return Err(Diagnostic::error(format!("unknown array `{name}`"), span(base))
                     .with_label("not a pointer parameter or array"))

@@ -130,6 +130,12 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
+    /// A pointer to the vector/struct local whose field locals are `comps` (`&q` passed to a
+    /// `Queue *` parameter): `p->f` and `(*p).f` are the field's local, see `address`.
+    AggPtr {
+        agg: Rc<Agg>,
+        comps: Vec<String>,
+    },
     /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
     Block,
     /// A tile of the thread block (`cg::thread_block_tile<32> t = …`) of `Some(size)` threads,

@@ -333,6 +333,7 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 Some(Binding::Ref { elem, agg: None, .. }) | Some(Binding::VarPtr { ty: elem, .. }) => *elem,
                 Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_)) => Ty::Int,
+                Some(Binding::AggPtr { .. }) => Ty::Int,
                 None => self
                     .file
                     .arrays
