@@ -1,7 +1,8 @@
 //! The CUDA front end's refusals, per kernel: a refused kernel lists every construct it does not
 //! model and does not stop the file's other kernels; a file without kernels in a directory run
-//! is a note. (The verdicts of the supported constructs are in `tests/cuda/apps/frontend/`, run
-//! by `cuda_realworld::apps_corpus_verdicts`.)
+//! is a note; and the run-time meaning of a device call in a loop condition. (The verdicts of the
+//! supported constructs are in `tests/cuda/apps/frontend/`, run by
+//! `cuda_realworld::apps_corpus_verdicts`.)
 
 use crate::common::autosync_in;
 use serde_json::Value;
@@ -81,4 +82,40 @@ fn a_file_without_kernels_is_a_note_in_a_directory_run_and_an_error_alone() {
     assert_eq!(doc["summary"]["unsupported"], 0);
     let (code, _, err) = autosync_in(dir.path(), &["check", "host_only.cu"]);
     assert_eq!(code, 2, "named alone, a file without kernels is an error: {err}");
+}
+
+/// A device function in a loop condition runs as C++ runs it: before the first iteration and
+/// after every iteration that ends normally or by `continue`, never after `break`, each time with
+/// its own locals; its pointer parameter is the caller's local (`&calls`). Probed with the
+/// reference interpreter: two threads write `out[0]` (a race it observes) exactly when the
+/// counts are C++'s, and `out[1]` when they are not.
+#[test]
+fn a_device_call_in_a_loop_condition_is_evaluated_as_cpp_evaluates_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = r#"
+__device__ bool tick(int *count, int limit) { (*count)++; return *count <= limit; }
+__global__ void probe(int *out) {
+    int calls = 0;
+    int i = 0;
+    while (tick(&calls, 5)) {
+        i++;
+        if (i == 2) continue;
+        if (i == 4) break;
+    }
+    int sum = 0, evals = 0;
+    for (int m = 0; tick(&evals, 3); m++) { sum += m; }
+    int rounds = 0;
+    do { rounds++; } while (tick(&rounds, 2));
+    bool expected = calls == 4 && i == 4 && evals == 4 && sum == 3 && rounds == 4;
+    if (expected) { out[0] = 1; }
+    if (!expected) { out[1] = 1; }
+}
+"#;
+    std::fs::write(dir.path().join("probe.cu"), src).expect("write");
+    let (code, out, err) =
+        autosync_in(dir.path(), &["run", "--block-dim", "2", "--grid-dim", "1", "probe.cu"]);
+    let all = format!("{out}{err}");
+    assert_eq!(code, 1, "the probe's race is observed: {all}");
+    assert!(all.contains("`out` element 0"), "C++'s counts: {all}");
+    assert!(!all.contains("`out` element 1"), "no other counts: {all}");
 }

@@ -36,6 +36,10 @@ pub(super) fn vector_type(name: &str) -> Option<Agg> {
         let fields = ["x", "y"].iter().map(|f| (f.to_string(), Ty::Float)).collect();
         return Some(Agg { name: name.to_string(), fields, aliases: Vec::new() });
     }
+    if name == "dim3" {
+        let fields = ["x", "y", "z"].iter().map(|f| (f.to_string(), Ty::UInt)).collect();
+        return Some(Agg { name: name.to_string(), fields, aliases: Vec::new() });
+    }
     let n = name.chars().last()?.to_digit(10)? as usize;
     let base = &name[..name.len() - 1];
     let ty = match base {
@@ -343,6 +347,11 @@ impl<'t> Lx<'_, 't> {
                 self.agg_private_array(a, agg.clone(), d.child_by_field_name("value"))?;
                 continue;
             }
+            if let Some(r) = self.dim3_vexing(d, &agg) {
+                let (cname, values) = r?;
+                self.agg_locals(&cname, agg.clone(), Some(values));
+                continue;
+            }
             let (name, init) = match d.kind() {
                 "identifier" => (d, None),
                 "init_declarator" => (
@@ -378,6 +387,7 @@ impl<'t> Lx<'_, 't> {
             }
             let values = match init {
                 Some(v) => Some(self.agg_value(v, &agg)?),
+                None if super::dim3::is_dim3(&agg) => Some(super::dim3::dim3_default()),
                 None => None,
             };
             let cname = text(name, self.src).to_string();
@@ -478,6 +488,9 @@ impl<'t> Lx<'_, 't> {
 
     pub(super) fn agg_value(&mut self, n: Node, agg: &Rc<Agg>) -> R<Vec<Expr>> {
         let n = strip_parens(n);
+        if let Some(r) = self.dim3_value(n, agg) {
+            return r;
+        }
         match n.kind() {
             "identifier" => match self.lookup(text(n, self.src)).cloned() {
                 Some(Binding::Agg { agg: a, comps }) if a.fields.len() == agg.fields.len() => {
@@ -499,6 +512,11 @@ impl<'t> Lx<'_, 't> {
             }
             "pointer_expression" if is_deref(n) => {
                 let ptr = n.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", n))?;
+                if let Some((a, comps)) = self.agg_pointee(ptr).filter(|(a, _)| a.fields == agg.fields) {
+                    // `*p` of a pointer to a struct local: a copy of its fields.
+                    debug_assert_eq!(a.fields.len(), comps.len());
+                    return Ok(comps.into_iter().map(Expr::Var).collect());
+                }
                 let (array, index, a) = self.agg_deref(ptr)?;
                 if a.fields.len() != agg.fields.len() {
                     return Err(unsupported(format!("copying a {} into a {}", a.name, agg.name), n));
@@ -644,6 +662,10 @@ impl<'t> Lx<'_, 't> {
             } else {
                 base.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", base))?
             };
+            if let Some((agg, comps)) = self.agg_pointee(ptr) {
+                let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
+                return Ok(Target2::Var(comps[i].clone(), ty));
+            }
             let (array, index, agg) = self.agg_deref(ptr)?;
             let (i, ty) = agg.field(f).ok_or_else(|| no_field(&agg))?;
             return Ok(Target2::Mem(array, field_index(&index, i), ty));
@@ -754,6 +776,9 @@ impl<'t> Lx<'_, 't> {
     /// The vector/struct element a pointer points at (`*p`, and so `p->f` = `(*p).f` =
     /// `p[0].f`): (array, index of its first field word, type).
     pub(super) fn agg_deref(&mut self, ptr: Node) -> R<(String, Vec<Expr>, Rc<Agg>)> {
+        if self.agg_pointee(ptr).is_some() {
+            return Err(self.var_pointer_misuse(text(ptr, self.src), ptr));
+        }
         let (array, index, agg) = self.agg_pointer(ptr)?;
         let index = element_words(index, &agg);
         Ok((array, index, agg))
@@ -771,6 +796,16 @@ impl<'t> Lx<'_, 't> {
         let field_of = |agg: &Agg| {
             agg.field(f).ok_or_else(|| Diagnostic::error(format!("{} has no field `{f}`", agg.name), span(n)))
         };
+        let local = match (arrow, is_deref(arg)) {
+            (true, _) => self.agg_pointee(arg),
+            (false, true) => arg.child_by_field_name("argument").and_then(|p| self.agg_pointee(p)),
+            (false, false) => None,
+        };
+        if let Some((agg, comps)) = local {
+            // `p->f` of a pointer to a struct local: the field's local.
+            let (i, ty) = field_of(&agg)?;
+            return Ok(Some(Target2::Var(comps[i].clone(), ty)));
+        }
         if arrow {
             // `p->f` is `(*p).f`: a field word of the element `p` points at.
             let (array, index, agg) = self.agg_deref(arg)?;
@@ -842,6 +877,14 @@ impl<'t> Lx<'_, 't> {
             }
             "pointer_expression" if is_deref(l) => {
                 let ptr = l.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", l))?;
+                if let Some((agg, comps)) = self.agg_pointee(ptr) {
+                    // `*p = v` through a pointer to a struct local: its field locals.
+                    let vals = self.agg_value(r, &agg)?;
+                    for (c, v) in comps.into_iter().zip(vals) {
+                        self.emit(StmtKind::Assign { name: c, value: v });
+                    }
+                    return Ok(Some((Expr::Const(0), Ty::Int)));
+                }
                 if let Some(name) = pointer_root(ptr).map(|b| text(b, self.src)) {
                     self.bring_file_array(name);
                 }

@@ -216,6 +216,10 @@ impl<'t> Lx<'_, 't> {
                     let binding = self.curand_local_arg(*a, agg).ok_or_else(|| unsupported("argument", *a));
                     binding.map(|binding| BoundParam::Alias { cname, binding })
                 }
+                (Some(agg), true, _) if self.agg_var_address(*a, agg).is_some() => {
+                    let b = self.agg_var_address(*a, agg).ok_or_else(|| unsupported("argument", *a));
+                    b.and_then(|b| b).map(|binding| BoundParam::Alias { cname, binding })
+                }
                 (Some(agg), true, _) => self.agg_pointer(*a).and_then(|(array, comps, a2)| {
                     if a2.fields == agg.fields {
                         Ok(BoundParam::Ptr { cname, array, comps, ty })
@@ -226,9 +230,12 @@ impl<'t> Lx<'_, 't> {
                         ))
                     }
                 }),
-                (None, true, _) => {
-                    self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
-                }
+                (None, true, _) => match self.var_address(*a, ty) {
+                    Some(b) => b.map(|binding| BoundParam::Alias { cname, binding }),
+                    None => {
+                        self.pointer(*a).map(|(array, _, comps)| BoundParam::Ptr { cname, array, comps, ty })
+                    }
+                },
                 (_, false, true) => self.ref_arg(*a, &cname, agg.clone(), ty, is_const, writes),
                 (Some(agg), false, false) => self.agg_value(*a, agg).map(|values| BoundParam::AggValue {
                     cname,

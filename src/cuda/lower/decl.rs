@@ -94,6 +94,10 @@ impl<'t> Lx<'_, 't> {
                             return Err(self.bad_declarator(inner));
                         }
                         let cname = text(inner, self.src).to_string();
+                        if let Some(r) = self.var_pointer_local(&cname, ty, value) {
+                            r?;
+                            continue;
+                        }
                         let (array, _, comps) = self.pointer(value)?;
                         let mutable = self.fn_body.is_none_or(|b| assigns(b, self.src, &cname));
                         self.bind_pointer(&cname, array, ty, comps, mutable);

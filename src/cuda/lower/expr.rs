@@ -120,6 +120,11 @@ impl<'t> Lx<'_, 't> {
                         .with_label("not an enum constant of this file")),
                 }
             }
+            // `*p` or `p[0]` of a pointer to a scalar local: the variable itself.
+            "pointer_expression" | "subscript_expression" if self.var_pointee(n).is_some() => {
+                let (kpl, ty) = self.var_pointee(n).ok_or_else(|| unsupported("dereference", n))?;
+                Ok((Expr::Var(kpl), ty))
+            }
             "field_expression" => self.field(n),
             "subscript_expression" => {
                 let (array, index, elem) = self.access(n)?;
@@ -220,7 +225,7 @@ impl<'t> Lx<'_, 't> {
                 Ok((Expr::Var(t), elem))
             }
             "pointer_expression" => Err(unsupported(
-                format!("pointer operation `{}` (address-of and dereference are only supported as `atomicOp(&a[i], v)`)", text(n, src)),
+                format!("pointer operation `{}` (an address only as an atomic's target, a pointer parameter's argument or a pointer local's initializer)", text(n, src)),
                 n,
             )),
             "string_literal" | "concatenated_string" => Err(unsupported("string literals", n)),
@@ -284,6 +289,7 @@ impl<'t> Lx<'_, 't> {
                 n,
             )),
             Some(Binding::Block | Binding::Tile(_)) => Err(groups::block_as_value(name, n)),
+            Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(
                     "using the array `{name}` as a value (pointer arithmetic and aliases are not modelled)"

@@ -139,6 +139,9 @@ impl<'t> Lx<'_, 't> {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
             Some(Binding::Block | Binding::Tile(_)) => return Err(groups::block_as_value(name, base)),
+            Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => {
+                return Err(self.var_pointer_misuse(name, n))
+            }
             None => {
                 return Err(Diagnostic::error(format!("unknown array `{name}`"), span(base))
                     .with_label("not a pointer parameter or array"))
@@ -284,6 +287,7 @@ impl<'t> Lx<'_, 't> {
                         Ok((kpl, elem, prefix.into_iter().chain(vec![Expr::Const(0); ndims]).collect()))
                     }
                     Some(Binding::Ptr { array, elem, comps }) => Ok((array, elem, comps)),
+                    Some(Binding::VarPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
                     _ => Err(unsupported(
                         format!("`{name}` as a pointer (only arrays and pointers into them)"),
                         n,
@@ -329,8 +333,12 @@ impl<'t> Lx<'_, 't> {
                             {
                                 Ok((array, elem, index))
                             }
+                            Some(Binding::Var { .. }) => Err(unsupported(
+                                format!("the address of the local `{name}` here (only as the argument of a pointer parameter or the initializer of a pointer local)"),
+                                n,
+                            )),
                             _ => Err(unsupported(
-                                format!("the address of `{name}` (only of arrays and their elements)"),
+                                format!("the address of `{name}` (only of arrays, their elements and scalar locals)"),
                                 n,
                             )),
                         }
@@ -430,6 +438,9 @@ impl<'t> Lx<'_, 't> {
 
     /// An lvalue: a local variable or an array element.
     pub(super) fn lvalue_is_var(&self, l: Node) -> Option<(String, Ty)> {
+        if let Some(v) = self.var_pointee(l) {
+            return Some(v);
+        }
         let l = strip_parens(l);
         if l.kind() != "identifier" {
             return None;

@@ -11,6 +11,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use tree_sitter::Node;
 
+mod address;
 mod aggregate;
 mod annotations;
 mod builtins;
@@ -18,6 +19,7 @@ mod calls;
 mod control;
 mod curand;
 mod decl;
+mod dim3;
 mod expr;
 pub(super) mod groups;
 mod intrinsics;
@@ -121,6 +123,18 @@ enum Binding {
         elem: Ty,
         index: Vec<Expr>,
         agg: Option<Rc<Agg>>,
+    },
+    /// A pointer to the scalar local `kpl` (`&x` passed to a pointer parameter, `int *p = &x;`):
+    /// `*p` and `p[0]` are the variable itself, see `address`.
+    VarPtr {
+        kpl: String,
+        ty: Ty,
+    },
+    /// A pointer to the vector/struct local whose field locals are `comps` (`&q` passed to a
+    /// `Queue *` parameter): `p->f` and `(*p).f` are the field's local, see `address`.
+    AggPtr {
+        agg: Rc<Agg>,
+        comps: Vec<String>,
     },
     /// The thread block group of cooperative groups (`cg::thread_block b = …`), see `groups`.
     Block,

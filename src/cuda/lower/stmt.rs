@@ -301,6 +301,9 @@ impl<'t> Lx<'_, 't> {
             n.child_by_field_name("body").ok_or_else(|| unsupported("a loop without a body", n))?;
         self.cur_span = span(n);
         let (brk, cont) = self.loop_flags(body_node);
+        if let Some(cn) = cn.filter(|c| self.inlines_call(*c)) {
+            return self.evaluated_cond_loop(n, ctx, body_node, (brk, cont), cn, update);
+        }
         let (cond, reads, rec) = match cn {
             Some(cn) => {
                 self.cur_span = span(cn);
@@ -312,9 +315,10 @@ impl<'t> Lx<'_, 't> {
         let mut tail = |s: &mut Self| {
             if let Some(u) = update {
                 let from = s.places.len();
+                let out_from = s.out.len();
                 s.cur_span = span(u);
                 s.effect(u)?;
-                s.mark_from(from, FOR_HEADER);
+                s.mark_outside_inlined(from, out_from, FOR_HEADER);
             }
             if let (true, Some(cn)) = (reads, cn) {
                 s.recond(cn, &recheck, rec.clone())?;
@@ -322,6 +326,114 @@ impl<'t> Lx<'_, 't> {
             Ok(())
         };
         self.emit_loop(n, ctx, body_node, (brk, cont), cond, (&mut |_| Ok(()), &mut tail))
+    }
+
+    /// A `for`/`while` whose condition calls a device function or lambda: the inlined body needs
+    /// locals of its own at each evaluation, so the condition cannot be replayed into one set
+    /// of temporaries. Its value goes into a local instead, as for `do`: `local c := cond;
+    /// while (c) { body; update; c := cond }`, each evaluation lowered afresh (fresh locals, its
+    /// accesses real statements). The end-of-iteration evaluation is [`Self::loop_tail`]'s tail:
+    /// reached after `continue`, skipped by threads that left by `break` or `return` (the
+    /// loop's condition is conjoined with their flags). The inlined statements keep the places
+    /// of the function's body, the same edit as every other call of it.
+    fn evaluated_cond_loop(
+        &mut self,
+        n: Node<'t>,
+        ctx: Ctx,
+        body_node: Node<'t>,
+        flags: (Option<String>, Option<String>),
+        cn: Node<'t>,
+        update: Option<Node<'t>>,
+    ) -> R<()> {
+        self.cur_span = span(cn);
+        let first = self.cond(cn)?;
+        self.cur_span = span(cn);
+        let value = self.temp(Some(first));
+        let mut tail = |s: &mut Self| {
+            if let Some(u) = update {
+                let from = s.places.len();
+                let out_from = s.out.len();
+                s.cur_span = span(u);
+                s.effect(u)?;
+                s.mark_outside_inlined(from, out_from, FOR_HEADER);
+            }
+            s.cur_span = span(cn);
+            let again = s.cond(cn)?;
+            s.cur_span = span(cn);
+            let a = s.emit(StmtKind::Assign { name: value.clone(), value: again });
+            s.set_place(a, Place::Not(LOOP_COND.into()));
+            Ok(())
+        };
+        let cond = Expr::Var(value.clone());
+        self.emit_loop(n, ctx, body_node, flags, cond, (&mut |_| Ok(()), &mut tail))
+    }
+
+    /// Whether lowering `n` inlines a call of a device function or lambda.
+    fn inlines_call(&self, n: Node) -> bool {
+        if n.kind() == "call_expression" {
+            let mut f = n.child_by_field_name("function");
+            while let Some(q) = f.filter(|f| f.kind() == "qualified_identifier") {
+                f = q.child_by_field_name("name");
+            }
+            if let Some(t) = f.filter(|f| f.kind() == "template_function") {
+                f = t.child_by_field_name("name");
+            }
+            if let Some(name) = f.filter(|f| f.kind() == "identifier").map(|f| text(f, self.src)) {
+                let shadowed = self.lookup(name).is_some();
+                if (!shadowed && self.prog.has_function(name)) || self.lambdas.contains_key(name) {
+                    return true;
+                }
+            }
+        }
+        let mut c = n.walk();
+        let children: Vec<Node> = n.children(&mut c).collect();
+        children.into_iter().any(|ch| self.inlines_call(ch))
+    }
+
+    /// Marks the labels from `from` on as not placeable for `reason`, except those of
+    /// statements an inlined function body emitted into `self.out[out_from..]` (and everything
+    /// nested in them): they keep the places of the function's body, where every copy of the
+    /// statement has the same place.
+    pub(super) fn mark_outside_inlined(&mut self, from: usize, out_from: usize, reason: &str) {
+        fn labels_in(b: &Block, keep: &mut HashSet<Label>) {
+            keep.insert(b.label);
+            keep.insert(b.start);
+            for s in &b.stmts {
+                keep.insert(s.label);
+                match &s.kind {
+                    StmtKind::If { then, els, .. } => {
+                        labels_in(then, keep);
+                        if let Some(e) = els {
+                            labels_in(e, keep);
+                        }
+                    }
+                    StmtKind::While { body, .. } => labels_in(body, keep),
+                    _ => {}
+                }
+            }
+        }
+        fn inlined_in(stmts: &[Stmt], inlined: &HashSet<Label>, keep: &mut HashSet<Label>) {
+            for s in stmts {
+                let nested: Vec<&Block> = match &s.kind {
+                    StmtKind::If { then, els, .. } => std::iter::once(then).chain(els.as_ref()).collect(),
+                    StmtKind::While { body, .. } => vec![body],
+                    _ => Vec::new(),
+                };
+                if inlined.contains(&s.label) {
+                    keep.insert(s.label);
+                    nested.into_iter().for_each(|b| labels_in(b, keep));
+                } else {
+                    nested.into_iter().for_each(|b| inlined_in(&b.stmts, inlined, keep));
+                }
+            }
+        }
+        let mut keep = HashSet::new();
+        inlined_in(self.out.get(out_from..).unwrap_or(&[]), &self.inlined, &mut keep);
+        for (i, p) in self.places.iter_mut().enumerate().skip(from) {
+            if !keep.contains(&Label(i as u32)) {
+                *p = Place::Not(reason.into());
+            }
+        }
     }
 
     /// The loop statement shared by `for`/`while`, `do` and range-based `for`, once its flags
@@ -440,10 +552,11 @@ impl<'t> Lx<'_, 't> {
         let cond = Expr::Var(flag.clone());
         let mut tail = |s: &mut Self| {
             let from = s.places.len();
+            let out_from = s.out.len();
             s.cur_span = span(cn);
             let c = s.cond(cn)?;
             s.emit(StmtKind::Assign { name: flag.clone(), value: c });
-            s.mark_from(from, LOOP_COND);
+            s.mark_outside_inlined(from, out_from, LOOP_COND);
             Ok(())
         };
         self.emit_loop(n, ctx, body_node, (brk, cont), cond, (&mut |_| Ok(()), &mut tail))

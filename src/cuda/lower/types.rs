@@ -331,8 +331,9 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Var { ty, .. }) | Some(Binding::Const { ty, .. }) => *ty,
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
-                Some(Binding::Ref { elem, agg: None, .. }) => *elem,
+                Some(Binding::Ref { elem, agg: None, .. }) | Some(Binding::VarPtr { ty: elem, .. }) => *elem,
                 Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_)) => Ty::Int,
+                Some(Binding::AggPtr { .. }) => Ty::Int,
                 None => self
                     .file
                     .arrays

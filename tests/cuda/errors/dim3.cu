@@ -1,4 +1,0 @@
-__global__ void k(int *A, int n) {
-    int i = threadIdx.x;
-    dim3 d(1, 2);
-}
