@@ -77,7 +77,7 @@ impl<'t> Lx<'_, 't> {
         }
         let def = match lambda {
             Some((node, _)) => crate::cuda::program::FnDef { node, tparams: Vec::new() },
-            None => self.pick_function(fname, args, n)?,
+            None => self.pick_function(fname, args, n, targs.is_some())?,
         };
         // Recursion is a definition inlined inside itself (overloads of one name may call each
         // other: `clamp(float3, …)` calling `clamp(float, …)`).
@@ -470,7 +470,11 @@ impl<'t> Lx<'_, 't> {
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
         }
-        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) && !builtin_only {
+        if self.lookup(&fname).is_none()
+            && self.prog.has_function(&fname)
+            && !builtin_only
+            && !self.only_builtin_applies(&fname, &args)
+        {
             return self.inline_call(n, &fname, targs, &args);
         }
         if let Some(r) = self.annotation(n, &fname, used) {

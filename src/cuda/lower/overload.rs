@@ -420,9 +420,19 @@ pub(super) fn kpl_stem(fname: &str) -> String {
 impl<'t> Lx<'_, 't> {
     /// The definition of `fname` a call with `args` calls: the only one with that many
     /// parameters, or the one overload resolution picks (see [`choose`]).
-    pub(super) fn pick_function(&self, fname: &str, args: &[Node], n: Node) -> R<FnDef<'t>> {
+    /// With `explicit_targs` (`f<int>(x)`) only function templates are candidates.
+    pub(super) fn pick_function(
+        &self,
+        fname: &str,
+        args: &[Node],
+        n: Node,
+        explicit_targs: bool,
+    ) -> R<FnDef<'t>> {
         let src = self.src;
-        let cands = self.prog.function(fname, args.len(), src);
+        let mut cands = self.prog.function(fname, args.len(), src);
+        if explicit_targs {
+            cands.retain(|d| !d.tparams.is_empty());
+        }
         match cands[..] {
             [] => {
                 return Err(unsupported(
@@ -462,6 +472,28 @@ impl<'t> Lx<'_, 't> {
                 signature(cands[i].node, src)
             ))),
         }
+    }
+
+    /// Whether a call of `fname` calls the CUDA built-in of that name although the file defines
+    /// functions of the name too (`helper_math.h`'s `fminf(float2, float2)` beside the built-in
+    /// `fminf(float, float)`): none of the file's definitions can take these arguments.
+    pub(super) fn only_builtin_applies(&self, fname: &str, args: &[Node]) -> bool {
+        let builtin = super::intrinsics::lookup(fname).is_some()
+            || matches!(fname, "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax")
+            || matches!(fname, "abs" | "labs" | "llabs");
+        if !builtin {
+            return false;
+        }
+        let cands = self.prog.function(fname, args.len(), self.src);
+        let arg_tys: Vec<ArgTy> = args.iter().map(|a| self.arg_ty(*a)).collect();
+        let params: Vec<(Vec<ParamTy>, bool)> = cands
+            .iter()
+            .map(|d| {
+                let ps = fn_params(d.node).iter().take(args.len()).map(|p| self.param_ty(*p, d)).collect();
+                (ps, !d.tparams.is_empty())
+            })
+            .collect();
+        cands.is_empty() || choose(&arg_tys, &params) == Choice::NoMatch
     }
 
     /// The possible types of the expression `n`, judged without lowering it.
@@ -696,11 +728,11 @@ impl<'t> Lx<'_, 't> {
                 None => unknown,
             };
         }
-        if self.prog.has_function(fname) {
+        if self.prog.has_function(fname) && !self.only_builtin_applies(fname, &args) {
             if targs.is_some() {
                 return unknown;
             }
-            return match self.pick_function(fname, &args, n) {
+            return match self.pick_function(fname, &args, n, false) {
                 Ok(def) => self.result_atoms(&def),
                 Err(_) => unknown,
             };
@@ -718,7 +750,7 @@ impl<'t> Lx<'_, 't> {
         if !self.prog.has_function(fname) {
             return vec![Atom::Unknown];
         }
-        match self.pick_function(fname, operands, n) {
+        match self.pick_function(fname, operands, n, false) {
             Ok(def) => self.result_atoms(&def),
             Err(_) => vec![Atom::Unknown],
         }
