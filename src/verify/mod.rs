@@ -291,7 +291,13 @@ impl Z3Oracle {
         assumed: &BTreeSet<Label>,
         counters: &BTreeSet<String>,
     ) -> u64 {
-        let barrier_loops = &loops_with_barriers(kernel);
+        // Only the loops around a read assumed uniform change the analysis (`read_value`): keying
+        // on them alone lets one analysis serve every placement that differs elsewhere (keyed on
+        // all barrier loops, synthesis rebuilt it for nearly every candidate: 2-3x the CPU).
+        let barrier_loops = &loops_with_barriers(kernel)
+            .intersection(&loops_around_reads(stripped, assumed))
+            .copied()
+            .collect();
         let key = Self::analysis_key(stripped, assumed, barrier_loops, counters);
         if !self.analyses.contains_key(&key) {
             let uniformity = Uniformity::analyze(stripped, assumed);
@@ -521,6 +527,32 @@ fn loops_with_barriers(k: &Kernel) -> BTreeSet<Label> {
     }
     let mut out = BTreeSet::new();
     walk(&k.body, &mut out);
+    out
+}
+
+/// The `while` loops of `k` around one of `reads` (at any depth).
+fn loops_around_reads(k: &Kernel, reads: &BTreeSet<Label>) -> BTreeSet<Label> {
+    fn walk(b: &Block, reads: &BTreeSet<Label>, around: &mut Vec<Label>, out: &mut BTreeSet<Label>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Read { .. } if reads.contains(&s.label) => out.extend(around.iter().copied()),
+                StmtKind::If { then, els, .. } => {
+                    walk(then, reads, around, out);
+                    if let Some(e) = els {
+                        walk(e, reads, around, out);
+                    }
+                }
+                StmtKind::While { body, .. } => {
+                    around.push(s.label);
+                    walk(body, reads, around, out);
+                    around.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&k.body, reads, &mut Vec::new(), &mut out);
     out
 }
 
