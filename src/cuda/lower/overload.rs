@@ -517,7 +517,12 @@ impl<'t> Lx<'_, 't> {
                 Some(Lit::Float(_)) => {
                     let t = text(n, src).to_ascii_lowercase();
                     let hex = t.starts_with("0x");
-                    vec![Atom::Scalar(if !hex && t.ends_with('f') { CTy::Float } else { CTy::Double })]
+                    let c = match t.chars().last() {
+                        Some('f') if !hex => CTy::Float,
+                        Some('l') => CTy::LongDouble,
+                        _ => CTy::Double,
+                    };
+                    vec![Atom::Scalar(c)]
                 }
                 Some(Lit::Int(_, ty)) => {
                     literal_types(text(n, src), ty).into_iter().map(Atom::Scalar).collect()
