@@ -8,8 +8,9 @@ use super::*;
 pub(super) enum BoundParam {
     /// A pointer parameter: the argument's array and element.
     Ptr { cname: String, array: String, comps: Vec<Expr>, ty: Ty },
-    /// A value parameter: a fresh local holding the argument's value.
-    Value { cname: String, value: Expr, ty: Ty },
+    /// A value parameter: a fresh local holding the argument's value (`ctype`: the parameter's
+    /// exact C type, where its words name one).
+    Value { cname: String, value: Expr, ty: Ty, ctype: Option<super::overload::CTy> },
     /// A reference parameter: the binding of the argument lvalue (its indices already fixed).
     Alias { cname: String, binding: Binding },
     /// A vector/struct value parameter: fresh locals holding the argument's fields.
@@ -222,7 +223,13 @@ impl<'t> Lx<'_, 't> {
                     values,
                 }),
                 (None, false, false) => {
-                    self.expr(*a).map(|(e, t)| BoundParam::Value { cname, value: convert(e, t, ty), ty })
+                    let ctype = super::overload::CTy::of_words(text(ty_node, src));
+                    self.expr(*a).map(|(e, t)| BoundParam::Value {
+                        cname,
+                        value: convert(e, t, ty),
+                        ty,
+                        ctype,
+                    })
                 }
             };
             std::mem::swap(&mut self.frame.types, &mut inst.types);
@@ -378,7 +385,7 @@ impl<'t> Lx<'_, 't> {
                 let mutable = assigns(scope, self.src, &cname);
                 self.bind_pointer(&cname, array, ty, comps, mutable)
             }
-            BoundParam::Value { cname, value, ty } => {
+            BoundParam::Value { cname, value, ty, ctype } => {
                 let k = if self.kpl_visible(&cname)
                     || crate::kpl::is_keyword(&cname)
                     || self.taken.contains(&cname)
@@ -390,6 +397,9 @@ impl<'t> Lx<'_, 't> {
                 self.declare_kpl(&k);
                 let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
                 self.set_place(l, Place::Not(INSIDE.into()));
+                if let Some(c) = ctype.filter(|c| c.class() == Some(ty)) {
+                    self.ctypes.insert(k.clone(), c);
+                }
                 self.bind(&cname, Binding::Var { kpl: k, ty });
             }
             BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),

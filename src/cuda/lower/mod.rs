@@ -210,6 +210,9 @@ struct Lx<'a, 't> {
     agg_result: Option<Vec<String>>,
     /// Set before inlining a call used as a statement: a reference result is discarded.
     discard_ref_result: bool,
+    /// KPL local → the exact C type its variable was declared with, where the type's words
+    /// name one (for overload resolution, `overload.rs`); others are known by class only.
+    ctypes: HashMap<String, overload::CTy>,
     /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
     /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
     warnings: Vec<Diagnostic>,
@@ -340,6 +343,7 @@ fn lower_instance<'t>(
         want_agg: None,
         agg_result: None,
         discard_ref_result: false,
+        ctypes: HashMap::new(),
         warnings: Vec::new(),
         ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),

@@ -45,7 +45,7 @@ impl CTy {
     }
 
     /// The C type a type's words name exactly (qualifiers dropped); `None`: not one of them.
-    fn of_words(t: &str) -> Option<CTy> {
+    pub(super) fn of_words(t: &str) -> Option<CTy> {
         use CTy::*;
         let words: Vec<&str> = t
             .split_whitespace()
@@ -74,7 +74,7 @@ impl CTy {
     }
 
     /// The lowering's class of this type.
-    fn class(self) -> Option<Ty> {
+    pub(super) fn class(self) -> Option<Ty> {
         [Ty::Int, Ty::UInt, Ty::Float].into_iter().find(|t| CTy::of_class(*t).contains(&self))
     }
 
@@ -465,7 +465,7 @@ impl<'t> Lx<'_, 't> {
             Choice::Pick(i) => Ok(cands[i].clone()),
             Choice::NoMatch => Err(err("no definition takes arguments of these types".into())),
             Choice::Ambiguous => Err(err("the argument types do not single out one definition".into()).with_note(
-                "autosync knows a scalar variable's type only as signed, unsigned or floating; a cast of the argument to the parameter's type selects the definition",
+                "autosync knows the type of a scalar whose declaration does not spell it (a typedef, a template parameter, an expression) only as signed, unsigned or floating; a cast of the argument to the parameter's type selects the definition",
             )),
             Choice::Template(i) => Err(err(format!(
                 "it would call the function template `{}`, and template deduction among overloads is not modelled",
@@ -494,6 +494,18 @@ impl<'t> Lx<'_, 't> {
             })
             .collect();
         cands.is_empty() || choose(&arg_tys, &params) == Choice::NoMatch
+    }
+
+    /// Records the C type of the scalar variable `cname` (just declared with the type node `t`)
+    /// when the type's words name one exactly (`unsigned`, `float`; not a typedef or template
+    /// parameter, whose variables keep their class).
+    pub(super) fn note_ctype(&mut self, cname: &str, t: Node) {
+        let Some(c) = CTy::of_words(text(t, self.src)) else { return };
+        if let Some(Binding::Var { kpl, ty }) = self.lookup(cname) {
+            if c.class() == Some(*ty) {
+                self.ctypes.insert(kpl.clone(), c);
+            }
+        }
     }
 
     /// The possible types of the expression `n`, judged without lowering it.
@@ -532,7 +544,12 @@ impl<'t> Lx<'_, 't> {
             "char_literal" => vec![Atom::Scalar(CTy::Char)],
             "true" | "false" => vec![Atom::Scalar(CTy::Bool)],
             "identifier" => match self.lookup(text(n, src)) {
-                Some(Binding::Var { ty, .. } | Binding::Const { ty, .. }) => class(*ty),
+                // A variable declared with a type the words name exactly has that type.
+                Some(Binding::Var { kpl, ty }) => match self.ctypes.get(kpl) {
+                    Some(c) => vec![Atom::Scalar(*c)],
+                    None => class(*ty),
+                },
+                Some(Binding::Const { ty, .. }) => class(*ty),
                 Some(Binding::Ref { elem, agg: None, .. }) => class(*elem),
                 Some(Binding::Agg { agg, .. } | Binding::Ref { agg: Some(agg), .. }) => {
                     vec![Atom::Agg(agg.name.clone())]

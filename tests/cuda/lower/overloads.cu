@@ -24,6 +24,8 @@ __global__ void k(float *out, const int *rows, const float4 *v, float s, int n) 
     float p = pick(a) + pick(m) + fminf(s, f);             // the built-in fminf
     int r = idx(rows) + idx(out);
     float w = twice(1.5f);                  // the non-template wins the tie
+    w += twice(f);                          // `f` is declared `float`: the same
+    u += half_of(u);                        // `u` is declared `unsigned`: exact
     int i = twice<int>(t);                  // explicit template arguments: one candidate
     __syncthreads();
     out[t] = f + g + p + w + (float)(tile[h] + u + r + i);
