@@ -17,6 +17,7 @@ pub mod atomics;
 pub mod cases;
 mod evaluate;
 pub mod launch;
+pub mod loops;
 pub mod pow2;
 pub mod prefilter;
 mod query;
@@ -31,8 +32,9 @@ pub mod wrap;
 pub use cases::{Case, Relation};
 pub use verdict::*;
 
-use crate::kpl::{Block, Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use launch::{Launch, ThreadIds};
+use loops::{loops_around_reads, loops_with_barriers};
 use query::{mark_wrap, meeting, query, query_probing};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -501,59 +503,6 @@ fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool
 
 fn conflicting(a: AccessKind, b: AccessKind) -> bool {
     !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
-}
-
-/// The `while` loops of `k` whose bodies hold a barrier or a `syncwarp` (at any depth).
-fn loops_with_barriers(k: &Kernel) -> BTreeSet<Label> {
-    fn walk(b: &Block, out: &mut BTreeSet<Label>) -> bool {
-        let mut holds = false;
-        for s in &b.stmts {
-            holds |= match &s.kind {
-                StmtKind::Barrier | StmtKind::Syncwarp => true,
-                StmtKind::If { then, els, .. } => {
-                    walk(then, out) | els.as_ref().is_some_and(|e| walk(e, out))
-                }
-                StmtKind::While { body, .. } => {
-                    let inner = walk(body, out);
-                    if inner {
-                        out.insert(s.label);
-                    }
-                    inner
-                }
-                _ => false,
-            };
-        }
-        holds
-    }
-    let mut out = BTreeSet::new();
-    walk(&k.body, &mut out);
-    out
-}
-
-/// The `while` loops of `k` around one of `reads` (at any depth).
-fn loops_around_reads(k: &Kernel, reads: &BTreeSet<Label>) -> BTreeSet<Label> {
-    fn walk(b: &Block, reads: &BTreeSet<Label>, around: &mut Vec<Label>, out: &mut BTreeSet<Label>) {
-        for s in &b.stmts {
-            match &s.kind {
-                StmtKind::Read { .. } if reads.contains(&s.label) => out.extend(around.iter().copied()),
-                StmtKind::If { then, els, .. } => {
-                    walk(then, reads, around, out);
-                    if let Some(e) = els {
-                        walk(e, reads, around, out);
-                    }
-                }
-                StmtKind::While { body, .. } => {
-                    around.push(s.label);
-                    walk(body, reads, around, out);
-                    around.pop();
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(&k.body, reads, &mut Vec::new(), &mut out);
-    out
 }
 
 fn strip_barriers(k: &Kernel) -> Kernel {
