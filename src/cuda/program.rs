@@ -47,7 +47,8 @@ pub(crate) struct PointerStruct<'t> {
 /// What the whole file defines for the lowering of its kernels.
 #[derive(Default, Debug)]
 pub(crate) struct Program<'t> {
-    /// Device (and host-device) functions by name, in source order (overloads by arity).
+    /// Device (and host-device) functions by name, in source order (overloads by arity and by
+    /// parameter types, see `lower/overload.rs`); free operator functions as `operator+`.
     pub functions: Vec<(String, FnDef<'t>)>,
     /// Struct name → the `extern __shared__` array its conversion operator returns.
     pub shared_memory: Vec<(String, String)>,
@@ -108,9 +109,9 @@ impl<'t> Program<'t> {
         for ch in children {
             match ch.kind() {
                 "function_definition" if !super::has_global(ch, src) => {
-                    if let Some(name) = super::function_name(ch, src) {
+                    if let Some(name) = callable_name(ch, src) {
                         let def = FnDef { node: ch, tparams: tparams.clone() };
-                        self.functions.push((name.to_string(), def));
+                        self.functions.push((name, def));
                     }
                 }
                 "template_declaration" => {
@@ -190,8 +191,8 @@ impl<'t> Program<'t> {
 
     fn scan_one(&mut self, f: Node<'t>, src: &str) {
         if !super::has_global(f, src) {
-            if let Some(name) = super::function_name(f, src) {
-                self.functions.push((name.to_string(), FnDef { node: f, tparams: Vec::new() }));
+            if let Some(name) = callable_name(f, src) {
+                self.functions.push((name, FnDef { node: f, tparams: Vec::new() }));
             }
         }
     }
@@ -268,6 +269,21 @@ impl<'t> Program<'t> {
             }
         }
     }
+}
+
+/// The name a function definition is called by: its identifier, or `operator+` (spaces dropped)
+/// for a free operator function (`float4 operator + (float4 a, float4 b)`), which the lowering
+/// calls for an operator whose operand is a vector or struct (`lower/overload.rs`).
+fn callable_name(f: Node, src: &str) -> Option<String> {
+    if let Some(name) = super::function_name(f, src) {
+        return Some(name.to_string());
+    }
+    let mut d = f.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = super::inner_declarator(d)?;
+    }
+    let name = d.child_by_field_name("declarator")?;
+    (name.kind() == "operator_name").then(|| text(name, src).split_whitespace().collect())
 }
 
 /// The function name a file-scope declarator declares (`f(float x)`, `*f(int)`), if it is a

@@ -246,6 +246,19 @@ fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
     if let Err(e) = std::fs::write(&copy, &original) {
         return setup(e);
     }
+    // The headers of the file's directory go beside the copy (`#include "vec_math.cuh"`), as in
+    // fix_check.rs.
+    let headers = cu.parent().and_then(|d| std::fs::read_dir(d).ok()).into_iter().flatten().flatten();
+    for h in headers
+        .map(|h| h.path())
+        .filter(|h| h.extension().is_some_and(|x| x == "h" || x == "cuh" || x == "hpp"))
+    {
+        if let Some(file) = h.file_name() {
+            if let Err(e) = std::fs::copy(&h, tmp.path().join(file)) {
+                return setup(e);
+            }
+        }
+    }
     let mut args = vec!["fix".to_string()];
     args.extend(e.args.iter().cloned());
     args.push(name.to_string());

@@ -570,6 +570,8 @@ impl<'t> Lx<'_, 't> {
                 Err(unsupported(format!("the {} value `{}`", agg.name, text(n, self.src)), n))
             }
             "conditional_expression" => self.agg_choice(n, agg),
+            // `a + b`, `v * s`, `-v`: the file's operator function (see `operators.rs`).
+            "binary_expression" | "unary_expression" => self.agg_operator(n, agg),
             "initializer_list" => {
                 // `{a, b, {c, d}}`: C's rules (see `init_words`); missing words are zero.
                 let mut leaves = vec![None; agg.fields.len()];

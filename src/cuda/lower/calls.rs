@@ -8,8 +8,9 @@ use super::*;
 pub(super) enum BoundParam {
     /// A pointer parameter: the argument's array and element.
     Ptr { cname: String, array: String, comps: Vec<Expr>, ty: Ty },
-    /// A value parameter: a fresh local holding the argument's value.
-    Value { cname: String, value: Expr, ty: Ty },
+    /// A value parameter: a fresh local holding the argument's value (`ctype`: the parameter's
+    /// exact C type, where its words name one).
+    Value { cname: String, value: Expr, ty: Ty, ctype: Option<super::overload::CTy> },
     /// A reference parameter: the binding of the argument lvalue (its indices already fixed).
     Alias { cname: String, binding: Binding },
     /// A vector/struct value parameter: fresh locals holding the argument's fields.
@@ -64,6 +65,7 @@ impl<'t> Lx<'_, 't> {
         let src = self.src;
         // Taken first: the arguments may inline calls of their own.
         let want_agg = self.want_agg.take();
+        let discard = std::mem::take(&mut self.discard_ref_result);
         self.agg_result = None;
         if self.record.is_some() || self.replay.is_some() {
             // A loop condition is evaluated twice (before the loop, at the end of the body)
@@ -74,30 +76,15 @@ impl<'t> Lx<'_, 't> {
             )
             .with_note("compute the value into a local before the loop and at the end of its body"));
         }
-        let prog = self.prog;
-        let cands = match lambda {
-            Some(_) => Vec::new(),
-            None => prog.function(fname, args.len(), src),
+        let def = match lambda {
+            Some((node, _)) => crate::cuda::program::FnDef { node, tparams: Vec::new() },
+            None => self.pick_function(fname, args, n, targs.is_some())?,
         };
-        let def = match cands[..] {
-            _ if lambda.is_some() => {
-                let node = lambda.map(|(l, _)| l).ok_or_else(|| unsupported("lambda", n))?;
-                crate::cuda::program::FnDef { node, tparams: Vec::new() }
-            }
-            [d] => d.clone(),
-            [] => {
-                return Err(unsupported(
-                    format!(
-                        "call to `{fname}` with {} argument(s): no definition with that many parameters",
-                        args.len()
-                    ),
-                    n,
-                ))
-            }
-            _ => return Err(unsupported(format!("call to the overloaded function `{fname}`"), n)),
-        };
-        if self.frame.stack.iter().any(|x| x == fname) || self.inline_depth >= 32 {
-            let mut cycle = self.frame.stack.clone();
+        // Recursion is a definition inlined inside itself (overloads of one name may call each
+        // other: `clamp(float3, …)` calling `clamp(float, …)`).
+        let here = def.node.start_byte();
+        if self.frame.stack.iter().any(|(_, at)| *at == here) || self.inline_depth >= 32 {
+            let mut cycle: Vec<String> = self.frame.stack.iter().map(|(f, _)| f.clone()).collect();
             cycle.push(fname.to_string());
             return Err(unsupported(
                 format!("recursion ({}): device functions are inlined", cycle.join(" -> ")),
@@ -243,7 +230,13 @@ impl<'t> Lx<'_, 't> {
                     values,
                 }),
                 (None, false, false) => {
-                    self.expr(*a).map(|(e, t)| BoundParam::Value { cname, value: convert(e, t, ty), ty })
+                    let ctype = super::overload::CTy::of_words(text(ty_node, src));
+                    self.expr(*a).map(|(e, t)| BoundParam::Value {
+                        cname,
+                        value: convert(e, t, ty),
+                        ty,
+                        ctype,
+                    })
                 }
             };
             std::mem::swap(&mut self.frame.types, &mut inst.types);
@@ -258,13 +251,19 @@ impl<'t> Lx<'_, 't> {
         self.frame.types = saved_types;
         self.cur_span = span(n);
         // The callee's frame.
-        let ret_agg = fnode.child_by_field_name("type").and_then(|t| self.agg_type(t));
+        // A reference result of a call used as a statement (`a += b;` calling `float4
+        // &operator+=(float4 &a, float4 b)`): nothing to bind, and `return a;` reads nothing.
+        let returns_ref =
+            fnode.child_by_field_name("declarator").is_some_and(|d| d.kind() == "reference_declarator");
+        let discard_ref = discard && returns_ref && lambda.is_none();
+        let ret_agg =
+            fnode.child_by_field_name("type").and_then(|t| self.agg_type(t)).filter(|_| !discard_ref);
         let ret_agg = match (ret_agg, want_agg) {
             (None, None) => None,
             (Some(r), Some(w)) if r.fields == w.fields => {
                 let mut comps = Vec::new();
                 for (f, _) in &r.fields {
-                    let name = self.fresh_name(&format!("{fname}_ret_{f}"));
+                    let name = self.fresh_name(&format!("{}_ret_{f}", super::overload::kpl_stem(fname)));
                     self.declare_kpl(&name);
                     let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
                     self.set_place(l, Place::Not(INSIDE.into()));
@@ -289,7 +288,7 @@ impl<'t> Lx<'_, 't> {
             }
         };
         let ret_ty = match fnode.child_by_field_name("type") {
-            _ if ret_agg.is_some() => None,
+            _ if ret_agg.is_some() || discard_ref => None,
             _ if lambda.is_some() => lambda.and_then(|(_, t)| t),
             Some(t) if text(t, src) == "void" => None,
             Some(t) => {
@@ -305,7 +304,7 @@ impl<'t> Lx<'_, 't> {
             None => None,
         };
         let rv = ret_ty.map(|t| {
-            let name = self.fresh_name(&format!("{fname}_ret"));
+            let name = self.fresh_name(&format!("{}_ret", super::overload::kpl_stem(fname)));
             self.declare_kpl(&name);
             let l = self.emit(StmtKind::Local { name: name.clone(), init: None });
             self.set_place(l, Place::Not(INSIDE.into()));
@@ -325,10 +324,16 @@ impl<'t> Lx<'_, 't> {
         };
         self.hidden.push(caller_scopes);
         let mut stack = self.frame.stack.clone();
-        stack.push(fname.to_string());
+        stack.push((fname.to_string(), here));
         let result_comps = ret_agg.as_ref().map(|(_, c)| c.clone());
-        let frame =
-            FnFrame { ret_flag: None, ret_value: rv.clone(), ret_agg, types: inst.types.clone(), stack };
+        let frame = FnFrame {
+            ret_flag: None,
+            ret_value: rv.clone(),
+            ret_agg,
+            types: inst.types.clone(),
+            stack,
+            discard_ref,
+        };
         let saved_frame = std::mem::replace(&mut self.frame, frame);
         let saved_targets = std::mem::take(&mut self.targets);
         let saved_exits = std::mem::take(&mut self.exits);
@@ -387,7 +392,7 @@ impl<'t> Lx<'_, 't> {
                 let mutable = assigns(scope, self.src, &cname);
                 self.bind_pointer(&cname, array, ty, comps, mutable)
             }
-            BoundParam::Value { cname, value, ty } => {
+            BoundParam::Value { cname, value, ty, ctype } => {
                 let k = if self.kpl_visible(&cname)
                     || crate::kpl::is_keyword(&cname)
                     || self.taken.contains(&cname)
@@ -399,6 +404,9 @@ impl<'t> Lx<'_, 't> {
                 self.declare_kpl(&k);
                 let l = self.emit(StmtKind::Local { name: k.clone(), init: Some(value) });
                 self.set_place(l, Place::Not(INSIDE.into()));
+                if let Some(c) = ctype.filter(|c| c.class() == Some(ty)) {
+                    self.ctypes.insert(k.clone(), c);
+                }
                 self.bind(&cname, Binding::Var { kpl: k, ty });
             }
             BoundParam::AggValue { cname, agg, values } => self.agg_locals(&cname, agg, Some(values)),
@@ -479,7 +487,11 @@ impl<'t> Lx<'_, 't> {
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
         }
-        if self.lookup(&fname).is_none() && self.prog.has_function(&fname) && !builtin_only {
+        if self.lookup(&fname).is_none()
+            && self.prog.has_function(&fname)
+            && !builtin_only
+            && !self.only_builtin_applies(&fname, &args)
+        {
             return self.inline_call(n, &fname, targs, &args);
         }
         if let Some(r) = self.annotation(n, &fname, used) {

@@ -349,6 +349,7 @@ impl<'t> Lx<'_, 't> {
         }
         let result = self.frame.ret_value.clone();
         let result_agg = self.frame.ret_agg.clone();
+        let discard_ref = self.frame.discard_ref;
         let from = self.places.len();
         self.simple(n, ctx, |s| {
             match (value, result) {
@@ -364,6 +365,8 @@ impl<'t> Lx<'_, 't> {
                     let (e, t) = s.expr(v)?;
                     s.emit(StmtKind::Assign { name: var, value: convert(e, t, ty) });
                 }
+                // A discarded reference to a variable: returning it reads nothing.
+                (Some(v), None) if discard_ref && strip_parens(v).kind() == "identifier" => {}
                 (Some(v), None) => return Err(unsupported("`return` with a value here", v)),
                 (None, _) => {}
             }

@@ -71,6 +71,7 @@ impl<'t> Lx<'_, 't> {
                 "identifier" => {
                     let cname = text(d, self.src).to_string();
                     self.declare_var(&cname, ty, None);
+                    self.note_ctype(&cname, ty_node);
                 }
                 "pointer_declarator" if self.inline_depth == 0 => {
                     let inner = d.child_by_field_name("declarator").filter(|i| i.kind() == "identifier");
@@ -118,7 +119,10 @@ impl<'t> Lx<'_, 't> {
                         Some(value) if immutable && ty != Ty::Float => {
                             self.bind(&cname, Binding::Const { value, ty });
                         }
-                        _ => self.declare_var(&cname, ty, Some(e)),
+                        _ => {
+                            self.declare_var(&cname, ty, Some(e));
+                            self.note_ctype(&cname, ty_node);
+                        }
                     }
                 }
                 _ => return Err(self.bad_declarator(d)),

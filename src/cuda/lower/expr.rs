@@ -55,6 +55,10 @@ impl<'t> Lx<'_, 't> {
                 self.effect(r)
             }
             "update_expression" => self.update(n, false).map(|_| ()),
+            // `a += b;` on a vector or struct: the file's `operator+=` (see `operators.rs`).
+            "assignment_expression" | "binary_expression" | "unary_expression" if self.is_agg_operator(n) => {
+                self.operator_statement(n)
+            }
             "assignment_expression" => self.assign(n).map(|_| ()),
             "call_expression" => self.call(n, false).map(|_| ()),
             "conditional_expression" if self.branch_effects(n) => {
@@ -132,6 +136,9 @@ impl<'t> Lx<'_, 't> {
                 self.emit(StmtKind::Read { dst: t.clone(), array, index });
                 Ok((Expr::Var(t), elem))
             }
+            // An operator on a vector or struct with a scalar result (`a == b`): the file's
+            // operator function (see `operators.rs`).
+            "unary_expression" | "binary_expression" if self.is_agg_operator(n) => self.scalar_operator(n),
             "unary_expression" => {
                 let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
                 let a = n.child_by_field_name("argument").ok_or_else(|| unsupported("unary operator", n))?;
@@ -193,6 +200,7 @@ impl<'t> Lx<'_, 't> {
                 self.out.push(Stmt { label: l, kind: StmtKind::If { cond: ce, then, els }, span: sp });
                 Ok((Expr::Var(tmp), result_ty))
             }
+            "assignment_expression" if self.is_agg_operator(n) => self.scalar_operator(n),
             "assignment_expression" => self.assign(n),
             "update_expression" => self.update(n, true),
             "comma_expression" => {

@@ -27,6 +27,8 @@ mod lambda;
 mod launch_facts;
 mod memory;
 mod opaque;
+mod operators;
+mod overload;
 mod pointers;
 mod range_for;
 mod refs;
@@ -156,8 +158,11 @@ struct FnFrame {
     ret_agg: Option<(Rc<Agg>, Vec<String>)>,
     /// Template type parameters: name → type.
     types: HashMap<String, Ty>,
-    /// The names of the functions being inlined, outermost first (recursion check).
-    stack: Vec<String>,
+    /// The functions being inlined, outermost first: name and where the definition starts
+    /// (recursion check).
+    stack: Vec<(String, usize)>,
+    /// The function returns a reference its caller discards: `return name;` lowers to nothing.
+    discard_ref: bool,
 }
 
 /// Where the statement being lowered sits: normally in a braced block, or as the braceless body
@@ -217,6 +222,11 @@ struct Lx<'a, 't> {
     want_agg: Option<Rc<Agg>>,
     /// The field locals of the result of the vector/struct-valued call just inlined.
     agg_result: Option<Vec<String>>,
+    /// Set before inlining a call used as a statement: a reference result is discarded.
+    discard_ref_result: bool,
+    /// KPL local → the exact C type its variable was declared with, where the type's words
+    /// name one (for overload resolution, `overload.rs`); others are known by class only.
+    ctypes: HashMap<String, overload::CTy>,
     /// What the lowering read but does not model (see `LoweredFile::warnings`); each template
     /// instance repeats the warnings of its shared source, so they are deduplicated on the way out.
     warnings: Vec<Diagnostic>,
@@ -346,6 +356,8 @@ fn lower_instance<'t>(
         inlined: HashSet::new(),
         want_agg: None,
         agg_result: None,
+        discard_ref_result: false,
+        ctypes: HashMap::new(),
         warnings: Vec::new(),
         ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),

@@ -187,12 +187,12 @@ impl<'t> Lx<'_, 't> {
                     }
                     _ => return Err(not_lvalue("an unexpected binding")),
                 };
-                Ok(BoundParam::Value { cname, value: convert(value, t, ty), ty })
+                Ok(BoundParam::Value { cname, value: convert(value, t, ty), ty, ctype: None })
             }
             Some(_) => Err(not_lvalue("an lvalue of another type")),
             None if is_const => {
                 let (e, t) = self.expr(a)?;
-                Ok(BoundParam::Value { cname, value: convert(e, t, ty), ty })
+                Ok(BoundParam::Value { cname, value: convert(e, t, ty), ty, ctype: None })
             }
             None => Err(not_lvalue("not a variable, field or array element")),
         }

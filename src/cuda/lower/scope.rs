@@ -240,6 +240,12 @@ impl<'t> Lx<'_, 't> {
         self.cur_span = Span::new(body.start_byte(), body.start_byte() + 1);
         for (cname, init, ty) in copies {
             let local = self.fresh_name(&cname);
+            if let Some(c) = self.lookup(&cname).and_then(|b| match b {
+                Binding::Var { kpl, .. } => self.ctypes.get(kpl).copied(),
+                _ => None,
+            }) {
+                self.ctypes.insert(local.clone(), c);
+            }
             self.declare_kpl(&local);
             let l = self.emit(StmtKind::Local { name: local.clone(), init: Some(init) });
             self.set_place(l, Place::Not("a copy of an assigned parameter".into()));
@@ -477,6 +483,7 @@ impl<'t> Lx<'_, 't> {
                     self.declare_kpl(&kpl);
                     self.params.push(kpl.clone());
                     self.bind(&name, Binding::Var { kpl: kpl.clone(), ty });
+                    self.note_ctype(&name, ty_node);
                     if assigns(body, self.src, &name) {
                         copies.push((name, Expr::Var(kpl), ty));
                     }
