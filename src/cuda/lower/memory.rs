@@ -138,7 +138,9 @@ impl<'t> Lx<'_, 't> {
             | Some(Binding::Ref { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
-            Some(Binding::Block | Binding::Tile(_)) => return Err(groups::block_as_value(name, base)),
+            Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => {
+                return Err(groups::block_as_value(name, base))
+            }
             None => {
                 return Err(Diagnostic::error(format!("unknown array `{name}`"), span(base))
                     .with_label("not a pointer parameter or array"))
