@@ -52,11 +52,11 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     };
     let wraps = r.only_with_wrap();
     let certainty = if r.is_possible() || wraps { "possible " } else { "" };
+    // "a read", "a write", "an atomic".
+    let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
     let msg = if r.first == r.second {
-        format!("{certainty}{what} on {space} array `{name}`: a {} races with itself", kind_word(r.kinds[0]))
+        format!("{certainty}{what} on {space} array `{name}`: {} races with itself", article(kind_word(r.kinds[0])))
     } else {
-        // "a read", "a write", "an atomic".
-        let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
         format!(
             "{certainty}{what} on {space} array `{name}` between {} and {}",
             article(kind_word(r.kinds[0])),
