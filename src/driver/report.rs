@@ -55,7 +55,10 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     // "a read", "a write", "an atomic".
     let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
     let msg = if r.first == r.second {
-        format!("{certainty}{what} on {space} array `{name}`: {} races with itself", article(kind_word(r.kinds[0])))
+        format!(
+            "{certainty}{what} on {space} array `{name}`: {} races with itself",
+            article(kind_word(r.kinds[0]))
+        )
     } else {
         format!(
             "{certainty}{what} on {space} array `{name}` between {} and {}",

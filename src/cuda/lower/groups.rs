@@ -28,10 +28,11 @@
 //!   bound as `Binding::Grid`; `g.sync()`, `this_grid().sync()`, `sync(g)` → `gridsync` (the grid
 //!   barrier); `g.thread_rank()` → `block_rank * block_size + rank`, `g.size()` /
 //!   `g.num_threads()`, `g.block_rank()`, `g.num_blocks()`, `g.block_index().x`,
-//!   `g.dim_blocks().x` → exact expressions over the launch (32-bit words, like every integer).
+//!   `g.dim_blocks().x` → exact expressions over the launch (32-bit words, like every integer);
+//!   `g.is_valid()` → an unknown value, the same in every thread of the grid.
 //!
 //! Guarantees: every other use of a cooperative-groups name (multi-grid groups, clusters, labeled or
-//! binary partitions, tiles of tiles, `memcpy_async`, other members such as `is_valid`) is an "unsupported"
+//! binary partitions, tiles of tiles, `memcpy_async`, other members such as `group_dim`) is an "unsupported"
 //! [`Diagnostic`](crate::diag::Diagnostic) naming it at its position; nothing of the library is dropped silently.
 //! Unqualified names count as the library's only after `using namespace cooperative_groups;`
 //! and only when the kernel defines nothing of that name (its own function or variable wins).
@@ -439,6 +440,9 @@ impl<'t> Lx<'_, 't> {
             }
             "block_rank" => Ok(Some((block_rank(), Ty::UInt))),
             "num_blocks" => Ok(Some((grid_blocks(), Ty::UInt))),
+            // Whether the launch was cooperative: unknown, but one value for the whole grid (an
+            // opaque call without arguments is the same in every thread).
+            "is_valid" => Ok(Some((Expr::Call("cg_grid_is_valid".into(), Vec::new()), Ty::Int))),
             m if grid_dim3_member(m, Dim::X).is_some() => Err(unsupported(
                 format!("the `dim3` value `{}` (only its fields `.x`, `.y`, `.z`)", text(n, src)),
                 n,
