@@ -58,6 +58,12 @@ impl Method {
             Method::Informed => "informed",
         }
     }
+
+    /// Whether the method places `__syncwarp()` as well as `__syncthreads()`: informed mode does;
+    /// the paper's algorithm and its naive baseline know one barrier kind.
+    pub fn places_warp_barriers(self) -> bool {
+        self == Method::Informed
+    }
 }
 
 /// What one method achieved on one kernel.
@@ -154,6 +160,15 @@ impl Row {
     /// The outcome of one method, if the kernel loaded.
     pub fn outcome(&self, m: Method) -> Option<&Outcome> {
         self.result.as_ref().ok().map(|r| r.get(m))
+    }
+
+    /// A kernel of the warp-synchronous suite that a one-kind method found no placement for: the
+    /// repair needs `__syncwarp()` (a `__syncthreads()` under `if (tid < 32)` diverges), which the
+    /// method cannot place. Reported on its own line, not as a failure of the tool.
+    pub fn out_of_reach(&self, m: Method) -> bool {
+        self.suite == WARP_SUITE
+            && !m.places_warp_barriers()
+            && matches!(self.outcome(m), Some(Outcome::Failed { .. }))
     }
 }
 

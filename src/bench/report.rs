@@ -384,12 +384,16 @@ pub fn summary(rows: &[Row]) -> String {
         ));
     }
     let mut failures = Vec::new();
+    let mut out_of_reach = Vec::new();
     for r in rows {
         match &r.result {
             Err(e) => failures.push(format!("{}/{}: load error: {e}", r.suite, r.name)),
             Ok(k) => {
                 for m in Method::ALL {
                     match k.get(m) {
+                        Outcome::Failed { error, .. } if r.out_of_reach(m) => {
+                            out_of_reach.push(format!("{}/{} {}: {error}", r.suite, r.name, m.name()))
+                        }
                         Outcome::Failed { error, .. } => {
                             failures.push(format!("{}/{} {}: {error}", r.suite, r.name, m.name()))
                         }
@@ -401,6 +405,12 @@ pub fn summary(rows: &[Row]) -> String {
                 }
             }
         }
+    }
+    if !out_of_reach.is_empty() {
+        out.push_str(&format!(
+            "- **Out of reach of the one-kind methods** (warp suite: the repair needs `__syncwarp()`, which naive and paper mode do not place): {}.\n",
+            out_of_reach.join("; ")
+        ));
     }
     out.push_str(&format!(
         "- **Failures**: {}.\n",
@@ -512,6 +522,25 @@ mod tests {
         let t = table_ii_totals(&rows);
         assert_eq!(t[0].time_ms, [5.0, 5.0, 4.0]);
         assert_eq!(csv(&rows).lines().count(), 1 + 6);
+    }
+
+    #[test]
+    fn a_one_kind_method_failing_on_the_warp_suite_is_out_of_reach_not_a_failure() {
+        let failed =
+            || Outcome::Failed { error: "no placement".into(), oracle_calls: 3, time_ms: 1.0, cpu_ms: 1.0 };
+        let mut warp = row("tail", failed());
+        warp.suite = crate::bench::WARP_SUITE.into();
+        if let Ok(k) = &mut warp.result {
+            k.methods[1] = failed();
+        }
+        // Paper mode cannot place `__syncwarp()`: out of its reach. Informed mode can: a failure.
+        assert!(warp.out_of_reach(Method::Paper));
+        assert!(!warp.out_of_reach(Method::Informed));
+        assert!(!row("tail", failed()).out_of_reach(Method::Informed));
+        let s = summary(&[warp]);
+        assert!(s.contains("- **Out of reach of the one-kind methods** (warp suite"), "{s}");
+        assert!(s.contains("warp/tail paper: no placement."), "{s}");
+        assert!(s.contains("- **Failures**: warp/tail informed: no placement."), "{s}");
     }
 
     #[test]

@@ -100,7 +100,9 @@ fn bench_scale(
 }
 
 /// `autosync bench`: exit 0 when every kernel loaded and, on every kernel whose hand-placed
-/// original the oracle accepts, every method's result verified; 1 otherwise (the table and files
+/// original the oracle accepts, every method's result verified (a one-kind method's failure on a
+/// warp-suite kernel is out of its reach, not a failure: [`autosync::bench::Row::out_of_reach`]);
+/// 1 otherwise (the table and files
 /// are written either way; kernels whose original the oracle rejects are listed in the summary).
 fn bench(
     dirs: Vec<PathBuf>,
@@ -161,7 +163,9 @@ fn bench(
         eprintln!("updated {}", readme.display());
     }
     let all_good = rows.iter().all(|r| {
-        r.result.as_ref().is_ok_and(|k| !k.original.verified || k.methods.iter().all(|o| o.is_verified()))
+        r.result.as_ref().is_ok_and(|k| {
+            !k.original.verified || Method::ALL.iter().all(|&m| k.get(m).is_verified() || r.out_of_reach(m))
+        })
     });
     Ok(if all_good { 0 } else { EXIT_FINDINGS })
 }

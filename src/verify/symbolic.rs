@@ -11,7 +11,10 @@
 //! - predicated execution: an `if` merges the branches' assignments with `ite` on its guard;
 //! - a loop's body is entered at a symbolic iteration `k`; a variable the body assigns is either
 //!   an induction variable with a closed form in `k` (`x += e`, `x -= e`, `x *= 2^c`, `x <<= c`,
-//!   `x >>= c`, `x /= 2^c` with `e`, `c` loop-invariant) or unconstrained ("havocked"); the
+//!   `x >>= c`, `x /= 2^c` with `e`, `c` loop-invariant), one of variables the body rotates in a
+//!   cycle of 2, 4, … (the double-buffer swap: the entry value of the member `k mod len` ahead)
+//!   or unconstrained
+//!   ("havocked"); the
 //!   guard must hold at iteration `k` (not necessarily at earlier ones);
 //! - after a loop every variable it assigned is unconstrained;
 //! - values read from memory are unconstrained, except reads the caller declares uniform: those
@@ -21,6 +24,7 @@
 
 use crate::kpl::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
 use crate::verify::launch::{Launch, ThreadIds};
+use crate::verify::loops::{assigned_vars, induction_step, rotations, Rotation};
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
 use crate::verify::wrap;
@@ -370,10 +374,15 @@ impl<'a> SymExec<'a> {
         let assumed_before = self.assume.len();
         // Fewer than 2^31 iterations (a loop counter would overflow first).
         self.assume.push(k.bvult(BV::from_u64(1 << 31, W)));
+        let rotated = rotations(body, &assigned);
         let mut names: Vec<&String> = assigned.keys().collect();
         names.sort();
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
+            if let Some(v) = rotated.get(name.as_str()).and_then(|r| rotation_value(r, &entry, &k)) {
+                self.env.insert(name.clone(), v);
+                continue;
+            }
             let start = self.pow2.get(name.as_str()).filter(|(t, _)| t.ast_eq(x0)).map(|(_, p)| p.clone());
             let step = induction_step(body, name, &assigned);
             let assumed_before_closed = self.assume.len();
@@ -946,61 +955,21 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
     out
 }
 
-/// Variables assigned anywhere in a block, with the number of assigning statements.
-pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
-    let mut out = HashMap::new();
-    fn go(b: &Block, out: &mut HashMap<String, usize>) {
-        for s in &b.stmts {
-            let name = match &s.kind {
-                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
-                StmtKind::Read { dst, .. } => Some(dst),
-                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
-                StmtKind::If { then, els, .. } => {
-                    go(then, out);
-                    if let Some(e) = els {
-                        go(e, out);
-                    }
-                    None
-                }
-                StmtKind::While { body, .. } => {
-                    go(body, out);
-                    None
-                }
-                _ => None,
-            };
-            if let Some(n) = name {
-                *out.entry(n.clone()).or_insert(0) += 1;
-            }
-        }
-    }
-    go(b, &mut out);
-    out
-}
-
-/// If `x` is an induction variable of the loop body — assigned exactly once, unconditionally, as
-/// `x := x op step` with a loop-invariant step — the operator and the step.
-fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> Option<(BinOp, Expr)> {
-    if assigned.get(x) != Some(&1) {
+/// The value at the start of iteration `k` of a variable the loop body rotates: the entry value
+/// of the cycle member `k mod len` places ahead (exact). `None` when a member has no entry value,
+/// or the cycle's length is not a power of two: `k mod 3` is a division circuit that made the
+/// queries of a triple-buffered loop time out, while `k & (len - 1)` costs nothing.
+fn rotation_value(r: &Rotation, entry: &HashMap<String, BV>, k: &BV) -> Option<BV> {
+    let len = r.cycle.len();
+    if !len.is_power_of_two() {
         return None;
     }
-    let invariant = |e: &Expr| {
-        let mut ok = true;
-        e.for_each_var(&mut |v| ok &= !assigned.contains_key(v));
-        ok
-    };
-    body.stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Assign { name, value: Expr::Binary(op, a, b) } if name == x => {
-            let is_x = |e: &Expr| matches!(e, Expr::Var(v) if v == x);
-            if is_x(a) && invariant(b) {
-                Some((*op, (**b).clone()))
-            } else if is_x(b) && invariant(a) && matches!(op, BinOp::Add | BinOp::Mul) {
-                Some((*op, (**a).clone()))
-            } else {
-                None
-            }
-        }
-        _ => None,
-    })
+    let phase = k.bvand(BV::from_u64(len as u64 - 1, W));
+    let mut v = entry.get(r.source(len - 1))?.clone();
+    for j in (0..len - 1).rev() {
+        v = phase.eq(BV::from_u64(j as u64, W)).ite(entry.get(r.source(j))?, &v);
+    }
+    Some(v)
 }
 
 #[cfg(test)]

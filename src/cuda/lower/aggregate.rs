@@ -535,6 +535,9 @@ impl<'t> Lx<'_, 't> {
                 if let Some(r) = self.curand_agg_call(n, fname, agg) {
                     return r;
                 }
+                if let Some(r) = self.fetch_agg(fname, &args, agg) {
+                    return r;
+                }
                 if is_vector_intrinsic(fname) && agg.fields.len() == 2 {
                     return self.vector_intrinsic(fname, &args, agg);
                 }

@@ -128,16 +128,8 @@ impl<'t> Lx<'_, 't> {
             return Some((|| {
                 let ty = self.fetch_type(n, fname);
                 // The legacy surface API stores through its first argument: `surf2Dread(&v, s, x, y)`.
-                let out = fname.starts_with("surf") && args.first().is_some_and(|a| self.is_address(*a));
-                for (i, a) in args.iter().enumerate() {
-                    let is_ref = text(*a, self.src);
-                    let texture_ref =
-                        self.lookup(is_ref).is_none() && self.prog.textures.iter().any(|(t, _)| t == is_ref);
-                    if texture_ref || (out && i == 0) {
-                        continue;
-                    }
-                    self.expr(*a)?;
-                }
+                let out = self.fetch_stores_through_first(fname, args);
+                self.fetch_coordinates(args, out)?;
                 if out {
                     let t = self.temp(None);
                     let ty = self.static_pointee(args[0]);
@@ -167,6 +159,38 @@ impl<'t> Lx<'_, 't> {
             })()),
             _ => None,
         }
+    }
+
+    /// A fetch whose value is a vector or struct (`float4 c = tex2D(img, x, y)`, `tex2D<uchar4>`):
+    /// one arbitrary word per field, like a scalar fetch (`None`: `fname` is no such fetch).
+    pub(super) fn fetch_agg(&mut self, fname: &str, args: &[Node], agg: &Agg) -> Option<R<Vec<Expr>>> {
+        if !FETCHES.contains(&fname) || self.fetch_stores_through_first(fname, args) {
+            return None;
+        }
+        Some(
+            self.fetch_coordinates(args, false)
+                .map(|()| (0..agg.fields.len()).map(|_| Expr::Var(self.temp(None))).collect()),
+        )
+    }
+
+    /// The legacy surface API stores through its first argument: `surf2Dread(&v, s, x, y)`.
+    fn fetch_stores_through_first(&self, fname: &str, args: &[Node]) -> bool {
+        fname.starts_with("surf") && args.first().is_some_and(|a| self.is_address(*a))
+    }
+
+    /// Evaluates a fetch's coordinates (their reads are accesses); the texture reference and a
+    /// surface read's destination (`skip_first`) are not values.
+    fn fetch_coordinates(&mut self, args: &[Node], skip_first: bool) -> R<()> {
+        for (i, a) in args.iter().enumerate() {
+            let name = text(*a, self.src);
+            let texture_ref =
+                self.lookup(name).is_none() && self.prog.textures.iter().any(|(t, _)| t == name);
+            if texture_ref || (skip_first && i == 0) {
+                continue;
+            }
+            self.expr(*a)?;
+        }
+        Ok(())
     }
 
     /// Whether `n` is an address `&x`.

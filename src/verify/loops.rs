@@ -1,0 +1,298 @@
+//! What a loop body does to its variables and which loops hold barriers: the facts the symbolic
+//! executor (`symbolic`) and the analysis cache (`Z3Oracle::analysis`) read off the KPL before
+//! any term is built.
+//!
+//! Every function here is a syntactic walk of one kernel or one loop body; none builds a z3 term.
+
+use crate::kpl::{BinOp, Block, Expr, Kernel, Label, StmtKind};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// Variables assigned anywhere in a block, with the number of assigning statements.
+pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    fn go(b: &Block, out: &mut HashMap<String, usize>) {
+        for s in &b.stmts {
+            let name = match &s.kind {
+                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
+                StmtKind::Read { dst, .. } => Some(dst),
+                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
+                StmtKind::If { then, els, .. } => {
+                    go(then, out);
+                    if let Some(e) = els {
+                        go(e, out);
+                    }
+                    None
+                }
+                StmtKind::While { body, .. } => {
+                    go(body, out);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(n) = name {
+                *out.entry(n.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// If `x` is an induction variable of the loop body — assigned exactly once, unconditionally, as
+/// `x := x op step` with a loop-invariant step — the operator and the step.
+pub fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> Option<(BinOp, Expr)> {
+    if assigned.get(x) != Some(&1) {
+        return None;
+    }
+    let invariant = |e: &Expr| {
+        let mut ok = true;
+        e.for_each_var(&mut |v| ok &= !assigned.contains_key(v));
+        ok
+    };
+    body.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Assign { name, value: Expr::Binary(op, a, b) } if name == x => {
+            let is_x = |e: &Expr| matches!(e, Expr::Var(v) if v == x);
+            if is_x(a) && invariant(b) {
+                Some((*op, (**b).clone()))
+            } else if is_x(b) && invariant(a) && matches!(op, BinOp::Add | BinOp::Mul) {
+                Some((*op, (**a).clone()))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    })
+}
+
+/// The `while` loops of `k` whose bodies hold a barrier, a `gridsync` or a `syncwarp` (at any
+/// depth).
+pub fn loops_with_barriers(k: &Kernel) -> BTreeSet<Label> {
+    fn walk(b: &Block, out: &mut BTreeSet<Label>) -> bool {
+        let mut holds = false;
+        for s in &b.stmts {
+            holds |= match &s.kind {
+                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => true,
+                StmtKind::If { then, els, .. } => {
+                    walk(then, out) | els.as_ref().is_some_and(|e| walk(e, out))
+                }
+                StmtKind::While { body, .. } => {
+                    let inner = walk(body, out);
+                    if inner {
+                        out.insert(s.label);
+                    }
+                    inner
+                }
+                _ => false,
+            };
+        }
+        holds
+    }
+    let mut out = BTreeSet::new();
+    walk(&k.body, &mut out);
+    out
+}
+
+/// The `while` loops of `k` around one of `reads` (at any depth).
+pub fn loops_around_reads(k: &Kernel, reads: &BTreeSet<Label>) -> BTreeSet<Label> {
+    fn walk(b: &Block, reads: &BTreeSet<Label>, around: &mut Vec<Label>, out: &mut BTreeSet<Label>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Read { .. } if reads.contains(&s.label) => out.extend(around.iter().copied()),
+                StmtKind::If { then, els, .. } => {
+                    walk(then, reads, around, out);
+                    if let Some(e) = els {
+                        walk(e, reads, around, out);
+                    }
+                }
+                StmtKind::While { body, .. } => {
+                    around.push(s.label);
+                    walk(body, reads, around, out);
+                    around.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&k.body, reads, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Variables that a loop body permutes: each iteration, every variable of a cycle takes the value
+/// the next one had at the start of the iteration (`tmp = cur; cur = nxt; nxt = tmp;`, the
+/// double-buffer swap, is the cycle `[cur, nxt]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rotation {
+    /// The cycle: `cycle[i]` takes the value of `cycle[(i + 1) % len]` each iteration.
+    pub cycle: Vec<String>,
+    /// This variable's position in `cycle`.
+    pub at: usize,
+}
+
+impl Rotation {
+    /// The variable whose value at the loop's entry this one holds at the start of iteration
+    /// `k`, for `k mod len` given as `r`.
+    pub fn source(&self, r: usize) -> &str {
+        &self.cycle[(self.at + r) % self.cycle.len()]
+    }
+}
+
+/// The rotations of `body` (see [`Rotation`]), keyed by variable. Only variables the body assigns
+/// exclusively by unconditional top-level copies of another variable qualify (a copy under an
+/// `if` — a `break`, `continue` or `return` flag guards everything after it — or any other
+/// assignment disqualifies it), and only when the copies form a permutation of them; variables
+/// declared in the body (the swap's temporary) are the body's own and never part of a cycle.
+pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<String, Rotation> {
+    #[derive(Clone, PartialEq)]
+    enum Source {
+        /// The value the variable had at the start of the iteration.
+        Entry(String),
+        Other,
+    }
+    let mut now: HashMap<String, Source> = HashMap::new();
+    let mut body_locals = HashSet::new();
+    for s in &body.stmts {
+        let copy = |now: &HashMap<String, Source>, y: &str| {
+            now.get(y).cloned().unwrap_or_else(|| Source::Entry(y.to_string()))
+        };
+        match &s.kind {
+            StmtKind::Local { name, init } => {
+                body_locals.insert(name.clone());
+                let v = match init {
+                    Some(Expr::Var(y)) => copy(&now, y),
+                    _ => Source::Other,
+                };
+                now.insert(name.clone(), v);
+            }
+            StmtKind::Assign { name, value } => {
+                let v = match value {
+                    Expr::Var(y) => copy(&now, y),
+                    _ => Source::Other,
+                };
+                now.insert(name.clone(), v);
+            }
+            StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
+                now.insert(dst.clone(), Source::Other);
+            }
+            StmtKind::If { then, els, .. } => {
+                let mut inner = assigned_vars(then);
+                if let Some(e) = els {
+                    inner.extend(assigned_vars(e));
+                }
+                for name in inner.into_keys() {
+                    now.insert(name, Source::Other);
+                }
+            }
+            StmtKind::While { body, .. } => {
+                for name in assigned_vars(body).into_keys() {
+                    now.insert(name, Source::Other);
+                }
+            }
+            _ => {}
+        }
+    }
+    // x ↦ the variable whose entry value x ends the iteration with.
+    let mut next: HashMap<&str, &str> = HashMap::new();
+    for name in assigned.keys() {
+        if body_locals.contains(name) {
+            continue;
+        }
+        if let Some(Source::Entry(y)) = now.get(name) {
+            if y != name && assigned.contains_key(y) && !body_locals.contains(y) {
+                next.insert(name.as_str(), y.as_str());
+            }
+        }
+    }
+    // Keep a permutation: drop variables whose source left the set or is shared, until none do.
+    loop {
+        let mut taken: HashMap<&str, usize> = HashMap::new();
+        for y in next.values() {
+            *taken.entry(y).or_insert(0) += 1;
+        }
+        let before = next.len();
+        let keep: HashMap<&str, &str> = next
+            .iter()
+            .filter(|(x, y)| next.contains_key(*y) && taken.get(*y) == Some(&1) && taken.contains_key(*x))
+            .map(|(x, y)| (*x, *y))
+            .collect();
+        next = keep;
+        if next.len() == before {
+            break;
+        }
+    }
+    let mut out = HashMap::new();
+    let mut starts: Vec<&str> = next.keys().copied().collect();
+    starts.sort_unstable();
+    for start in starts {
+        if out.contains_key(start) {
+            continue;
+        }
+        let mut cycle = vec![start.to_string()];
+        let mut x = next[start];
+        while x != start {
+            cycle.push(x.to_string());
+            x = next[x];
+        }
+        for (at, name) in cycle.iter().enumerate() {
+            out.insert(name.clone(), Rotation { cycle: cycle.clone(), at });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kpl::parse;
+
+    fn loop_body(src: &str) -> Block {
+        let k = parse(src).expect("parses");
+        k.body
+            .stmts
+            .iter()
+            .find_map(|s| match &s.kind {
+                StmtKind::While { body, .. } => Some(body.clone()),
+                _ => None,
+            })
+            .expect("a loop")
+    }
+
+    fn cycles(src: &str) -> Vec<Vec<String>> {
+        let body = loop_body(src);
+        let mut out: Vec<Vec<String>> = rotations(&body, &assigned_vars(&body))
+            .into_values()
+            .filter(|r| r.at == 0)
+            .map(|r| r.cycle)
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_swap_through_a_temporary_is_a_two_cycle() {
+        let src = "kernel k() { local a := 0; local b := 1; local i := 0;
+            while (i < 8) { local t := a; a := b; b := t; i := i + 1; } }";
+        assert_eq!(cycles(src), vec![vec!["a".to_string(), "b".to_string()]]);
+    }
+
+    #[test]
+    fn a_three_way_rotation_is_one_cycle() {
+        let src = "kernel k() { local a := 0; local b := 1; local c := 2; local i := 0;
+            while (i < 8) { local t := a; a := b; b := c; c := t; i := i + 1; } }";
+        assert_eq!(cycles(src), vec![vec!["a".to_string(), "b".to_string(), "c".to_string()]]);
+    }
+
+    #[test]
+    fn a_conditional_or_computed_assignment_is_no_rotation() {
+        let guarded = "kernel k() { local a := 0; local b := 1; local i := 0;
+            while (i < 8) { local t := a; if (i < 3) { a := b; } b := t; i := i + 1; } }";
+        assert!(cycles(guarded).is_empty());
+        let computed = "kernel k() { local a := 0; local b := 1; local i := 0;
+            while (i < 8) { local t := a; a := b + 1; b := t; i := i + 1; } }";
+        assert!(cycles(computed).is_empty());
+        // `a := b; b := a` copies, it does not swap: both end with b's entry value.
+        let copy = "kernel k() { local a := 0; local b := 1; local i := 0;
+            while (i < 8) { a := b; b := a; i := i + 1; } }";
+        assert!(cycles(copy).is_empty());
+    }
+}
