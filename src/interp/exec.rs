@@ -185,8 +185,14 @@ pub(crate) struct Machine<'p> {
     live_from: u64,
     /// The grid barrier at which the current block stopped, waiting for the other blocks.
     paused_at: Option<Label>,
-    /// The current block stopped because its step bound was spent.
+    /// The current block stopped because its step bound (or the run's) was spent.
     out_of_steps: bool,
+    /// Statement executions of the whole run, replays included, and their bound (the step bound
+    /// times the number of blocks: what the run could spend without grid barriers). Resuming by
+    /// replay costs quadratic time in the number of grid-barrier intervals; this keeps a run with
+    /// a grid barrier in a long loop finite (it is then `truncated`).
+    work: u64,
+    work_budget: u64,
 }
 
 /// The steps (statement instances) a warp executed in the current barrier interval, as maximal
@@ -277,6 +283,8 @@ impl<'p> Machine<'p> {
             live_from: 0,
             paused_at: None,
             out_of_steps: false,
+            work: 0,
+            work_budget: 0,
         }
     }
 
@@ -294,6 +302,7 @@ impl<'p> Machine<'p> {
         self.n = threads as usize;
         self.tids = (0..threads).map(|t| coords(t, bd)).collect();
         self.global_reads = vec![Vec::new(); blocks as usize];
+        self.work_budget = self.cfg.max_steps.saturating_mul(blocks);
         let mut running: Vec<u64> = (0..blocks).collect();
         let mut interval = 0;
         while !running.is_empty() {
@@ -389,7 +398,8 @@ impl<'p> Machine<'p> {
     /// budget is spent. The current step is `self.steps - 1` afterwards. Under warp-sync it also
     /// records which lanes of each warp took part in the step.
     fn tick(&mut self, mask: &[bool]) -> Exec {
-        if self.steps >= self.cfg.max_steps {
+        self.work += 1;
+        if self.steps >= self.cfg.max_steps || self.work > self.work_budget {
             self.report.truncated = true;
             self.out_of_steps = true;
             return Err(Stop);

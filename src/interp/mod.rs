@@ -74,7 +74,9 @@
 //!   unchanged.
 //! - **Bounded**: each block executes at most [`RunConfig::max_steps`] statements (an `if`
 //!   counts once, a `while` once per guard evaluation); a block that would exceed it stops, the
-//!   run goes on with the next block, and the report says `truncated`.
+//!   run goes on with the next block, and the report says `truncated`. The whole run executes at
+//!   most `max_steps` times the number of blocks statements, the replays of grid-barrier
+//!   intervals included (past that every block stops, `truncated`).
 //!
 //! The launch geometry comes from the [`RunConfig`] only; [`RunConfig::for_kernel`] takes it from
 //! the kernel's header.
