@@ -90,12 +90,14 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
     for dv in &report.divergences {
         let what = if is_syncwarp(k, dv.barrier) {
             "warp barrier divergence observed (within one warp)"
+        } else if dv.enabled_block != dv.block {
+            "grid barrier divergence observed (some blocks reach it, others do not)"
         } else {
             "barrier divergence observed"
         };
         let d = Diagnostic::error(what, stmt_span(k, dv.barrier)).with_label(format!(
-            "thread {:?} reached it, thread {:?} did not",
-            dv.enabled_thread, dv.disabled_thread
+            "thread {:?} of block {:?} reached it, thread {:?} of block {:?} did not",
+            dv.enabled_thread, dv.enabled_block, dv.disabled_thread, dv.block
         ));
         eprint!("{}", d.render(&loaded.name, &loaded.source));
     }

@@ -59,6 +59,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                 Some(StmtKind::Atomic { .. }) => "atomic",
                 Some(StmtKind::Barrier) => "barrier",
                 Some(StmtKind::Syncwarp) => "syncwarp",
+                Some(StmtKind::Gridsync) => "gridsync",
                 Some(StmtKind::Assume { .. }) => "assume",
                 Some(StmtKind::Local { .. }) => "local",
                 _ => "assign",

@@ -42,17 +42,24 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     let name = array_name(k, &r.array);
     let (what, scope_note) = match r.scope {
         Scope::Block => ("data race", None),
+        Scope::Grid if !k.gridsyncs().is_empty() => (
+            "grid-level data race",
+            Some("threads of different blocks: no __syncthreads() can order them, and no grid barrier (`this_grid().sync()`) runs between these accesses"),
+        ),
         Scope::Grid => {
             ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
         }
     };
     let wraps = r.only_with_wrap();
     let certainty = if r.is_possible() || wraps { "possible " } else { "" };
+    // "a read", "a write", "an atomic".
+    let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
     let msg = if r.first == r.second {
-        format!("{certainty}{what} on {space} array `{name}`: a {} races with itself", kind_word(r.kinds[0]))
+        format!(
+            "{certainty}{what} on {space} array `{name}`: {} races with itself",
+            article(kind_word(r.kinds[0]))
+        )
     } else {
-        // "a read", "a write", "an atomic".
-        let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
         format!(
             "{certainty}{what} on {space} array `{name}` between {} and {}",
             article(kind_word(r.kinds[0])),
@@ -62,6 +69,13 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     let msg = if wraps { format!("{msg} (only if the index arithmetic wraps around 2^32)") } else { msg };
     let mut d = Diagnostic::error(msg, stmt_span(k, r.first));
     d.severity = severity;
+    let block_scoped = |l| k.stmt(l).is_some_and(|s| s.is_block_scoped_atomic());
+    if r.scope == Scope::Grid && (block_scoped(r.first) || block_scoped(r.second)) {
+        d = d.with_note(
+            "an atomic of block scope (`atomicAdd_block`, …) is atomic only among the threads of one block: \
+             threads of other blocks may interleave with its read and its write",
+        );
+    }
     if wraps {
         d = d.with_note(
             "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
@@ -290,14 +304,25 @@ pub fn is_syncwarp(k: &Kernel, l: kpl::Label) -> bool {
     matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Syncwarp))
 }
 
+/// Whether `l` labels a `gridsync` statement (a grid barrier).
+pub fn is_gridsync(k: &Kernel, l: kpl::Label) -> bool {
+    matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Gridsync))
+}
+
 /// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
 pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagnostic {
     let k = cx.k;
     let warp = is_syncwarp(k, dv.barrier);
+    let grid = is_gridsync(k, dv.barrier);
     let (message, label) = if warp {
         (
             "warp barrier may be reached by only some threads of a warp (warp barrier divergence)",
             "divergent warp barrier",
+        )
+    } else if grid {
+        (
+            "grid barrier may be reached by only some threads of the grid (grid barrier divergence)",
+            "divergent grid barrier",
         )
     } else {
         ("barrier may be reached by only some threads of a block (barrier divergence)", "divergent barrier")
@@ -312,16 +337,18 @@ pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagno
     }
     if let Some(t) = &dv.threads {
         let ranks = ranks(k, None, &[&t[0], &t[1]]);
+        // Threads of different blocks, for a grid barrier.
+        let blocks = t[0].bid != t[1].bid;
         d = d.with_note(format!(
             "{} reaches the barrier, {} does not",
-            thread_text(&t[0], ranks, false),
-            thread_text(&t[1], ranks, false)
+            thread_text(&t[0], ranks, blocks),
+            thread_text(&t[1], ranks, blocks)
         ));
     }
     if cx.explain {
         d = d.with_note(format!("labels: barrier {}, guard {}", cx.label(dv.barrier), cx.label(dv.block)));
     }
-    if !warp && cx.fix.is_none() {
+    if !warp && !grid && cx.fix.is_none() {
         d = d.with_note(format!(
             "help: `autosync fix` moves a barrier out of `{}` to where every thread reaches it (when the barrier is a statement of its own)",
             guard_text(k, cx.source, dv.block)
@@ -384,6 +411,10 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
         Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
             divergence_diagnostic(cx, divergence)
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")
+        }
+        Unfixable::DivergentBarrier { divergence } if is_gridsync(k, divergence.barrier) => {
+            divergence_diagnostic(cx, divergence)
+                .with_note("this grid barrier is in the kernel already and `fix` never moves or removes one")
         }
         Unfixable::DivergentBarrier { divergence } if cx.fix.is_some_and(|f| f.keep_barriers) => divergence_diagnostic(cx, divergence)
             .with_note("this barrier is in the kernel already and stays: --keep-barriers is on")

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use super::InterpError;
-use crate::kpl::ast::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp};
+use crate::kpl::ast::{
+    AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp,
+};
 
 /// A resolved expression.
 #[derive(Debug)]
@@ -36,8 +38,11 @@ pub(crate) enum CStmt {
     Assign(usize, CExpr),
     Read(Label, usize, Target),
     Write(Label, Target, CExpr),
-    Atomic(Label, Option<usize>, AtomicOp, Target, CExpr),
+    /// The last field: atomic only between threads of one block (`AtomicScope::Block`).
+    Atomic(Label, Option<usize>, AtomicOp, Target, CExpr, bool),
     Barrier(Label),
+    /// A grid barrier (`gridsync`).
+    Gridsync(Label),
     /// A warp barrier (`syncwarp`).
     Syncwarp(Label),
     /// `assume`: a thread reaching it with the condition 0 makes the run infeasible.
@@ -215,13 +220,14 @@ impl<'k> Compiler<'k> {
                 let t = self.target(array, index, l)?;
                 CStmt::Write(l, t, self.expr(value, l)?)
             }
-            StmtKind::Atomic { dst, op, array, index, value } => {
+            StmtKind::Atomic { dst, op, array, index, value, scope } => {
                 let t = self.target(array, index, l)?;
                 let v = self.expr(value, l)?;
                 let d = dst.as_ref().map(|d| self.var(d, l)).transpose()?;
-                CStmt::Atomic(l, d, *op, t, v)
+                CStmt::Atomic(l, d, *op, t, v, *scope == AtomicScope::Block)
             }
             StmtKind::Barrier => CStmt::Barrier(l),
+            StmtKind::Gridsync => CStmt::Gridsync(l),
             StmtKind::Syncwarp => CStmt::Syncwarp(l),
             StmtKind::Assume { cond } => CStmt::Assume(l, self.expr(cond, l)?),
             StmtKind::If { cond, then, els } => {

@@ -38,6 +38,14 @@ impl Hasher for IndexHasher {
     }
 }
 
+/// What an access leaves in its word: the value, whether it stores it outright
+/// ([`Access::stores`]), and whether it is an atomic of block scope ([`Access::block_atomic`]).
+struct Stored {
+    value: u32,
+    stores: bool,
+    block_atomic: bool,
+}
+
 /// A map keyed by element index.
 type IndexMap<V> = HashMap<u64, V, BuildHasherDefault<IndexHasher>>;
 
@@ -72,6 +80,9 @@ struct Access {
     step: u64,
     /// How many `syncwarp` instances the thread's warp had executed before the access.
     warp_syncs: u64,
+    /// An atomic that is atomic only within the block (`atomic block`): against an access of
+    /// another block it conflicts like a plain write.
+    block_atomic: bool,
     ctx: Rc<Ctx>,
 }
 
@@ -85,6 +96,12 @@ struct ElemLog {
 /// Whether two access kinds conflict: at least one writes, and not both are atomics.
 fn conflict(a: AccessKind, b: AccessKind) -> bool {
     !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+}
+
+/// Whether two accesses of threads of different blocks conflict: as [`conflict`], except that an
+/// atomic of block scope is atomic only within its block (two atomics conflict when either is).
+fn grid_conflict(a: &Access, b: &Access) -> bool {
+    conflict(a.kind, b.kind) || (a.kind == AccessKind::Atomic && (a.block_atomic || b.block_atomic))
 }
 
 /// Adds `new` to a per-element log, keeping for every (label, kind) only the most recent access
@@ -153,6 +170,29 @@ pub(crate) struct Machine<'p> {
     /// `syncwarp` instances it executed: two accesses of one warp with different counts have a
     /// warp barrier between them.
     warp_syncs: Vec<u64>,
+    /// Grid barriers (see [`Machine::run`]): per block, the values its global loads returned, in
+    /// order, so that a re-run of the block replays its earlier grid-barrier intervals exactly.
+    global_reads: Vec<Vec<u32>>,
+    /// While replaying: the next recorded load of the block.
+    read_cursor: usize,
+    /// The grid-barrier instances the current block replays silently before it runs on.
+    replay_until: u64,
+    /// The grid-barrier instances the current block has executed so far.
+    gridsyncs_done: u64,
+    /// The block is re-running an interval it already ran (no memory effect, no logging).
+    replaying: bool,
+    /// The block's step count when it went live (its replayed steps are not counted again).
+    live_from: u64,
+    /// The grid barrier at which the current block stopped, waiting for the other blocks.
+    paused_at: Option<Label>,
+    /// The current block stopped because its step bound (or the run's) was spent.
+    out_of_steps: bool,
+    /// Statement executions of the whole run, replays included, and their bound (the step bound
+    /// times the number of blocks: what the run could spend without grid barriers). Resuming by
+    /// replay costs quadratic time in the number of grid-barrier intervals; this keeps a run with
+    /// a grid barrier in a long loop finite (it is then `truncated`).
+    work: u64,
+    work_budget: u64,
 }
 
 /// The steps (statement instances) a warp executed in the current barrier interval, as maximal
@@ -235,10 +275,25 @@ impl<'p> Machine<'p> {
             warp: prog.warp_size,
             warp_steps: Vec::new(),
             warp_syncs: Vec::new(),
+            global_reads: Vec::new(),
+            read_cursor: 0,
+            replay_until: 0,
+            gridsyncs_done: 0,
+            replaying: false,
+            live_from: 0,
+            paused_at: None,
+            out_of_steps: false,
+            work: 0,
+            work_budget: 0,
         }
     }
 
-    /// Runs every block of the grid, one after another in increasing linear block id.
+    /// Runs every block of the grid, one after another in increasing linear block id, one grid
+    /// barrier interval at a time: every block runs up to its next grid barrier (or its end)
+    /// before any runs past it. A block resumes by re-running from its start with the values
+    /// its global loads returned before (its shared memory and locals follow from them), silently
+    /// up to the grid barrier it stopped at. Accesses of different blocks in different intervals
+    /// are ordered: the grid log is cleared between intervals.
     pub(crate) fn run(mut self) -> RunReport {
         let bd = self.cfg.block_dim;
         let gd = self.cfg.grid_dim;
@@ -246,26 +301,74 @@ impl<'p> Machine<'p> {
         let blocks: u64 = gd.iter().map(|&d| u64::from(d)).product();
         self.n = threads as usize;
         self.tids = (0..threads).map(|t| coords(t, bd)).collect();
-        for b in 0..blocks {
-            self.blin = b as u32;
-            self.bid = coords(b, gd);
-            self.start_block();
-            let mask = vec![true; self.n];
-            let prog = self.prog;
-            let _stopped = self.exec(&prog.body, &mask);
-            self.report.steps += self.steps;
-            if self.report.infeasible.is_some() {
-                // The run is outside the kernel's preconditions: nothing it did counts.
-                self.report.races.clear();
-                self.report.divergences.clear();
-                self.report.out_of_bounds.clear();
-                break;
+        self.global_reads = vec![Vec::new(); blocks as usize];
+        self.work_budget = self.cfg.max_steps.saturating_mul(blocks);
+        let mut running: Vec<u64> = (0..blocks).collect();
+        let mut interval = 0;
+        while !running.is_empty() {
+            // The blocks waiting at a grid barrier (and which one), and those that ended.
+            let mut waiting: Vec<(u64, Label)> = Vec::new();
+            let mut ended: Vec<u64> = Vec::new();
+            for &b in &running {
+                self.blin = b as u32;
+                self.bid = coords(b, gd);
+                self.start_block(interval);
+                let mask = vec![true; self.n];
+                let prog = self.prog;
+                let _stopped = self.exec(&prog.body, &mask);
+                self.report.steps += self.steps.saturating_sub(self.live_from);
+                if self.report.infeasible.is_some() {
+                    // The run is outside the kernel's preconditions: nothing it did counts.
+                    self.report.races.clear();
+                    self.report.divergences.clear();
+                    self.report.out_of_bounds.clear();
+                    return self.report;
+                }
+                match self.paused_at.take() {
+                    Some(l) => waiting.push((b, l)),
+                    None if !self.out_of_steps => ended.push(b),
+                    None => {}
+                }
             }
+            self.grid_divergence(&waiting, &ended);
+            for log in &mut self.grid_logs {
+                log.clear();
+            }
+            running = waiting.iter().map(|(b, _)| *b).collect();
+            interval += 1;
         }
         self.report
     }
 
-    fn start_block(&mut self) {
+    /// Records the grid barriers of one interval that some blocks wait at and others do not
+    /// reach (they ended, or wait at another grid barrier), once per label and block.
+    fn grid_divergence(&mut self, waiting: &[(u64, Label)], ended: &[u64]) {
+        let gd = self.cfg.grid_dim;
+        for &(b, l) in waiting {
+            let missing =
+                ended.iter().copied().chain(waiting.iter().filter(|(_, m)| *m != l).map(|(o, _)| *o));
+            for other in missing.take(1) {
+                if self.div_seen.insert((l, other as u32)) {
+                    self.report.divergences.push(DynDivergence {
+                        barrier: l,
+                        block: coords(other, gd),
+                        enabled_thread: [0, 0, 0],
+                        enabled_block: coords(b, gd),
+                        disabled_thread: [0, 0, 0],
+                    });
+                }
+            }
+        }
+    }
+
+    fn start_block(&mut self, replay_until: u64) {
+        self.replay_until = replay_until;
+        self.gridsyncs_done = 0;
+        self.replaying = replay_until > 0;
+        self.read_cursor = 0;
+        self.live_from = 0;
+        self.paused_at = None;
+        self.out_of_steps = false;
         let na = self.prog.arrays.len();
         self.shared_mem = (0..na).map(|_| IndexMap::default()).collect();
         self.block_logs = (0..na).map(|_| IndexMap::default()).collect();
@@ -295,8 +398,10 @@ impl<'p> Machine<'p> {
     /// budget is spent. The current step is `self.steps - 1` afterwards. Under warp-sync it also
     /// records which lanes of each warp took part in the step.
     fn tick(&mut self, mask: &[bool]) -> Exec {
-        if self.steps >= self.cfg.max_steps {
+        self.work += 1;
+        if self.steps >= self.cfg.max_steps || self.work > self.work_budget {
             self.report.truncated = true;
+            self.out_of_steps = true;
             return Err(Stop);
         }
         let step = self.steps;
@@ -458,7 +563,7 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            CStmt::Atomic(l, dst, op, target, e) => {
+            CStmt::Atomic(l, dst, op, target, e, block_scope) => {
                 for t in (0..n).filter(|&t| mask[t]) {
                     let operand = self.eval(e, t);
                     if let Some(idx) = self.index(*l, target, t) {
@@ -466,7 +571,8 @@ impl<'p> Machine<'p> {
                         let new = value::atomic(*op, old, operand);
                         self.store(target.array, idx, new);
                         let exchange = *op == AtomicOp::Exch && dst.is_none();
-                        self.record_store(*l, target.array, idx, t, AccessKind::Atomic, new, exchange);
+                        let stored = Stored { value: new, stores: exchange, block_atomic: *block_scope };
+                        self.log_access(*l, target.array, idx, t, AccessKind::Atomic, stored);
                         if let Some(d) = dst {
                             self.set(t, *d, old);
                         }
@@ -474,6 +580,7 @@ impl<'p> Machine<'p> {
                 }
             }
             CStmt::Barrier(l) => self.barrier(*l, mask),
+            CStmt::Gridsync(l) => return self.gridsync(*l, mask),
             CStmt::Syncwarp(l) => self.syncwarp(*l, mask),
             CStmt::Assume(l, cond) => {
                 if let Some(t) = (0..n).filter(|&t| mask[t]).find(|&t| self.eval(cond, t) == 0) {
@@ -551,6 +658,26 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// A grid barrier: a block barrier for the threads of this block; the block's
+    /// `replay_until`-th instance ends its replay, the next one stops the block until every
+    /// block has run its interval ([`Machine::run`]). Not executed when no thread is enabled.
+    fn gridsync(&mut self, l: Label, mask: &[bool]) -> Exec {
+        if !mask.contains(&true) {
+            return Ok(());
+        }
+        self.barrier(l, mask);
+        self.gridsyncs_done += 1;
+        if self.gridsyncs_done <= self.replay_until {
+            if self.gridsyncs_done == self.replay_until {
+                self.replaying = false;
+                self.live_from = self.steps;
+            }
+            return Ok(());
+        }
+        self.paused_at = Some(l);
+        Err(Stop)
+    }
+
     /// A warp barrier: every warp with some lane enabled executes it, which orders the accesses
     /// its lanes made before it against those after it. A warp with some but not all of its
     /// lanes enabled records a [`DynDivergence`] (once per label and block) and still
@@ -580,6 +707,7 @@ impl<'p> Machine<'p> {
                 barrier: l,
                 block: self.bid,
                 enabled_thread: self.tids[e],
+                enabled_block: self.bid,
                 disabled_thread: self.tids[d],
             });
         }
@@ -620,40 +748,57 @@ impl<'p> Machine<'p> {
         (h >> 32) as u32
     }
 
+    /// The value of an element. A global load returns, while the block replays, what it
+    /// returned when the block ran that interval (recorded then).
     fn load(&mut self, array: usize, idx: u64) -> u32 {
         let shared = self.prog.arrays[array].space == Space::Shared;
-        let mem = if shared { &self.shared_mem[array] } else { &self.global_mem[array] };
-        if let Some(v) = mem.get(&idx) {
-            return *v;
+        if !shared && self.replaying {
+            let recorded = self.global_reads.get(self.blin as usize).and_then(|r| r.get(self.read_cursor));
+            self.read_cursor += 1;
+            if let Some(v) = recorded {
+                return *v;
+            }
         }
-        let init = self.mem_init(array, idx, shared);
-        self.store(array, idx, init);
-        init
+        let mem = if shared { &self.shared_mem[array] } else { &self.global_mem[array] };
+        let v = match mem.get(&idx) {
+            Some(v) => *v,
+            None => {
+                let init = self.mem_init(array, idx, shared);
+                self.store(array, idx, init);
+                init
+            }
+        };
+        if !shared {
+            if let Some(r) = self.global_reads.get_mut(self.blin as usize) {
+                r.push(v);
+            }
+        }
+        v
     }
 
+    /// Stores into an element; a replaying block's global stores happened already.
     fn store(&mut self, array: usize, idx: u64, val: u32) {
         let shared = self.prog.arrays[array].space == Space::Shared;
+        if !shared && self.replaying {
+            return;
+        }
         let mem = if shared { &mut self.shared_mem[array] } else { &mut self.global_mem[array] };
         mem.insert(idx, val);
     }
 
     /// Logs an access and reports every race it completes.
     fn record(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, val: u32) {
-        self.record_store(l, array, idx, t, kind, val, kind == AccessKind::Write);
+        let stored = Stored { value: val, stores: kind == AccessKind::Write, block_atomic: false };
+        self.log_access(l, array, idx, t, kind, stored);
     }
 
-    /// [`Self::record`] with whether the access stores `val` outright ([`Access::stores`]).
-    #[allow(clippy::too_many_arguments)]
-    fn record_store(
-        &mut self,
-        l: Label,
-        array: usize,
-        idx: u64,
-        t: usize,
-        kind: AccessKind,
-        val: u32,
-        stores: bool,
-    ) {
+    /// [`Self::record`] with what the access stores ([`Stored`]). Nothing is logged while the
+    /// block replays: those accesses were logged when it ran them.
+    fn log_access(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, stored: Stored) {
+        if self.replaying {
+            return;
+        }
+        let Stored { value: val, stores, block_atomic } = stored;
         let new = Access {
             label: l,
             kind,
@@ -663,6 +808,7 @@ impl<'p> Machine<'p> {
             stores,
             step: self.steps.saturating_sub(1),
             warp_syncs: self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0),
+            block_atomic,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
@@ -689,7 +835,7 @@ impl<'p> Machine<'p> {
         if self.prog.arrays[array].space == Space::Global {
             let glog = self.grid_logs[array].entry(idx).or_default();
             for e in glog.iter() {
-                if e.block != new.block && conflict(e.kind, kind) {
+                if e.block != new.block && grid_conflict(e, &new) {
                     found.push((e.clone(), Scope::Grid));
                 }
             }

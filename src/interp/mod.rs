@@ -19,6 +19,14 @@
 //! - **Barrier**: with every thread of the block enabled it ends the block's barrier interval.
 //!   With some but not all enabled it records a [`DynDivergence`] (once per barrier and block)
 //!   and still synchronizes. With none enabled it is not executed.
+//! - **Gridsync** (a grid barrier): a barrier for the threads of its block, and it ends the
+//!   grid's barrier interval: blocks run one interval at a time (each block up to its next grid
+//!   barrier, in increasing linear block id, before any block goes past it), and accesses of
+//!   different blocks race only within one interval. A block resumes by re-running from its start
+//!   with the values its global loads returned before, silently (no effect, no log) up to the grid
+//!   barrier it waited at, which is the same execution. Blocks that end, or wait at another grid
+//!   barrier, while some wait at one record a [`DynDivergence`] of it (once per label and
+//!   block), and the others still go on.
 //! - **Syncwarp** (a warp barrier): warps are groups of 32 consecutive linear thread ids (of
 //!   `W` under warp-sync). Each warp with some lane enabled executes it; two accesses by threads
 //!   of one warp with such an instance between them are ordered. A warp with some but not all
@@ -47,8 +55,10 @@
 //! - **Races**: two accesses to the same element (same array, same linear index) by distinct
 //!   threads, at least one a write (a plain write or an atomic), not both atomics, in the same
 //!   barrier interval of a block ([`Scope::Block`]; shared and global arrays), or — for global
-//!   arrays — by threads of different blocks anywhere in the run ([`Scope::Grid`]; blocks are
-//!   simulated one after another in increasing linear block id, and no barrier orders them).
+//!   arrays — by threads of different blocks in one grid barrier interval ([`Scope::Grid`]; blocks
+//!   are simulated one after another in increasing linear block id, and only grid barriers order
+//!   them). Between blocks an atomic of block scope (`atomic block`) is atomic for no one: it
+//!   conflicts with any other atomic of the element.
 //!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
 //!   write-write race of that label with itself).
 //! - **Thread model**: independent thread scheduling by default: only barriers order the
@@ -64,7 +74,9 @@
 //!   unchanged.
 //! - **Bounded**: each block executes at most [`RunConfig::max_steps`] statements (an `if`
 //!   counts once, a `while` once per guard evaluation); a block that would exceed it stops, the
-//!   run goes on with the next block, and the report says `truncated`.
+//!   run goes on with the next block, and the report says `truncated`. The whole run executes at
+//!   most `max_steps` times the number of blocks statements, the replays of grid-barrier
+//!   intervals included (past that every block stops, `truncated`).
 //!
 //! The launch geometry comes from the [`RunConfig`] only; [`RunConfig::for_kernel`] takes it from
 //! the kernel's header.
@@ -216,15 +228,20 @@ fn separating_loop(la: &[Label], ia: &[u64], lb: &[Label], ib: &[u64]) -> Option
         .map(|((l, _), _)| *l)
 }
 
-/// A barrier reached by some but not all threads of a block.
+/// A barrier reached by some but not all threads of a block, or a grid barrier reached by the
+/// threads of some blocks and not by those of another.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynDivergence {
     /// The barrier's label.
     pub barrier: Label,
-    /// The block in which it diverged.
+    /// The block in which it diverged (for a grid barrier: a block that does not reach it, in
+    /// that grid-barrier interval).
     pub block: [u32; 3],
-    /// A thread that reached the barrier (the lowest such linear id).
+    /// A thread that reached the barrier (the lowest such linear id; for a grid barrier thread
+    /// 0 of `enabled_block`).
     pub enabled_thread: [u32; 3],
+    /// The block of `enabled_thread`: `block`, except for a grid barrier.
+    pub enabled_block: [u32; 3],
     /// A thread that did not (the lowest such linear id).
     pub disabled_thread: [u32; 3],
 }
@@ -294,6 +311,16 @@ impl RunReport {
             );
         }
         for d in &self.divergences {
+            if d.enabled_block != d.block {
+                let _ = writeln!(
+                    s,
+                    "divergent grid barrier {}: block {:?} reaches it, block {:?} does not",
+                    name(d.barrier),
+                    d.enabled_block,
+                    d.block
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "divergent barrier {} in block {:?}: thread {:?} reaches it, thread {:?} does not",

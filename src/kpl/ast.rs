@@ -381,13 +381,15 @@ pub enum StmtKind {
         index: Vec<Expr>,
         value: Expr,
     },
-    /// `[dst :=] atomic op array[index], value`; `dst` receives the old value.
+    /// `[dst :=] atomic [block] op array[index], value`; `dst` receives the old value.
+    /// `scope` says between which threads it is atomic (`block`: CUDA's `atomicAdd_block`, …).
     Atomic {
         dst: Option<String>,
         op: AtomicOp,
         array: String,
         index: Vec<Expr>,
         value: Expr,
+        scope: AtomicScope,
     },
     Barrier,
     /// `syncwarp;`: a warp barrier (CUDA's full-mask `__syncwarp()`). It orders the accesses of
@@ -396,6 +398,13 @@ pub enum StmtKind {
     /// not all threads of a warp it diverges. An ordinary statement for the label tree and the
     /// synthesis: not a barrier, never inserted or removed by them.
     Syncwarp,
+    /// `gridsync;`: a grid barrier (cooperative groups' `this_grid().sync()`). It orders the
+    /// accesses of any two threads of the grid that it lies between: threads of one block, as a
+    /// `barrier` does, and threads of different blocks. Reached by some but not all threads of the
+    /// grid (of one block, or of different blocks) it diverges. An ordinary statement for the
+    /// label tree and the synthesis, which never insert or remove it; the oracle counts it among
+    /// the barriers that separate block-scope cases ([`Kernel::block_separators`]).
+    Gridsync,
     /// `assume cond;`: only executions in which every thread that reaches it has `cond` true
     /// matter (GPUVerify's `__requires` / `__assume`). A run in which some thread reaches it
     /// with `cond` false is infeasible as a whole: its findings, also those before the
@@ -428,6 +437,25 @@ impl Stmt {
             _ => None,
         }
     }
+
+    /// Whether this is an atomic that is atomic only between threads of one block
+    /// ([`AtomicScope::Block`]): between threads of different blocks it is a plain
+    /// read-modify-write.
+    pub fn is_block_scoped_atomic(&self) -> bool {
+        matches!(self.kind, StmtKind::Atomic { scope: AtomicScope::Block, .. })
+    }
+}
+
+/// Between which threads an atomic is atomic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AtomicScope {
+    /// Every thread of the device (CUDA's plain `atomicAdd`, and `atomicAdd_system`, which is
+    /// atomic for the host too: more than the kernel's threads need).
+    #[default]
+    Device,
+    /// The threads of one block (`atomicAdd_block`): threads of different blocks may interleave
+    /// its read and its write, so between blocks it conflicts like a plain write.
+    Block,
 }
 
 /// Launch geometry: concrete sizes where known, `None` for symbolic.
@@ -609,7 +637,7 @@ impl Kernel {
                                 exprs.extend(index);
                                 exprs.push(value);
                             }
-                            StmtKind::Barrier | StmtKind::Syncwarp => {}
+                            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
                             StmtKind::Assume { cond } => exprs.push(cond),
                             StmtKind::If { cond, then, els } => {
                                 exprs.push(cond);
@@ -745,6 +773,17 @@ impl Kernel {
     /// Labels of all barrier statements, in program text order.
     pub fn barriers(&self) -> Vec<Label> {
         self.labels_of(|k| matches!(k, StmtKind::Barrier))
+    }
+
+    /// Labels of all `gridsync` statements, in program text order.
+    pub fn gridsyncs(&self) -> Vec<Label> {
+        self.labels_of(|k| matches!(k, StmtKind::Gridsync))
+    }
+
+    /// The statements that order two threads of one block: block barriers and grid barriers,
+    /// in program text order.
+    pub fn block_separators(&self) -> Vec<Label> {
+        self.labels_of(|k| matches!(k, StmtKind::Barrier | StmtKind::Gridsync))
     }
 
     /// Labels of the statements whose kind satisfies `pred`, in program text order.

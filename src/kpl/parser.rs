@@ -278,6 +278,11 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Syncwarp
             }
+            Tok::Ident(kw) if kw == "gridsync" => {
+                self.bump();
+                self.expect(";")?;
+                StmtKind::Gridsync
+            }
             Tok::Ident(kw) if kw == "assume" => {
                 self.bump();
                 let cond = self.expr()?;
@@ -359,6 +364,13 @@ impl Parser<'_> {
 
     fn atomic(&mut self, dst: Option<String>) -> Result<StmtKind, Diagnostic> {
         self.bump();
+        // `atomic block add …`: `block` is never an operation's name, so no keyword is needed.
+        let scope = if self.is_kw("block") {
+            self.bump();
+            AtomicScope::Block
+        } else {
+            AtomicScope::Device
+        };
         let (opname, sp) = match self.bump() {
             (Tok::Ident(s), sp) => (s, sp),
             (_, sp) => return Err(Diagnostic::error("expected an atomic operation", sp)),
@@ -371,7 +383,7 @@ impl Parser<'_> {
         self.expect(",")?;
         let value = self.expr()?;
         self.expect(";")?;
-        Ok(StmtKind::Atomic { dst, op, array, index, value })
+        Ok(StmtKind::Atomic { dst, op, array, index, value, scope })
     }
 
     fn access(&mut self) -> Result<(String, Vec<Expr>), Diagnostic> {
@@ -577,6 +589,7 @@ pub fn is_keyword(s: &str) -> bool {
             | "atomic"
             | "barrier"
             | "syncwarp"
+            | "gridsync"
             | "assume"
             | "if"
             | "else"

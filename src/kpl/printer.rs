@@ -65,12 +65,14 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Assign { name, value } => format!("{name} := {};", expr(value)),
         StmtKind::Read { dst, array, index } => format!("{dst} := rd {array}{};", idx(index)),
         StmtKind::Write { array, index, value } => format!("wr {array}{} := {};", idx(index), expr(value)),
-        StmtKind::Atomic { dst, op, array, index, value } => {
+        StmtKind::Atomic { dst, op, array, index, value, scope } => {
             let d = dst.as_ref().map(|d| format!("{d} := ")).unwrap_or_default();
-            format!("{d}atomic {} {array}{}, {};", op.name(), idx(index), expr(value))
+            let s = if *scope == AtomicScope::Block { "block " } else { "" };
+            format!("{d}atomic {s}{} {array}{}, {};", op.name(), idx(index), expr(value))
         }
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),
+        StmtKind::Gridsync => "gridsync;".to_string(),
         StmtKind::Assume { cond } => format!("assume {};", expr(cond)),
         StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
         StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),

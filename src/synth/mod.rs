@@ -327,6 +327,7 @@ fn synthesize_round(
         for (ui, (v, candidate)) in verdicts.iter().enumerate() {
             let mut original = units[ui].base.barriers();
             original.extend(units[ui].base.syncwarps());
+            original.extend(units[ui].base.gridsyncs());
             for d in &v.divergences {
                 if original.contains(&d.barrier) {
                     if !opts.keep_barriers && movable_barriers(units[ui].original).contains(&d.barrier) {

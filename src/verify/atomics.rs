@@ -21,9 +21,11 @@
 //! array with a plain write is never a counter. A shared one may be written (reset, usually by
 //! one thread) when every such write is in a statement of the kernel's body that precedes a
 //! top-level barrier, and every atomic on it follows that barrier: under SDV all writes then
-//! happen before all atomics (a divergent barrier is reported on its own).
+//! happen before all atomics (a divergent barrier is reported on its own). A global array with an
+//! atomic of block scope (`atomicAdd_block`) is never a counter: another block's atomics may
+//! interleave with its read and write.
 
-use crate::kpl::{AtomicOp, Block, Expr, Kernel, Space, Stmt, StmtKind};
+use crate::kpl::{AtomicOp, AtomicScope, Block, Expr, Kernel, Space, Stmt, StmtKind};
 use crate::verify::symbolic::{ThreadTrace, W};
 use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::{Bool, BV};
@@ -52,14 +54,17 @@ struct Use {
     /// `Some(Some(dir))`: every atomic seen moves it in `dir`; `Some(None)`: some atomic does not
     /// qualify or directions disagree.
     dir: Option<Option<bool>>,
+    /// Some atomic is of block scope (`atomicAdd_block`).
+    block_scoped: bool,
 }
 
 fn note(uses: &mut BTreeMap<String, Use>, s: &Stmt) {
     match &s.kind {
         StmtKind::Write { array, .. } => uses.entry(array.clone()).or_default().write = true,
-        StmtKind::Atomic { op, array, value, .. } => {
+        StmtKind::Atomic { op, array, value, scope, .. } => {
             let u = uses.entry(array.clone()).or_default();
             u.atomic = true;
+            u.block_scoped |= *scope == AtomicScope::Block;
             let d = direction(*op, value);
             u.dir = Some(match u.dir {
                 None => d,
@@ -102,6 +107,7 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
             let e = all.entry(a.clone()).or_default();
             e.write |= u.write;
             e.atomic |= u.atomic;
+            e.block_scoped |= u.block_scoped;
             e.dir = match (e.dir, u.dir) {
                 (None, d) | (d, None) => d,
                 (Some(x), Some(y)) => Some(x.zip(y).filter(|(a, b)| a == b).map(|(a, _)| a)),
@@ -114,6 +120,11 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
             continue;
         }
         let Some(decl) = kernel.array(&name) else { continue };
+        // Threads of other blocks may interleave with a block-scope atomic on a global word
+        // (lost updates): two of its results may be equal, even within one block.
+        if u.block_scoped && decl.space != Space::Shared {
+            continue;
+        }
         if u.write {
             if decl.space != Space::Shared {
                 continue;

@@ -21,18 +21,34 @@ impl Z3Oracle {
         let mut verdict = Verdict::default();
         let acc = accesses(&self.analyses[&key].kernel, tree);
         let syncwarps = kernel.syncwarps();
+        let gridsyncs = kernel.gridsyncs();
+        // Atomics of block scope: between blocks, plain read-modify-writes.
+        let mut block_atomics = BTreeSet::new();
+        self.analyses[&key].kernel.walk(&mut |s| {
+            if s.is_block_scoped_atomic() {
+                block_atomics.insert(s.label);
+            }
+        });
+        let grid_conflicting = |a: Label, ka: AccessKind, b: Label, kb: AccessKind| {
+            conflicting(ka, kb) || block_atomics.contains(&a) || block_atomics.contains(&b)
+        };
         let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
-        // The conflicting access pairs, in program order, and the cases of each that no barrier
-        // separates.
+        // The conflicting access pairs, in program order (also those that conflict between blocks
+        // only), and the cases of each that no barrier separates.
         let mut pairs: Vec<(usize, usize, Vec<Case>)> = Vec::new();
         for i in 0..acc.len() {
             for j in i..acc.len() {
                 let (a, ref arr_a, ka, _) = acc[i];
                 let (b, ref arr_b, kb, _) = acc[j];
-                if arr_a != arr_b || !conflicting(ka, kb) {
+                if arr_a != arr_b || !grid_conflicting(a, ka, b, kb) {
                     continue;
                 }
-                let cases = if self.apart(key, a, b) { Vec::new() } else { cases::cases_of_pair(tree, a, b) };
+                let block_conflict = conflicting(ka, kb);
+                let cases = if !block_conflict || self.apart(key, a, b) {
+                    Vec::new()
+                } else {
+                    cases::cases_of_pair(tree, a, b)
+                };
                 pairs.push((
                     i,
                     j,
@@ -130,33 +146,35 @@ impl Z3Oracle {
                 }
             }
             if space == Space::Global && grid_possible {
-                let (witness, undecided) = match self.grid_outcome(key, a, b) {
-                    Outcome::None => continue,
-                    Outcome::Race { witness, .. } => (Some(witness), None),
-                    Outcome::Unknown(why) => {
-                        verdict.undecided += 1;
-                        (None, Some(why))
-                    }
-                };
-                verdict.races.push(Race {
-                    first: a,
-                    second: b,
-                    array: arr_a.clone(),
-                    kinds: [ka, kb],
-                    scope: Scope::Grid,
-                    cases: vec![RaceCase {
-                        case: Case { first: a, second: b, relation: Relation::SameIteration },
-                        witness,
-                        undecided,
-                        benign: false,
-                    }],
-                });
+                let mut cases = Vec::new();
+                for (case, outcome) in self.grid_cases(key, tree, &gridsyncs, a, b) {
+                    let (witness, undecided) = match outcome {
+                        Outcome::None => continue,
+                        Outcome::Race { witness, .. } => (Some(witness), None),
+                        Outcome::Unknown(why) => {
+                            verdict.undecided += 1;
+                            (None, Some(why))
+                        }
+                    };
+                    cases.push(RaceCase { case, witness, undecided, benign: false });
+                }
+                if !cases.is_empty() {
+                    verdict.races.push(Race {
+                        first: a,
+                        second: b,
+                        array: arr_a.clone(),
+                        kinds: [ka, kb],
+                        scope: Scope::Grid,
+                        cases,
+                    });
+                }
             }
         }
-        // Divergence of the kernel's barriers, and of its `syncwarp`s within a warp.
+        // Divergence of the kernel's barriers (block and grid) within a block, and of its
+        // `syncwarp`s within a warp.
         let varying = self.analyses[&key].uniformity.varying_blocks.clone();
         let guards = self.analyses[&key].uniformity.varying_guards.clone();
-        let barriers = kernel.barriers().into_iter().map(|b| (b, false));
+        let barriers = kernel.block_separators().into_iter().map(|b| (b, false));
         for (b, warp) in barriers.chain(syncwarps.iter().map(|s| (*s, true))) {
             let Some(parent) = tree.parent(b) else { continue };
             if !varying.contains(&parent) {
@@ -179,6 +197,35 @@ impl Z3Oracle {
                         threads: None,
                         undecided: Some(why),
                     })
+                }
+            }
+        }
+        // Grid barriers across blocks: two threads of different blocks that disagree on entering
+        // the block that holds one (its loops at the same iterations). Nothing syntactic rules
+        // this out: `blockIdx` is uniform within a block only.
+        if grid_possible {
+            for g in gridsyncs {
+                let Some(parent) = tree.parent(g) else { continue };
+                if parent == Label::MAIN || verdict.divergences.iter().any(|d| d.barrier == g) {
+                    continue;
+                }
+                match self.grid_divergence(key, parent) {
+                    Outcome::None => {}
+                    Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
+                        barrier: g,
+                        block: parent,
+                        threads: Some(witness.threads),
+                        undecided: None,
+                    }),
+                    Outcome::Unknown(why) => {
+                        verdict.undecided += 1;
+                        verdict.divergences.push(Divergence {
+                            barrier: g,
+                            block: parent,
+                            threads: None,
+                            undecided: Some(why),
+                        })
+                    }
                 }
             }
         }

@@ -64,13 +64,14 @@ pub fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) 
     })
 }
 
-/// The `while` loops of `k` whose bodies hold a barrier or a `syncwarp` (at any depth).
+/// The `while` loops of `k` whose bodies hold a barrier, a `gridsync` or a `syncwarp` (at any
+/// depth).
 pub fn loops_with_barriers(k: &Kernel) -> BTreeSet<Label> {
     fn walk(b: &Block, out: &mut BTreeSet<Label>) -> bool {
         let mut holds = false;
         for s in &b.stmts {
             holds |= match &s.kind {
-                StmtKind::Barrier | StmtKind::Syncwarp => true,
+                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => true,
                 StmtKind::If { then, els, .. } => {
                     walk(then, out) | els.as_ref().is_some_and(|e| walk(e, out))
                 }

@@ -16,6 +16,7 @@
 pub mod atomics;
 pub mod cases;
 mod evaluate;
+mod grid;
 pub mod launch;
 pub mod loops;
 pub mod pow2;
@@ -160,7 +161,10 @@ struct Analysis {
     /// relation its iterations satisfy (`witness_in_case`).
     /// With it, whether that model satisfies both accesses' no-wrap conditions.
     meet_witness: HashMap<(Label, Label), (Witness, bool)>,
-    grid_results: HashMap<(Label, Label), Outcome>,
+    /// Grid-scope answers, per pair and question (`grid.rs`).
+    grid_results: HashMap<(Label, Label, grid::GridQuestion), Outcome>,
+    /// Whether two threads of different blocks can disagree on entering a block (`grid.rs`).
+    grid_divergence: HashMap<Label, Outcome>,
     /// Value ranges of the block mode's terms, for the pre-filter.
     ranges: prefilter::Ranges,
     block_divergence: HashMap<Label, Outcome>,
@@ -332,6 +336,7 @@ impl Z3Oracle {
                     pair_possible: HashMap::new(),
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
+                    grid_divergence: HashMap::new(),
                     ranges,
                     block_divergence: HashMap::new(),
                     warp_divergence: HashMap::new(),
@@ -526,11 +531,12 @@ impl Mode {
     }
 }
 
-impl Analysis {
-    /// The relation constraints of a case for thread 1 doing `a` and thread 2 doing `b`.
-    fn relation(&self, case: &Case, a: Label, b: Label, shared: &[Label]) -> Vec<Bool> {
-        let t1 = self.block.traces[0].accesses.get(&a);
-        let t2 = self.block.traces[1].accesses.get(&b);
+/// The relation constraints of a case for thread 1 (of `traces`) doing `a` and thread 2 doing
+/// `b`.
+fn relation(traces: &[ThreadTrace; 2], case: &Case, a: Label, b: Label, shared: &[Label]) -> Vec<Bool> {
+    {
+        let t1 = traces[0].accesses.get(&a);
+        let t2 = traces[1].accesses.get(&b);
         let (Some(t1), Some(t2)) = (t1, t2) else { return vec![Bool::from_bool(false)] };
         let kv = |acc: &symbolic::AccessSym, l: Label| {
             acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone())
@@ -685,7 +691,8 @@ impl Z3Oracle {
         self.stats.checks += 1;
         let stripped = strip_barriers(kernel);
         let tree = LabelTree::new(kernel);
-        let barriers = kernel.barriers();
+        // A grid barrier orders the threads of a block too: it separates block-scope cases.
+        let barriers = kernel.block_separators();
         let mut assumed = Self::uniform_read_candidates(&stripped, None);
         let counters = self.counters(kernel);
         loop {
@@ -819,7 +826,7 @@ impl Z3Oracle {
         } else {
             let shared = tree.shared_loops(a, b);
             let mut extra = meet.clone();
-            extra.extend(an.relation(case, a, b, &shared));
+            extra.extend(relation(&an.block.traces, case, a, b, &shared));
             let relation_len = extra.len() - meet.len();
             if let Some(sep) = an.warp_separation(tree, case, a, b) {
                 extra.push(sep.not());
@@ -916,62 +923,5 @@ impl Z3Oracle {
             an.pair_possible.insert((a, b), false);
         }
         p
-    }
-
-    fn grid_outcome(&mut self, key: u64, a: Label, b: Label) -> Outcome {
-        let timeout = self.opts.timeout_ms;
-        let no_wrap = !self.opts.wrap;
-        let Some(an) = self.analyses.get_mut(&key) else { return Outcome::Unknown("internal".into()) };
-        if let Some(o) = an.grid_results.get(&(a, b)) {
-            self.stats.cache_hits += 1;
-            return o.clone();
-        }
-        if an.grid.is_none() {
-            let assumed = BTreeSet::new();
-            let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
-            let grid = make_mode(
-                &an.kernel,
-                &an.uniformity,
-                &assumed,
-                &an.barrier_loops,
-                &an.counters,
-                &an.launch,
-                true,
-                limits,
-                None,
-            );
-            let ranges = grid.ranges(&an.launch, &self.opts.geometry);
-            an.grid = Some((grid, ranges));
-        }
-        let Some((grid, ranges)) = an.grid.as_mut() else { return Outcome::Unknown("internal".into()) };
-        let grid = &*grid;
-        let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
-            return Outcome::None;
-        };
-        if self.prefilter && {
-            let mut ranges = ranges.narrowed([s1, s2], [&grid.traces[0].strided, &grid.traces[1].strided]);
-            ranges.of(&s1.index).disjoint(&ranges.of(&s2.index))
-        } {
-            self.stats.prefiltered += 1;
-            an.grid_results.insert((a, b), Outcome::None);
-            return Outcome::None;
-        }
-        let extra = meeting(s1, s2, no_wrap);
-        let no_wrap_both = Bool::and(&[&s1.no_wrap, &s2.no_wrap]);
-        let loops = [s1.loops.as_slice(), s2.loops.as_slice()];
-        let (mut out, wrap_free_model) = query_probing(
-            grid,
-            &an.launch,
-            &extra,
-            Some(&s1.index),
-            loops,
-            &mut self.stats,
-            Some(&no_wrap_both),
-        );
-        if !no_wrap && !wrap_free_model {
-            out = mark_wrap(out, grid, &an.launch, &extra, [s1, s2], &mut self.stats);
-        }
-        an.grid_results.insert((a, b), out.clone());
-        out
     }
 }

@@ -147,7 +147,7 @@ pub struct SymExec<'a> {
     kernel: &'a Kernel,
     uniformity: &'a Uniformity,
     uniform_reads: &'a BTreeSet<Label>,
-    /// The loops that hold a barrier (block or warp) in the kernel checked: a uniform read's
+    /// The loops that hold a barrier (block, grid or warp) in the kernel checked: a uniform read's
     /// value depends on the iterations of these only (see [`SymExec::read_value`]).
     barrier_loops: &'a BTreeSet<Label>,
     theta: u8,
@@ -309,7 +309,7 @@ impl<'a> SymExec<'a> {
                     let v = self.eval(value);
                     self.access(l, array, index, Some(v), enabled);
                 }
-                StmtKind::Atomic { dst, op, array, index, value } => {
+                StmtKind::Atomic { dst, op, array, index, value, .. } => {
                     // An exchange (or compare-and-swap: KPL `exch`) whose result is unused leaves
                     // `value` or the word unchanged: against a plain store of the same value, the
                     // word ends the same in either order (`mod.rs`'s benign check).
@@ -329,7 +329,7 @@ impl<'a> SymExec<'a> {
                         self.env.insert(d.clone(), v);
                     }
                 }
-                StmtKind::Barrier | StmtKind::Syncwarp => {}
+                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
                 StmtKind::Assume { cond } => {
                     if self.loops.is_empty() {
                         let c = self.eval_bool(cond);

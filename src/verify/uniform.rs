@@ -96,6 +96,7 @@ impl Uniformity {
                 | StmtKind::Write { .. }
                 | StmtKind::Barrier
                 | StmtKind::Syncwarp
+                | StmtKind::Gridsync
                 | StmtKind::Assume { .. } => {}
                 StmtKind::If { cond, then, els } => {
                     let guard_varies = !self.expr_is_uniform(cond);

@@ -21,6 +21,7 @@ mod docs;
 mod fix_check;
 mod fix_safety;
 mod fuzz_cli;
+mod gridsync;
 mod interp;
 mod kpl_parse;
 mod label_tree;

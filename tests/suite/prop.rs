@@ -14,14 +14,16 @@
 //! Cases: `AUTOSYNC_PROP_CASES` (default 64 per property), seed `AUTOSYNC_PROP_SEED` (default
 //! fixed). Runs that go out of bounds or hit the step bound are skipped and counted.
 //!
-//! Eleven of the 25 generated geometries use warp-sync (`--warp-sync=W`, docs/semantics.md):
+//! Eleven of the 27 generated geometries use warp-sync (`--warp-sync=W`, docs/semantics.md):
 //! warps of 32 with blocks of 32 to 128 threads, and warps of 4 or 8 with small blocks so that
 //! several warps exist. Both sides then follow the re-sync semantics; the oracle may over-report
 //! (it claims re-synchronization only in the cases it can prove), so the properties are the same.
 //!
 //! Generated kernels also hold `syncwarp;` statements (warp barriers: warps of 32, or of W under
 //! warp-sync); the synthesis keeps them, so a divergent one makes it `Impossible`
-//! (`Unfixable::DivergentBarrier`).
+//! (`Unfixable::DivergentBarrier`). Likewise `gridsync;` (grid barriers: they order threads of
+//! different blocks too, and diverge when blocks disagree on reaching them) and block-scope
+//! atomics (`atomic block add`: not atomic between blocks).
 
 mod gen;
 

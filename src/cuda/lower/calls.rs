@@ -665,15 +665,16 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.builtin_call(n, &fname, targs, &args, used) {
             return r;
         }
-        if let Some(op) = atomic_op(&fname) {
+        let (plain, scope) = atomic_scope::scoped_atomic(&fname);
+        if let Some(op) = atomic_op(plain) {
             arity(2)?;
             let (array, index, elem) = self.atomic_target(args[0])?;
             let (v, _) = self.expr(args[1])?;
             let dst = if used { Some(self.temp(None)) } else { None };
-            self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v });
+            self.emit(StmtKind::Atomic { dst: dst.clone(), op, array, index, value: v, scope });
             return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
         }
-        if fname == "atomicCAS" {
+        if plain == "atomicCAS" {
             // One atomic read-modify-write of the target. KPL has no compare-and-swap: it is
             // `exch` with the value CAS may store. The oracle treats the old value (the result)
             // and the memory after any atomic as unknown, so only the access matters to it; the
@@ -684,7 +685,9 @@ impl<'t> Lx<'_, 't> {
             let _ = self.expr(args[1])?;
             let (v, _) = self.expr(args[2])?;
             let dst = if used { Some(self.temp(None)) } else { None };
-            self.emit(StmtKind::Atomic { dst: dst.clone(), op: AtomicOp::Exch, array, index, value: v });
+            let exch =
+                StmtKind::Atomic { dst: dst.clone(), op: AtomicOp::Exch, array, index, value: v, scope };
+            self.emit(exch);
             return Ok(Some((dst.map(Expr::Var).unwrap_or(Expr::Const(0)), elem)));
         }
         if fname.starts_with("atomic") {

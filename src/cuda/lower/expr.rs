@@ -296,7 +296,7 @@ impl<'t> Lx<'_, 't> {
                 format!("the {} `{name}` as a value (only its fields `{name}.f` and whole copies)", agg.name),
                 n,
             )),
-            Some(Binding::Block | Binding::Tile(_)) => Err(groups::block_as_value(name, n)),
+            Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => Err(groups::block_as_value(name, n)),
             Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(

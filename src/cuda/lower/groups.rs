@@ -24,9 +24,15 @@
 //!   `inclusive_scan`, `exclusive_scan` → unknown per-thread values (`warp.rs`);
 //! - `coalesced_threads()` (`Binding::Tile(None)`): its `sync` orders nothing, its rank and size
 //!   and collectives are unknown per-thread values.
+//! - the grid: `grid_group g = this_grid()` (also `auto`, and as device-function parameters)
+//!   bound as `Binding::Grid`; `g.sync()`, `this_grid().sync()`, `sync(g)` → `gridsync` (the grid
+//!   barrier); `g.thread_rank()` → `block_rank * block_size + rank`, `g.size()` /
+//!   `g.num_threads()`, `g.block_rank()`, `g.num_blocks()`, `g.block_index().x`,
+//!   `g.dim_blocks().x` → exact expressions over the launch (32-bit words, like every integer);
+//!   `g.is_valid()` → an unknown value, the same in every thread of the grid.
 //!
-//! Guarantees: every other use of a cooperative-groups name (grid groups, clusters, labeled or
-//! binary partitions, tiles of tiles, `memcpy_async`, other members) is an "unsupported"
+//! Guarantees: every other use of a cooperative-groups name (multi-grid groups, clusters, labeled or
+//! binary partitions, tiles of tiles, `memcpy_async`, other members such as `group_dim`) is an "unsupported"
 //! [`Diagnostic`](crate::diag::Diagnostic) naming it at its position; nothing of the library is dropped silently.
 //! Unqualified names count as the library's only after `using namespace cooperative_groups;`
 //! and only when the kernel defines nothing of that name (its own function or variable wins).
@@ -50,6 +56,25 @@ fn thread_rank() -> Expr {
     Expr::bin(BinOp::Add, Expr::bin(BinOp::Add, b(Builtin::Tid(Dim::X)), y), z)
 }
 
+/// `bid.x + bid.y * gdim.x + bid.z * gdim.x * gdim.y`: the grid's linear block id.
+fn block_rank() -> Expr {
+    let b = |x| Expr::Builtin(x);
+    let gx = || b(Builtin::GridDim(Dim::X));
+    let y = Expr::bin(BinOp::Mul, b(Builtin::Bid(Dim::Y)), gx());
+    let z = Expr::bin(
+        BinOp::Mul,
+        Expr::bin(BinOp::Mul, b(Builtin::Bid(Dim::Z)), gx()),
+        b(Builtin::GridDim(Dim::Y)),
+    );
+    Expr::bin(BinOp::Add, Expr::bin(BinOp::Add, b(Builtin::Bid(Dim::X)), y), z)
+}
+
+/// `gdim.x * gdim.y * gdim.z`: the number of blocks of the grid.
+fn grid_blocks() -> Expr {
+    let g = |d| Expr::Builtin(Builtin::GridDim(d));
+    Expr::bin(BinOp::Mul, Expr::bin(BinOp::Mul, g(Dim::X), g(Dim::Y)), g(Dim::Z))
+}
+
 /// `bdim.x * bdim.y * bdim.z`: the number of threads of the block.
 fn block_size() -> Expr {
     let b = |d| Expr::Builtin(Builtin::BlockDim(d));
@@ -66,6 +91,15 @@ fn dim3_member(method: &str, d: Dim) -> Option<Builtin> {
     }
 }
 
+/// A `dim3`-valued member of `grid_group`: the launch builtin it reads.
+fn grid_dim3_member(method: &str, d: Dim) -> Option<Builtin> {
+    match method {
+        "block_index" => Some(Builtin::Bid(d)),
+        "dim_blocks" => Some(Builtin::GridDim(d)),
+        _ => None,
+    }
+}
+
 /// The error for a `thread_block` variable used as a value (`x = g`, `g[i]`).
 pub(super) fn block_as_value(name: &str, n: Node) -> crate::diag::Diagnostic {
     unsupported(
@@ -77,7 +111,7 @@ pub(super) fn block_as_value(name: &str, n: Node) -> crate::diag::Diagnostic {
 /// The error for a use of the library beyond the `thread_block` idioms, naming it.
 pub(super) fn named(what: &str, n: Node) -> crate::diag::Diagnostic {
     unsupported(
-        format!("cooperative groups `{what}` (only the thread block, its tiles and coalesced groups are modelled)"),
+        format!("cooperative groups `{what}` (only the grid, the thread block, its tiles and coalesced groups are modelled)"),
         n,
     )
 }
@@ -109,6 +143,7 @@ impl<'t> Lx<'_, 't> {
             "identifier" => Ok(match self.lookup(text(n, self.src)) {
                 Some(Binding::Block) => Some(Group::Block),
                 Some(Binding::Tile(size)) => Some(Group::Tile(*size)),
+                Some(Binding::Grid) => Some(Group::Grid),
                 _ => None,
             }),
             "call_expression" => {
@@ -116,6 +151,7 @@ impl<'t> Lx<'_, 't> {
                 let args = self.args(n);
                 match (self.group_member(f, self.src), &args[..]) {
                     (Some("this_thread_block"), []) => Ok(Some(Group::Block)),
+                    (Some("this_grid"), []) => Ok(Some(Group::Grid)),
                     (Some("coalesced_threads"), []) => Ok(Some(Group::Tile(None))),
                     (Some("tiled_partition"), [b, rest @ ..]) => {
                         if self.group_of(*b)? != Some(Group::Block) {
@@ -161,12 +197,6 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
-    /// Whether `n` is the thread block group: a variable bound to it or `this_thread_block()`.
-    /// `Err` when it is some other group of the library (the grid, …), named.
-    fn is_block(&self, n: Node) -> R<bool> {
-        Ok(self.group_of(n)? == Some(Group::Block))
-    }
-
     /// The group type the type node names (`thread_block`, `thread_block_tile<N>`,
     /// `thread_group`, `coalesced_group`); `Err` for the library's other types. `None`: not a
     /// type of the library.
@@ -184,6 +214,7 @@ impl<'t> Lx<'_, 't> {
                 }
             }
             "coalesced_group" => Ok(GroupType::Is(Group::Tile(None))),
+            "grid_group" => Ok(GroupType::Is(Group::Grid)),
             "thread_group" => Ok(GroupType::Any),
             _ => Err(named(text(ty, self.src), ty)),
         })
@@ -314,6 +345,7 @@ impl<'t> Lx<'_, 't> {
             return Some(match self.group_of(obj) {
                 Ok(Some(Group::Block)) => self.block_method(n, f, method, &args, used),
                 Ok(Some(Group::Tile(size))) => self.tile_method(n, f, size, method, &args, used),
+                Ok(Some(Group::Grid)) => self.grid_method(n, f, method, &args, used),
                 Ok(None) => return None,
                 Err(e) => Err(e),
             });
@@ -334,13 +366,14 @@ impl<'t> Lx<'_, 't> {
             ("sync", [g]) => match self.group_of(*g) {
                 Ok(Some(Group::Block)) => self.group_sync(n, Some(StmtKind::Barrier), used),
                 Ok(Some(Group::Tile(size))) => self.group_sync(n, tile_sync(size), used),
+                Ok(Some(Group::Grid)) => self.group_sync(n, Some(StmtKind::Gridsync), used),
                 Ok(None) => Err(unsupported(format!("`{}` is not a group", text(*g, src)), *g)),
                 Err(e) => Err(e),
             },
             ("reduce" | "inclusive_scan" | "exclusive_scan", [g, v, op @ ..]) if op.len() <= 1 => {
                 self.tile_reduce(f, m, *g, *v, op.first().copied())
             }
-            ("this_thread_block" | "tiled_partition" | "coalesced_threads", _) => Err(unsupported(
+            ("this_thread_block" | "this_grid" | "tiled_partition" | "coalesced_threads", _) => Err(unsupported(
                 format!(
                     "`{}` here (only as the initializer of a group variable, an argument or the object of a member call)",
                     text(n, src)
@@ -382,6 +415,39 @@ impl<'t> Lx<'_, 't> {
                 n,
             )),
             m => Err(named(&format!("thread_block::{m}"), f)),
+        }
+    }
+
+    /// `g.sync()`, `g.thread_rank()`, `g.size()`, `g.block_rank()`, `g.num_blocks()` on the
+    /// grid: the grid barrier and exact expressions over the launch (CUDA's `unsigned long long`
+    /// results as 32-bit words, like every integer of the model).
+    fn grid_method(
+        &mut self,
+        n: Node,
+        f: Node,
+        method: &str,
+        args: &[Node],
+        used: bool,
+    ) -> R<Option<(Expr, Ty)>> {
+        let src = self.src;
+        super::arity(text(f, src), args, 0, 0, n)?;
+        let rank = || Expr::bin(BinOp::Add, Expr::bin(BinOp::Mul, block_rank(), block_size()), thread_rank());
+        match method {
+            "sync" => self.group_sync(n, Some(StmtKind::Gridsync), used),
+            "thread_rank" => Ok(Some((rank(), Ty::UInt))),
+            "size" | "num_threads" => {
+                Ok(Some((Expr::bin(BinOp::Mul, grid_blocks(), block_size()), Ty::UInt)))
+            }
+            "block_rank" => Ok(Some((block_rank(), Ty::UInt))),
+            "num_blocks" => Ok(Some((grid_blocks(), Ty::UInt))),
+            // Whether the launch was cooperative: unknown, but one value for the whole grid (an
+            // opaque call without arguments is the same in every thread).
+            "is_valid" => Ok(Some((Expr::Call("cg_grid_is_valid".into(), Vec::new()), Ty::Int))),
+            m if grid_dim3_member(m, Dim::X).is_some() => Err(unsupported(
+                format!("the `dim3` value `{}` (only its fields `.x`, `.y`, `.z`)", text(n, src)),
+                n,
+            )),
+            m => Err(named(&format!("grid_group::{m}"), f)),
         }
     }
 
@@ -496,12 +562,16 @@ impl<'t> Lx<'_, 't> {
             "z" => Dim::Z,
             _ => return None,
         };
-        let b = dim3_member(method, d)?;
-        match self.is_block(obj) {
-            Ok(true) if self.args(call).is_empty() => Some(Ok((Expr::Builtin(b), Ty::UInt))),
-            Ok(_) => None,
-            Err(e) => Some(Err(e)),
-        }
+        let group = match self.group_of(obj) {
+            Ok(g) => g,
+            Err(e) => return Some(Err(e)),
+        };
+        let b = match group {
+            Some(Group::Block) => dim3_member(method, d)?,
+            Some(Group::Grid) => grid_dim3_member(method, d)?,
+            _ => return None,
+        };
+        self.args(call).is_empty().then_some(Ok((Expr::Builtin(b), Ty::UInt)))
     }
 }
 
@@ -513,6 +583,8 @@ enum Group {
     /// A tile of `Some(n)` threads (consecutive thread ranks, `n` a power of two ≤ 32), or a
     /// coalesced group (`None`: its members are not known statically).
     Tile(Option<u32>),
+    /// The grid (`this_grid()`).
+    Grid,
 }
 
 impl Group {
@@ -520,6 +592,7 @@ impl Group {
         match self {
             Group::Block => Binding::Block,
             Group::Tile(s) => Binding::Tile(s),
+            Group::Grid => Binding::Grid,
         }
     }
 }
@@ -538,6 +611,7 @@ impl GroupType {
             GroupType::Is(Group::Block) => "thread_block".into(),
             GroupType::Is(Group::Tile(Some(n))) => format!("thread_block_tile<{n}>"),
             GroupType::Is(Group::Tile(None)) => "coalesced_group".into(),
+            GroupType::Is(Group::Grid) => "grid_group".into(),
             GroupType::Any => "thread_group".into(),
         }
     }

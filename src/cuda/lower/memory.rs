@@ -138,7 +138,9 @@ impl<'t> Lx<'_, 't> {
             | Some(Binding::Ref { .. }) => {
                 return Err(unsupported(format!("indexing the scalar `{name}`"), base))
             }
-            Some(Binding::Block | Binding::Tile(_)) => return Err(groups::block_as_value(name, base)),
+            Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => {
+                return Err(groups::block_as_value(name, base))
+            }
             Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => {
                 return Err(self.var_pointer_misuse(name, n))
             }

@@ -14,6 +14,7 @@ use tree_sitter::Node;
 mod address;
 mod aggregate;
 mod annotations;
+mod atomic_scope;
 mod builtins;
 mod calls;
 mod control;
@@ -143,6 +144,8 @@ enum Binding {
     /// A tile of the thread block (`cg::thread_block_tile<32> t = …`) of `Some(size)` threads,
     /// or a coalesced group (`None`), see `groups`.
     Tile(Option<u32>),
+    /// The grid group of cooperative groups (`cg::grid_group g = cg::this_grid();`), see `groups`.
+    Grid,
 }
 
 /// The state of the function whose body is being lowered (the kernel or an inlined device

@@ -332,7 +332,9 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 Some(Binding::Ref { elem, agg: None, .. }) | Some(Binding::VarPtr { ty: elem, .. }) => *elem,
-                Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_)) => Ty::Int,
+                Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => {
+                    Ty::Int
+                }
                 Some(Binding::AggPtr { .. }) => Ty::Int,
                 None => self
                     .file

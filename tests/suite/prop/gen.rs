@@ -25,7 +25,8 @@ pub const MAX_LOOPS: usize = 2;
 /// warp synchrony).
 pub type Geom = ([u32; 3], [u32; 3], Option<u32>);
 
-/// Launch geometries, each at most 256 threads per block. Eleven of 25 use warp-sync: warps of
+/// Launch geometries, each at most 256 threads per block; six have several blocks (grid races,
+/// grid barriers). Eleven of 27 use warp-sync: warps of
 /// 32 with blocks of 32 to 128 threads (one to four warps, a partial last warp), and warps of 4
 /// or 8 with small blocks, so that several warps (and 2-D warps by linear thread id) exist.
 pub const GEOMETRIES: &[Geom] = &[
@@ -54,6 +55,8 @@ pub const GEOMETRIES: &[Geom] = &[
     ([4, 4, 1], [1, 1, 1], Some(8)),
     ([8, 2, 1], [1, 1, 1], Some(4)),
     ([8, 1, 1], [2, 1, 1], Some(4)),
+    ([4, 1, 1], [3, 1, 1], None),
+    ([16, 1, 1], [4, 1, 1], None),
 ];
 
 /// An array: `A`, `B` (shared) or `G` (global).
@@ -131,10 +134,14 @@ pub enum Tok {
     Read(Arr, Idx, bool),
     Write(Arr, Idx, Val),
     Atomic(Arr, Idx, bool),
+    /// An atomic of block scope (`atomic block add`).
+    AtomicBlock(Arr, Idx),
     Assign(bool),
     Barrier,
     /// A warp barrier (`syncwarp;`).
     Syncwarp,
+    /// A grid barrier (`gridsync;`).
+    Gridsync,
     If(Cond),
     Else,
     Loop(LoopKind),
@@ -212,9 +219,11 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         5 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, d)| Tok::Read(a, i, d)),
         5 => (arb_arr(), arb_idx(), arb_val()).prop_map(|(a, i, v)| Tok::Write(a, i, v)),
         1 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, r)| Tok::Atomic(a, i, r)),
+        1 => (arb_arr(), arb_idx()).prop_map(|(a, i)| Tok::AtomicBlock(a, i)),
         1 => any::<bool>().prop_map(Tok::Assign),
         3 => Just(Tok::Barrier),
         2 => Just(Tok::Syncwarp),
+        1 => Just(Tok::Gridsync),
         2 => arb_cond().prop_map(Tok::If),
         1 => Just(Tok::Else),
         2 => arb_loop().prop_map(Tok::Loop),
@@ -290,6 +299,10 @@ impl GenKernel {
                 }
                 Tok::Barrier => "barrier;".to_string(),
                 Tok::Syncwarp => "syncwarp;".to_string(),
+                Tok::Gridsync => "gridsync;".to_string(),
+                Tok::AtomicBlock(arr, idx) => {
+                    format!("atomic block add {}[{}], 1;", arr_name(arr), idx_text(idx, &lv))
+                }
                 Tok::If(cond) => {
                     if d >= MAX_DEPTH {
                         continue;

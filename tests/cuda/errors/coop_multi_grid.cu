@@ -2,5 +2,5 @@
 namespace cg = cooperative_groups;
 __global__ void k(float *d) {
     d[threadIdx.x] = 1.0f;
-    cg::this_grid().sync();
+    cg::this_multi_grid().sync();
 }

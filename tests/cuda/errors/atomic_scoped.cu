@@ -1,4 +1,0 @@
-__global__ void k(int *A, int n) {
-    int i = threadIdx.x;
-    atomicAdd_block(&A[i], 1);
-}
