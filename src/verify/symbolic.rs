@@ -962,10 +962,8 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
     out
 }
 
-/// The value at the start of iteration `k` of a variable the loop body rotates: the entry value
-/// of the cycle member `k mod len` places ahead (exact). `None` when a member has no entry value,
-/// or the cycle's length is not a power of two: `k mod 3` is a division circuit that made the
-/// queries of a triple-buffered loop time out, while `k & (len - 1)` costs nothing.
+/// A rotated variable at the start of iteration `k`: the entry value of the member `k mod len`
+/// ahead. `None` without entry values or for lengths not powers of two (`k mod 3` timed out).
 fn rotation_value(r: &Rotation, entry: &HashMap<String, BV>, k: &BV) -> Option<BV> {
     let len = r.cycle.len();
     if !len.is_power_of_two() {
