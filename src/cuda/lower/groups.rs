@@ -43,30 +43,22 @@ use crate::cuda::text;
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, StmtKind};
 use tree_sitter::Node;
 
+/// `id.x + id.y * dim.x + id.z * dim.x * dim.y`: a linear id, C's row-major order.
+fn linear(id: fn(Dim) -> Builtin, dim: fn(Dim) -> Builtin) -> Expr {
+    let b = |x| Expr::Builtin(x);
+    let y = Expr::bin(BinOp::Mul, b(id(Dim::Y)), b(dim(Dim::X)));
+    let z = Expr::bin(BinOp::Mul, Expr::bin(BinOp::Mul, b(id(Dim::Z)), b(dim(Dim::X))), b(dim(Dim::Y)));
+    Expr::bin(BinOp::Add, Expr::bin(BinOp::Add, b(id(Dim::X)), y), z)
+}
+
 /// `tid.x + tid.y * bdim.x + tid.z * bdim.x * bdim.y`: the block's linear thread id.
 fn thread_rank() -> Expr {
-    let b = |x| Expr::Builtin(x);
-    let bx = || b(Builtin::BlockDim(Dim::X));
-    let y = Expr::bin(BinOp::Mul, b(Builtin::Tid(Dim::Y)), bx());
-    let z = Expr::bin(
-        BinOp::Mul,
-        Expr::bin(BinOp::Mul, b(Builtin::Tid(Dim::Z)), bx()),
-        b(Builtin::BlockDim(Dim::Y)),
-    );
-    Expr::bin(BinOp::Add, Expr::bin(BinOp::Add, b(Builtin::Tid(Dim::X)), y), z)
+    linear(Builtin::Tid, Builtin::BlockDim)
 }
 
 /// `bid.x + bid.y * gdim.x + bid.z * gdim.x * gdim.y`: the grid's linear block id.
 fn block_rank() -> Expr {
-    let b = |x| Expr::Builtin(x);
-    let gx = || b(Builtin::GridDim(Dim::X));
-    let y = Expr::bin(BinOp::Mul, b(Builtin::Bid(Dim::Y)), gx());
-    let z = Expr::bin(
-        BinOp::Mul,
-        Expr::bin(BinOp::Mul, b(Builtin::Bid(Dim::Z)), gx()),
-        b(Builtin::GridDim(Dim::Y)),
-    );
-    Expr::bin(BinOp::Add, Expr::bin(BinOp::Add, b(Builtin::Bid(Dim::X)), y), z)
+    linear(Builtin::Bid, Builtin::GridDim)
 }
 
 /// `gdim.x * gdim.y * gdim.z`: the number of blocks of the grid.

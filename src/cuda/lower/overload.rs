@@ -447,13 +447,7 @@ impl<'t> Lx<'_, 't> {
             _ => {}
         }
         let arg_tys: Vec<ArgTy> = args.iter().map(|a| self.arg_ty(*a)).collect();
-        let params: Vec<(Vec<ParamTy>, bool)> = cands
-            .iter()
-            .map(|d| {
-                let ps = fn_params(d.node).iter().take(args.len()).map(|p| self.param_ty(*p, d)).collect();
-                (ps, !d.tparams.is_empty())
-            })
-            .collect();
+        let params = self.candidate_params(&cands, args.len());
         let shown: Vec<String> = arg_tys.iter().map(ArgTy::describe).collect();
         let what = if fname.starts_with("operator") { "operator function" } else { "overloaded function" };
         let head = format!("call to the {what} `{fname}` with ({})", shown.join(", "));
@@ -474,6 +468,17 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// Each candidate's first `n` parameter types, and whether it is a template.
+    fn candidate_params(&self, cands: &[&FnDef], n: usize) -> Vec<(Vec<ParamTy>, bool)> {
+        cands
+            .iter()
+            .map(|d| {
+                let ps = fn_params(d.node).iter().take(n).map(|p| self.param_ty(*p, d)).collect();
+                (ps, !d.tparams.is_empty())
+            })
+            .collect()
+    }
+
     /// Whether a call of `fname` calls the CUDA built-in of that name although the file defines
     /// functions of the name too (`helper_math.h`'s `fminf(float2, float2)` beside the built-in
     /// `fminf(float, float)`): none of the file's definitions can take these arguments.
@@ -486,13 +491,7 @@ impl<'t> Lx<'_, 't> {
         }
         let cands = self.prog.function(fname, args.len(), self.src);
         let arg_tys: Vec<ArgTy> = args.iter().map(|a| self.arg_ty(*a)).collect();
-        let params: Vec<(Vec<ParamTy>, bool)> = cands
-            .iter()
-            .map(|d| {
-                let ps = fn_params(d.node).iter().take(args.len()).map(|p| self.param_ty(*p, d)).collect();
-                (ps, !d.tparams.is_empty())
-            })
-            .collect();
+        let params = self.candidate_params(&cands, args.len());
         cands.is_empty() || choose(&arg_tys, &params) == Choice::NoMatch
     }
 
