@@ -1,6 +1,6 @@
 //! Launch facts from host code (`cuda::launch`): reports name them and where they come from, a
-//! flag that overrides a part says so, `--no-launch-facts` lifts them all, and a kernel the file
-//! also uses outside `<<<…>>>` gets none.
+//! flag that overrides a part says so, `--no-launch-facts` lifts them all, a `cudaLaunchKernel`
+//! launch counts as one, and a kernel the file also uses outside a launch gets none.
 
 use crate::common::autosync_in;
 use std::path::{Path, PathBuf};
@@ -69,10 +69,26 @@ fn overriding_the_block_drops_facts_built_on_it() {
 #[test]
 fn a_kernel_used_outside_a_launch_gets_no_facts() {
     let (code, json, _) =
-        autosync_in(&apps(), &["check", "--format", "json", "warp_rows_launch_kernel_race.cu"]);
+        autosync_in(&apps(), &["check", "--format", "json", "warp_rows_kernel_table_race.cu"]);
     assert_eq!(code, 1, "{json}");
     let k = json_kernel(&json);
     let f = facts(&k);
     assert_eq!(f.len(), 1, "{k}");
     assert!(f[0].starts_with("no launch facts for `row_sums`: the file uses it at line 32"), "{k}");
+}
+
+#[test]
+fn a_runtime_api_launch_is_one_of_the_launches() {
+    // `cudaLaunchKernel((void *)row_sums, dim3(rows), dim3(64), args, 0, 0)` beside
+    // `row_sums<<<rows, 32>>>`: both block sizes are checked, and 64 threads race.
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "warp_rows_launch_kernel_race.cu"]);
+    assert_eq!(code, 1, "{json}");
+    let k = json_kernel(&json);
+    let f = facts(&k);
+    assert!(
+        f.iter().any(|x| x.contains("from the 2 launches at lines 29, 32") && x.contains("one of 32, 64")),
+        "{k}"
+    );
+    assert!(f.iter().any(|x| x == "gridDim = (1024, 1, 1) from the 2 launches at lines 29, 32"), "{k}");
 }

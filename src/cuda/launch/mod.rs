@@ -8,9 +8,12 @@
 //! reads it (literals, macros, file constants, host locals and `dim3` fields with their
 //! reaching definitions, parameters of host helpers that every call passes the same value).
 //!
+//! `cudaLaunchKernel` and `cudaLaunchCooperativeKernel` launches count too (their grid and block
+//! arguments; the kernel's arguments, in a `void *[]`, are not read).
+//!
 //! Soundness: a fact is taken only from launches the file shows, and only when *every* one of
-//! them agrees; a kernel the file uses in any other way (its address taken, passed to
-//! `cudaLaunchKernel`, …) gets no fact at all. Several launches that differ in a dimension leave
+//! them agrees; a kernel the file uses in any other way (its address taken, stored in a function
+//! pointer, …) gets no fact at all. Several launches that differ in a dimension leave
 //! that dimension symbolic: the check covers every launch (the per-dimension hull). A scalar
 //! integer parameter that receives the same known value at every launch is that value
 //! (an *argument fact*). `--no-launch-facts` takes nothing from the host code; a header line or
@@ -35,6 +38,11 @@ const NON_LAUNCHING: &[&str] = &[
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
     "cudaOccupancyAvailableDynamicSMemPerBlock",
 ];
+
+/// Runtime calls that launch the kernel named by their first argument with the grid and block
+/// dimensions of the second and third (`cudaLaunchCooperativeKernel((void *)k, grid, block,
+/// args)`); the kernel's arguments travel in a `void *[]` and are not read.
+const LAUNCHING: &[&str] = &["cudaLaunchKernel", "cudaLaunchCooperativeKernel"];
 
 /// One launch of a kernel as the host code states it.
 #[derive(Clone, Debug)]
@@ -151,6 +159,7 @@ pub(crate) fn launches(
         for u in uses {
             match use_of(u, src) {
                 Use::Launch(call, syntax) => l.sites.push(site(&host, call, syntax)),
+                Use::RuntimeLaunch(call) => l.sites.push(runtime_site(&host, call)),
                 Use::Declaration | Use::NonLaunching => {}
                 Use::Other => {
                     l.other_use.get_or_insert(span(u));
@@ -199,6 +208,8 @@ pub(crate) fn template_launches<'t>(root: Node<'t>, src: &str) -> Vec<(String, N
 
 enum Use<'t> {
     Launch(Node<'t>, Node<'t>),
+    /// The first argument of a [`LAUNCHING`] call.
+    RuntimeLaunch(Node<'t>),
     Declaration,
     NonLaunching,
     Other,
@@ -243,8 +254,15 @@ fn use_of<'t>(u: Node<'t>, src: &str) -> Use<'t> {
     if a.kind() == "argument_list" {
         if let Some(call) = a.parent().filter(|c| c.kind() == "call_expression") {
             let f = call.child_by_field_name("function").map(|f| text(f, src)).unwrap_or("");
-            if NON_LAUNCHING.contains(&f.rsplit("::").next().unwrap_or(f)) {
+            let f = f.rsplit("::").next().unwrap_or(f);
+            if NON_LAUNCHING.contains(&f) {
                 return Use::NonLaunching;
+            }
+            let first = named(a)
+                .first()
+                .is_some_and(|x| x.start_byte() <= u.start_byte() && u.end_byte() <= x.end_byte());
+            if LAUNCHING.contains(&f) && first {
+                return Use::RuntimeLaunch(call);
             }
         }
     }
@@ -275,6 +293,20 @@ fn site(host: &Host, call: Node, syntax: Node) -> Site {
         }
     };
     Site { at: span(call), grid: dims(0), block: dims(1), args: values, rel: [rel(1), rel(0)] }
+}
+
+/// A [`LAUNCHING`] call: its grid and block; no argument values and no relations (an unknown
+/// argument at one launch gives its parameter no fact).
+fn runtime_site(host: &Host, call: Node) -> Site {
+    let args = call.child_by_field_name("arguments").map(named).unwrap_or_default();
+    let func = enclosing_body(call);
+    let dims = |i: usize| -> Dims {
+        match (func, args.get(i)) {
+            (Some(f), Some(e)) => host.dims(f, *e, 0),
+            _ => [None; 3],
+        }
+    };
+    Site { at: span(call), grid: dims(1), block: dims(2), args: Vec::new(), rel: Default::default() }
 }
 
 /// Each dimension of launch argument `e` as an expression of the launch's arguments.
@@ -361,7 +393,7 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
     let sites: Vec<Span> = l.sites.iter().map(|s| s.at).collect();
     if let Some(at) = l.other_use {
         f.notes.push((
-            format!("no launch facts for `{name}`: the file uses it at line {{0}} other than in a `<<<…>>>` launch, so its launches are not all visible"),
+            format!("no launch facts for `{name}`: the file uses it at line {{0}} other than in a launch (`<<<…>>>`, `cudaLaunchKernel`), so its launches are not all visible"),
             vec![at],
         ));
         return f;
