@@ -30,7 +30,7 @@ pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
             }
         }),
         _ => Err(unsupported(
-            format!("type `{t}` (structs, enums, templates and vector types are not modelled)"),
+            format!("type `{t}` (types written in place, such as a struct defined in a function or a class template's member type `typename C<T>::X`, are not modelled)"),
             n,
         )),
     }
