@@ -314,11 +314,7 @@ impl<'t> Lx<'_, 't> {
         let recheck = cond.clone();
         let mut tail = |s: &mut Self| {
             if let Some(u) = update {
-                let from = s.places.len();
-                let out_from = s.out.len();
-                s.cur_span = span(u);
-                s.effect(u)?;
-                s.mark_outside_inlined(from, out_from, FOR_HEADER);
+                s.for_update(u)?;
             }
             if let (true, Some(cn)) = (reads, cn) {
                 s.recond(cn, &recheck, rec.clone())?;
@@ -326,6 +322,16 @@ impl<'t> Lx<'_, 't> {
             Ok(())
         };
         self.emit_loop(n, ctx, body_node, (brk, cont), cond, (&mut |_| Ok(()), &mut tail))
+    }
+
+    /// A `for` header's update (`i += stride`), its statements marked as the header's.
+    fn for_update(&mut self, u: Node<'t>) -> R<()> {
+        let from = self.places.len();
+        let out_from = self.out.len();
+        self.cur_span = span(u);
+        self.effect(u)?;
+        self.mark_outside_inlined(from, out_from, FOR_HEADER);
+        Ok(())
     }
 
     /// A `for`/`while` whose condition calls a device function or lambda: the inlined body needs
@@ -351,11 +357,7 @@ impl<'t> Lx<'_, 't> {
         let value = self.temp(Some(first));
         let mut tail = |s: &mut Self| {
             if let Some(u) = update {
-                let from = s.places.len();
-                let out_from = s.out.len();
-                s.cur_span = span(u);
-                s.effect(u)?;
-                s.mark_outside_inlined(from, out_from, FOR_HEADER);
+                s.for_update(u)?;
             }
             s.cur_span = span(cn);
             let again = s.cond(cn)?;
