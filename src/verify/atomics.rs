@@ -26,7 +26,8 @@
 //! interleave with its read and write.
 
 use crate::kpl::{AtomicOp, AtomicScope, Block, Expr, Kernel, Space, Stmt, StmtKind};
-use crate::verify::symbolic::{ThreadTrace, W};
+use crate::verify::symbolic::{AccessSym, ThreadTrace, W};
+use crate::verify::{Limits, OracleStats};
 use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::{Bool, BV};
 use z3::{SatResult, Solver};
@@ -146,12 +147,15 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
 /// The counters among `counters` advanced somewhere by an `atomicAdd` whose amount (a variable)
 /// may be negative: `solver` (holding the launch's facts) finds, for some atomic of `trace`'s
 /// thread (any thread), an execution with the amount below 0 — or cannot decide. Those are no
-/// counters (their atomics may move both ways).
-pub fn unproven_steps(
+/// counters (their atomics may move both ways). Each proof is one query of the oracle's budget
+/// (`limits`, counted in `stats`); once the budget is spent, what is left is unproven.
+pub(super) fn unproven_steps(
     kernel: &Kernel,
     counters: &BTreeSet<String>,
     trace: &ThreadTrace,
     solver: &Solver,
+    limits: &Limits,
+    stats: &mut OracleStats,
 ) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     kernel.walk(&mut |s| {
@@ -161,14 +165,14 @@ pub fn unproven_steps(
         }
         // An atomic without a term in the trace is not proven.
         let negative = match trace.accesses.get(&s.label).and_then(|a| Some((a, a.operand.as_ref()?))) {
-            Some((a, amount)) => {
+            Some((a, amount)) if limits.arm(solver, stats).is_ok() => {
                 solver.push();
                 solver.assert(Bool::and(&[&a.enabled, &a.assume, &amount.bvslt(BV::from_u64(0, W))]));
                 let r = solver.check();
                 solver.pop(1);
                 r != SatResult::Unsat
             }
-            None => true,
+            _ => true,
         };
         if negative {
             out.insert(array.clone());
@@ -200,43 +204,45 @@ pub fn distinct_results(
     traces: [&ThreadTrace; 2],
     grid: bool,
 ) -> Vec<Bool> {
+    // Per site and thread: its access and the amount it adds (`None`: not up-counting).
+    struct Site<'t> {
+        array: String,
+        at: [Option<&'t AccessSym>; 2],
+        up: [Option<BV>; 2],
+    }
     let mut sites = Vec::new();
     kernel.walk(&mut |s| {
         if let StmtKind::Atomic { array, dst: Some(_), op, value, .. } = &s.kind {
             let shared = kernel.array(array).is_some_and(|a| a.space == Space::Shared);
             if counters.contains(array) && !(grid && shared) {
-                sites.push((s.label, array.clone(), *op, value.clone()));
+                let at = traces.map(|t| t.accesses.get(&s.label));
+                let up = at.map(|a| up_amount(*op, value, a.and_then(|a| a.operand.as_ref())));
+                sites.push(Site { array: array.clone(), at, up });
             }
         }
     });
     // 64 bits, where `d + amount` cannot wrap (a 32-bit form of the same bound was 3x slower).
     let wide = |v: &BV| v.zero_ext(W);
     let mut out = Vec::new();
-    for (la, aa, opa, va) in &sites {
-        for (lb, ab, opb, vb) in &sites {
-            if aa != ab {
+    for a in &sites {
+        for b in &sites {
+            if a.array != b.array {
                 continue;
             }
-            let (Some(x), Some(y)) = (traces[0].accesses.get(la), traces[1].accesses.get(lb)) else {
-                continue;
-            };
+            let (Some(x), Some(y)) = (a.at[0], b.at[1]) else { continue };
             let (Some(rx), Some(ry)) = (&x.result, &y.result) else { continue };
             let meet = Bool::and(&[&x.enabled, &y.enabled, &x.index.eq(&y.index)]);
-            let apart =
-                match (up_amount(*opa, va, x.operand.as_ref()), up_amount(*opb, vb, y.operand.as_ref())) {
-                    // Modulo 2^32 (the counter's start is unknown and may wrap): the distance
-                    // `d = ry - rx` covers the earlier atomic's amount whichever came first — x
-                    // first: ax <= d, and d + ay <= 2^32 since all steps sum below 2^32; y first:
-                    // the same two bounds seen from the other side.
-                    (Some(ax), Some(ay)) => {
-                        let d = wide(&ry.bvsub(rx));
-                        Bool::and(&[
-                            &d.bvuge(wide(&ax)),
-                            &d.bvadd(wide(&ay)).bvule(BV::from_u64(1 << 32, 2 * W)),
-                        ])
-                    }
-                    _ => rx.eq(ry).not(),
-                };
+            let apart = match (&a.up[0], &b.up[1]) {
+                // Modulo 2^32 (the counter's start is unknown and may wrap): the distance
+                // `d = ry - rx` covers the earlier atomic's amount whichever came first — x
+                // first: ax <= d, and d + ay <= 2^32 since all steps sum below 2^32; y first:
+                // the same two bounds seen from the other side.
+                (Some(ax), Some(ay)) => {
+                    let d = wide(&ry.bvsub(rx));
+                    Bool::and(&[&d.bvuge(wide(ax)), &d.bvadd(wide(ay)).bvule(BV::from_u64(1 << 32, 2 * W))])
+                }
+                _ => rx.eq(ry).not(),
+            };
             out.push(meet.implies(apart));
         }
     }

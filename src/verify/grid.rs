@@ -36,6 +36,7 @@ impl Z3Oracle {
             true,
             limits,
             None,
+            &mut self.stats,
         );
         let ranges = grid.ranges(&an.launch, &self.opts.geometry);
         an.grid = Some((grid, ranges));

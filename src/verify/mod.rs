@@ -237,6 +237,20 @@ impl Limits {
         Ok(if self.timeout_ms > 0 { left_ms.min(self.timeout_ms) } else { left_ms })
     }
 
+    /// Readies `solver` for the next query: under a deadline, it gets only the time that is
+    /// left (the per-query limit set at its making otherwise stands). Counts the query in
+    /// `stats`; the budget message when nothing is left (and then no query is to be asked).
+    fn arm(&self, solver: &Solver, stats: &mut OracleStats) -> Result<(), String> {
+        let timeout_ms = self.next_query()?;
+        if self.deadline.is_some() {
+            let mut p = Params::new();
+            p.set_u32("timeout", timeout_ms);
+            solver.set_params(&p);
+        }
+        stats.smt_queries += 1;
+        Ok(())
+    }
+
     /// The budget message if the deadline has passed.
     fn spent(&self) -> Option<String> {
         let (at, why) = self.deadline.as_ref()?;
@@ -320,6 +334,7 @@ impl Z3Oracle {
                 false,
                 limits,
                 warp,
+                &mut self.stats,
             );
             let ranges = block.ranges(&launch, &self.opts.geometry);
             self.analyses.insert(
@@ -394,6 +409,7 @@ fn make_mode(
     grid: bool,
     limits: Limits,
     warp_sync: Option<u32>,
+    stats: &mut OracleStats,
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
@@ -436,7 +452,7 @@ fn make_mode(
         solver.assert(f);
     }
     // Counters advanced by variable amounts count only when every amount is proven non-negative.
-    let unproven = atomics::unproven_steps(k, counters, &t1, &solver);
+    let unproven = atomics::unproven_steps(k, counters, &t1, &solver, &limits, stats);
     let counters: BTreeSet<String> = counters.difference(&unproven).cloned().collect();
     for f in atomics::distinct_results(k, &counters, [&t1, &t2], grid) {
         solver.assert(&f);

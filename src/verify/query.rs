@@ -113,17 +113,9 @@ pub(super) fn query_probing(
     stats: &mut OracleStats,
     probe: Option<&Bool>,
 ) -> (Outcome, bool) {
-    let timeout_ms = match mode.limits.next_query() {
-        Ok(ms) => ms,
-        Err(why) => return (Outcome::Unknown(why), false),
-    };
-    if mode.limits.deadline.is_some() {
-        // The last query before the deadline gets only the time that is left.
-        let mut p = Params::new();
-        p.set_u32("timeout", timeout_ms);
-        mode.solver.set_params(&p);
+    if let Err(why) = mode.limits.arm(&mode.solver, stats) {
+        return (Outcome::Unknown(why), false);
     }
-    stats.smt_queries += 1;
     let around_both = |l: &Label| loops.iter().all(|ls| ls.iter().any(|(m, _)| m == l));
     let lemmas: Vec<Bool> =
         mode.strided_lemmas.iter().filter(|(l, _)| around_both(l)).map(|(_, b)| b.clone()).collect();
