@@ -177,6 +177,13 @@ struct Mode {
     ids: [ThreadIds; 2],
     traces: [ThreadTrace; 2],
     solver: Solver,
+    /// What `solver` holds at its base (launch, thread and counter facts).
+    base_facts: Vec<Bool>,
+    /// A second solver with `base_facts` and the first-iteration probe's resource budget, made on
+    /// the first probe (`query::query_probing`). Its own solver because changing a solver's
+    /// parameters for each probe and back cost more than the probes (z3 re-reads every parameter
+    /// of the solver on each change: 45 % of the nested-loop family's time).
+    probe_solver: std::cell::OnceCell<Solver>,
     /// Under `--warp-sync=W` (block scope only): the two threads are in one warp.
     same_warp: Option<Bool>,
     /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
@@ -200,6 +207,8 @@ struct Limits {
     timeout_ms: u32,
     /// The deadline and the message of an answer it cut short.
     deadline: Option<(std::time::Instant, String)>,
+    /// The time limit the mode's solver holds now (`arm`; 0: none).
+    armed_ms: std::cell::Cell<u32>,
 }
 
 impl Limits {
@@ -219,6 +228,7 @@ impl Limits {
         };
         Limits {
             timeout_ms,
+            armed_ms: std::cell::Cell::new(timeout_ms),
             deadline: deadline.zip(budget).map(|(d, b)| {
                 (d, format!("the verifier ran out of its {} budget on kernel `{kernel}`", describe(b)))
             }),
@@ -237,15 +247,22 @@ impl Limits {
         Ok(if self.timeout_ms > 0 { left_ms.min(self.timeout_ms) } else { left_ms })
     }
 
-    /// Readies `solver` for the next query: under a deadline, it gets only the time that is
-    /// left (the per-query limit set at its making otherwise stands). Counts the query in
-    /// `stats`; the budget message when nothing is left (and then no query is to be asked).
+    /// Readies `solver` (the mode's) for the next query: under a deadline, it gets about the
+    /// time that is left (the per-query limit set at its making otherwise stands). Counts the
+    /// query in `stats`; the budget message when nothing is left (and then no query is asked).
+    ///
+    /// The limit is changed only when the one the solver holds would overrun the deadline by
+    /// more than 1/16 of what is left: z3 re-reads all of a solver's parameters on each change
+    /// (about a millisecond), and with the default budget every query would pay it. The limits
+    /// armed fall geometrically, so a budget sees a few dozen changes at most.
     fn arm(&self, solver: &Solver, stats: &mut OracleStats) -> Result<(), String> {
         let timeout_ms = self.next_query()?;
-        if self.deadline.is_some() {
+        let armed = self.armed_ms.get();
+        if self.deadline.is_some() && (armed == 0 || armed > timeout_ms.saturating_add(timeout_ms / 16)) {
             let mut p = Params::new();
             p.set_u32("timeout", timeout_ms);
             solver.set_params(&p);
+            self.armed_ms.set(timeout_ms);
         }
         stats.smt_queries += 1;
         Ok(())
@@ -439,23 +456,14 @@ fn make_mode(
         k.params.iter().map(|p| (p.clone(), BV::new_const(format!("param_{p}"), W))).collect();
     let t1 = SymExec::run(k, u, assumed, barrier_loops, 1, &id1, launch, &params, !grid);
     let t2 = SymExec::run(k, u, assumed, barrier_loops, 2, &id2, launch, &params, !grid);
-    let solver = Solver::new();
-    // A fixed seed: the same input asks the same queries and gets the same models (witnesses),
-    // whatever else runs on the machine (only a timeout itself depends on the load).
-    let mut p = Params::new();
-    p.set_u32("random_seed", 0);
-    if limits.timeout_ms > 0 {
-        p.set_u32("timeout", limits.timeout_ms);
-    }
-    solver.set_params(&p);
-    for f in facts.iter().chain(&t1.facts).chain(&t2.facts) {
-        solver.assert(f);
-    }
+    let mut base_facts: Vec<Bool> = facts.iter().chain(&t1.facts).chain(&t2.facts).cloned().collect();
+    let solver = new_solver(&base_facts, limits.timeout_ms, 0);
     // Counters advanced by variable amounts count only when every amount is proven non-negative.
     let unproven = atomics::unproven_steps(k, counters, &t1, &solver, &limits, stats);
     let counters: BTreeSet<String> = counters.difference(&unproven).cloned().collect();
     for f in atomics::distinct_results(k, &counters, [&t1, &t2], grid) {
         solver.assert(&f);
+        base_facts.push(f);
     }
     let strided_lemmas = symbolic::strided_lemmas(&t1, &t2);
     // Warp membership by the linear thread id x + y·bx + z·bx·by (docs/semantics.md).
@@ -473,12 +481,35 @@ fn make_mode(
         ids: [id1, id2],
         traces: [t1, t2],
         solver,
+        base_facts,
+        probe_solver: std::cell::OnceCell::new(),
         same_warp,
         syncwarp_mates,
         limits,
         params,
         strided_lemmas,
     }
+}
+
+/// A solver holding `facts`, with the house's fixed seed, the per-query time limit `timeout_ms`
+/// and the resource budget `rlimit` per check (0: none for either).
+fn new_solver(facts: &[Bool], timeout_ms: u32, rlimit: u32) -> Solver {
+    let solver = Solver::new();
+    // A fixed seed: the same input asks the same queries and gets the same models (witnesses),
+    // whatever else runs on the machine (only a timeout itself depends on the load).
+    let mut p = Params::new();
+    p.set_u32("random_seed", 0);
+    if timeout_ms > 0 {
+        p.set_u32("timeout", timeout_ms);
+    }
+    if rlimit > 0 {
+        p.set_u32("rlimit", rlimit);
+    }
+    solver.set_params(&p);
+    for f in facts {
+        solver.assert(f);
+    }
+    solver
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).

@@ -125,20 +125,18 @@ pub(super) fn query_probing(
     if probe.is_some() && in_loops {
         let zero = BV::from_u64(0, W);
         let first: Vec<Bool> = loops.iter().flat_map(|l| l.iter().map(|(_, k)| k.eq(&zero))).collect();
-        let found = with_rlimit(mode, FIRST_ITERATION_RLIMIT, || {
-            mode.solver.push();
-            for e in extra.iter().chain(&first) {
-                mode.solver.assert(e);
-            }
-            let found = match mode.solver.check() {
-                SatResult::Sat => {
-                    mode.solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe))
-                }
-                _ => None,
-            };
-            mode.solver.pop(1);
-            found
+        let solver = mode.probe_solver.get_or_init(|| {
+            super::new_solver(&mode.base_facts, mode.limits.timeout_ms, FIRST_ITERATION_RLIMIT)
         });
+        solver.push();
+        for e in extra.iter().chain(&first) {
+            solver.assert(e);
+        }
+        let found = match solver.check() {
+            SatResult::Sat => solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe)),
+            _ => None,
+        };
+        solver.pop(1);
         if let Some(found) = found {
             return found;
         }
