@@ -40,6 +40,10 @@ pub const MAX_INTERP_DEPTH: usize = 1000;
 /// SMT terms nested deeper than this get the full range in the interval pre-filter.
 pub const MAX_PREFILTER_TERM_DEPTH: u32 = 512;
 
+/// How many member types one type name may pass through (`typename A<T>::X` naming `typename
+/// B<T>::Y`, …) before the front end stops resolving (a cycle, or a chain no file needs).
+pub const MEMBER_TYPE_DEPTH: usize = 8;
+
 /// Loops with a constant trip count up to this many iterations get an exact exit value.
 pub const MAX_CONST_TRIPS: u64 = 1024;
 

@@ -172,6 +172,7 @@ mod consts;
 mod group_names;
 mod launch;
 mod lower;
+mod member_types;
 pub mod preprocess;
 mod program;
 mod struct_fields;
@@ -356,6 +357,7 @@ fn lower_expanded(
         return lower_expanded(&renamed, options, overrides, warnings, facts);
     }
     file.collect_types(root, text);
+    file.member_types = member_types::MemberTypes::collect(root, text);
     for d in &decls {
         file_constants(*d, text, &mut file);
     }
@@ -481,6 +483,8 @@ pub(crate) struct FileInfo {
     pub arrays: Vec<FileArray>,
     /// File-scope type names (`typedef`, `using`, enums): see `typedefs`.
     pub aliases: HashMap<String, typedefs::Alias>,
+    /// Member types of the file's classes and class templates (`member_types`).
+    pub member_types: member_types::MemberTypes,
     /// What the host code says about each kernel's launches, by kernel name (`launch`).
     pub launch_facts: std::collections::BTreeMap<String, launch::LaunchFacts>,
 }

@@ -258,7 +258,10 @@ impl<'t> Lx<'_, 't> {
 
     /// The struct a type's text names, through the file's typedefs.
     pub(super) fn struct_name(&self, t: &str) -> String {
-        let w = crate::cuda::typedefs::strip_qualifiers(t);
+        // A member type of the file's classes names its definition's type (one that does not
+        // resolve stays as written: `ty` reports why).
+        let resolved = if t.contains("::") { self.member_type(t).and_then(Result::ok) } else { None };
+        let w = crate::cuda::typedefs::strip_qualifiers(resolved.as_deref().unwrap_or(t));
         match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
             Some(crate::cuda::typedefs::Alias::Struct(s)) => s,
             _ => w,

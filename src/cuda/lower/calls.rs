@@ -105,7 +105,11 @@ impl<'t> Lx<'_, 't> {
                 } else {
                     i64::from(*value)
                 })),
-                _ => self.frame.types.get(name).map(|t| Arg::Type(*t)),
+                _ => self
+                    .frame
+                    .types
+                    .get(name)
+                    .map(|t| Arg::Type(*t, self.frame.types.name(name).map(String::from))),
             }
         };
         let mut inst = Instance::default();
@@ -127,7 +131,7 @@ impl<'t> Lx<'_, 't> {
                         .iter()
                         .position(|p| p.child_by_field_name("type").is_some_and(|t| text(t, src) == tp.name));
                     match (pos.and_then(|i| args.get(i)), tp.type_node) {
-                        (Some(a), None) => Arg::Type(self.static_type(*a)),
+                        (Some(a), None) => Arg::Type(self.static_type(*a), None),
                         _ => {
                             return Err(Diagnostic::error(
                                 format!("cannot deduce the template parameter `{}` of `{fname}`", tp.name),

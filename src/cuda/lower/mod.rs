@@ -160,7 +160,7 @@ struct FnFrame {
     /// one KPL local per field.
     ret_agg: Option<(Rc<Agg>, Vec<String>)>,
     /// Template type parameters: name → type.
-    types: HashMap<String, Ty>,
+    types: TypeArgs,
     /// The functions being inlined, outermost first: name and where the definition starts
     /// (recursion check).
     stack: Vec<(String, usize)>,
@@ -293,8 +293,7 @@ pub(crate) fn lower_kernel<'t>(
         };
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
         // One kernel per distinct binding (`k<threads>` and `k<256>` are one instance).
-        let mut types: Vec<String> = inst.types.iter().map(|(n, t)| format!("{n}={t:?}")).collect();
-        types.sort();
+        let types = inst.types.key();
         if seen.insert(format!("{types:?} {:?}", inst.values)) {
             out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
         }

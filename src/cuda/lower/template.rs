@@ -2,10 +2,51 @@
 
 use super::*;
 
+/// Template type parameters in scope: each one's type class and, when known, the name of the
+/// type it stands for (normalized: `float`, `unsigned int`), which picks a class template's
+/// specialization (`typename vec4<T>::Type`, `member_types`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct TypeArgs {
+    classes: HashMap<String, Ty>,
+    names: HashMap<String, String>,
+}
+
+impl TypeArgs {
+    /// The type class `name` stands for.
+    pub(super) fn get(&self, name: &str) -> Option<&Ty> {
+        self.classes.get(name)
+    }
+
+    /// The type name `name` stands for, when known.
+    pub(super) fn name(&self, name: &str) -> Option<&str> {
+        self.names.get(name).map(String::as_str)
+    }
+
+    /// Binds `name` to a type of class `ty`, named `type_name` when known.
+    pub(super) fn insert(&mut self, name: String, ty: Ty, type_name: Option<String>) {
+        match type_name {
+            Some(t) => self.names.insert(name.clone(), t),
+            None => self.names.remove(&name),
+        };
+        self.classes.insert(name, ty);
+    }
+
+    /// The bindings in a stable order, for telling instances apart.
+    pub(super) fn key(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .classes
+            .iter()
+            .map(|(n, t)| format!("{n}={t:?}:{}", self.names.get(n).map_or("", String::as_str)))
+            .collect();
+        v.sort();
+        v
+    }
+}
+
 /// The template arguments of one instantiation.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Instance {
-    pub(super) types: HashMap<String, Ty>,
+    pub(super) types: TypeArgs,
     pub(super) values: Vec<(String, u32, Ty)>,
     /// The arguments as written, for the kernel's name.
     pub(super) shown: Vec<String>,
@@ -59,12 +100,15 @@ pub(super) fn instance_from_flags(
         let (arg, shown) = match (given, p.default) {
             (Some(v), _) => {
                 let arg = match p.type_node {
-                    None => Arg::Type(ty_from_words(v).ok_or_else(|| {
+                    None => Arg::Type(
+                        ty_from_words(v).ok_or_else(|| {
                         Diagnostic::error(
                             format!("--template-arg {}={v}: `{v}` is not a scalar type this front end models", p.name),
                             span(f),
                         )
-                    })?),
+                    })?,
+                        Some(crate::cuda::member_types::normalize(v)),
+                    ),
                     Some(_) => {
                         let value = match parse_number(v) {
                             Some(Lit::Int(x, _)) => Some(i64::from(x)),
@@ -87,7 +131,7 @@ pub(super) fn instance_from_flags(
             // A type parameter with no value: analysed once for every type, `T` an opaque word
             // whose arithmetic, comparisons and conversions are uninterpreted functions (what
             // floats are): every fact the oracle uses about a `T` value holds for any type.
-            (None, None) if p.type_node.is_none() => (Arg::Type(Ty::Float), p.name.clone()),
+            (None, None) if p.type_node.is_none() => (Arg::Type(Ty::Float, None), p.name.clone()),
             (None, None) => {
                 return Err(Diagnostic::error(
                     format!(
@@ -113,9 +157,10 @@ pub(super) fn instance_from_flags(
 pub(super) type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
 
 /// A template argument's meaning.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Arg {
-    Type(Ty),
+    /// A type: its class and, when known, its name (normalized, `member_types::normalize`).
+    Type(Ty, Option<String>),
     /// An integer value as the program states it (negative values stay negative until
     /// [`Instance::bind`] turns the value into a 32-bit word).
     Value(i64),
@@ -124,8 +169,8 @@ pub(super) enum Arg {
 impl Instance {
     pub(super) fn bind(&mut self, p: &TParam, arg: Arg, at: Node, src: &str) -> R<()> {
         match (p.type_node, arg) {
-            (None, Arg::Type(t)) => {
-                self.types.insert(p.name.clone(), t);
+            (None, Arg::Type(t, name)) => {
+                self.types.insert(p.name.clone(), t, name);
             }
             (Some(tn), Arg::Value(v)) => {
                 let ty = scalar_type(tn, src)?;
@@ -143,7 +188,7 @@ impl Instance {
             (None, Arg::Value(_)) => {
                 return Err(unsupported(format!("a value for the type parameter `{}`", p.name), at))
             }
-            (Some(_), Arg::Type(_)) => {
+            (Some(_), Arg::Type(..)) => {
                 return Err(unsupported(format!("a type for the value parameter `{}`", p.name), at))
             }
         }
@@ -169,7 +214,8 @@ pub(super) fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgE
                 return Ok(Arg::Value(*v));
             }
         }
-        return scalar_type(t, src).map(Arg::Type);
+        let name = crate::cuda::member_types::normalize(text(t, src));
+        return scalar_type(t, src).map(|ty| Arg::Type(ty, Some(name)));
     }
     let mut resolve = |name: &str| match lookup(name) {
         Some(Arg::Value(v)) => Some(v),

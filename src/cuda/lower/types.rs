@@ -30,7 +30,7 @@ pub(crate) fn scalar_type(n: Node, src: &str) -> R<Ty> {
             }
         }),
         _ => Err(unsupported(
-            format!("type `{t}` (types written in place, such as a struct defined in a function or a class template's member type `typename C<T>::X`, are not modelled)"),
+            format!("type `{t}` (types written in place, such as a struct defined in a function or a member type of a class the file does not define, are not modelled)"),
             n,
         )),
     }
@@ -226,8 +226,66 @@ pub(super) fn binary(op: &str, (a, ta): (Expr, Ty), (b, tb): (Expr, Ty)) -> Resu
 }
 
 impl<'t> Lx<'_, 't> {
+    /// The type a member type of the file's classes (`typename vec4<T>::Type`,
+    /// `Traits<float>::acc`) stands for, as text, with the template parameters in scope replaced
+    /// by their arguments; `None` when `t` names no member type of the file's classes.
+    pub(super) fn member_type(&self, t: &str) -> Option<Result<String, String>> {
+        use crate::cuda::member_types::parse_member_type;
+        let mut t = t.to_string();
+        let mut resolved = false;
+        // A member type may name another (`typedef typename vec4<T>::Type V;`).
+        for _ in 0..crate::limits::MEMBER_TYPE_DEPTH {
+            let Some((class, args, member)) = parse_member_type(&t) else { break };
+            if !self.file.member_types.knows(&class) {
+                break;
+            }
+            let mut named = Vec::new();
+            for a in args {
+                match (self.frame.types.get(&a), self.frame.types.name(&a)) {
+                    (_, Some(n)) => named.push(n.to_string()),
+                    (Some(_), None) => {
+                        return Some(Err(format!(
+                            "the template parameter `{a}` stands for no named type here, so the class's specialization is not known"
+                        )))
+                    }
+                    (None, None) => named.push(a),
+                }
+            }
+            match self.file.member_types.resolve(&class, &named, &member) {
+                Ok(r) => t = r,
+                Err(why) => return Some(Err(why)),
+            }
+            resolved = true;
+        }
+        resolved.then_some(Ok(t))
+    }
+
     /// The type class of a type node; template type parameters resolve to their argument.
     pub(super) fn ty(&self, n: Node) -> R<Ty> {
+        let written = text(n, self.src);
+        if written.contains("::") {
+            if let Some(r) = self.member_type(written) {
+                let name = r.map_err(|why| {
+                    unsupported(
+                        format!("type `{}` ({why})", crate::cuda::member_types::normalize(written)),
+                        n,
+                    )
+                })?;
+                return self
+                    .frame
+                    .types
+                    .get(&name)
+                    .copied()
+                    .or_else(|| ty_from_words(&name))
+                    .or_else(|| match crate::cuda::typedefs::resolve(&name, &self.file.aliases) {
+                        Some(crate::cuda::typedefs::Alias::Scalar(t)) => Some(t),
+                        _ => None,
+                    })
+                    .ok_or_else(|| {
+                        unsupported(format!("type `{name}` (only scalar integer and floating types)"), n)
+                    });
+            }
+        }
         if n.kind() == "type_identifier" {
             if let Some(t) = self.frame.types.get(text(n, self.src)) {
                 return Ok(*t);
@@ -304,9 +362,25 @@ impl<'t> Lx<'_, 't> {
                     name,
                 ));
             }
-            self.frame.types.insert(text(name, self.src).to_string(), t);
+            let type_name = self.type_name(ty);
+            self.frame.types.insert(text(name, self.src).to_string(), t, type_name);
         }
         Ok(())
+    }
+
+    /// The name of the type a scalar type node stands for, when this front end can tell it
+    /// (a fundamental type, a template parameter's named argument, a resolved member type).
+    fn type_name(&self, ty: Node) -> Option<String> {
+        use crate::cuda::member_types::{identity, normalize};
+        let written = text(ty, self.src);
+        if let Some(n) = self.frame.types.name(&normalize(written)) {
+            return Some(n.to_string());
+        }
+        let name = match self.member_type(written) {
+            Some(r) => r.ok()?,
+            None => normalize(written),
+        };
+        identity(&name).map(|_| name)
     }
 
     pub(super) fn type_descriptor(&self, n: Node) -> R<Ty> {

@@ -1,5 +1,5 @@
 template <typename T> struct vec4 { typedef float4 Type; };
-template <> struct vec4<int> { typedef int4 Type; };
+template <typename T> struct vec4<T *> { typedef int4 Type; };
 
 template <typename T>
 __global__ void copy4(const typename vec4<T>::Type *in, typename vec4<T>::Type *out, int n)
