@@ -100,7 +100,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         let values = witness_values(k, w, ranks, grid);
         let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
         d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
-        if let Some(help) = assume_help(w) {
+        if let Some(help) = assume_help(k, w) {
             cure = Some(help);
         }
     } else if let Some(why) = &case0.undecided {

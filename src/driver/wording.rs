@@ -125,8 +125,7 @@ pub fn thread_text(t: &ThreadWitness, ranks: (usize, usize), with_block: bool) -
 /// the race's query reads, the block size when it is symbolic, the grid size when blocks matter
 /// and it is symbolic. `n = 37`, `blockDim.x = 64`, `blockDim = (16, 4)`.
 pub fn witness_values(k: &Kernel, w: &Witness, ranks: (usize, usize), grid: bool) -> Vec<String> {
-    let mut out: Vec<String> =
-        w.params.iter().map(|(name, v)| format!("{name} = {}", param_value(*v))).collect();
+    let mut out: Vec<String> = w.params.iter().map(|(name, v)| param_text(k, name, *v)).collect();
     let dim = |name: &str, d: &[u64; 3], rank: usize| match rank {
         0 | 1 => format!("{name}.x = {}", d[0]),
         r => format!("{name} = {}", index_text(d, r)),
@@ -138,6 +137,17 @@ pub fn witness_values(k: &Kernel, w: &Witness, ranks: (usize, usize), grid: bool
         out.push(dim("gridDim", &w.grid_dim, ranks.1));
     }
     out
+}
+
+/// `n = 37`; a function pointer parameter by the function it holds: `op = addf`.
+fn param_text(k: &Kernel, name: &str, v: u64) -> String {
+    match k.fn_pointers.get(name) {
+        Some(f) => match usize::try_from(v).ok().and_then(|i| f.targets.get(i)) {
+            Some(t) => format!("{} = {t}", f.name),
+            None => format!("{} = a function", f.name),
+        },
+        None => format!("{name} = {}", param_value(v)),
+    }
 }
 
 /// A 32-bit parameter value: as a negative `int` too when its top bit is set.
@@ -191,9 +201,12 @@ pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
 /// The help that names `--assume` on the parameters the witness needs. A parameter every launch
 /// passes one value is that constant in the lowered kernel (`cuda/lower/scope.rs`), so the query
 /// never reads it and it is never among `Witness::params`.
-pub fn assume_help(w: &Witness) -> Option<String> {
-    let (name, _) = w.params.first()?;
-    let values: Vec<String> = w.params.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
+/// Function pointer parameters are left out: the race is in the function they hold.
+pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
+    let params: Vec<&(String, u64)> =
+        w.params.iter().filter(|(n, _)| !k.fn_pointers.contains_key(n)).collect();
+    let (name, _) = params.first()?;
+    let values: Vec<String> = params.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
     Some(format!(
         "help: this race needs {}; if the launches never pass that, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
         and_list(&values)

@@ -533,6 +533,18 @@ pub struct Kernel {
     /// How each array looks in the source (renamed, pointer groups, struct fields), keyed by the
     /// KPL name, for the element a report names. Empty for KPL files (`source_array.rs`).
     pub source_arrays: std::collections::BTreeMap<String, super::SourceArray>,
+    /// Kernel parameters that are function pointers (`cuda/lower/fn_ptr.rs`), keyed by the KPL
+    /// parameter: its value `i` means the pointer holds `targets[i]`. Empty for KPL files.
+    pub fn_pointers: std::collections::BTreeMap<String, FnPointer>,
+}
+
+/// A function pointer kernel parameter as the source has it (`Kernel::fn_pointers`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnPointer {
+    /// The parameter's name in the source.
+    pub name: String,
+    /// The functions it may hold, by the parameter's value.
+    pub targets: Vec<String>,
 }
 
 impl Kernel {

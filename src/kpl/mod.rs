@@ -71,5 +71,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         flag_guards: Default::default(),
         launch_facts: Vec::new(),
         source_arrays: Default::default(),
+        fn_pointers: Default::default(),
     }
 }

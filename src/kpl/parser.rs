@@ -166,6 +166,7 @@ impl Parser<'_> {
             flag_guards: Default::default(),
             launch_facts: Vec::new(),
             source_arrays: Default::default(),
+            fn_pointers: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -154,7 +154,7 @@ impl<'t> Lx<'_, 't> {
         let saved_types = std::mem::replace(&mut self.frame.types, inst.types.clone());
         let mut bound = Vec::new();
         for (p, a) in params.iter().zip(&args) {
-            match self.group_param(*p, *a) {
+            match self.fn_ptr_param(*p, *a).or_else(|| self.group_param(*p, *a)) {
                 Some(Ok(b)) => {
                     bound.push(b);
                     continue;
@@ -235,12 +235,11 @@ impl<'t> Lx<'_, 't> {
                 }),
                 (None, false, false) => {
                     let ctype = super::overload::CTy::of_words(text(ty_node, src));
-                    self.expr(*a).map(|(e, t)| BoundParam::Value {
-                        cname,
-                        value: convert(e, t, ty),
-                        ty,
-                        ctype,
-                    })
+                    let value = match self.prebound_args.get(&a.id()) {
+                        Some(v) => Ok(v.clone()),
+                        None => self.expr(*a),
+                    };
+                    value.map(|(e, t)| BoundParam::Value { cname, value: convert(e, t, ty), ty, ctype })
                 }
             };
             std::mem::swap(&mut self.frame.types, &mut inst.types);
@@ -479,15 +478,33 @@ impl<'t> Lx<'_, 't> {
             }
         }
         let builtin_only = namespace == Some("std");
-        let (f, targs) = match f.kind() {
+        let (mut f, targs) = match f.kind() {
             "template_function" => (
                 f.child_by_field_name("name").ok_or_else(|| unsupported("call", n))?,
                 f.child_by_field_name("arguments"),
             ),
             _ => (f, None),
         };
+        // `(*op)(x)`: a call through the function pointer `op`, like `op(x)`.
+        if f.kind() == "parenthesized_expression" {
+            if let Some(inner) = f.named_child(0).filter(|i| i.kind() == "pointer_expression") {
+                if let Some(arg) = inner.child_by_field_name("argument").filter(|a| a.kind() == "identifier")
+                {
+                    f = arg;
+                }
+            }
+        }
         let fname = text(f, self.src).to_string();
         let args = self.args(n);
+        if let Some(Binding::Func(choice)) = self.lookup(&fname).cloned() {
+            return self.fn_ptr_call(n, &fname, choice, &args, used);
+        }
+        if f.kind() == "subscript_expression" {
+            return Err(unsupported(
+                format!("the call through `{fname}`, an element of a table of function pointers"),
+                n,
+            ));
+        }
         if f.kind() != "identifier" {
             return Err(unsupported(format!("call of `{fname}`"), n));
         }

@@ -297,6 +297,10 @@ impl<'t> Lx<'_, 't> {
                 n,
             )),
             Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => Err(groups::block_as_value(name, n)),
+            Some(Binding::Func(_)) => Err(unsupported(
+                format!("the function pointer `{name}` as a value (only calls through it are modelled)"),
+                n,
+            )),
             Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => Err(self.var_pointer_misuse(name, n)),
             Some(Binding::Array { .. }) => Err(unsupported(
                 format!(
@@ -340,6 +344,16 @@ impl<'t> Lx<'_, 't> {
         let l = n.child_by_field_name("left").ok_or_else(|| unsupported("assignment", n))?;
         let r = n.child_by_field_name("right").ok_or_else(|| unsupported("assignment", n))?;
         let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("=");
+        if let Some(Binding::Func(_)) = self.lookup(text(l, self.src)) {
+            return Err(unsupported(
+                format!(
+                    "re-pointing the function pointer `{}` (a pointer is modelled with the functions of its declaration)",
+                    text(l, self.src)
+                ),
+                n,
+            )
+            .with_note("declare a new pointer, or choose with `?:` in the declaration"));
+        }
         if let Some(r) = self.pointer_assign(l, Some((op, r)))? {
             return Ok(r);
         }

@@ -189,6 +189,12 @@ impl<'t> Lx<'_, 't> {
         }
     }
 
+    /// Whether `ty` names a type of the cooperative groups library (a parameter of it binds a
+    /// group, or is refused).
+    pub(super) fn is_group_type(&self, ty: Node) -> bool {
+        self.group_type(ty).is_some()
+    }
+
     /// The group type the type node names (`thread_block`, `thread_block_tile<N>`,
     /// `thread_group`, `coalesced_group`); `Err` for the library's other types. `None`: not a
     /// type of the library.

@@ -141,6 +141,9 @@ impl<'t> Lx<'_, 't> {
             Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => {
                 return Err(groups::block_as_value(name, base))
             }
+            Some(Binding::Func(_)) => {
+                return Err(unsupported(format!("indexing the function pointer `{name}`"), base))
+            }
             Some(Binding::VarPtr { .. } | Binding::AggPtr { .. }) => {
                 return Err(self.var_pointer_misuse(name, n))
             }

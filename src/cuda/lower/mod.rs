@@ -22,7 +22,8 @@ mod curand;
 mod decl;
 mod dim3;
 mod expr;
-pub(super) mod groups;
+pub(super) mod fn_ptr;
+mod groups;
 mod intrinsics;
 mod lambda;
 mod launch_facts;
@@ -146,6 +147,8 @@ enum Binding {
     Tile(Option<u32>),
     /// The grid group of cooperative groups (`cg::grid_group g = cg::this_grid();`), see `groups`.
     Grid,
+    /// A function pointer: the functions it may hold and which (`fn_ptr`).
+    Func(fn_ptr::FnChoice),
 }
 
 /// The state of the function whose body is being lowered (the kernel or an inlined device
@@ -237,6 +240,11 @@ struct Lx<'a, 't> {
     ptr_groups: pointers::PtrGroups,
     /// Lambdas in scope by C name (see `lambda`).
     lambdas: HashMap<String, Node<'t>>,
+    /// Values of call arguments already evaluated, by argument node: a call through a function
+    /// pointer evaluates its scalar arguments once before the candidates' calls (`fn_ptr`).
+    prebound_args: HashMap<usize, (Expr, Ty)>,
+    /// The kernel's function pointer parameters (`Kernel::fn_pointers`).
+    fn_pointers: std::collections::BTreeMap<String, crate::kpl::FnPointer>,
     /// The unsupported constructs found so far: any makes the kernel refused (see `refusal`).
     refusals: refusal::Refusals,
     /// KPL array → the C name it was declared under and whether it is a scalar (for
@@ -363,6 +371,8 @@ fn lower_instance<'t>(
         warnings: Vec::new(),
         ptr_groups: pointers::PtrGroups::collect(body, src, file, prog),
         lambdas: HashMap::new(),
+        fn_pointers: Default::default(),
+        prebound_args: HashMap::new(),
         refusals: Default::default(),
         c_names: HashMap::new(),
     };
@@ -397,6 +407,7 @@ fn lower_instance<'t>(
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
         source_arrays,
+        fn_pointers: lx.fn_pointers,
     })
 }
 

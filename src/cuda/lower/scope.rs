@@ -281,6 +281,9 @@ impl<'t> Lx<'_, 't> {
             }
             return Err(unsupported("unnamed parameter", p));
         };
+        if let Some(r) = self.fn_ptr_kernel_parameter(f, ty_node, decl) {
+            return r;
+        }
         if let (Some((elem, agg)), "identifier") = (self.pointer_alias(ty_node), decl.kind()) {
             // `fptr p` / `cptr<real> p`: a pointer parameter spelled through an alias.
             let cname = text(decl, self.src).to_string();

@@ -57,6 +57,9 @@ impl<'t> Lx<'_, 't> {
                 }
             }
             "declaration" if self.lambda_declaration(n) => Ok(()),
+            "declaration" if self.is_fn_ptr_declaration(n) => {
+                self.simple(n, ctx, |s| s.fn_ptr_declaration(n))
+            }
             "declaration" => self.simple(n, ctx, |s| s.declaration(n)),
             "type_definition" | "alias_declaration" => self.local_type(n),
             "compound_statement" => {

@@ -406,9 +406,8 @@ impl<'t> Lx<'_, 't> {
                 Some(Binding::Agg { .. }) => Ty::Int,
                 Some(Binding::Array { elem, .. }) | Some(Binding::Ptr { elem, .. }) => *elem,
                 Some(Binding::Ref { elem, agg: None, .. }) | Some(Binding::VarPtr { ty: elem, .. }) => *elem,
-                Some(Binding::Ref { .. }) | Some(Binding::Block | Binding::Tile(_) | Binding::Grid) => {
-                    Ty::Int
-                }
+                Some(Binding::Ref { .. })
+                | Some(Binding::Block | Binding::Tile(_) | Binding::Grid | Binding::Func(_)) => Ty::Int,
                 Some(Binding::AggPtr { .. }) => Ty::Int,
                 None => self
                     .file
