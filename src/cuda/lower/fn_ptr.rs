@@ -108,8 +108,15 @@ impl<'t> Lx<'_, 't> {
         while let Some(p) = root.parent() {
             root = p;
         }
-        let targets =
-            address_taken(root, self.src, &self.prog.functions.iter().map(|(n, _)| n.as_str()).collect());
+        // Device functions only: a pointer a kernel calls cannot hold a host function.
+        let device = self
+            .prog
+            .functions
+            .iter()
+            .filter(|(_, d)| declared_device(d.node, self.src))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let targets = address_taken(root, self.src, &device);
         if targets.is_empty() {
             return Some(Err(unsupported(
                 format!("the function pointer parameter `{cname}`: the file takes the address of no function it could hold"),
@@ -310,6 +317,16 @@ impl<'t> Lx<'_, 't> {
         self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els }, span: sp });
         Ok(())
     }
+}
+
+/// Whether the function definition `f` is declared `__device__`.
+fn declared_device(f: Node, src: &str) -> bool {
+    let mut c = f.walk();
+    let found = f
+        .children(&mut c)
+        .take_while(|ch| ch.kind() != "function_declarator")
+        .any(|ch| text(ch, src).split_whitespace().any(|w| w == "__device__"));
+    found
 }
 
 /// The file's functions (`functions`) whose address the file takes: named anywhere but as the
