@@ -26,8 +26,9 @@
 //! interleave with its read and write.
 
 use crate::kpl::{AtomicOp, AtomicScope, Block, Expr, Kernel, Space, Stmt, StmtKind};
+use crate::verify::budget::Limits;
 use crate::verify::symbolic::{AccessSym, ThreadTrace, W};
-use crate::verify::{Limits, OracleStats};
+use crate::verify::OracleStats;
 use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::{Bool, BV};
 use z3::{SatResult, Solver};

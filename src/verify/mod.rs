@@ -14,11 +14,12 @@
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
 
 pub mod atomics;
+mod budget;
 pub mod cases;
 mod evaluate;
 mod grid;
 pub mod launch;
-pub mod loops;
+mod loops;
 pub mod pow2;
 pub mod prefilter;
 mod query;
@@ -34,6 +35,7 @@ pub use cases::{Case, Relation};
 pub use verdict::*;
 
 use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
 use query::{mark_wrap, meeting, query, query_probing};
@@ -157,6 +159,8 @@ struct Analysis {
     /// Whether two accesses can meet at all: asked of the solver for a pair with several cases,
     /// or `false` from the pre-filter ([`Z3Oracle::apart`]).
     pair_possible: HashMap<(Label, Label), bool>,
+    /// Pairs the pre-filter could not prove apart (it is not asked again).
+    prefilter_failed: std::collections::HashSet<(Label, Label)>,
     /// The model of a pair's meeting query, when it had one: a witness for the case whose
     /// relation its iterations satisfy (`witness_in_case`).
     /// With it, whether that model satisfies both accesses' no-wrap conditions.
@@ -197,82 +201,6 @@ struct Mode {
     /// around both of its statements (as base facts, every query would carry every loop's
     /// counter equations and their multipliers).
     strided_lemmas: Vec<(Label, Bool)>,
-}
-
-/// How long a query may run: the per-query limit, and the oracle's deadline with what the
-/// undecided reason says about it.
-#[derive(Clone, Debug)]
-struct Limits {
-    /// The per-query time limit (0: none), for the undecided reason.
-    timeout_ms: u32,
-    /// The deadline and the message of an answer it cut short.
-    deadline: Option<(std::time::Instant, String)>,
-    /// The time limit the mode's solver holds now (`arm`; 0: none).
-    armed_ms: std::cell::Cell<u32>,
-}
-
-impl Limits {
-    fn new(
-        timeout_ms: u32,
-        deadline: Option<std::time::Instant>,
-        budget: Option<std::time::Duration>,
-        kernel: &str,
-    ) -> Limits {
-        let describe = |b: std::time::Duration| {
-            let s = b.as_secs_f64();
-            if s.fract() == 0.0 {
-                format!("{s:.0} s")
-            } else {
-                format!("{s} s")
-            }
-        };
-        Limits {
-            timeout_ms,
-            armed_ms: std::cell::Cell::new(timeout_ms),
-            deadline: deadline.zip(budget).map(|(d, b)| {
-                (d, format!("the verifier ran out of its {} budget on kernel `{kernel}`", describe(b)))
-            }),
-        }
-    }
-
-    /// The time limit of the next query in milliseconds (0: none), or the budget message when
-    /// nothing is left.
-    fn next_query(&self) -> Result<u32, String> {
-        let Some((at, why)) = &self.deadline else { return Ok(self.timeout_ms) };
-        let left = at.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            return Err(why.clone());
-        }
-        let left_ms = u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1);
-        Ok(if self.timeout_ms > 0 { left_ms.min(self.timeout_ms) } else { left_ms })
-    }
-
-    /// Readies `solver` (the mode's) for the next query: under a deadline, it gets about the
-    /// time that is left (the per-query limit set at its making otherwise stands). Counts the
-    /// query in `stats`; the budget message when nothing is left (and then no query is asked).
-    ///
-    /// The limit is changed only when the one the solver holds would overrun the deadline by
-    /// more than 1/16 of what is left: z3 re-reads all of a solver's parameters on each change
-    /// (about a millisecond), and with the default budget every query would pay it. The limits
-    /// armed fall geometrically, so a budget sees a few dozen changes at most.
-    fn arm(&self, solver: &Solver, stats: &mut OracleStats) -> Result<(), String> {
-        let timeout_ms = self.next_query()?;
-        let armed = self.armed_ms.get();
-        if self.deadline.is_some() && (armed == 0 || armed > timeout_ms.saturating_add(timeout_ms / 16)) {
-            let mut p = Params::new();
-            p.set_u32("timeout", timeout_ms);
-            solver.set_params(&p);
-            self.armed_ms.set(timeout_ms);
-        }
-        stats.smt_queries += 1;
-        Ok(())
-    }
-
-    /// The budget message if the deadline has passed.
-    fn spent(&self) -> Option<String> {
-        let (at, why) = self.deadline.as_ref()?;
-        (std::time::Instant::now() >= *at).then(|| why.clone())
-    }
 }
 
 impl Z3Oracle {
@@ -366,6 +294,7 @@ impl Z3Oracle {
                     grid: None,
                     case_results: HashMap::new(),
                     pair_possible: HashMap::new(),
+                    prefilter_failed: Default::default(),
                     meet_witness: HashMap::new(),
                     grid_results: HashMap::new(),
                     grid_divergence: HashMap::new(),
@@ -955,7 +884,7 @@ impl Z3Oracle {
         if let Some(p) = an.pair_possible.get(&(a, b)) {
             return !*p;
         }
-        if !self.prefilter {
+        if !self.prefilter || an.prefilter_failed.contains(&(a, b)) {
             return false;
         }
         let (Some(s1), Some(s2)) = (an.block.traces[0].accesses.get(&a), an.block.traces[1].accesses.get(&b))
@@ -968,6 +897,8 @@ impl Z3Oracle {
         if p {
             self.stats.prefiltered += 1;
             an.pair_possible.insert((a, b), false);
+        } else {
+            an.prefilter_failed.insert((a, b));
         }
         p
     }

@@ -142,8 +142,8 @@ impl Ranges {
     /// This keeps the rows of `s[i][j]` apart in block-stride loops (`j += blockDim.x`), where
     /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
     pub fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
-        let mut r = self.clone();
-        r.memo.clear();
+        // The memo is of the unnarrowed ranges: not cloned.
+        let mut r = Ranges { leaves: self.leaves.clone(), memo: HashMap::new() };
         for (access, counters) in s.iter().zip(counters) {
             for c in
                 counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))
