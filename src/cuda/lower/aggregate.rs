@@ -261,7 +261,11 @@ impl<'t> Lx<'_, 't> {
         // A member type of the file's classes names its definition's type (one that does not
         // resolve stays as written: `ty` reports why).
         let resolved = if t.contains("::") { self.member_type(t).and_then(Result::ok) } else { None };
-        let w = crate::cuda::typedefs::strip_qualifiers(resolved.as_deref().unwrap_or(t));
+        let mut w = crate::cuda::typedefs::strip_qualifiers(resolved.as_deref().unwrap_or(t));
+        // A template parameter bound to a vector or struct type (`T` of `k<float4>`).
+        if let (None, Some(n)) = (self.frame.types.get(&w), self.frame.types.name(&w)) {
+            w = n.to_string();
+        }
         match crate::cuda::typedefs::resolve(&w, &self.file.aliases) {
             Some(crate::cuda::typedefs::Alias::Struct(s)) => s,
             _ => w,

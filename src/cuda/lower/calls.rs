@@ -105,11 +105,11 @@ impl<'t> Lx<'_, 't> {
                 } else {
                     i64::from(*value)
                 })),
-                _ => self
-                    .frame
-                    .types
-                    .get(name)
-                    .map(|t| Arg::Type(*t, self.frame.types.name(name).map(String::from))),
+                _ => match (self.frame.types.get(name), self.frame.types.name(name)) {
+                    (Some(t), n) => Some(Arg::Type(*t, n.map(String::from))),
+                    (None, Some(n)) => Some(Arg::Aggregate(n.to_string())),
+                    (None, None) => None,
+                },
             }
         };
         let mut inst = Instance::default();

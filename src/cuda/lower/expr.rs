@@ -217,10 +217,17 @@ impl<'t> Lx<'_, 't> {
                 Ok((convert(e, t, to), to))
             }
             "sizeof_expression" => {
-                let size = n
-                    .child_by_field_name("type")
-                    .and_then(|t| sizeof_type(text(t, src)))
-                    .ok_or_else(|| unsupported("`sizeof` of anything but a primitive type", n))?;
+                // `sizeof(T)` of a template parameter parses as an expression in parentheses.
+                let written = n.child_by_field_name("type").map(|t| text(t, src)).or_else(|| {
+                    n.child_by_field_name("value")
+                        .filter(|v| v.kind() == "parenthesized_expression")
+                        .and_then(|v| v.named_child(0))
+                        .filter(|i| i.kind() == "identifier" && self.lookup(text(*i, src)).is_none())
+                        .map(|i| text(i, src))
+                });
+                let size = written.and_then(|t| self.type_size(t)).ok_or_else(|| {
+                    unsupported("`sizeof` of anything but a scalar or vector type (also through a template parameter)", n)
+                })?;
                 Ok((Expr::Const(size as u32), Ty::UInt))
             }
             "call_expression" => self.call(n, true).map(|r| r.unwrap_or((Expr::Const(0), Ty::Int))),

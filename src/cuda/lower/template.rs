@@ -22,6 +22,12 @@ impl TypeArgs {
         self.names.get(name).map(String::as_str)
     }
 
+    /// Binds `name` to the vector or struct type `type_name` (no scalar class).
+    pub(super) fn insert_aggregate(&mut self, name: String, type_name: String) {
+        self.classes.remove(&name);
+        self.names.insert(name, type_name);
+    }
+
     /// Binds `name` to a type of class `ty`, named `type_name` when known.
     pub(super) fn insert(&mut self, name: String, ty: Ty, type_name: Option<String>) {
         match type_name {
@@ -35,8 +41,12 @@ impl TypeArgs {
     pub(super) fn key(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .classes
-            .iter()
-            .map(|(n, t)| format!("{n}={t:?}:{}", self.names.get(n).map_or("", String::as_str)))
+            .keys()
+            .chain(self.names.keys().filter(|n| !self.classes.contains_key(*n)))
+            .map(|n| {
+                let class = self.classes.get(n).map_or(String::new(), |t| format!("{t:?}"));
+                format!("{n}={class}:{}", self.names.get(n).map_or("", String::as_str))
+            })
             .collect();
         v.sort();
         v
@@ -161,6 +171,9 @@ pub(super) type ArgEnv<'e> = &'e dyn Fn(&str) -> Option<Arg>;
 pub(super) enum Arg {
     /// A type: its class and, when known, its name (normalized, `member_types::normalize`).
     Type(Ty, Option<String>),
+    /// A vector or struct type, by name (`float4`, `Particle`): the lowering resolves it where
+    /// the parameter is used, and refuses it where a scalar is needed.
+    Aggregate(String),
     /// An integer value as the program states it (negative values stay negative until
     /// [`Instance::bind`] turns the value into a 32-bit word).
     Value(i64),
@@ -172,6 +185,7 @@ impl Instance {
             (None, Arg::Type(t, name)) => {
                 self.types.insert(p.name.clone(), t, name);
             }
+            (None, Arg::Aggregate(name)) => self.types.insert_aggregate(p.name.clone(), name),
             (Some(tn), Arg::Value(v)) => {
                 let ty = scalar_type(tn, src)?;
                 if ty == Ty::Float {
@@ -188,7 +202,7 @@ impl Instance {
             (None, Arg::Value(_)) => {
                 return Err(unsupported(format!("a value for the type parameter `{}`", p.name), at))
             }
-            (Some(_), Arg::Type(..)) => {
+            (Some(_), Arg::Type(..) | Arg::Aggregate(_)) => {
                 return Err(unsupported(format!("a type for the value parameter `{}`", p.name), at))
             }
         }
@@ -215,7 +229,12 @@ pub(super) fn template_arg(n: Node, src: &str, file: &FileInfo, env: Option<ArgE
             }
         }
         let name = crate::cuda::member_types::normalize(text(t, src));
-        return scalar_type(t, src).map(|ty| Arg::Type(ty, Some(name)));
+        return match scalar_type(t, src) {
+            Ok(ty) => Ok(Arg::Type(ty, Some(name))),
+            // `k<float4>`, `k<Particle>`: a named type that is no scalar.
+            Err(_) if t.kind() == "type_identifier" => Ok(Arg::Aggregate(name)),
+            Err(e) => Err(e),
+        };
     }
     let mut resolve = |name: &str| match lookup(name) {
         Some(Arg::Value(v)) => Some(v),

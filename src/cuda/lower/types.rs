@@ -260,6 +260,36 @@ impl<'t> Lx<'_, 't> {
         resolved.then_some(Ok(t))
     }
 
+    /// `sizeof` of the type written `t`: a scalar, a half, a CUDA vector type (`float3` is 12
+    /// bytes: the components, no padding), also named through a template parameter or a member
+    /// type. `None` for structs (their padding is not modelled) and unknown names.
+    pub(super) fn type_size(&self, t: &str) -> Option<i64> {
+        use crate::cuda::member_types::normalize;
+        let mut name = normalize(t);
+        if let Some(n) = self.frame.types.name(&name) {
+            name = n.to_string();
+        } else if let Some(Ok(r)) = self.member_type(&name) {
+            name = r;
+        }
+        if let Some(s) = sizeof_type(&name) {
+            return Some(s);
+        }
+        match name.as_str() {
+            "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16" => return Some(2),
+            "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => return Some(4),
+            _ => {}
+        }
+        let count = i64::from(name.chars().last()?.to_digit(10).filter(|c| (1..=4).contains(c))?);
+        let base = match &name[..name.len() - 1] {
+            "char" | "uchar" => 1,
+            "short" | "ushort" => 2,
+            "int" | "uint" | "float" => 4,
+            "long" | "ulong" | "longlong" | "ulonglong" | "double" => 8,
+            _ => return None,
+        };
+        Some(base * count)
+    }
+
     /// The type class of a type node; template type parameters resolve to their argument.
     pub(super) fn ty(&self, n: Node) -> R<Ty> {
         let written = text(n, self.src);
