@@ -63,6 +63,9 @@ impl<'t> Lx<'_, 't> {
         lambda: Option<(Node<'t>, Option<Ty>)>,
     ) -> R<Option<(Expr, Ty)>> {
         let src = self.src;
+        // The caller's statement: what follows the call in it (the assignment of its result)
+        // is reported at the statement, not at the call.
+        let outer_span = self.cur_span;
         // Taken first: the arguments may inline calls of their own.
         let want_agg = self.want_agg.take();
         let discard = std::mem::take(&mut self.discard_ref_result);
@@ -365,7 +368,7 @@ impl<'t> Lx<'_, 't> {
             self.scopes = sc;
         }
         r?;
-        self.cur_span = span(n);
+        self.cur_span = outer_span;
         self.agg_result = result_comps;
         Ok(rv.map(|(name, t)| (Expr::Var(name), t)))
     }
