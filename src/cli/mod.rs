@@ -61,7 +61,8 @@ pub struct LaunchArgs {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
     /// A template parameter's value for template kernels the file does not instantiate
-    /// (`--template-arg blockSize=256 --template-arg T=float`)
+    /// (`--template-arg blockSize=256 --template-arg T=float`; a type may be a vector or struct:
+    /// `T=float4`)
     #[arg(long = "template-arg", value_name = "NAME=VALUE")]
     pub template_arg: Vec<String>,
     /// Assume a precondition of every kernel, like GPUVerify's `__requires`: a CUDA expression

@@ -258,4 +258,14 @@ fn template_args_from_the_command_line() {
     assert!(out.contains("+    __syncthreads();"), "{out}");
     let (code, _, err) = autosync(tmp.path(), &["check", "--template-arg", "N", "t.cu"]);
     assert_eq!(code, 2, "{err}");
+    // A vector type: the race is on each of its fields.
+    let (code, out, err) =
+        autosync(tmp.path(), &["check", "--template-arg", "N=64", "--template-arg", "T=float2", "t.cu"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(format!("{out}{err}").contains("kernel `k<64, float2>`: 2 race(s)"), "{out}{err}");
+    // A name the file does not define is refused where the parameter is used.
+    let (code, _, err) =
+        autosync(tmp.path(), &["check", "--template-arg", "N=64", "--template-arg", "T=Nope", "t.cu"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("here `Nope`"), "{err}");
 }

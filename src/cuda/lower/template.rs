@@ -110,15 +110,19 @@ pub(super) fn instance_from_flags(
         let (arg, shown) = match (given, p.default) {
             (Some(v), _) => {
                 let arg = match p.type_node {
-                    None => Arg::Type(
-                        ty_from_words(v).ok_or_else(|| {
-                        Diagnostic::error(
-                            format!("--template-arg {}={v}: `{v}` is not a scalar type this front end models", p.name),
-                            span(f),
-                        )
-                    })?,
-                        Some(crate::cuda::member_types::normalize(v)),
-                    ),
+                    None => match ty_from_words(v) {
+                        Some(t) => Arg::Type(t, Some(crate::cuda::member_types::normalize(v))),
+                        // `--template-arg T=float4`, `T=Particle`: a vector or struct type.
+                        None if !v.is_empty() && v.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                            Arg::Aggregate(v.to_string())
+                        }
+                        None => {
+                            return Err(Diagnostic::error(
+                                format!("--template-arg {}={v}: `{v}` is not a type this front end models (a scalar, vector or struct type name)", p.name),
+                                span(f),
+                            ))
+                        }
+                    },
                     Some(_) => {
                         let value = match parse_number(v) {
                             Some(Lit::Int(x, _)) => Some(i64::from(x)),

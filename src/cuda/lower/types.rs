@@ -317,8 +317,17 @@ impl<'t> Lx<'_, 't> {
             }
         }
         if n.kind() == "type_identifier" {
-            if let Some(t) = self.frame.types.get(text(n, self.src)) {
+            let name = text(n, self.src);
+            if let Some(t) = self.frame.types.get(name) {
                 return Ok(*t);
+            }
+            if let Some(bound) = self.frame.types.name(name) {
+                return Err(unsupported(
+                    format!(
+                        "type `{name}`, here `{bound}`: a vector or struct where a scalar is needed, or a type the file does not define"
+                    ),
+                    n,
+                ));
             }
         }
         if self.wide_union(text(n, self.src)) {
