@@ -1,9 +1,10 @@
 //! File-scope type names: `typedef`s and `using` aliases, `enum`/`enum class` types and their
 //! constants.
 //!
-//! Guarantees: collection never fails; an alias this front end cannot model (a pointer type, a
-//! function pointer, a template alias) is recorded as such, so a use of it is an error naming it
-//! rather than a silent misreading. Enum constants become file constants (`RED` and, for both
+//! Guarantees: collection never fails; an alias this front end cannot model as a value type (a
+//! pointer type, a function pointer, a template alias) is recorded as such, so a use of it is an
+//! error naming it rather than a silent misreading — except where a construct gives it a meaning
+//! (a function pointer variable or parameter: `lower/fn_ptr.rs`). Enum constants become file constants (`RED` and, for both
 //! kinds of enum, `Color::RED`), so they fold like any integer constant.
 
 use super::consts::{const_eval, Ty};
