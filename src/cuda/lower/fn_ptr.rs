@@ -26,7 +26,7 @@ pub(super) struct FnChoice {
     /// The candidates, by name (a name may repeat; the selector picks a position).
     pub(super) targets: Rc<[String]>,
     /// The position of the candidate held, an effect-free KPL expression (for a kernel
-    /// parameter the parameter itself: any value, the last candidate taking the rest).
+    /// parameter the parameter itself, assumed below the number of candidates).
     pub(super) selector: Expr,
     /// The candidates are all the file's address-taken functions (a kernel parameter): a call
     /// keeps those of its arity.
