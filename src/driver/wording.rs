@@ -198,7 +198,7 @@ pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
     )
 }
 
-/// The help that names `--assume` on the parameters the witness needs. A parameter every launch
+/// The help that names `--assume` on the parameters the witness has values for. A parameter every launch
 /// passes one value is that constant in the lowered kernel (`cuda/lower/scope.rs`), so the query
 /// never reads it and it is never among `Witness::params`.
 /// Function pointer parameters are left out: the race is in the function they hold.
@@ -208,7 +208,7 @@ pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
     let (name, _) = params.first()?;
     let values: Vec<String> = params.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
     Some(format!(
-        "help: this race needs {}; if the launches never pass that, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
+        "help: the solver found this race with {}; if the launches never pass such values, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
         and_list(&values)
     ))
 }
