@@ -198,10 +198,10 @@ pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
     )
 }
 
-/// The help that names `--assume` on the parameters the witness has values for. A parameter every launch
-/// passes one value is that constant in the lowered kernel (`cuda/lower/scope.rs`), so the query
-/// never reads it and it is never among `Witness::params`.
-/// Function pointer parameters are left out: the race is in the function they hold.
+/// The help that names `--assume` on the parameters the witness has values for. A parameter
+/// every launch passes one value is that constant in the lowered kernel (`cuda/lower/scope.rs`),
+/// so the query never reads it and it is never among `Witness::params`. Function pointer
+/// parameters are left out: the race is in the function they hold.
 pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
     let params: Vec<&(String, u64)> =
         w.params.iter().filter(|(n, _)| !k.fn_pointers.contains_key(n)).collect();
