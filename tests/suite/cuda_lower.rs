@@ -100,6 +100,10 @@ fn lowering_matches_expected_kpl() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
     compare_goldens(&dir, "kpl", |cu, src| match lower_all(src, &FrontEndOptions::default()) {
         Ok(file) => {
+            // A refused kernel is no golden to bless: it would render as nothing.
+            if let Some(d) = file.refused.first() {
+                panic!("{}: a kernel is refused: {}", cu.display(), d.render(&cu.display().to_string(), src));
+            }
             let ks: Vec<Kernel> = file.kernels.into_iter().map(|l| l.kernel).collect();
             ks.iter().for_each(check_invariants);
             // The front end's warnings first, as KPL comments (most files have none).
