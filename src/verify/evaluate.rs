@@ -181,24 +181,8 @@ impl Z3Oracle {
                 continue;
             }
             let culprit = tree.blks(b).iter().rev().copied().find(|x| guards.contains(x)).unwrap_or(parent);
-            match self.block_divergence(key, parent, warp) {
-                Outcome::None => {}
-                Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
-                    barrier: b,
-                    block: culprit,
-                    threads: Some(witness.threads),
-                    undecided: None,
-                }),
-                Outcome::Unknown(why) => {
-                    verdict.undecided += 1;
-                    verdict.divergences.push(Divergence {
-                        barrier: b,
-                        block: culprit,
-                        threads: None,
-                        undecided: Some(why),
-                    })
-                }
-            }
+            let outcome = self.block_divergence(key, parent, warp);
+            record_divergence(&mut verdict, b, culprit, outcome);
         }
         // Grid barriers across blocks: two threads of different blocks that disagree on entering
         // the block that holds one (its loops at the same iterations). Nothing syntactic rules
@@ -209,26 +193,24 @@ impl Z3Oracle {
                 if parent == Label::MAIN || verdict.divergences.iter().any(|d| d.barrier == g) {
                     continue;
                 }
-                match self.grid_divergence(key, parent) {
-                    Outcome::None => {}
-                    Outcome::Race { witness, .. } => verdict.divergences.push(Divergence {
-                        barrier: g,
-                        block: parent,
-                        threads: Some(witness.threads),
-                        undecided: None,
-                    }),
-                    Outcome::Unknown(why) => {
-                        verdict.undecided += 1;
-                        verdict.divergences.push(Divergence {
-                            barrier: g,
-                            block: parent,
-                            threads: None,
-                            undecided: Some(why),
-                        })
-                    }
-                }
+                let outcome = self.grid_divergence(key, parent);
+                record_divergence(&mut verdict, g, parent, outcome);
             }
         }
         verdict
     }
+}
+
+/// Adds the divergence of `barrier` (in `block`) that a divergence query answered, if any: with
+/// the witness's threads, or undecided with the reason.
+fn record_divergence(verdict: &mut Verdict, barrier: Label, block: Label, outcome: Outcome) {
+    let (threads, undecided) = match outcome {
+        Outcome::None => return,
+        Outcome::Race { witness, .. } => (Some(witness.threads), None),
+        Outcome::Unknown(why) => {
+            verdict.undecided += 1;
+            (None, Some(why))
+        }
+    };
+    verdict.divergences.push(Divergence { barrier, block, threads, undecided });
 }

@@ -64,10 +64,7 @@ impl Z3Oracle {
         let (Some(s1), Some(s2)) = (grid.traces[0].accesses.get(&a), grid.traces[1].accesses.get(&b)) else {
             return Outcome::None;
         };
-        if self.prefilter && {
-            let mut ranges = ranges.narrowed([s1, s2], [&grid.traces[0].strided, &grid.traces[1].strided]);
-            ranges.of(&s1.index).disjoint(&ranges.of(&s2.index))
-        } {
+        if self.prefilter && ranges.apart([s1, s2], &grid.traces) {
             self.stats.prefiltered += 1;
             an.grid_results.insert((a, b, question), Outcome::None);
             return Outcome::None;
@@ -126,12 +123,7 @@ impl Z3Oracle {
         let Some((grid, _)) = an.grid.as_ref() else { return Outcome::Unknown("internal".into()) };
         let out = match (grid.traces[0].blocks.get(&block), grid.traces[1].blocks.get(&block)) {
             (Some(b1), Some(b2)) => {
-                let mut extra =
-                    vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
-                for ((_, k1), (_, k2)) in b1.loops.iter().zip(b2.loops.iter()) {
-                    extra.push(k1.eq(k2));
-                }
-                query(grid, &an.launch, &extra, None, [&b1.loops, &b2.loops], &mut self.stats)
+                query(grid, &an.launch, &disagreeing(b1, b2), None, [&b1.loops, &b2.loops], &mut self.stats)
             }
             // A block the walk does not know: nothing shows the threads agree.
             _ => Outcome::Unknown("internal: a block without its condition in the grid walk".into()),

@@ -38,7 +38,7 @@ use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
-use query::{mark_wrap, meeting, query, query_probing};
+use query::{disagreeing, mark_wrap, meeting, query, query_probing};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -710,11 +710,7 @@ impl Z3Oracle {
         }
         let out = match (an.block.traces[0].blocks.get(&block), an.block.traces[1].blocks.get(&block)) {
             (Some(b1), Some(b2)) => {
-                let mut extra =
-                    vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
-                for ((_, k1), (_, k2)) in b1.loops.iter().zip(b2.loops.iter()) {
-                    extra.push(k1.eq(k2));
-                }
+                let mut extra = disagreeing(b1, b2);
                 if in_warp {
                     match &an.block.syncwarp_mates {
                         Some(mates) => extra.push(mates.clone()),
@@ -891,9 +887,7 @@ impl Z3Oracle {
         else {
             return false;
         };
-        let mut ranges =
-            an.ranges.narrowed([s1, s2], [&an.block.traces[0].strided, &an.block.traces[1].strided]);
-        let p = ranges.of(&s1.index).disjoint(&ranges.of(&s2.index));
+        let p = an.ranges.apart([s1, s2], &an.block.traces);
         if p {
             self.stats.prefiltered += 1;
             an.pair_possible.insert((a, b), false);

@@ -126,6 +126,14 @@ impl Ranges {
         self
     }
 
+    /// Whether thread 1's access `s[0]` and thread 2's `s[1]` (of `traces`, the mode's two
+    /// walks) never touch one element: their indices' ranges, narrowed for the pair
+    /// ([`Ranges::narrowed`]), are disjoint. True means the pair's meeting query has no model.
+    pub fn apart(&self, s: [&AccessSym; 2], traces: &[ThreadTrace; 2]) -> bool {
+        let mut r = self.narrowed(s, [&traces[0].strided, &traces[1].strided]);
+        r.of(&s[0].index).disjoint(&r.of(&s[1].index))
+    }
+
     /// These ranges narrowed by what a meeting query of `s1` (thread 1) and `s2` (thread 2)
     /// asserts besides the launch facts (`meeting` in the oracle): both accesses' enabling
     /// conditions and iteration assumptions. Two narrowings, each a consequence of those
@@ -141,7 +149,7 @@ impl Ranges {
     ///
     /// This keeps the rows of `s[i][j]` apart in block-stride loops (`j += blockDim.x`), where
     /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
-    pub fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
+    fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
         // The memo is of the unnarrowed ranges: not cloned.
         let mut r = Ranges { leaves: self.leaves.clone(), memo: HashMap::new() };
         for (access, counters) in s.iter().zip(counters) {

@@ -3,7 +3,7 @@
 //! wording of an undecided answer.
 
 use super::launch::Launch;
-use super::symbolic::{AccessSym, W};
+use super::symbolic::{AccessSym, BlockSym, W};
 use super::{wrap, Mode, OracleStats, Outcome, ThreadWitness, Witness};
 use crate::kpl::Label;
 use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
@@ -36,6 +36,14 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool
         out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
     }
     out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
+    out
+}
+
+/// The conditions under which two threads disagree on entering a block: thread 1 enters it and
+/// thread 2 does not, at the same iterations of its loops, each under its iteration assumptions.
+pub(super) fn disagreeing(b1: &BlockSym, b2: &BlockSym) -> Vec<Bool> {
+    let mut out = vec![b1.enabled.clone(), b2.enabled.not(), b1.assume.clone(), b2.assume.clone()];
+    out.extend(b1.loops.iter().zip(&b2.loops).map(|((_, k1), (_, k2))| k1.eq(k2)));
     out
 }
 
