@@ -510,39 +510,34 @@ impl Mode {
 /// The relation constraints of a case for thread 1 (of `traces`) doing `a` and thread 2 doing
 /// `b`.
 fn relation(traces: &[ThreadTrace; 2], case: &Case, a: Label, b: Label, shared: &[Label]) -> Vec<Bool> {
-    {
-        let t1 = traces[0].accesses.get(&a);
-        let t2 = traces[1].accesses.get(&b);
-        let (Some(t1), Some(t2)) = (t1, t2) else { return vec![Bool::from_bool(false)] };
-        let kv = |acc: &symbolic::AccessSym, l: Label| {
-            acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone())
-        };
-        let mut out = Vec::new();
-        let upto = match case.relation {
-            Relation::SameIteration => shared.len(),
-            Relation::Carried { shared_loop, .. } => {
-                shared.iter().position(|l| *l == shared_loop).unwrap_or(0)
-            }
-        };
-        for l in &shared[..upto] {
-            if let (Some(x), Some(y)) = (kv(t1, *l), kv(t2, *l)) {
-                out.push(x.eq(&y));
-            }
+    let t1 = traces[0].accesses.get(&a);
+    let t2 = traces[1].accesses.get(&b);
+    let (Some(t1), Some(t2)) = (t1, t2) else { return vec![Bool::from_bool(false)] };
+    let kv =
+        |acc: &symbolic::AccessSym, l: Label| acc.loops.iter().find(|(x, _)| *x == l).map(|(_, k)| k.clone());
+    let mut out = Vec::new();
+    let upto = match case.relation {
+        Relation::SameIteration => shared.len(),
+        Relation::Carried { shared_loop, .. } => shared.iter().position(|l| *l == shared_loop).unwrap_or(0),
+    };
+    for l in &shared[..upto] {
+        if let (Some(x), Some(y)) = (kv(t1, *l), kv(t2, *l)) {
+            out.push(x.eq(&y));
         }
-        if let Relation::Carried { shared_loop, gap2 } = case.relation {
-            if let (Some(x), Some(y)) = (kv(t1, shared_loop), kv(t2, shared_loop)) {
-                // Thread 1 performs `a`; the case says whether `a`'s instance comes first.
-                let (early, late) = if case.first == a { (x, y) } else { (y, x) };
-                out.push(early.bvult(&late));
-                if gap2 {
-                    out.push(late.bvsub(&early).bvuge(BV::from_u64(2, W)));
-                } else {
-                    out.push(early.bvadd(BV::from_u64(1, W)).eq(&late));
-                }
-            }
-        }
-        out
     }
+    if let Relation::Carried { shared_loop, gap2 } = case.relation {
+        if let (Some(x), Some(y)) = (kv(t1, shared_loop), kv(t2, shared_loop)) {
+            // Thread 1 performs `a`; the case says whether `a`'s instance comes first.
+            let (early, late) = if case.first == a { (x, y) } else { (y, x) };
+            out.push(early.bvult(&late));
+            if gap2 {
+                out.push(late.bvsub(&early).bvuge(BV::from_u64(2, W)));
+            } else {
+                out.push(early.bvadd(BV::from_u64(1, W)).eq(&late));
+            }
+        }
+    }
+    out
 }
 
 impl Analysis {
