@@ -383,9 +383,21 @@ impl<'t> Lx<'_, 't> {
             if let Some(t) = f.filter(|f| f.kind() == "template_function") {
                 f = t.child_by_field_name("name");
             }
+            // `(*op)(x)` calls through `op`, like `op(x)`.
+            if let Some(p) = f.filter(|f| f.kind() == "parenthesized_expression") {
+                f = p
+                    .named_child(0)
+                    .filter(|d| d.kind() == "pointer_expression")
+                    .and_then(|d| d.child_by_field_name("argument"));
+            }
             if let Some(name) = f.filter(|f| f.kind() == "identifier").map(|f| text(f, self.src)) {
-                let shadowed = self.lookup(name).is_some();
-                if (!shadowed && self.prog.has_function(name)) || self.lambdas.contains_key(name) {
+                let inlined = match self.lookup(name) {
+                    // A call through a function pointer inlines its candidates.
+                    Some(Binding::Func(_)) => true,
+                    Some(_) => false,
+                    None => self.prog.has_function(name),
+                };
+                if inlined || self.lambdas.contains_key(name) {
                     return true;
                 }
             }
