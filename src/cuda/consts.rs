@@ -78,17 +78,41 @@ pub(crate) fn parse_char(text: &str) -> Option<u32> {
     }
 }
 
-/// Size in bytes of a primitive type name, for `sizeof`.
-pub(crate) fn sizeof_type(text: &str) -> Option<i64> {
-    let t: Vec<&str> = text.split_whitespace().filter(|w| *w != "const" && *w != "volatile").collect();
-    let t = t.join(" ");
-    Some(match t.as_str() {
-        "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" => 1,
-        "short" | "unsigned short" | "short int" | "int16_t" | "uint16_t" => 2,
-        "int" | "unsigned" | "unsigned int" | "float" | "int32_t" | "uint32_t" | "uint" => 4,
-        "double" | "long long" | "unsigned long long" | "long" | "unsigned long" | "size_t" | "int64_t"
-        | "uint64_t" => 8,
+/// The fundamental type a name denotes on the LP64 targets nvcc compiles for (`unsigned` →
+/// `unsigned int`, `int32_t` → `int`, `size_t` → `unsigned long`), or `None` when the name is
+/// no fundamental type this module knows (a class, a typedef of the file, a template parameter).
+pub(crate) fn fundamental_type(t: &str) -> Option<&'static str> {
+    let words: Vec<&str> = t.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    Some(match words.join(" ").as_str() {
+        "int" | "signed" | "signed int" | "int32_t" => "int",
+        "unsigned" | "unsigned int" | "uint" | "uint32_t" => "unsigned int",
+        "char" => "char",
+        "signed char" | "int8_t" => "signed char",
+        "unsigned char" | "uchar" | "uint8_t" => "unsigned char",
+        "short" | "short int" | "signed short" | "int16_t" => "short",
+        "unsigned short" | "unsigned short int" | "ushort" | "uint16_t" => "unsigned short",
+        "long" | "long int" | "signed long" | "int64_t" | "ptrdiff_t" | "intptr_t" => "long",
+        "unsigned long" | "unsigned long int" | "ulong" | "uint64_t" | "size_t" | "uintptr_t" => {
+            "unsigned long"
+        }
+        "long long" | "long long int" => "long long",
+        "unsigned long long" | "unsigned long long int" => "unsigned long long",
+        "bool" => "bool",
+        "float" => "float",
+        "double" => "double",
+        "half" | "__half" => "__half",
+        "__nv_bfloat16" | "nv_bfloat16" => "__nv_bfloat16",
         _ => return None,
+    })
+}
+
+/// `sizeof` of a fundamental type's name ([`fundamental_type`]) on nvcc's LP64 targets.
+pub(crate) fn sizeof_type(text: &str) -> Option<i64> {
+    Some(match fundamental_type(text)? {
+        "char" | "signed char" | "unsigned char" | "bool" => 1,
+        "short" | "unsigned short" | "__half" | "__nv_bfloat16" => 2,
+        "int" | "unsigned int" | "float" => 4,
+        _ => 8,
     })
 }
 

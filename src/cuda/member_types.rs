@@ -10,11 +10,12 @@
 //! Guarantees: a member type resolves only to the definition C++ uses. The specialization is
 //! chosen when its arguments are *certainly* the given ones, the primary template only when every
 //! specialization's arguments are *certainly* different; two type names are certainly the same
-//! or different only when both are fundamental types ([`identity`]: `unsigned` is `unsigned
+//! or different only when both are fundamental types (`consts::fundamental_type`: `unsigned` is `unsigned
 //! int`, `uint32_t` is `unsigned int`, `half` is `__half`) or written alike. Anything else — a
 //! class with partial specializations, an argument that is a typedef of the file or a class, a
 //! value argument — is an error with the reason, never a guess.
 
+use super::consts::fundamental_type;
 use super::text;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -48,38 +49,11 @@ pub(crate) fn normalize(t: &str) -> String {
         .join(" ")
 }
 
-/// The fundamental type a name denotes on the LP64 targets nvcc compiles for (`unsigned` →
-/// `unsigned int`, `int32_t` → `int`, `size_t` → `unsigned long`), or `None` when the name is
-/// no fundamental type this module knows (a class, a typedef of the file, a template parameter).
-pub(crate) fn identity(t: &str) -> Option<&'static str> {
-    Some(match normalize(t).as_str() {
-        "int" | "signed" | "signed int" | "int32_t" => "int",
-        "unsigned" | "unsigned int" | "uint" | "uint32_t" => "unsigned int",
-        "char" => "char",
-        "signed char" | "int8_t" => "signed char",
-        "unsigned char" | "uchar" | "uint8_t" => "unsigned char",
-        "short" | "short int" | "signed short" | "int16_t" => "short",
-        "unsigned short" | "unsigned short int" | "ushort" | "uint16_t" => "unsigned short",
-        "long" | "long int" | "signed long" | "int64_t" | "ptrdiff_t" | "intptr_t" => "long",
-        "unsigned long" | "unsigned long int" | "ulong" | "uint64_t" | "size_t" | "uintptr_t" => {
-            "unsigned long"
-        }
-        "long long" | "long long int" => "long long",
-        "unsigned long long" | "unsigned long long int" => "unsigned long long",
-        "bool" => "bool",
-        "float" => "float",
-        "double" => "double",
-        "half" | "__half" => "__half",
-        "__nv_bfloat16" | "nv_bfloat16" => "__nv_bfloat16",
-        _ => return None,
-    })
-}
-
 /// Whether two type arguments are certainly the same type (`Some(true)`), certainly different
 /// (`Some(false)`), or this module cannot tell (`None`).
 fn same_type(a: &str, b: &str) -> Option<bool> {
     let (na, nb) = (normalize(a), normalize(b));
-    match (identity(&na), identity(&nb)) {
+    match (fundamental_type(&na), fundamental_type(&nb)) {
         (Some(x), Some(y)) => Some(x == y),
         _ if na == nb => Some(true),
         _ => None,

@@ -274,10 +274,8 @@ impl<'t> Lx<'_, 't> {
         if let Some(s) = sizeof_type(&name) {
             return Some(s);
         }
-        match name.as_str() {
-            "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16" => return Some(2),
-            "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => return Some(4),
-            _ => {}
+        if matches!(name.as_str(), "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162") {
+            return Some(4);
         }
         let count = i64::from(name.chars().last()?.to_digit(10).filter(|c| (1..=4).contains(c))?);
         let base = match &name[..name.len() - 1] {
@@ -410,7 +408,8 @@ impl<'t> Lx<'_, 't> {
     /// The name of the type a scalar type node stands for, when this front end can tell it
     /// (a fundamental type, a template parameter's named argument, a resolved member type).
     fn type_name(&self, ty: Node) -> Option<String> {
-        use crate::cuda::member_types::{identity, normalize};
+        use crate::cuda::consts::fundamental_type;
+        use crate::cuda::member_types::normalize;
         let written = text(ty, self.src);
         if let Some(n) = self.frame.types.name(&normalize(written)) {
             return Some(n.to_string());
@@ -419,7 +418,7 @@ impl<'t> Lx<'_, 't> {
             Some(r) => r.ok()?,
             None => normalize(written),
         };
-        identity(&name).map(|_| name)
+        fundamental_type(&name).map(|_| name)
     }
 
     pub(super) fn type_descriptor(&self, n: Node) -> R<Ty> {
