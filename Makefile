@@ -19,16 +19,20 @@ deps:
 build: deps
 	$(CARGO) build --release
 
-# The fast tests: everything but the slow tier (a few minutes on 2 cores after the build).
+# The fast tests: everything but the slow tier, in the unoptimized test build (Cargo.toml's dev
+# profile), which is what makes a fresh clone's build short; under 3 minutes on 2 cores.
 test: deps
-	$(CARGO) test --release -- --test-threads=2
+	$(CARGO) test -- --test-threads=2
 
-# The slow tier (tests marked `#[ignore = "slow tier: …"]`, rust-analyzer's slow-tests idea): the
-# corpus-wide fix/check property, the real-world corpus, the pre-filter and oracle/interpreter
-# differential runs over whole corpora, every benchmark's synthesis, and 300 CLI fuzz cases. CI runs
-# it after `make test`. `verify::time_corpus` is a timing tool, not a test.
+# The slow tier, in the release build (tests marked `#[ignore = "slow tier: …"]`, rust-analyzer's
+# slow-tests idea): the corpus-wide fix/check property, the real-world corpus, the interpreter,
+# pre-filter and ablation differentials over whole corpora, every prefix of every KPL kernel,
+# every benchmark's synthesis; then the property tests on 64 generated kernels each and 300 CLI
+# fuzz cases (`make test` runs 16 and 30). CI runs it after `make test`. `verify::time_corpus` is
+# a timing tool, not a test.
 test-slow: deps
 	$(CARGO) test --release --test suite -- --ignored --skip verify::time_corpus --test-threads=2
+	AUTOSYNC_PROP_CASES=64 $(CARGO) test --release --test suite -- prop:: --test-threads=2
 	AUTOSYNC_FUZZ_CLI_CASES=300 $(CARGO) test --release --test suite -- fuzz_cli:: --test-threads=2
 
 # The main job on the AutoSync paper's Fig. 4 kernel with its barriers removed.

@@ -192,7 +192,7 @@ struct Row {
     reason: String,
 }
 
-pub(crate) fn categories(json: &str) -> Result<BTreeSet<String>, String> {
+fn categories(json: &str) -> Result<BTreeSet<String>, String> {
     // The one JSON document of `check --format json` (docs/json.md): one file, its kernels.
     let v: serde_json::Value =
         serde_json::from_str(json).map_err(|e| format!("unreadable JSON report: {e}"))?;

@@ -1,12 +1,12 @@
 //! `make fuzz-cli`: a mutation fuzzer of the command line over our own corpus (tests/cuda/**,
 //! benchmarks/**). Each case mutates one corpus file (delete, duplicate or swap lines, truncate,
-//! insert random tokens, deep nesting, bad bytes, BOM, CRLF) and runs the release binary's
+//! insert random tokens, deep nesting, bad bytes, BOM, CRLF) and runs the test build's binary
 //! `check`, `check --format json` and `fix -o OUT` on it, each under a time limit. A case fails
 //! on a panic, a death by signal (abort, stack overflow), a time-out, an exit code other than
 //! 0/1/2, an exit 2 whose stderr names no `file:line:col`, or `--format json` stdout that is not
 //! exactly one JSON document (errors included).
 //!
-//! `AUTOSYNC_FUZZ_CLI_CASES` (default 100, what `make test` runs; `make test-slow` runs 300), `AUTOSYNC_FUZZ_CLI_SEED`
+//! `AUTOSYNC_FUZZ_CLI_CASES` (default 30, what `make test` runs; `make test-slow` runs 300), `AUTOSYNC_FUZZ_CLI_SEED`
 //! (default 1), `AUTOSYNC_FUZZ_CLI_TIMEOUT_S` (default 20), `AUTOSYNC_FUZZ_CLI_JOBS` (default 2),
 //! `AUTOSYNC_FUZZ_CLI_SMT_MS` (the per-query SMT timeout of the runs, default 1000).
 //! Failing inputs are kept in `target/fuzz-cli-failures/`.
@@ -238,7 +238,7 @@ fn located(text: &str, name: &str) -> bool {
 
 #[test]
 fn fuzz_cli() {
-    let cases: usize = env_or("AUTOSYNC_FUZZ_CLI_CASES", 100);
+    let cases: usize = env_or("AUTOSYNC_FUZZ_CLI_CASES", 30);
     let seed: u64 = env_or("AUTOSYNC_FUZZ_CLI_SEED", 1);
     let limit = Duration::from_secs(env_or("AUTOSYNC_FUZZ_CLI_TIMEOUT_S", 20));
     let jobs: usize = env_or("AUTOSYNC_FUZZ_CLI_JOBS", 2).max(1);

@@ -186,6 +186,7 @@ fn every_kernel_in_the_repo_parses() {
 }
 
 #[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn every_prefix_of_every_kernel_parses_or_errors() {
     let mut errors = 0;
     for (name, src) in corpus() {
