@@ -191,10 +191,13 @@ impl LabelTree {
             return Vec::new();
         }
         let (ba, bb) = (self.blks(a), self.blks(b));
+        // `blks(a) ∪ blks(b)` is closed under enclosing blocks (each is a chain from the root),
+        // so `blks(ℓ)` lies in it exactly when `ℓ`'s innermost enclosing block does: one lookup
+        // per label instead of one per enclosing block (deep nests made this quadratic).
         self.post_order[lo..hi]
             .iter()
             .copied()
-            .filter(|l| self.blks(*l).iter().all(|x| ba.contains(x) || bb.contains(x)))
+            .filter(|l| self.blks(*l).last().is_none_or(|p| ba.contains(p) || bb.contains(p)))
             .collect()
     }
 
