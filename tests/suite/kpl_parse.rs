@@ -35,16 +35,23 @@ fn repo_kpl_files() -> Vec<PathBuf> {
     out
 }
 
-fn corpus() -> Vec<(String, String)> {
-    let files = repo_kpl_files();
-    assert!(files.len() >= 4, "expected at least the paper's figures in tests/kpl/paper, found {files:?}");
-    files
-        .into_iter()
-        .flat_map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            one_kernel_each(&p.display().to_string(), &text)
-        })
-        .collect()
+/// Read once per test binary: the property tests draw a kernel from it for each case.
+fn corpus() -> &'static [(String, String)] {
+    static CORPUS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let files = repo_kpl_files();
+        assert!(
+            files.len() >= 4,
+            "expected at least the paper's figures in tests/kpl/paper, found {files:?}"
+        );
+        files
+            .into_iter()
+            .flat_map(|p| {
+                let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+                one_kernel_each(&p.display().to_string(), &text)
+            })
+            .collect()
+    })
 }
 
 /// A KPL file holds one kernel; the CUDA lowering goldens hold one per kernel of their `.cu`
