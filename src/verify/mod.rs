@@ -16,6 +16,7 @@
 pub mod atomics;
 mod budget;
 pub mod cases;
+mod congruence;
 mod evaluate;
 mod grid;
 pub mod launch;

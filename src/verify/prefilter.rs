@@ -17,6 +17,7 @@
 //! Accesses ordered by barriers in every trace (Faial's barrier intervals) need no filter here:
 //! `Case::is_separated_by` decides them syntactically before any query.
 
+use super::congruence::Residues;
 use super::launch::{Launch, ThreadIds};
 use super::symbolic::{AccessSym, StridedCounter, ThreadTrace};
 use super::word::W;
@@ -69,6 +70,8 @@ impl Interval {
 pub struct Ranges {
     leaves: HashMap<Dynamic, Interval>,
     memo: HashMap<Dynamic, Interval>,
+    /// The indices' low bits, which no narrowing changes.
+    residues: Residues,
 }
 
 impl Ranges {
@@ -102,7 +105,7 @@ impl Ranges {
                 leaf(&t.bid[i], below(grid[i]));
             }
         }
-        Ranges { leaves, memo: HashMap::new() }
+        Ranges { leaves, memo: HashMap::new(), residues: Residues::default() }
     }
 
     /// Adds the iteration variables of `trace`'s loops: below `2^31` (the assumption every query
@@ -128,10 +131,15 @@ impl Ranges {
 
     /// Whether thread 1's access `s[0]` and thread 2's `s[1]` (of `traces`, the mode's two
     /// walks) never touch one element: their indices' ranges, narrowed for the pair
-    /// ([`Ranges::narrowed`]), are disjoint. True means the pair's meeting query has no model.
-    pub fn apart(&self, s: [&AccessSym; 2], traces: &[ThreadTrace; 2]) -> bool {
+    /// ([`Ranges::narrowed`]), are disjoint, or they differ modulo a power of two
+    /// ([`super::congruence`]). True means the pair's meeting query has no model.
+    pub fn apart(&mut self, s: [&AccessSym; 2], traces: &[ThreadTrace; 2]) -> bool {
         let mut r = self.narrowed(s, [&traces[0].strided, &traces[1].strided]);
-        r.of(&s[0].index).disjoint(&r.of(&s[1].index))
+        if r.of(&s[0].index).disjoint(&r.of(&s[1].index)) {
+            return true;
+        }
+        let [a, b] = s.map(|s| self.residues.of(&Dynamic::from_ast(&s.index)));
+        a.differs(b)
     }
 
     /// These ranges narrowed by what a meeting query of `s1` (thread 1) and `s2` (thread 2)
@@ -151,7 +159,7 @@ impl Ranges {
     /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
     fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
         // The memo is of the unnarrowed ranges: not cloned.
-        let mut r = Ranges { leaves: self.leaves.clone(), memo: HashMap::new() };
+        let mut r = Ranges { leaves: self.leaves.clone(), memo: HashMap::new(), residues: Residues::default() };
         for (access, counters) in s.iter().zip(counters) {
             for c in
                 counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))

@@ -1,0 +1,182 @@
+//! The pre-filter's second test: the low bits of word terms. Two indices that differ modulo a
+//! power of two never meet — `out[2*i]` and `out[2*j + 1]`, `a[4*i + 1]` and `a[4*j + 3]` —
+//! whatever the unknowns are, including the products of ids and dimensions a symbolic launch
+//! makes, which leave intervals no room and make the solver reason about parity the hard way
+//! (seconds per query).
+//!
+//! A [`Residue`] says `term ≡ value (mod 2^bits)`. Word arithmetic is arithmetic modulo `2^W`,
+//! and `2^bits` divides `2^W`, so each rule below is exact under wrap-around too: the test holds
+//! with and without `--wrap`.
+
+use super::word::W;
+use crate::limits::MAX_PREFILTER_TERM_DEPTH as MAX_DEPTH;
+use std::collections::HashMap;
+use z3::ast::{Ast, Dynamic};
+use z3::DeclKind;
+
+/// `term ≡ value (mod 2^bits)`, with `bits <= W` and `value < 2^bits`. `bits == 0` says nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Residue {
+    bits: u32,
+    value: u64,
+}
+
+impl Residue {
+    /// Nothing known.
+    pub const UNKNOWN: Residue = Residue { bits: 0, value: 0 };
+
+    fn new(bits: u32, value: u64) -> Residue {
+        let bits = bits.min(W);
+        Residue { bits, value: value & mask(bits) }
+    }
+
+    /// A numeral: all its bits.
+    pub fn exact(value: u64) -> Residue {
+        Residue::new(W, value)
+    }
+
+    /// How many low bits are known zero (a lower bound on the 2-adic valuation).
+    fn trailing_zeros(self) -> u32 {
+        if self.value == 0 {
+            self.bits
+        } else {
+            self.value.trailing_zeros()
+        }
+    }
+
+    fn add(self, other: Residue) -> Residue {
+        Residue::new(self.bits.min(other.bits), self.value.wrapping_add(other.value))
+    }
+
+    fn neg(self) -> Residue {
+        Residue::new(self.bits, self.value.wrapping_neg())
+    }
+
+    /// `(a + 2^ka·x)(b + 2^kb·y) = ab + a·2^kb·y + b·2^ka·x + 2^(ka+kb)·xy`: the three unknown
+    /// terms are multiples of `2^(kb + tz(a))`, `2^(ka + tz(b))` and `2^(ka + kb)`.
+    fn mul(self, other: Residue) -> Residue {
+        let bits = (other.bits + self.trailing_zeros())
+            .min(self.bits + other.trailing_zeros())
+            .min(self.bits + other.bits);
+        Residue::new(bits, self.value.wrapping_mul(other.value))
+    }
+
+    /// The bits both may have: the low bits on which they agree.
+    fn join(self, other: Residue) -> Residue {
+        let differ = (self.value ^ other.value).trailing_zeros();
+        Residue::new(self.bits.min(other.bits).min(differ), self.value)
+    }
+
+    /// The two terms differ modulo some power of two, so they are never equal.
+    pub fn differs(self, other: Residue) -> bool {
+        let bits = self.bits.min(other.bits);
+        (self.value ^ other.value) & mask(bits) != 0
+    }
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The residues of word terms, memoized per term (terms are shared DAGs).
+#[derive(Clone, Default)]
+pub struct Residues {
+    memo: HashMap<Dynamic, Residue>,
+}
+
+impl Residues {
+    /// What the low bits of `t` are in every model: exact for numerals, derived through `+`,
+    /// `-`, negation, `*`, `<<` by a numeral, `%` by a power of two and `?:`; anything else
+    /// (a leaf, a division, a value read from memory) is [`Residue::UNKNOWN`].
+    pub fn of(&mut self, t: &Dynamic) -> Residue {
+        self.eval(t, 0)
+    }
+
+    fn eval(&mut self, t: &Dynamic, depth: u32) -> Residue {
+        if let Some(r) = self.memo.get(t) {
+            return *r;
+        }
+        let r = if depth > MAX_DEPTH { Residue::UNKNOWN } else { self.compute(t, depth) };
+        self.memo.insert(t.clone(), r);
+        r
+    }
+
+    fn compute(&mut self, t: &Dynamic, depth: u32) -> Residue {
+        let Some(bv) = t.as_bv() else { return Residue::UNKNOWN };
+        if bv.get_size() != W {
+            return Residue::UNKNOWN;
+        }
+        if let Some(v) = bv.as_u64() {
+            return Residue::exact(v);
+        }
+        let Ok(decl) = t.safe_decl() else { return Residue::UNKNOWN };
+        let args = t.children();
+        let mut arg = |i: usize| match args.get(i) {
+            Some(a) => self.eval(a, depth + 1),
+            None => Residue::UNKNOWN,
+        };
+        let numeral = |i: usize| args.get(i).and_then(|a| a.as_bv()).and_then(|a| a.as_u64());
+        match decl.kind() {
+            DeclKind::Badd => (0..args.len()).fold(Residue::exact(0), |acc, i| acc.add(arg(i))),
+            DeclKind::Bmul => (0..args.len()).fold(Residue::exact(1), |acc, i| acc.mul(arg(i))),
+            DeclKind::Bsub if args.len() == 2 => {
+                let x = arg(0);
+                x.add(arg(1).neg())
+            }
+            DeclKind::Bneg => arg(0).neg(),
+            DeclKind::Bshl => match numeral(1) {
+                // z3's shift by the width or more gives 0.
+                Some(s) if s >= u64::from(W) => Residue::exact(0),
+                Some(s) => arg(0).mul(Residue::exact(1 << s)),
+                None => Residue::UNKNOWN,
+            },
+            DeclKind::Burem | DeclKind::BuremI => match numeral(1) {
+                Some(d) if d.is_power_of_two() => {
+                    let (x, p) = (arg(0), d.trailing_zeros());
+                    if x.bits >= p {
+                        Residue::exact(x.value & mask(p))
+                    } else {
+                        x
+                    }
+                }
+                _ => Residue::UNKNOWN,
+            },
+            DeclKind::Ite => {
+                let x = arg(1);
+                x.join(arg(2))
+            }
+            _ => Residue::UNKNOWN,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parity_and_products() {
+        let unknown = Residue::UNKNOWN;
+        let two = Residue::exact(2);
+        let even = two.mul(unknown);
+        let odd = even.add(Residue::exact(1));
+        assert!(even.differs(odd));
+        assert!(!even.differs(even));
+        // 4x + 1 and 4y + 3 differ; 2x + 1 and 4y + 3 may meet.
+        let four = Residue::exact(4).mul(unknown);
+        assert!(four.add(Residue::exact(1)).differs(four.add(Residue::exact(3))));
+        assert!(!odd.differs(four.add(Residue::exact(3))));
+        // A product of two evens is a multiple of 4.
+        assert_eq!(even.mul(even), Residue::new(2, 0));
+        // Negation and subtraction keep the low bits: -(2x) is even, 2x - 1 odd.
+        assert!(!even.neg().differs(even));
+        assert!(even.add(Residue::exact(1).neg()).differs(even));
+        // Two branches agreeing on the low bit keep it.
+        assert_eq!(Residue::exact(3).join(Residue::exact(5)), Residue::new(1, 1));
+        assert!(!unknown.differs(odd));
+    }
+}
