@@ -159,7 +159,8 @@ impl Ranges {
     /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
     fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
         // The memo is of the unnarrowed ranges: not cloned.
-        let mut r = Ranges { leaves: self.leaves.clone(), memo: HashMap::new(), residues: Residues::default() };
+        let mut r =
+            Ranges { leaves: self.leaves.clone(), memo: HashMap::new(), residues: Residues::default() };
         for (access, counters) in s.iter().zip(counters) {
             for c in
                 counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))

@@ -165,3 +165,33 @@ fn block_stride_rows_are_apart_without_a_query() {
     let grid_only = verdict.races.iter().all(|r| r.array == "out");
     assert!(grid_only && verdict.divergences.is_empty(), "the barriers order every row: {verdict:?}");
 }
+
+/// The congruence test (`verify::congruence`): under a symbolic launch, `out[2*i]` and
+/// `out[2*i + 1]` of the global id `i` never meet (they differ in the low bit), which the
+/// pre-filter settles without the solver's nonlinear parity reasoning; `out[2*t + 2]` does meet
+/// `out[2*u]` (thread `u = t + 1`) and is still reported. (That verdicts are the same without
+/// the pre-filter is `the_prefilter_changes_no_verdict`'s part, over every corpus.)
+#[test]
+fn indices_of_different_parity_are_apart_without_a_query() {
+    let kernel = |id: &str, second: &str| {
+        format!(
+            "__global__ void interleave(const int *a, int *out, int n) {{\n\
+             \x20   int i = {id};\n\
+             \x20   if (i < n) {{\n        out[2 * i] = a[i];\n        out[{second}] = -a[i];\n    }}\n}}\n"
+        )
+    };
+    let global = "blockIdx.x * blockDim.x + threadIdx.x";
+    let mut filtered = 0;
+    for (id, second, racy) in [(global, "2 * i + 1", false), ("threadIdx.x", "2 * i + 2", true)] {
+        let src = kernel(id, second);
+        let ks = autosync::bench::load_kernels(Path::new("interleave.cu"), &src, &Config::default_config())
+            .expect("lowers");
+        let k = &ks[0];
+        assert!(k.geometry.block_dim.is_none(), "the launch is symbolic");
+        let mut with = oracle(k);
+        let v = with.check(k);
+        assert_eq!(!v.races.is_empty(), racy, "{second}: {}", shape(&v));
+        filtered += with.stats().prefiltered;
+    }
+    assert!(filtered > 0, "the pre-filter answered no pair");
+}
