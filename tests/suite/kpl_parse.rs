@@ -187,7 +187,7 @@ fn assert_error_at(src: &str, msg: &str, line: usize, col: usize) -> Diagnostic 
 #[test]
 fn every_kernel_in_the_repo_parses() {
     for (name, src) in corpus() {
-        let k = parse_ok(&name, &src);
+        let k = parse_ok(name, src);
         assert!(!k.body.stmts.is_empty(), "{name}: empty body");
     }
 }
@@ -203,7 +203,7 @@ fn every_prefix_of_every_kernel_parses_or_errors() {
                 Ok(_) => {}
                 Err(d) => {
                     errors += 1;
-                    check_error(&name, prefix, &d);
+                    check_error(name, prefix, &d);
                 }
             }
         }
@@ -445,8 +445,8 @@ fn assert_round_trip(name: &str, k: &Kernel) {
 #[test]
 fn every_kernel_round_trips() {
     for (name, src) in corpus() {
-        let k = parse_ok(&name, &src);
-        assert_round_trip(&name, &k);
+        let k = parse_ok(name, src);
+        assert_round_trip(name, &k);
         // `normalized` is not the identity on spans: it really erased them.
         assert_ne!(k.body.span, normalized(&k).body.span, "{name}");
     }
@@ -468,7 +468,7 @@ fn round_trip_keeps_geometry_and_explicit_labels() {
 #[test]
 fn round_trip_with_barriers_inserted() {
     for (name, src) in corpus() {
-        let k = parse_ok(&name, &src);
+        let k = parse_ok(name, src);
         let labels: Vec<_> = (1..k.label_count()).map(autosync::kpl::Label).collect();
         // One barrier after each label in turn.
         for l in &labels {
@@ -476,7 +476,7 @@ fn round_trip_with_barriers_inserted() {
             let Some(b) = with.insert_barrier_after(*l) else { continue };
             assert_eq!(with.barriers().iter().filter(|x| **x == b).count(), 1);
             assert_round_trip(&format!("{name} + barrier after {}", k.label_name(*l)), &with);
-            let back = parse_ok(&name, &print(&with));
+            let back = parse_ok(name, &print(&with));
             assert_eq!(back.barriers().len(), k.barriers().len() + 1, "{name}");
         }
         // Barriers after every label at once; existing labels keep their names.
