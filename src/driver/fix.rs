@@ -119,21 +119,30 @@ struct Fixing {
     human: Out,
     kernels: Vec<Value>,
     tally: Tally,
-    /// The fixed text and its unified diff against the source, when synthesis succeeded.
-    fixed: Option<(String, String)>,
+    /// The fixed file, when synthesis succeeded.
+    fixed: Option<Fixed>,
     /// Where it was written.
     written: Option<PathBuf>,
 }
 
+/// A file's fixed text, its unified diff against the source, and the barrier statements written
+/// and deleted, each counted once in the file (kernels sharing source text each ask for them).
+struct Fixed {
+    text: String,
+    diff: String,
+    inserted: usize,
+    removed: usize,
+}
+
 impl Fixing {
     fn finish(self, code: u8) -> FileResult {
-        let changed = self.fixed.as_ref().is_some_and(|(t, _)| *t != self.source);
-        let (diff, edits) = match self.fixed {
-            Some((text, diff)) => {
-                let edits = edits_json(&self.source, &text);
-                (diff, edits)
+        let changed = self.fixed.as_ref().is_some_and(|f| f.text != self.source);
+        let (diff, edits, inserted, removed) = match self.fixed {
+            Some(f) => {
+                let edits = edits_json(&self.source, &f.text);
+                (f.diff, edits, f.inserted, f.removed)
             }
-            None => (String::new(), Vec::new()),
+            None => (String::new(), Vec::new(), 0, 0),
         };
         let doc = json!({
             "file": self.name,
@@ -144,6 +153,8 @@ impl Fixing {
             "written": self.written.map(|p| p.display().to_string()),
             "diff": diff,
             "edits": edits,
+            "barriers_inserted": inserted,
+            "barriers_removed": removed,
         });
         FileResult { code, human: self.human, doc, tally: self.tally }
     }
@@ -465,7 +476,12 @@ fn write_plan(
     let text = patched.text.clone();
     let changed = text != loaded.source;
     let diff = crate::patch::unified_diff(&loaded.source, &text, &loaded.name);
-    f.fixed = Some((text.clone(), diff.clone()));
+    f.fixed = Some(Fixed {
+        text: text.clone(),
+        diff: diff.clone(),
+        inserted: patched.inserted,
+        removed: patched.removed,
+    });
     let out = &mut f.human;
     out.out(diff);
     for k in &loaded.kernels {
@@ -512,11 +528,12 @@ fn write_plan(
         f.written = Some(target.clone());
     }
     if changed {
-        let n = plan.inserts.len();
+        // Counted in the file: kernels sharing source text each ask for the same statement.
         out.err(format!(
-            "{}: inserted {n} barrier(s){}, wrote {}\n",
+            "{}: inserted {} barrier(s){}, wrote {}\n",
             loaded.name,
-            if plan.removes.is_empty() { String::new() } else { format!(", removed {}", plan.removes.len()) },
+            patched.inserted,
+            if patched.removed == 0 { String::new() } else { format!(", removed {}", patched.removed) },
             target.display()
         ));
     } else if plan.leftover.is_empty() {

@@ -174,12 +174,8 @@ fn result(finding: &Value, uri: &str, kernel: &str) -> Value {
 fn fix_result(file: &Value, uri: &str) -> Value {
     let edits: Vec<&Value> = file["edits"].as_array().into_iter().flatten().collect();
     let first_line = edits.first().and_then(|e| e["line"].as_u64()).unwrap_or(1);
-    let inserted: usize = file["kernels"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|k| k["inserted"].as_array().map_or(0, Vec::len))
-        .sum();
+    // Counted in the file, not per kernel: kernels sharing source text ask for the same statement.
+    let inserted = file["barriers_inserted"].as_u64().unwrap_or(0);
     let replacements: Vec<Value> = edits
         .iter()
         .map(|e| {

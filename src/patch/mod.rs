@@ -37,6 +37,9 @@ struct Edit {
     text: String,
     /// Order among edits at the same offset.
     rank: usize,
+    /// The edit that writes or deletes one barrier statement (a braced insertion is two edits,
+    /// the brace and the barrier; only the second counts).
+    barrier: bool,
 }
 
 /// The text with a barrier statement `barrier` (e.g. `__syncthreads();`) after every label of
@@ -79,6 +82,11 @@ pub struct Patched {
     /// The file's own bytes with the same edits: its BOM and the bytes the reader replaced come
     /// back unchanged ([`Input::restore`]).
     pub bytes: Vec<u8>,
+    /// Barrier statements written, each source place once (kernels sharing source text ask
+    /// for the same statement: it is one barrier in the file).
+    pub inserted: usize,
+    /// Barrier statements deleted, each once.
+    pub removed: usize,
 }
 
 /// Like [`apply_all`] on a file as read by [`crate::source::read`].
@@ -86,7 +94,9 @@ pub fn apply_input(input: &Input, parts: &[KernelEdits]) -> Result<Patched, Patc
     let edits = planned(&input.text, parts)?;
     let text = apply_text(&input.text, &edits);
     let spans: Vec<(usize, usize, &str)> = edits.iter().map(|e| (e.at, e.len, e.text.as_str())).collect();
-    Ok(Patched { text, bytes: input.restore(&spans) })
+    let count =
+        |removal: bool| edits.iter().filter(|e| e.barrier && (e.rank == REMOVAL_RANK) == removal).count();
+    Ok(Patched { text, bytes: input.restore(&spans), inserted: count(false), removed: count(true) })
 }
 
 /// The edits of all parts, each once, from the end of the text backwards, at char boundaries
@@ -153,7 +163,7 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
             Place::Line { offset, indent } => {
                 let nl = line_ending(source, *offset);
                 let at = before_cr(source, *offset);
-                edits.push(Edit { at, len: 0, text: format!("{nl}{indent}{barrier}"), rank });
+                edits.push(Edit { at, len: 0, text: format!("{nl}{indent}{barrier}"), rank, barrier: true });
             }
             Place::Braced { body_start, body_end, indent, outer_indent } => {
                 // `{` ends the header line; a body on the header's line moves to a line of its own.
@@ -161,13 +171,14 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
                 let nl = line_ending(source, start);
                 let header_end = source[..start].trim_end().len();
                 if source[header_end..start].contains('\n') {
-                    edits.push(Edit { at: header_end, len: 0, text: " {".to_string(), rank });
+                    edits.push(Edit { at: header_end, len: 0, text: " {".to_string(), rank, barrier: false });
                 } else {
                     edits.push(Edit {
                         at: header_end,
                         len: start - header_end,
                         text: format!(" {{{nl}{indent}"),
                         rank,
+                        barrier: false,
                     });
                 }
                 edits.push(Edit {
@@ -175,6 +186,7 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
                     len: 0,
                     text: format!("{nl}{indent}{barrier}{nl}{outer_indent}}}"),
                     rank,
+                    barrier: true,
                 });
             }
             Place::Not(_) => return Err(PatchError::NotPlaceable(kernel.label_name(*l).to_string())),
@@ -194,9 +206,16 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
                     len: line_end - line_start + 1,
                     text: String::new(),
                     rank: REMOVAL_RANK,
+                    barrier: true,
                 });
             } else {
-                edits.push(Edit { at: start, len: end - start, text: String::new(), rank: REMOVAL_RANK });
+                edits.push(Edit {
+                    at: start,
+                    len: end - start,
+                    text: String::new(),
+                    rank: REMOVAL_RANK,
+                    barrier: true,
+                });
             }
         }
     }

@@ -114,3 +114,40 @@ fn reoptimize_keeps_barriers_inside_expressions() {
     let (code, _, err) = autosync(&["check", f]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn a_barrier_in_shared_source_is_counted_once() {
+    // Two kernels call one device function: synthesis gives each kernel the barrier, and the file
+    // gets one statement, which the summary counts once.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("shared.cu");
+    std::fs::write(
+        &file,
+        "__device__ void publish(int *s, int *out) {\n    s[threadIdx.x] = threadIdx.x;\n    out[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % 64];\n}\n\
+         __global__ void first(int *out) { __shared__ int s[64]; publish(s, out); }\n\
+         __global__ void second(int *out) { __shared__ int s[64]; publish(s, out); }\n\
+         int main() {\n    int *d;\n    cudaMalloc(&d, 1024);\n    first<<<1, 64>>>(d);\n    second<<<1, 64>>>(d);\n    return 0;\n}\n",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf8");
+    let (code, out, err) = autosync(&["fix", "--no-warp", "--diff", "--format", "json", f]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("a JSON document");
+    let file_doc = &doc["files"][0];
+    let per_kernel: Vec<usize> = file_doc["kernels"]
+        .as_array()
+        .expect("kernels")
+        .iter()
+        .map(|k| k["inserted"].as_array().map_or(0, Vec::len))
+        .collect();
+    assert_eq!(per_kernel, [1, 1], "{out}");
+    assert_eq!(file_doc["barriers_inserted"], 1, "{out}");
+    let (code, out, _) = autosync(&["fix", "--no-warp", "--diff", "--format", "sarif", f]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1 barrier(s) make this file correctly synchronized"), "{out}");
+    let (code, _, err) = autosync(&["fix", "--no-warp", f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("inserted 1 barrier(s)"), "{err}");
+    let fixed = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(fixed.matches("__syncthreads()").count(), 1, "{fixed}");
+}
