@@ -428,7 +428,7 @@ fn new_solver(facts: &[Bool], timeout_ms: u32, rlimit: u32) -> Solver {
     // the logic spares z3 the general solver's set-up for unknown logics and gives its SMT core
     // the bit-vector configuration: a kernel's fixed cost (solver set-up, bit-blasting the
     // launch facts) fell from about 80 to 35 ms, the applications corpus's `check` time by 40 %.
-    let solver = Solver::new_for_logic("QF_UFBV").unwrap_or_else(Solver::new);
+    let solver = Solver::new_for_logic("QF_UFBV").unwrap_or_default();
     // A fixed seed: the same input asks the same queries and gets the same models (witnesses),
     // whatever else runs on the machine (only a timeout itself depends on the load).
     let mut p = Params::new();
