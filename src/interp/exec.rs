@@ -493,33 +493,40 @@ impl<'p> Machine<'p> {
     /// `-`, `*`, `<<` or negation whose result leaves the signed 32-bit range — the interpreter's
     /// side of the oracle's no-wrap condition (`verify::wrap`). Opaque calls start afresh.
     fn wraps(&self, e: &CExpr, t: usize) -> bool {
+        self.eval_wrapping(e, t).1
+    }
+
+    /// [`Self::eval`] and [`Self::wraps`] in one walk: each subexpression is evaluated once
+    /// (asking `eval` for the operands' values at every level is quadratic in the depth).
+    fn eval_wrapping(&self, e: &CExpr, t: usize) -> (u32, bool) {
         match e {
-            CExpr::Const(_) | CExpr::Builtin(_) | CExpr::Call(..) => false,
-            CExpr::Var(v) => self.wrapped[t * self.nv + v],
+            CExpr::Const(_) | CExpr::Builtin(_) | CExpr::Call(..) => (self.eval(e, t), false),
+            CExpr::Var(v) => (self.vars[t * self.nv + v], self.wrapped[t * self.nv + v]),
             CExpr::Unary(op, a) => {
-                self.wraps(a, t) || (*op == UnOp::Neg && self.eval(a, t) as i32 == i32::MIN)
+                let (x, wrapped) = self.eval_wrapping(a, t);
+                (value::unary(*op, x), wrapped || (*op == UnOp::Neg && x as i32 == i32::MIN))
             }
             CExpr::Binary(op, a, b) => {
-                if self.wraps(a, t) || self.wraps(b, t) {
-                    return true;
-                }
-                let (x, y) = (self.eval(a, t) as i32, self.eval(b, t) as i32);
-                match op {
-                    BinOp::Add => x.checked_add(y).is_none(),
-                    BinOp::Sub => x.checked_sub(y).is_none(),
-                    BinOp::Mul => x.checked_mul(y).is_none(),
+                let (x, wa) = self.eval_wrapping(a, t);
+                let (y, wb) = self.eval_wrapping(b, t);
+                let (sx, sy) = (x as i32, y as i32);
+                let here = match op {
+                    BinOp::Add => sx.checked_add(sy).is_none(),
+                    BinOp::Sub => sx.checked_sub(sy).is_none(),
+                    BinOp::Mul => sx.checked_mul(sy).is_none(),
                     BinOp::Shl => {
-                        let s = y as u32;
-                        s >= 32 || (x.wrapping_shl(s) >> s) != x
+                        let s = y;
+                        s >= 32 || (sx.wrapping_shl(s) >> s) != sx
                     }
                     _ => false,
-                }
+                };
+                (value::binary(*op, x, y), wa || wb || here)
             }
             CExpr::Select(c, a, b) => {
                 if self.eval(c, t) != 0 {
-                    self.wraps(a, t)
+                    self.eval_wrapping(a, t)
                 } else {
-                    self.wraps(b, t)
+                    self.eval_wrapping(b, t)
                 }
             }
         }
@@ -539,8 +546,7 @@ impl<'p> Machine<'p> {
             CStmt::Nop => {}
             CStmt::Assign(v, e) => {
                 for t in (0..n).filter(|&t| mask[t]) {
-                    let val = self.eval(e, t);
-                    let wrapped = self.wraps(e, t);
+                    let (val, wrapped) = self.eval_wrapping(e, t);
                     self.set(t, *v, val);
                     self.wrapped[t * self.nv + v] = wrapped;
                 }
