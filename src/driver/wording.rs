@@ -146,7 +146,7 @@ fn param_text(k: &Kernel, name: &str, v: u64) -> String {
             Some(t) => format!("{} = {t}", f.name),
             None => format!("{} = a function", f.name),
         },
-        None => format!("{name} = {}", param_value(v)),
+        None => format!("{} = {}", k.param_source_name(name), param_value(v)),
     }
 }
 
@@ -205,8 +205,9 @@ pub fn warp_sync_help(k: &Kernel, w: Option<&Witness>) -> Option<&'static str> {
 pub fn assume_help(k: &Kernel, w: &Witness) -> Option<String> {
     let params: Vec<&(String, u64)> =
         w.params.iter().filter(|(n, _)| !k.fn_pointers.contains_key(n)).collect();
-    let (name, _) = params.first()?;
-    let values: Vec<String> = params.iter().map(|(n, v)| format!("{n} = {}", param_value(*v))).collect();
+    let name = k.param_source_name(&params.first()?.0);
+    let values: Vec<String> =
+        params.iter().map(|(n, v)| format!("{} = {}", k.param_source_name(n), param_value(*v))).collect();
     Some(format!(
         "help: the solver found this race with {}; if the launches never pass such values, state what they guarantee with `--assume 'CONDITION'` (a condition on `{name}`; or a `__requires(…)` line in the kernel)",
         and_list(&values)

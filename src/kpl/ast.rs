@@ -536,6 +536,11 @@ pub struct Kernel {
     /// Kernel parameters that are function pointers (`cuda/lower/fn_ptr.rs`), keyed by the KPL
     /// parameter: its value `i` means the pointer holds `targets[i]`. Empty for KPL files.
     pub fn_pointers: std::collections::BTreeMap<String, FnPointer>,
+    /// How a scalar parameter is written in the source when KPL names it otherwise, keyed by the
+    /// KPL parameter: a field of a struct passed by value (`img.pitch` for `img_pitch`), a name
+    /// that is a KPL keyword or taken. What a report names and what `--assume` reads. Empty for
+    /// KPL files.
+    pub source_params: std::collections::BTreeMap<String, String>,
 }
 
 /// A function pointer kernel parameter as the source has it (`Kernel::fn_pointers`).
@@ -548,6 +553,12 @@ pub struct FnPointer {
 }
 
 impl Kernel {
+    /// The parameter `kpl` as the source writes it (`img.pitch`; `kpl` itself for KPL files and
+    /// parameters KPL keeps as written).
+    pub fn param_source_name<'a>(&'a self, kpl: &'a str) -> &'a str {
+        self.source_params.get(kpl).map_or(kpl, String::as_str)
+    }
+
     pub fn array(&self, name: &str) -> Option<&ArrayDecl> {
         self.arrays.iter().find(|a| a.name == name)
     }

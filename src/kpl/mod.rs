@@ -72,5 +72,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         launch_facts: Vec::new(),
         source_arrays: Default::default(),
         fn_pointers: Default::default(),
+        source_params: Default::default(),
     }
 }

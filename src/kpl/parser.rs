@@ -167,6 +167,7 @@ impl Parser<'_> {
             launch_facts: Vec::new(),
             source_arrays: Default::default(),
             fn_pointers: Default::default(),
+            source_params: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

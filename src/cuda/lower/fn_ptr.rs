@@ -129,7 +129,7 @@ impl<'t> Lx<'_, 't> {
             cname.clone()
         };
         self.declare_kpl(&k);
-        self.params.push(k.clone());
+        self.push_param(&k, &cname);
         // The pointer holds one of them: its value is a position in the list.
         let count = u32::try_from(targets.len()).unwrap_or(u32::MAX);
         self.cur_span = span(decl);

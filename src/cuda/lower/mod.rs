@@ -195,6 +195,8 @@ struct Lx<'a, 't> {
     flag_guards: std::collections::BTreeSet<Label>,
     arrays: Vec<ArrayDecl>,
     params: Vec<String>,
+    /// The source spelling of parameters KPL names otherwise (`Kernel::source_params`).
+    source_params: std::collections::BTreeMap<String, String>,
     scopes: Vec<HashMap<String, Binding>>,
     kpl_scopes: Vec<HashSet<String>>,
     /// Every identifier of the kernel's source plus every KPL name handed out.
@@ -345,6 +347,7 @@ fn lower_instance<'t>(
         flag_guards: Default::default(),
         arrays: Vec::new(),
         params: Vec::new(),
+        source_params: Default::default(),
         scopes: vec![scope0],
         kpl_scopes: vec![HashSet::new()],
         taken,
@@ -408,6 +411,7 @@ fn lower_instance<'t>(
         launch_facts: Vec::new(),
         source_arrays,
         fn_pointers: lx.fn_pointers,
+        source_params: lx.source_params,
     })
 }
 

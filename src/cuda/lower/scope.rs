@@ -89,6 +89,15 @@ impl<'t> Lx<'_, 't> {
         self.kpl_scopes.iter().any(|s| s.contains(name)) || self.arrays.iter().any(|a| a.name == name)
     }
 
+    /// Adds the KPL parameter `kpl`, written `source` in the source (`Kernel::source_params`
+    /// keeps the spelling when the two differ).
+    pub(super) fn push_param(&mut self, kpl: &str, source: &str) {
+        self.params.push(kpl.to_string());
+        if kpl != source {
+            self.source_params.insert(kpl.to_string(), source.to_string());
+        }
+    }
+
     pub(super) fn declare_kpl(&mut self, name: &str) {
         self.taken.insert(name.to_string());
         if let Some(s) = self.kpl_scopes.last_mut() {
@@ -319,7 +328,7 @@ impl<'t> Lx<'_, 't> {
                             base
                         };
                         self.declare_kpl(&k);
-                        self.params.push(k.clone());
+                        self.push_param(&k, &format!("{cname}.{f}"));
                         comps.push(k);
                     }
                     if written {
@@ -399,7 +408,7 @@ impl<'t> Lx<'_, 't> {
                 cname.clone()
             };
             self.declare_kpl(&kpl);
-            self.params.push(kpl.clone());
+            self.push_param(&kpl, &cname);
             // Every visible launch passes this value (`cuda::launch`): the parameter is it.
             let fact = self.launch_argument(f, &cname, ty);
             let assigned = assigns(body, self.src, &cname);
@@ -484,7 +493,7 @@ impl<'t> Lx<'_, 't> {
                         name.clone()
                     };
                     self.declare_kpl(&kpl);
-                    self.params.push(kpl.clone());
+                    self.push_param(&kpl, &format!("{cname}.{field}"));
                     self.bind(&name, Binding::Var { kpl: kpl.clone(), ty });
                     self.note_ctype(&name, ty_node);
                     if assigns(body, self.src, &name) {
