@@ -308,7 +308,7 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
         kernel.geometry = geometry.clone();
         // The launches in the file give what the header does not (see `launch`).
         let base = kernel.name.split('<').next().unwrap_or("").to_string();
-        if let Some(f) = facts.get(&base) {
+        if let Some(f) = facts.get(&kernel.name).or_else(|| facts.get(&base)) {
             kernel.geometry = f.geometry().overridden_by(&geometry);
             kernel.launch_facts = launch::render(f, &line_of);
         }
@@ -363,7 +363,13 @@ fn lower_expanded(
     }
     file.evaluate_constants(text);
     if !options.no_launch_facts {
-        file.launch_facts = launch_facts(root, text, &file, &kernels, overrides);
+        file.launches = launches(root, text, &file, &kernels);
+        file.overrides = overrides.clone();
+        file.launch_facts = file
+            .launches
+            .iter()
+            .map(|(name, (l, params))| (name.clone(), launch::facts(name, params, l, overrides)))
+            .collect();
         facts.clone_from(&file.launch_facts);
     }
     for d in &decls {
@@ -376,21 +382,29 @@ fn lower_expanded(
     let mut refused = Vec::new();
     for f in kernels {
         match lower::lower_kernel(f, text, &file, &options.template_args, warnings) {
-            Ok(ks) => out.extend(ks),
+            Ok(ks) => {
+                for (k, f) in ks {
+                    // A template instance's own facts, by its full name (`reduce<64>`).
+                    if let (true, Some(f)) = (k.name.contains('<'), f) {
+                        facts.insert(k.name.clone(), f);
+                    }
+                    out.push(k);
+                }
+            }
             Err(d) => refused.push(d),
         }
     }
     Ok((out, refused))
 }
 
-/// The launch facts of every kernel in `kernels` (their definitions) that the file launches.
-fn launch_facts(
+/// The launches of every kernel in `kernels` (their definitions) that the file launches, with
+/// the kernel's parameters (C name, whether a by-value integer).
+fn launches(
     root: Node,
     text: &str,
     file: &FileInfo,
     kernels: &[Node],
-    overrides: &launch::Overrides,
-) -> std::collections::BTreeMap<String, launch::LaunchFacts> {
+) -> std::collections::BTreeMap<String, (launch::Launches, Vec<(String, bool)>)> {
     let mut by_name: std::collections::BTreeMap<String, Vec<Node>> = Default::default();
     for k in kernels {
         if let Some(n) = function_name(*k, text) {
@@ -398,13 +412,14 @@ fn launch_facts(
         }
     }
     let names: Vec<String> = by_name.keys().cloned().collect();
-    let found = launch::launches(root, text, file, &names);
-    let mut out = std::collections::BTreeMap::new();
-    for (name, l) in &found {
-        let params = by_name.get(name).and_then(|defs| launch::kernel_params(defs, text)).unwrap_or_default();
-        out.insert(name.clone(), launch::facts(name, &params, l, overrides));
-    }
-    out
+    launch::launches(root, text, file, &names)
+        .into_iter()
+        .map(|(name, l)| {
+            let params =
+                by_name.get(&name).and_then(|defs| launch::kernel_params(defs, text)).unwrap_or_default();
+            (name, (l, params))
+        })
+        .collect()
 }
 
 fn parse(source: &str) -> Result<Tree, Diagnostic> {
@@ -487,9 +502,35 @@ pub(crate) struct FileInfo {
     pub member_types: member_types::MemberTypes,
     /// What the host code says about each kernel's launches, by kernel name (`launch`).
     pub launch_facts: std::collections::BTreeMap<String, launch::LaunchFacts>,
+    /// The launches themselves, by kernel name, with the kernel's parameters and who overrides
+    /// the geometry: a template instance's facts come from its own launches
+    /// ([`FileInfo::instance_facts`]).
+    launches: std::collections::BTreeMap<String, (launch::Launches, Vec<(String, bool)>)>,
+    overrides: launch::Overrides,
 }
 
 impl FileInfo {
+    /// The launch facts of one template instance of kernel `name`: from the launches that name
+    /// this instance's arguments (`own`, call spans) and those that name none of the file's
+    /// instances (`attributed` lists every launch some instance claims) — a launch of another
+    /// instance does not launch this one. `None` when the file launches `name` nowhere.
+    pub(crate) fn instance_facts(
+        &self,
+        name: &str,
+        own: &[Span],
+        attributed: &[Span],
+    ) -> Option<launch::LaunchFacts> {
+        let (all, params) = self.launches.get(name)?;
+        let sites = all
+            .sites
+            .iter()
+            .filter(|s| own.contains(&s.at) || !attributed.contains(&s.at))
+            .cloned()
+            .collect();
+        let mine = launch::Launches { sites, other_use: all.other_use };
+        Some(launch::facts(name, params, &mine, &self.overrides))
+    }
+
     fn evaluate_constants(&mut self, src: &str) {
         let raw = std::mem::take(&mut self.raw_constants);
         let defs: HashMap<String, Span> = raw.iter().map(|(n, v, _)| (n.clone(), *v)).collect();

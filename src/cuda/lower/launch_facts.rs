@@ -4,20 +4,14 @@
 //! start of the kernel (a part fixed completely is the kernel's geometry instead).
 
 use super::*;
-use crate::cuda::launch::{LaunchFacts, Rel};
+use crate::cuda::launch::Rel;
 use crate::kpl::ast::{BinOp, Builtin, Dim};
 
 impl<'t> Lx<'_, 't> {
-    /// The launch facts of the kernel defined by `f`.
-    fn facts_of(&self, f: Node) -> Option<&LaunchFacts> {
-        let name = crate::cuda::function_name(f, self.src)?;
-        self.file.launch_facts.get(name)
-    }
-
-    /// The value the launches give parameter `cname` of kernel `f`, as a word of type `ty`
+    /// The value the launches give parameter `cname` of the kernel, as a word of type `ty`
     /// (`None` when there is none or it does not fit the type).
-    pub(super) fn launch_argument(&self, f: Node, cname: &str, ty: Ty) -> Option<u32> {
-        let v = self.facts_of(f)?.argument(cname)?;
+    pub(super) fn launch_argument(&self, cname: &str, ty: Ty) -> Option<u32> {
+        let v = self.facts.as_ref()?.argument(cname)?;
         match ty {
             Ty::Int => i32::try_from(v).ok().map(|v| v as u32),
             Ty::UInt => u32::try_from(v).ok(),
@@ -30,8 +24,8 @@ impl<'t> Lx<'_, 't> {
     /// uses cooperative groups, whose ranks read every dimension): an unread dimension is left
     /// to the launch-shape inference, which assumes 1 without a term (both are sound; the fact
     /// is only needed where the kernel reads the dimension).
-    pub(super) fn launch_assumptions(&mut self, f: Node, body: Node) {
-        let Some(facts) = self.facts_of(f).cloned() else { return };
+    pub(super) fn launch_assumptions(&mut self, body: Node) {
+        let Some(facts) = self.facts.clone() else { return };
         let parts = [
             (facts.block, ["threadIdx", "blockDim"], Builtin::BlockDim as fn(Dim) -> Builtin),
             (facts.grid, ["blockIdx", "gridDim"], Builtin::GridDim),

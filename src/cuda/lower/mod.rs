@@ -197,6 +197,8 @@ struct Lx<'a, 't> {
     params: Vec<String>,
     /// The source spelling of parameters KPL names otherwise (`Kernel::source_params`).
     source_params: std::collections::BTreeMap<String, String>,
+    /// What the launches of this kernel (of this template instance) say (`cuda::launch`).
+    facts: Option<crate::cuda::launch::LaunchFacts>,
     scopes: Vec<HashMap<String, Binding>>,
     kpl_scopes: Vec<HashSet<String>>,
     /// Every identifier of the kernel's source plus every KPL name handed out.
@@ -263,7 +265,7 @@ pub(crate) fn lower_kernel<'t>(
     file: &FileInfo,
     template_args: &[(String, String)],
     warnings: &mut Vec<Diagnostic>,
-) -> R<Vec<Kernel>> {
+) -> R<Vec<(Kernel, Option<crate::cuda::launch::LaunchFacts>)>> {
     let mut root = f;
     while let Some(p) = root.parent() {
         root = p;
@@ -277,10 +279,13 @@ pub(crate) fn lower_kernel<'t>(
         _ => Vec::new(),
     };
     if tparams.is_empty() {
-        return Ok(vec![lower_instance(f, src, file, &prog, name, &Instance::default(), warnings)?]);
+        let facts = file.launch_facts.get(&name).cloned();
+        let planned = Planned { name, inst: Instance::default(), facts: facts.clone() };
+        return Ok(vec![(lower_instance(f, src, file, &prog, planned, warnings)?, facts)]);
     }
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    // Each instance with the launches that name it (call spans); lowered once all are known.
+    let mut instances: Vec<(String, Instance, Vec<Span>)> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
     // Explicit instantiations, then the launches of the file that name template arguments:
     // each distinct argument list is one instance. A launch whose arguments are not constants
     // (`k<T><<<…>>>` inside a host template) names instances this file cannot list: the generic
@@ -304,16 +309,46 @@ pub(crate) fn lower_kernel<'t>(
         let shown = format!("{iname}<{}>", inst.shown.join(", "));
         // One kernel per distinct binding (`k<threads>` and `k<256>` are one instance).
         let types = inst.types.key();
-        if seen.insert(format!("{types:?} {:?}", inst.values)) {
-            out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
+        let key = format!("{types:?} {:?}", inst.values);
+        let at = match seen.get(&key) {
+            Some(i) => *i,
+            None => {
+                seen.insert(key, instances.len());
+                instances.push((shown, inst, Vec::new()));
+                instances.len() - 1
+            }
+        };
+        // The launch `k<…><<<…>>>(…)` these arguments belong to (an explicit instantiation is
+        // no launch).
+        let call = args.parent().and_then(|t| t.parent()).filter(|c| c.kind() == "call_expression");
+        if let (false, Some(call)) = (is_explicit, call) {
+            instances[at].2.push(span(call));
         }
+    }
+    let attributed: Vec<Span> = instances.iter().flat_map(|(_, _, own)| own.iter().copied()).collect();
+    let mut out = Vec::new();
+    for (shown, inst, own) in instances {
+        let facts = file.instance_facts(&name, &own, &attributed);
+        let planned = Planned { name: shown, inst, facts: facts.clone() };
+        out.push((lower_instance(f, src, file, &prog, planned, warnings)?, facts));
     }
     if out.is_empty() || unnamed {
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
-        out.push(lower_instance(f, src, file, &prog, shown, &inst, warnings)?);
+        // Launches no listed instance claims (arguments deduced or not constants) may be its.
+        let facts = file.instance_facts(&name, &[], &attributed);
+        let planned = Planned { name: shown, inst, facts: facts.clone() };
+        out.push((lower_instance(f, src, file, &prog, planned, warnings)?, facts));
     }
     Ok(out)
+}
+
+/// One kernel to lower from a kernel function: its name (`reduce<256>`), its template binding
+/// and what its launches say.
+struct Planned {
+    name: String,
+    inst: Instance,
+    facts: Option<crate::cuda::launch::LaunchFacts>,
 }
 
 fn lower_instance<'t>(
@@ -321,10 +356,11 @@ fn lower_instance<'t>(
     src: &str,
     file: &FileInfo,
     prog: &Program<'t>,
-    name: String,
-    inst: &Instance,
+    planned: Planned,
     warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
+    let Planned { name, inst, facts } = planned;
+    let inst = &inst;
     let body =
         f.child_by_field_name("body").ok_or_else(|| Diagnostic::error("a kernel without a body", span(f)))?;
     let mut taken = HashSet::new();
@@ -348,6 +384,7 @@ fn lower_instance<'t>(
         arrays: Vec::new(),
         params: Vec::new(),
         source_params: Default::default(),
+        facts,
         scopes: vec![scope0],
         kpl_scopes: vec![HashSet::new()],
         taken,
@@ -425,7 +462,7 @@ impl<'t> Lx<'_, 't> {
             root = p;
         }
         self.cli_assumptions(root, body)?;
-        self.launch_assumptions(f, body);
+        self.launch_assumptions(body);
         let mut c = body.walk();
         let children: Vec<Node> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
         self.final_return = children.last().copied().filter(|n| n.kind() == "return_statement");

@@ -410,7 +410,7 @@ impl<'t> Lx<'_, 't> {
             self.declare_kpl(&kpl);
             self.push_param(&kpl, &cname);
             // Every visible launch passes this value (`cuda::launch`): the parameter is it.
-            let fact = self.launch_argument(f, &cname, ty);
+            let fact = self.launch_argument(&cname, ty);
             let assigned = assigns(body, self.src, &cname);
             match fact {
                 Some(value) if !assigned => self.bind(&cname, Binding::Const { value, ty }),
