@@ -1,6 +1,7 @@
 //! Launch facts from host code (`cuda::launch`): reports name them and where they come from, a
 //! flag that overrides a part says so, `--no-launch-facts` lifts them all, a `cudaLaunchKernel`
-//! launch counts as one, and a kernel the file also uses outside a launch gets none.
+//! launch counts as one, a kernel the file also uses outside a launch gets none, a template
+//! instance takes its own launches, and a host local is the declaration its launch sees.
 
 use crate::common::autosync_in;
 use std::path::{Path, PathBuf};
@@ -91,4 +92,60 @@ fn a_runtime_api_launch_is_one_of_the_launches() {
         "{k}"
     );
     assert!(f.iter().any(|x| x == "gridDim = (1024, 1, 1) from the 2 launches at lines 29, 32"), "{k}");
+}
+
+#[test]
+fn a_template_instance_takes_only_the_launches_that_name_it() {
+    // `transpose<16><<<blocks16, threads16>>>` and `transpose<32><<<blocks32, threads32>>>`: each
+    // instance is checked under its own launch, not under "one of" both.
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "transpose_template_per_size.cu"]);
+    assert_eq!(code, 0, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    let kernels = v["files"][0]["kernels"].as_array().expect("kernels").clone();
+    let by_name = |n: &str| kernels.iter().find(|k| k["name"] == n).cloned().expect("the instance");
+    assert_eq!(
+        facts(&by_name("transpose<16>"))[..2],
+        [
+            "blockDim = (16, 16, 1) from the launch at line 32",
+            "gridDim = (256, 256, 1) from the launch at line 32"
+        ]
+    );
+    assert_eq!(
+        facts(&by_name("transpose<32>"))[..2],
+        [
+            "blockDim = (32, 32, 1) from the launch at line 36",
+            "gridDim = (128, 128, 1) from the launch at line 36"
+        ]
+    );
+}
+
+#[test]
+fn same_named_locals_in_two_blocks_are_two_variables() {
+    // `dim3 block` declared in each branch: each launch reads its own branch's declaration.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        tmp.path().join("scale.cu"),
+        "__global__ void scale(float *x) { x[blockIdx.x * blockDim.x + threadIdx.x] *= 2.0f; }\n\
+         int main(int argc, char **argv) {\n\
+         \x20   float *x;\n\
+         \x20   cudaMalloc(&x, 1 << 20);\n\
+         \x20   if (argc > 1) {\n\
+         \x20       dim3 block(128);\n\
+         \x20       scale<<<64, block>>>(x);\n\
+         \x20   } else {\n\
+         \x20       dim3 block(256);\n\
+         \x20       scale<<<32, block>>>(x);\n\
+         \x20   }\n\
+         \x20   return 0;\n\
+         }\n",
+    )
+    .expect("write");
+    let (code, json, _) = autosync_in(tmp.path(), &["check", "--format", "json", "scale.cu"]);
+    assert_eq!(code, 0, "{json}");
+    let f = facts(&json_kernel(&json));
+    assert!(
+        f.iter().any(|x| x.contains("from the 2 launches at lines 7, 10") && x.contains("one of 128, 256")),
+        "{f:?}"
+    );
 }

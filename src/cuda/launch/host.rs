@@ -166,10 +166,12 @@ impl<'t> Host<'_, 't> {
         }
     }
 
-    /// How `name` is declared in `func` (or as its parameter, or at file scope).
-    fn kind_of(&self, func: Node<'t>, name: &str, _at: Node<'t>) -> Kind {
+    /// How `name` is declared where `at` reads it in `func` (or as its parameter, or at file
+    /// scope).
+    fn kind_of(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Kind {
+        let scope = self.scope_of(func, name, at);
         let mut decls = Vec::new();
-        declarations(func, name, self.src, &mut decls);
+        declarations(scope, name, self.src, &mut decls);
         let ty = match decls.as_slice() {
             [(ty, _)] => ty.clone(),
             [] => match parameter(func, name, self.src) {
@@ -180,6 +182,38 @@ impl<'t> Host<'_, 't> {
             _ => return Kind::Other,
         };
         type_kind(&ty)
+    }
+
+    /// Where the declaration of `name` that `at` sees lies: `func` when it declares `name` at most
+    /// once, else the innermost `{…}` around `at` with a declaration statement of `name` before
+    /// `at` (C's scoping: `dim3 block(16, 16);` and `dim3 block(32, 32);` in two branches are two
+    /// variables). Within that block the name means that declaration unless the block declares it
+    /// again (then the lookup finds two declarations and gives up, as for `func`).
+    fn scope_of(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Node<'t> {
+        let mut all = Vec::new();
+        declarations(func, name, self.src, &mut all);
+        if all.len() < 2 {
+            return func;
+        }
+        let mut n = at;
+        while n.id() != func.id() {
+            let Some(p) = n.parent() else { break };
+            if p.kind() == "compound_statement" {
+                let mut c = p.walk();
+                let declares = p.named_children(&mut c).any(|s| {
+                    let mut d = Vec::new();
+                    if s.kind() == "declaration" && s.end_byte() <= at.start_byte() {
+                        declarations(s, name, self.src, &mut d);
+                    }
+                    !d.is_empty()
+                });
+                if declares {
+                    return p;
+                }
+            }
+            n = p;
+        }
+        func
     }
 
     /// The value of slot `name` (field `field` of a `dim3`) just before `at` in `func`.
@@ -195,9 +229,12 @@ impl<'t> Host<'_, 't> {
             return None;
         }
         self.steps.set(self.steps.get() - 1);
+        // Declarations and stores of `name` are looked up in its scope; the values they store
+        // are still read in the whole function.
+        let scope = self.scope_of(func, name, at);
         let mut decls = Vec::new();
-        declarations(func, name, self.src, &mut decls);
-        let param = parameter(func, name, self.src);
+        declarations(scope, name, self.src, &mut decls);
+        let param = if scope.id() == func.id() { parameter(func, name, self.src) } else { None };
         let kind = match (decls.as_slice(), &param) {
             ([(ty, _)], None) => type_kind(ty),
             ([], Some((_, ty, _))) => type_kind(ty),
@@ -225,7 +262,7 @@ impl<'t> Host<'_, 't> {
         for (_, d) in &decls {
             defs.push(declaration_def(*d, field, self.src));
         }
-        definitions(func, name, field, self, &mut defs);
+        definitions(scope, name, field, self, &mut defs);
         let value = self.reaching(func, &defs, at, depth)?;
         let ok = match field {
             Some(_) => (1..=i64::from(u32::MAX)).contains(&value),
