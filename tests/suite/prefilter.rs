@@ -146,7 +146,10 @@ fn block_stride_rows_are_apart_without_a_query() {
         let mut with = quick(kernel);
         let mut without = quick(kernel).without_prefilter();
         let ((w_dec, w_und), (o_dec, o_und)) = (cases(&with.check(kernel)), cases(&without.check(kernel)));
-        for c in w_dec.iter().chain(&w_und) {
+        // A race decided with the pre-filter is reported without it. (A case the solver's time
+        // ran out on, with the pre-filter, on a loaded machine may be one it decides race-free
+        // in the other run: the limit is wall time.)
+        for c in &w_dec {
             assert!(o_dec.contains(c) || o_und.contains(c), "{c} found only with the pre-filter");
         }
         // A race decided without the pre-filter is reported with it (decided, or undecided when
