@@ -62,6 +62,7 @@ pub fn synth_options(
         partial: true,
         keep_barriers: config.synthesis.keep_barriers,
         warp: config.synthesis.warp,
+        robust_guards: true,
     }
 }
 

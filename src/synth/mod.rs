@@ -60,6 +60,13 @@ pub struct SynthOptions {
     pub keep_barriers: bool,
     /// Offer warp barriers (`syncwarp`, `__syncwarp()`) next to block barriers (informed mode).
     pub warp: bool,
+    /// Prefer positions outside every block whose guard depends on the thread (informed mode):
+    /// `if (i < n) { tile[t] = x; }` is entered by all of a block's threads only because of the
+    /// launch sizes, so a barrier inside it diverges once they change, and it runs no less
+    /// often than one after the `if`. Synthesis first runs with such blocks excluded (the
+    /// uniformity analysis's candidates, asked of no solver) and keeps that result when it leaves
+    /// no more findings than the unrestricted synthesis, which runs only when it leaves any.
+    pub robust_guards: bool,
 }
 
 impl Default for SynthOptions {
@@ -74,6 +81,7 @@ impl Default for SynthOptions {
             partial: false,
             keep_barriers: true,
             warp: false,
+            robust_guards: false,
         }
     }
 }
@@ -91,6 +99,20 @@ pub struct SynthStats {
     pub maxsat_time: Duration,
     #[serde(serialize_with = "ser_ms")]
     pub total_time: Duration,
+}
+
+impl SynthStats {
+    /// Adds the work of another synthesis of the same kernels (total time is wall time: the
+    /// later one's already counts the earlier one's).
+    fn add(&mut self, other: &SynthStats) {
+        self.oracle_calls += other.oracle_calls;
+        self.maxsat_calls += other.maxsat_calls;
+        self.iterations += other.iterations;
+        self.smt_queries += other.smt_queries;
+        self.oracle_time += other.oracle_time;
+        self.maxsat_time += other.maxsat_time;
+        self.total_time = self.total_time.max(other.total_time);
+    }
 }
 
 fn ser_ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -223,12 +245,47 @@ pub fn synthesize_group(
         return Err(SynthError::OracleCount { kernels: kernels.len(), oracles: oracles.len() });
     }
     let started = Instant::now();
+    if !(opts.robust_guards && opts.mode == Mode::Informed) {
+        return synthesize_group_from(kernels, oracles, opts, false, started);
+    }
+    let (robust, robust_stats) = synthesize_group_from(kernels, oracles, opts, true, started)?;
+    let left = |results: &[Synthesis]| -> (usize, usize) {
+        let unfinished = results.iter().filter(|r| !matches!(r, Synthesis::Done { .. })).count();
+        let remaining = results
+            .iter()
+            .map(|r| match r {
+                Synthesis::Done { remaining, .. } => remaining.len(),
+                _ => 0,
+            })
+            .sum();
+        (unfinished, remaining)
+    };
+    if left(&robust) == (0, 0) {
+        return Ok((robust, robust_stats));
+    }
+    let (free, mut stats) = synthesize_group_from(kernels, oracles, opts, false, started)?;
+    stats.add(&robust_stats);
+    let (robust_left, free_left) = (left(&robust), left(&free));
+    let robust_is_as_good = robust_left.0 <= free_left.0 && robust_left.1 <= free_left.1;
+    Ok((if robust_is_as_good { robust } else { free }, stats))
+}
+
+/// [`synthesize_group`] in one configuration: with every block whose guard the uniformity
+/// analysis finds thread-dependent excluded (`exclude_guarded`), or with only those the oracle
+/// proves thread-dependent.
+fn synthesize_group_from(
+    kernels: &[Kernel],
+    oracles: &mut [&mut dyn Oracle],
+    opts: &SynthOptions,
+    exclude_guarded: bool,
+    started: Instant,
+) -> Result<(Vec<Synthesis>, SynthStats), SynthError> {
     let mut stats = SynthStats::default();
     let queries_before = smt_queries(oracles);
     let mut dropped: Vec<Vec<Label>> = vec![Vec::new(); kernels.len()];
     let mut moved: Vec<Vec<Moved>> = vec![Vec::new(); kernels.len()];
     loop {
-        match synthesize_round(kernels, oracles, opts, &dropped, &mut stats, started)? {
+        match synthesize_round(kernels, oracles, opts, exclude_guarded, &dropped, &mut stats, started)? {
             Round::Finished(mut results) => {
                 for (r, m) in results.iter_mut().zip(moved) {
                     if let Synthesis::Done { moved, .. } = r {
@@ -274,6 +331,7 @@ fn synthesize_round(
     kernels: &[Kernel],
     oracles: &mut [&mut dyn Oracle],
     opts: &SynthOptions,
+    exclude_guarded: bool,
     dropped: &[Vec<Label>],
     stats: &mut SynthStats,
     started: Instant,
@@ -286,6 +344,11 @@ fn synthesize_round(
             let t = Instant::now();
             unit.varying_candidates = oracle.varying_candidates(&unit.base);
             stats.oracle_time += t.elapsed();
+            if exclude_guarded {
+                for b in unit.varying_candidates.clone() {
+                    exclude_block(unit, b, &mut excluded, &mut solver);
+                }
+            }
         }
     }
     let mut paper = PaperState::default();

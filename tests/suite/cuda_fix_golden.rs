@@ -6,7 +6,8 @@
 //!   `tests/cuda/fix/micro/NAME.fixed.cu` with the diff `NAME.diff`, and the result verifies;
 //! - `tests/cuda/fix/whole/NAME.cu`, whole realistic files (reductions with a warp tail, scans,
 //!   matrix multiply, stencil, histogram, cooperative groups, a softmax, a warp-per-row sparse
-//!   matrix-vector product), are fixed by plain `fix` (no
+//!   matrix-vector product, a bounds-checked tile whose barrier goes after the check), are fixed
+//!   by plain `fix` (no
 //!   flags but a generous budget) to `NAME.fixed.cu` and `NAME.diff`; `NAME.remaining` is the
 //!   summary of what stays (empty when nothing does, and then the result verifies), and the
 //!   sentences about repaired barriers (`moved the barrier at line …`) are part of it.

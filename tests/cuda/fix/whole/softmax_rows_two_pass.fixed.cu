@@ -40,8 +40,8 @@ __global__ void softmax_rows(const float* __restrict__ in, float* __restrict__ o
 
     float s = 0.f;
     for (int c = threadIdx.x; c < cols; c += THREADS) s += __expf(x[c] - m);
-    s = warpSum(s);
     __syncthreads();
+    s = warpSum(s);
     if (lane == 0) red[wid] = s;
     __syncthreads();
     s = (threadIdx.x < THREADS / WARP) ? red[lane] : 0.f;
