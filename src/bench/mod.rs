@@ -273,13 +273,15 @@ pub fn barrier_cost(k: &Kernel, config: &Config) -> Ratio {
 }
 
 /// The synthesis options of a benchmark run in `mode` (the configuration's engine and limits):
-/// Algorithm 1 as the paper has it (all or nothing, the input's barriers kept, one barrier kind),
-/// with warp barriers only for the warp-synchronous suite ([`WARP_SUITE`]).
+/// Algorithm 1 as the paper has it (all or nothing, the input's barriers kept, one barrier kind,
+/// the cost model's optimum even under a thread-dependent guard), with warp barriers only for
+/// the warp-synchronous suite ([`WARP_SUITE`]).
 pub(super) fn synth_options(config: &Config, mode: Mode) -> SynthOptions {
     SynthOptions {
         partial: false,
         keep_barriers: true,
         warp: false,
+        robust_guards: false,
         ..crate::driver::fix::synth_options(config, Some(mode), None, false)
     }
 }
