@@ -300,13 +300,32 @@ impl<'t> Lx<'_, 't> {
                 }
             }
             // A pointer cast keeps the element index: element sizes are assumed equal (every
-            // element is one 32-bit word; documented approximation).
+            // element is one 32-bit word; documented approximation) — and refused where both
+            // are known and differ: `(int *)bytes` with `char bytes[]` makes `p[1]` the bytes
+            // 4..8, not element 1, so the two views would meet where the model says they do not.
             "cast_expression" if self.is_pointer(n) => {
                 let v = n.child_by_field_name("value").ok_or_else(|| unsupported("cast", n))?;
                 let to = n.child_by_field_name("type").and_then(|t| t.child_by_field_name("type"));
                 if let Some(agg) = to.and_then(|t| self.agg_type(t)) {
                     // Elements of another size: the index would change units.
                     return Err(unsupported(format!("a cast to a pointer to {}", agg.name), n));
+                }
+                let to_bytes = to.and_then(|t| vector_cast::scalar_bytes(text(t, self.src)));
+                let from = vector_cast::base_name(v)
+                    .and_then(|b| vector_cast::declared_type(b, text(b, self.src), self.src));
+                let from_bytes = from.as_deref().and_then(vector_cast::scalar_bytes);
+                if let (Some(a), Some(b), Some(from)) = (from_bytes, to_bytes, &from) {
+                    if a != b {
+                        return Err(unsupported(
+                            format!(
+                                "the pointer cast `{}` from {a}-byte `{}` elements to {b}-byte ones (the element index would change units; accesses of different sizes to one array are not modelled)",
+                                text(n, self.src),
+                                from.trim()
+                            ),
+                            n,
+                        )
+                        .with_note("declare the memory with the element type it is accessed as"));
+                    }
                 }
                 // `pointer` refuses pointers into vector/struct arrays for the same reason.
                 let (array, _, index) = self.pointer(v)?;

@@ -15,7 +15,7 @@ use super::*;
 type AggElement = (String, Vec<Expr>, Rc<Agg>);
 
 /// The bytes of a scalar C type, by name (`None`: not a scalar this table knows).
-fn scalar_bytes(t: &str) -> Option<u32> {
+pub(super) fn scalar_bytes(t: &str) -> Option<u32> {
     let words: Vec<&str> = t
         .split_whitespace()
         .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "register" | "signed"))
@@ -71,7 +71,7 @@ pub(super) fn cast_parts<'n>(n: Node<'n>, src: &str) -> Option<(Node<'n>, Node<'
 }
 
 /// The identifier a pointer expression is based on (`p`, `p + off`, `&a[i]`, `(p)`).
-fn base_name<'n>(n: Node<'n>) -> Option<Node<'n>> {
+pub(super) fn base_name<'n>(n: Node<'n>) -> Option<Node<'n>> {
     let n = strip_parens(n);
     match n.kind() {
         "identifier" => Some(n),
@@ -83,7 +83,7 @@ fn base_name<'n>(n: Node<'n>) -> Option<Node<'n>> {
 
 /// The type text a declaration or parameter in scope at `at` gives `name` (the innermost
 /// function's parameters and declarations, then file scope).
-fn declared_type(at: Node, name: &str, src: &str) -> Option<String> {
+pub(super) fn declared_type(at: Node, name: &str, src: &str) -> Option<String> {
     fn find(n: Node, name: &str, src: &str) -> Option<String> {
         if matches!(n.kind(), "declaration" | "parameter_declaration" | "field_declaration") {
             let mut c = n.walk();
