@@ -284,14 +284,13 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
     let map = &pre.map;
     let mut lowered_warnings = Vec::new();
     let overrides = launch::Overrides { header: geometry.clone(), command_line: opts.command_line.clone() };
-    let mut facts = std::collections::BTreeMap::new();
-    let (mut kernels, refused) =
-        lower_expanded(&pre.text, &opts, &overrides, &mut lowered_warnings, &mut facts)
-            .map_err(|d| beyond(map.diagnostic(d), source))?;
+    let (lowered, refused) = lower_expanded(&pre.text, &opts, &overrides, &mut lowered_warnings)
+        .map_err(|d| beyond(map.diagnostic(d), source))?;
     let refused: Vec<Diagnostic> = refused.into_iter().map(|d| beyond(map.diagnostic(d), source)).collect();
     let lines = crate::diag::LineIndex::new(source);
     let line_of = |s: Span| lines.line_col(map.span(s).start).0;
-    for kernel in &mut kernels {
+    let mut kernels = Vec::with_capacity(lowered.len());
+    for (mut kernel, facts) in lowered {
         // The invariant of `limits`: no kernel past this bound reaches a recursive pass.
         if kernel.nesting() > crate::limits::MAX_KERNEL_NESTING {
             let at = map.diagnostic(Diagnostic::error("nesting too deep", kernel.body.span));
@@ -304,15 +303,15 @@ pub fn lower_all(source: &str, options: &FrontEndOptions) -> Result<LoweredFile,
                 source,
             ));
         }
-        map.kernel(kernel);
+        map.kernel(&mut kernel);
         kernel.geometry = geometry.clone();
         // The launches in the file give what the header does not (see `launch`).
-        let base = kernel.name.split('<').next().unwrap_or("").to_string();
-        if let Some(f) = facts.get(&kernel.name).or_else(|| facts.get(&base)) {
+        if let Some(f) = &facts {
             kernel.geometry = f.geometry().overridden_by(&geometry);
             kernel.launch_facts = launch::render(f, &line_of);
         }
-        crate::kpl::assign_default_names(kernel, source);
+        crate::kpl::assign_default_names(&mut kernel, source);
+        kernels.push(kernel);
     }
     warnings.extend(lowered_warnings.into_iter().map(|d| map.diagnostic(d)));
     Ok(LoweredFile {
@@ -332,14 +331,14 @@ fn beyond(mut d: Diagnostic, source: &str) -> Diagnostic {
 }
 
 /// Lowers the kernels of preprocessed text; spans and places point into `text`. Returns the
-/// kernels and one error per kernel function refused (its other kernels are still lowered).
+/// kernels, each with what its launches say, and one error per kernel function refused (its
+/// other kernels are still lowered).
 fn lower_expanded(
     text: &str,
     options: &FrontEndOptions,
     overrides: &launch::Overrides,
     warnings: &mut Vec<Diagnostic>,
-    facts: &mut std::collections::BTreeMap<String, launch::LaunchFacts>,
-) -> Result<(Vec<Kernel>, Vec<Diagnostic>), Diagnostic> {
+) -> Result<(Vec<(Kernel, Option<launch::LaunchFacts>)>, Vec<Diagnostic>), Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();
@@ -354,7 +353,7 @@ fn lower_expanded(
     if let Some(renamed) = struct_fields::flatten(root, text, &kernels) {
         // Same length, same spans: the lowering reads `p.f` of pointer-holding struct
         // parameters as the parameter `p_f` (see `struct_fields`).
-        return lower_expanded(&renamed, options, overrides, warnings, facts);
+        return lower_expanded(&renamed, options, overrides, warnings);
     }
     file.collect_types(root, text);
     file.member_types = member_types::MemberTypes::collect(root, text);
@@ -365,12 +364,6 @@ fn lower_expanded(
     if !options.no_launch_facts {
         file.launches = launches(root, text, &file, &kernels);
         file.overrides = overrides.clone();
-        file.launch_facts = file
-            .launches
-            .iter()
-            .map(|(name, (l, params))| (name.clone(), launch::facts(name, params, l, overrides)))
-            .collect();
-        facts.clone_from(&file.launch_facts);
     }
     for d in &decls {
         file_arrays(*d, text, &mut file);
@@ -382,15 +375,7 @@ fn lower_expanded(
     let mut refused = Vec::new();
     for f in kernels {
         match lower::lower_kernel(f, text, &file, &options.template_args, warnings) {
-            Ok(ks) => {
-                for (k, f) in ks {
-                    // A template instance's own facts, by its full name (`reduce<64>`).
-                    if let (true, Some(f)) = (k.name.contains('<'), f) {
-                        facts.insert(k.name.clone(), f);
-                    }
-                    out.push(k);
-                }
-            }
+            Ok(ks) => out.extend(ks),
             Err(d) => refused.push(d),
         }
     }
@@ -500,33 +485,35 @@ pub(crate) struct FileInfo {
     pub aliases: HashMap<String, typedefs::Alias>,
     /// Member types of the file's classes and class templates (`member_types`).
     pub member_types: member_types::MemberTypes,
-    /// What the host code says about each kernel's launches, by kernel name (`launch`).
-    pub launch_facts: std::collections::BTreeMap<String, launch::LaunchFacts>,
-    /// The launches themselves, by kernel name, with the kernel's parameters and who overrides
-    /// the geometry: a template instance's facts come from its own launches
-    /// ([`FileInfo::instance_facts`]).
+    /// The launches of each kernel, by kernel name, with the kernel's parameters; and who
+    /// overrides the geometry. What they say of one kernel: [`FileInfo::launch_facts`].
     launches: std::collections::BTreeMap<String, (launch::Launches, Vec<(String, bool)>)>,
     overrides: launch::Overrides,
 }
 
 impl FileInfo {
-    /// The launch facts of one template instance of kernel `name`: from the launches that name
-    /// this instance's arguments (`own`, call spans) and those that name none of the file's
-    /// instances (`attributed` lists every launch some instance claims) — a launch of another
-    /// instance does not launch this one. `None` when the file launches `name` nowhere.
-    pub(crate) fn instance_facts(
+    /// What the host code says about the launches of kernel `name` (`launch`), for one of its
+    /// template instances: the launches that name this instance's arguments (`own`, call spans)
+    /// and those that name none of the file's instances (`attributed` lists every launch some
+    /// instance claims) — a launch of another instance does not launch this one. A plain kernel
+    /// passes none of either: every launch. `None` when none of those launches is visible and
+    /// the file uses the name nowhere else (an instance only instantiated explicitly).
+    pub(crate) fn launch_facts(
         &self,
         name: &str,
         own: &[Span],
         attributed: &[Span],
     ) -> Option<launch::LaunchFacts> {
         let (all, params) = self.launches.get(name)?;
-        let sites = all
+        let sites: Vec<launch::Site> = all
             .sites
             .iter()
             .filter(|s| own.contains(&s.at) || !attributed.contains(&s.at))
             .cloned()
             .collect();
+        if sites.is_empty() && all.other_use.is_none() {
+            return None;
+        }
         let mine = launch::Launches { sites, other_use: all.other_use };
         Some(launch::facts(name, params, &mine, &self.overrides))
     }

@@ -149,3 +149,22 @@ fn same_named_locals_in_two_blocks_are_two_variables() {
         "{f:?}"
     );
 }
+
+#[test]
+fn an_instance_the_file_never_launches_gets_no_facts() {
+    // `k<64>` is only instantiated explicitly; `k<128><<<1, 128>>>` launches the other instance.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        tmp.path().join("k.cu"),
+        "template <int N>\n__global__ void k(int *a) { a[threadIdx.x % N] = 1; }\n\
+         template __global__ void k<64>(int *);\n\
+         int main() {\n    int *a;\n    cudaMalloc(&a, 1024);\n    k<128><<<1, 128>>>(a);\n    return 0;\n}\n",
+    )
+    .expect("write");
+    let (_, json, _) = autosync_in(tmp.path(), &["check", "--format", "json", "k.cu"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    let kernels = v["files"][0]["kernels"].as_array().expect("kernels").clone();
+    let by_name = |n: &str| kernels.iter().find(|k| k["name"] == n).cloned().expect("the instance");
+    assert_eq!(facts(&by_name("k<64>")), Vec::<String>::new(), "{json}");
+    assert_eq!(facts(&by_name("k<128>"))[0], "blockDim = (128, 1, 1) from the launch at line 7", "{json}");
+}

@@ -13,7 +13,7 @@
 //!
 //! Soundness: a fact is taken only from launches the file shows, and only when *every* one of
 //! them agrees (for a template instance: every launch that names its arguments or names no
-//! instance, `FileInfo::instance_facts`); a kernel the file uses in any other way (its address taken, stored in a function
+//! instance, `FileInfo::launch_facts`); a kernel the file uses in any other way (its address taken, stored in a function
 //! pointer, …) gets no fact at all. Several launches that differ in a dimension leave
 //! that dimension symbolic: the check covers every launch (the per-dimension hull). A scalar
 //! integer parameter that receives the same known value at every launch is that value

@@ -279,7 +279,7 @@ pub(crate) fn lower_kernel<'t>(
         _ => Vec::new(),
     };
     if tparams.is_empty() {
-        let facts = file.launch_facts.get(&name).cloned();
+        let facts = file.launch_facts(&name, &[], &[]);
         let planned = Planned { name, inst: Instance::default(), facts: facts.clone() };
         return Ok(vec![(lower_instance(f, src, file, &prog, planned, warnings)?, facts)]);
     }
@@ -328,7 +328,7 @@ pub(crate) fn lower_kernel<'t>(
     let attributed: Vec<Span> = instances.iter().flat_map(|(_, _, own)| own.iter().copied()).collect();
     let mut out = Vec::new();
     for (shown, inst, own) in instances {
-        let facts = file.instance_facts(&name, &own, &attributed);
+        let facts = file.launch_facts(&name, &own, &attributed);
         let planned = Planned { name: shown, inst, facts: facts.clone() };
         out.push((lower_instance(f, src, file, &prog, planned, warnings)?, facts));
     }
@@ -336,7 +336,7 @@ pub(crate) fn lower_kernel<'t>(
         let inst = instance_from_flags(&tparams, template_args, src, file, f)?;
         let shown = format!("{name}<{}>", inst.shown.join(", "));
         // Launches no listed instance claims (arguments deduced or not constants) may be its.
-        let facts = file.instance_facts(&name, &[], &attributed);
+        let facts = file.launch_facts(&name, &[], &attributed);
         let planned = Planned { name: shown, inst, facts: facts.clone() };
         out.push((lower_instance(f, src, file, &prog, planned, warnings)?, facts));
     }
