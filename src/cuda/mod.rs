@@ -330,6 +330,9 @@ fn beyond(mut d: Diagnostic, source: &str) -> Diagnostic {
     d
 }
 
+/// A lowered kernel with what its launches say (`None`: the file shows no launch of it).
+pub(crate) type KernelWithFacts = (Kernel, Option<launch::LaunchFacts>);
+
 /// Lowers the kernels of preprocessed text; spans and places point into `text`. Returns the
 /// kernels, each with what its launches say, and one error per kernel function refused (its
 /// other kernels are still lowered).
@@ -338,7 +341,7 @@ fn lower_expanded(
     options: &FrontEndOptions,
     overrides: &launch::Overrides,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Vec<(Kernel, Option<launch::LaunchFacts>)>, Vec<Diagnostic>), Diagnostic> {
+) -> Result<(Vec<KernelWithFacts>, Vec<Diagnostic>), Diagnostic> {
     let only = options.only.as_deref();
     let tree = parse(text)?;
     let root = tree.root_node();

@@ -265,7 +265,7 @@ pub(crate) fn lower_kernel<'t>(
     file: &FileInfo,
     template_args: &[(String, String)],
     warnings: &mut Vec<Diagnostic>,
-) -> R<Vec<(Kernel, Option<crate::cuda::launch::LaunchFacts>)>> {
+) -> R<Vec<crate::cuda::KernelWithFacts>> {
     let mut root = f;
     while let Some(p) = root.parent() {
         root = p;
