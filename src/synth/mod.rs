@@ -65,7 +65,8 @@ pub struct SynthOptions {
     /// launch sizes, so a barrier inside it diverges once they change, and it runs no less
     /// often than one after the `if`. Synthesis first runs with such blocks excluded (the
     /// uniformity analysis's candidates, asked of no solver) and keeps that result when it leaves
-    /// no more findings than the unrestricted synthesis, which runs only when it leaves any.
+    /// no more findings than the unrestricted synthesis, which runs only when the restricted one
+    /// leaves a race without a valid position or a kernel unsolved.
     pub robust_guards: bool,
 }
 
@@ -260,7 +261,16 @@ pub fn synthesize_group(
             .sum();
         (unfinished, remaining)
     };
-    if left(&robust) == (0, 0) {
+    // Excluding blocks only takes positions away: what it can cost is races left without a
+    // valid position (or a kernel unsolved). Races between blocks or within one statement no
+    // placement fixes, so a file with only those left needs no second synthesis.
+    let excluded_a_fix = robust.iter().any(|r| match r {
+        Synthesis::Done { remaining, .. } => {
+            remaining.iter().any(|u| matches!(u, Unfixable::NoValidPosition { .. }))
+        }
+        _ => true,
+    });
+    if !excluded_a_fix {
         return Ok((robust, robust_stats));
     }
     let (free, mut stats) = synthesize_group_from(kernels, oracles, opts, false, started)?;
