@@ -480,24 +480,22 @@ impl<'p> Machine<'p> {
         self.wrapped[t * self.nv + v] = false;
     }
 
-    /// Records the first guard (of an `if` or a loop) whose arithmetic wraps: the accesses it
-    /// controls are outside the no-wrap assumption too (`RunReport::index_wrapped`).
-    fn note_guard_wrap(&mut self, cond: &CExpr, t: usize) {
-        if self.report.index_wrapped.is_none() && self.wraps(cond, t) {
+    /// The value of the guard `cond` (of an `if` or a loop) in thread `t`, recording the first
+    /// guard whose arithmetic wraps: the accesses it controls are outside the no-wrap
+    /// assumption too (`RunReport::index_wrapped`).
+    fn eval_guard(&mut self, cond: &CExpr, t: usize) -> u32 {
+        let (value, wrapped) = self.eval_wrapping(cond, t);
+        if wrapped && self.report.index_wrapped.is_none() {
             let l = self.loop_stack.last().map(|(l, _)| *l).unwrap_or(Label(0));
             self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
         }
+        value
     }
 
-    /// Whether evaluating `e` in thread `t` performs (or reads a variable computed with) a `+`,
-    /// `-`, `*`, `<<` or negation whose result leaves the signed 32-bit range — the interpreter's
-    /// side of the oracle's no-wrap condition (`verify::wrap`). Opaque calls start afresh.
-    fn wraps(&self, e: &CExpr, t: usize) -> bool {
-        self.eval_wrapping(e, t).1
-    }
-
-    /// [`Self::eval`] and [`Self::wraps`] in one walk: each subexpression is evaluated once
-    /// (asking `eval` for the operands' values at every level is quadratic in the depth).
+    /// [`Self::eval`], and whether evaluating `e` in thread `t` performs (or reads a variable
+    /// computed with) a `+`, `-`, `*`, `<<` or negation whose result leaves the signed 32-bit
+    /// range — the interpreter's side of the oracle's no-wrap condition (`verify::wrap`). Opaque
+    /// calls start afresh. One walk: each subexpression is evaluated once.
     fn eval_wrapping(&self, e: &CExpr, t: usize) -> (u32, bool) {
         match e {
             CExpr::Const(_) | CExpr::Builtin(_) | CExpr::Call(..) => (self.eval(e, t), false),
@@ -514,10 +512,7 @@ impl<'p> Machine<'p> {
                     BinOp::Add => sx.checked_add(sy).is_none(),
                     BinOp::Sub => sx.checked_sub(sy).is_none(),
                     BinOp::Mul => sx.checked_mul(sy).is_none(),
-                    BinOp::Shl => {
-                        let s = y;
-                        s >= 32 || (sx.wrapping_shl(s) >> s) != sx
-                    }
+                    BinOp::Shl => y >= 32 || (sx.wrapping_shl(y) >> y) != sx,
                     _ => false,
                 };
                 (value::binary(*op, x, y), wa || wb || here)
@@ -598,8 +593,7 @@ impl<'p> Machine<'p> {
                 let mut tm = vec![false; n];
                 let mut em = vec![false; n];
                 for t in (0..n).filter(|&t| mask[t]) {
-                    self.note_guard_wrap(cond, t);
-                    if self.eval(cond, t) != 0 {
+                    if self.eval_guard(cond, t) != 0 {
                         tm[t] = true;
                     } else {
                         em[t] = true;
@@ -622,8 +616,7 @@ impl<'p> Machine<'p> {
                     let mut any = false;
                     for (t, on) in m.iter_mut().enumerate() {
                         if *on {
-                            self.note_guard_wrap(cond, t);
-                            if self.eval(cond, t) == 0 {
+                            if self.eval_guard(cond, t) == 0 {
                                 *on = false;
                             } else {
                                 any = true;
@@ -725,16 +718,18 @@ impl<'p> Machine<'p> {
         let arr = &self.prog.arrays[target.array];
         let mut lin: u64 = 0;
         let mut oob = false;
-        if self.report.index_wrapped.is_none() && target.index.iter().any(|e| self.wraps(e, t)) {
-            self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
-        }
+        let mut wrapped = false;
         for (k, e) in target.index.iter().enumerate() {
-            let i = self.eval(e, t);
+            let (i, w) = self.eval_wrapping(e, t);
+            wrapped |= w;
             if let Some(Some(size)) = arr.dims.get(k) {
                 oob |= i >= *size;
             }
             let stride = arr.strides.get(k).copied().unwrap_or(1);
             lin = lin.wrapping_add(u64::from(i).wrapping_mul(stride));
+        }
+        if wrapped && self.report.index_wrapped.is_none() {
+            self.report.index_wrapped = Some((l, self.bid, self.tids[t]));
         }
         if oob {
             if self.oob_seen.insert((l, target.array)) {
