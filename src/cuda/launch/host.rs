@@ -169,9 +169,7 @@ impl<'t> Host<'_, 't> {
     /// How `name` is declared where `at` reads it in `func` (or as its parameter, or at file
     /// scope).
     fn kind_of(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Kind {
-        let scope = self.scope_of(func, name, at);
-        let mut decls = Vec::new();
-        declarations(scope, name, self.src, &mut decls);
+        let (_, decls) = self.scope_of(func, name, at);
         let ty = match decls.as_slice() {
             [(ty, _)] => ty.clone(),
             [] => match parameter(func, name, self.src) {
@@ -188,12 +186,13 @@ impl<'t> Host<'_, 't> {
     /// once, else the innermost `{…}` around `at` with a declaration statement of `name` before
     /// `at` (C's scoping: `dim3 block(16, 16);` and `dim3 block(32, 32);` in two branches are two
     /// variables). Within that block the name means that declaration unless the block declares it
-    /// again (then the lookup finds two declarations and gives up, as for `func`).
-    fn scope_of(&self, func: Node<'t>, name: &str, at: Node<'t>) -> Node<'t> {
+    /// again (then the lookup finds two declarations and gives up, as for `func`). With the
+    /// declarations of `name` in that scope.
+    fn scope_of(&self, func: Node<'t>, name: &str, at: Node<'t>) -> (Node<'t>, Vec<(String, Node<'t>)>) {
         let mut all = Vec::new();
         declarations(func, name, self.src, &mut all);
         if all.len() < 2 {
-            return func;
+            return (func, all);
         }
         let mut n = at;
         while n.id() != func.id() {
@@ -208,12 +207,14 @@ impl<'t> Host<'_, 't> {
                     !d.is_empty()
                 });
                 if declares {
-                    return p;
+                    let mut in_scope = Vec::new();
+                    declarations(p, name, self.src, &mut in_scope);
+                    return (p, in_scope);
                 }
             }
             n = p;
         }
-        func
+        (func, all)
     }
 
     /// The value of slot `name` (field `field` of a `dim3`) just before `at` in `func`.
@@ -231,9 +232,7 @@ impl<'t> Host<'_, 't> {
         self.steps.set(self.steps.get() - 1);
         // Declarations and stores of `name` are looked up in its scope; the values they store
         // are still read in the whole function.
-        let scope = self.scope_of(func, name, at);
-        let mut decls = Vec::new();
-        declarations(scope, name, self.src, &mut decls);
+        let (scope, decls) = self.scope_of(func, name, at);
         let param = if scope.id() == func.id() { parameter(func, name, self.src) } else { None };
         let kind = match (decls.as_slice(), &param) {
             ([(ty, _)], None) => type_kind(ty),
