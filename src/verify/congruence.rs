@@ -10,7 +10,7 @@
 
 use super::word::W;
 use crate::limits::MAX_PREFILTER_TERM_DEPTH as MAX_DEPTH;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use z3::ast::{Ast, Dynamic};
 use z3::DeclKind;
 

@@ -5,11 +5,12 @@
 //! Every function here is a syntactic walk of one kernel or one loop body; none builds a z3 term.
 
 use crate::kpl::{BinOp, Block, Expr, Kernel, Label, StmtKind};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 /// Variables assigned anywhere in a block, with the number of assigning statements.
 pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     fn go(b: &Block, out: &mut HashMap<String, usize>) {
         for s in &b.stmts {
             let name = match &s.kind {
@@ -149,8 +150,8 @@ pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<Str
         Entry(String),
         Other,
     }
-    let mut now: HashMap<String, Source> = HashMap::new();
-    let mut body_locals = HashSet::new();
+    let mut now: HashMap<String, Source> = HashMap::default();
+    let mut body_locals = HashSet::default();
     for s in &body.stmts {
         let copy = |now: &HashMap<String, Source>, y: &str| {
             now.get(y).cloned().unwrap_or_else(|| Source::Entry(y.to_string()))
@@ -192,7 +193,7 @@ pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<Str
         }
     }
     // x ↦ the variable whose entry value x ends the iteration with.
-    let mut next: HashMap<&str, &str> = HashMap::new();
+    let mut next: HashMap<&str, &str> = HashMap::default();
     for name in assigned.keys() {
         if body_locals.contains(name) {
             continue;
@@ -205,7 +206,7 @@ pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<Str
     }
     // Keep a permutation: drop variables whose source left the set or is shared, until none do.
     loop {
-        let mut taken: HashMap<&str, usize> = HashMap::new();
+        let mut taken: HashMap<&str, usize> = HashMap::default();
         for y in next.values() {
             *taken.entry(y).or_insert(0) += 1;
         }
@@ -220,7 +221,7 @@ pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<Str
             break;
         }
     }
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     let mut starts: Vec<&str> = next.keys().copied().collect();
     starts.sort_unstable();
     for start in starts {

@@ -12,6 +12,12 @@
 //! or divergence, never dropped. SMT answers depend only on the kernel without its barriers, so
 //! they are cached across checks of the same kernel with different barrier placements: the
 //! synthesis loop's re-checks cost only the cases its new barriers leave unseparated.
+//!
+//! Determinism: the same kernel gets the same verdict and witnesses in every run. z3 numbers
+//! terms in the order they are made and its models follow that numbering, so every map this
+//! module iterates while making terms hashes with `FxHash` (no per-process seed); with the
+//! standard library's seeded maps `check` printed other witnesses, and under `fix` other
+//! placements, from run to run.
 
 pub mod atomics;
 mod budget;
@@ -40,8 +46,9 @@ use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
 use query::{disagreeing, mark_wrap, meeting, query, query_probing};
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::hash::{Hash, Hasher};
 use symbolic::{SymExec, ThreadTrace, W};
 use uniform::Uniformity;
@@ -161,7 +168,7 @@ struct Analysis {
     /// or `false` from the pre-filter ([`Z3Oracle::apart`]).
     pair_possible: HashMap<(Label, Label), bool>,
     /// Pairs the pre-filter could not prove apart (it is not asked again).
-    prefilter_failed: std::collections::HashSet<(Label, Label)>,
+    prefilter_failed: rustc_hash::FxHashSet<(Label, Label)>,
     /// The model of a pair's meeting query, when it had one: a witness for the case whose
     /// relation its iterations satisfy (`witness_in_case`).
     /// With it, whether that model satisfies both accesses' no-wrap conditions.
@@ -207,7 +214,13 @@ struct Mode {
 impl Z3Oracle {
     pub fn new(opts: OracleOptions) -> Z3Oracle {
         let deadline = opts.budget.map(|b| std::time::Instant::now() + b);
-        Z3Oracle { opts, deadline, analyses: HashMap::new(), stats: OracleStats::default(), prefilter: true }
+        Z3Oracle {
+            opts,
+            deadline,
+            analyses: HashMap::default(),
+            stats: OracleStats::default(),
+            prefilter: true,
+        }
     }
 
     /// Whether the budget ran out: some answer of this oracle may be undecided for lack of time.
@@ -293,15 +306,15 @@ impl Z3Oracle {
                     launch,
                     block,
                     grid: None,
-                    case_results: HashMap::new(),
-                    pair_possible: HashMap::new(),
+                    case_results: HashMap::default(),
+                    pair_possible: HashMap::default(),
                     prefilter_failed: Default::default(),
-                    meet_witness: HashMap::new(),
-                    grid_results: HashMap::new(),
-                    grid_divergence: HashMap::new(),
+                    meet_witness: HashMap::default(),
+                    grid_results: HashMap::default(),
+                    grid_divergence: HashMap::default(),
                     ranges,
-                    block_divergence: HashMap::new(),
-                    warp_divergence: HashMap::new(),
+                    block_divergence: HashMap::default(),
+                    warp_divergence: HashMap::default(),
                 },
             );
         }

@@ -28,7 +28,8 @@ use crate::verify::loops::{assigned_vars, induction_step, rotations, Rotation};
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
 use crate::verify::wrap;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
@@ -202,12 +203,12 @@ impl<'a> SymExec<'a> {
             launch,
             share_uniform,
             env: params.clone(),
-            pow2: HashMap::new(),
+            pow2: HashMap::default(),
             closed_pow2: None,
             loops: Vec::new(),
             assume: Vec::new(),
-            nowrap: HashMap::new(),
-            sizes: HashMap::new(),
+            nowrap: HashMap::default(),
+            sizes: HashMap::default(),
             guard_wrap: Vec::new(),
             trace: ThreadTrace::default(),
         };

@@ -8,7 +8,8 @@
 //! not involved in a race (see `verify::Z3Oracle`).
 
 use crate::kpl::{Block, Expr, Kernel, Label, StmtKind};
-use std::collections::{BTreeSet, HashSet};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeSet;
 
 /// The result of the analysis.
 #[derive(Clone, Debug, Default)]

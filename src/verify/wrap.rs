@@ -14,7 +14,7 @@
 //!   Faial's integers).
 
 use crate::kpl::BinOp;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use z3::ast::{Ast, Bool, BV};
 use z3::DeclKind;
 
@@ -40,7 +40,7 @@ pub fn merge(
     taken: HashMap<String, Bool>,
     before: HashMap<String, Bool>,
 ) -> HashMap<String, Bool> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     let t = Bool::from_bool(true);
     for (name, old) in &before {
         let new = taken.get(name).unwrap_or(&t);
