@@ -25,8 +25,8 @@ pub struct BenchArgs {
     /// and informed vs naive CPU on the Table II kernels); writes scale.md, scale.csv, scale.svg
     #[arg(long)]
     scale: bool,
-    /// With --scale: only these families (chain, chain-loop, nested-loop, many-arrays, strided;
-    /// repeatable), and no Table II comparison
+    /// With --scale: only these families (chain, chain-loop, nested-loop, many-arrays, strided,
+    /// chain-warp, chain-loop-warp, warp-local; repeatable), and no Table II comparison
     #[arg(long, value_name = "NAME", requires = "scale")]
     family: Vec<String>,
     /// Instead of the suite: `check` over a repository-scale corpus (the DIRS given, default

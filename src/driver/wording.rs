@@ -185,9 +185,7 @@ pub fn array_name(k: &Kernel, array: &str) -> String {
 /// Whether the witness's two threads are in one warp of 32 (by the linear thread id), so that
 /// code written for lock-step warps would not race.
 pub fn one_warp(w: &Witness) -> bool {
-    let linear = |t: &[u64; 3]| t[0] + w.block_dim[0] * (t[1] + w.block_dim[1] * t[2]);
-    let [a, b] = &w.threads;
-    a.bid == b.bid && linear(&a.tid) / 32 == linear(&b.tid) / 32
+    w.in_one_warp(32)
 }
 
 /// The help that names `--warp-sync` for a race between two threads of one warp in a kernel

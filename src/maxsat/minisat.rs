@@ -14,6 +14,10 @@ use rustsat_minisat::core::Minisat;
 
 use super::{cost_of, Backend, Lit, MaxSatError, Outcome, Solution, Stats, Var};
 
+/// Improving SAT calls of one solve before the model of the dual bound may replace the search's
+/// model (`MinisatBackend::dual_bound_and_model`).
+const SAT_STEPS_BEFORE_PRIMAL: u32 = 4;
+
 /// The objective encoding and how many soft units (a prefix of `soft`) it covers.
 struct Objective {
     dpw: DynamicPolyWatchdog,
@@ -29,7 +33,7 @@ pub(super) struct MinisatBackend {
     /// Solver variable of each user variable (`map[v.0]`).
     map: Vec<RsVar>,
     soft: Vec<(Lit, u64)>,
-    /// The hard clauses as given, for [`MinisatBackend::dual_lower_bound`].
+    /// The hard clauses as given, for [`MinisatBackend::dual_bound_and_model`].
     hard: Vec<Vec<Lit>>,
     /// How many soft units already had their preferred phase set.
     phased: usize,
@@ -121,17 +125,31 @@ impl MinisatBackend {
         Ok(assumps)
     }
 
-    /// A lower bound on the cost of every model of the hard clauses: a feasible solution of the
-    /// dual of the hitting-set LP. Making a literal true costs the weight of the soft units it
-    /// falsifies; each clause, shortest first, takes the least residual cost among its literals
-    /// and charges it to all of them. A model pays at least the charges of the clauses its true
-    /// literals serve, and every clause has a true literal, so it pays at least their sum.
+    /// A lower bound on the cost of every model of the hard clauses (a feasible solution of the
+    /// dual of the hitting-set LP), and a model built from that dual when one is found (the
+    /// primal-dual heuristic for hitting sets).
+    ///
+    /// The bound: making a literal true costs the weight of the soft units it falsifies; each
+    /// clause, shortest first, takes the least residual cost among its literals and charges it
+    /// to all of them. A model pays at least the charges of the clauses its true literals serve,
+    /// and every clause has a true literal, so it pays at least their sum.
+    ///
+    /// The model: every soft unit satisfied, then each clause still false (shortest first) made
+    /// true by its literal of least residual cost (a literal the charges made tight; among
+    /// those, one true in `hint`, the SAT solver's model, so that equally cheap placements come
+    /// out as the SAT search would give them), then each
+    /// true variable of a soft unit, heaviest first, set back where every clause stays true. It
+    /// is returned only when it satisfies every hard clause.
     ///
     /// Why: the SAT-UNSAT search ends with a refutation of `cost ≤ optimum − 1`, which Minisat
     /// finds only by exhaustion when the optimum is a sum over many disjoint races (issue #17's
-    /// nested-loop family: over two minutes at 40 phases). When this bound meets the model's
-    /// cost, that refutation is not needed.
-    fn dual_lower_bound(&self) -> u64 {
+    /// nested-loop family: over two minutes at 40 phases). When the bound meets a model's cost,
+    /// that refutation is not needed. And its descent from a first model to the optimum takes
+    /// one SAT call per improvement, each over a larger cardinality encoding: with a cheaper
+    /// kind of barrier beside each position, the first model often chose every expensive one
+    /// (a phase chain of 160 warp-local steps: 170 s in MaxSAT), while this model is the
+    /// optimum (issue #39).
+    fn dual_bound_and_model(&self, hint: &[bool]) -> (u64, Option<Vec<bool>>) {
         let mut residual: BTreeMap<Lit, u64> = BTreeMap::new();
         for &(lit, w) in &self.soft {
             let e = residual.entry(!lit).or_insert(0);
@@ -165,7 +183,52 @@ impl MinisatBackend {
                 }
             }
         }
-        bound
+        (bound, self.primal_model(&clauses, &residual, hint))
+    }
+
+    /// The model of [`MinisatBackend::dual_bound_and_model`], if it satisfies every hard clause.
+    fn primal_model(
+        &self,
+        clauses: &[Vec<Lit>],
+        residual: &BTreeMap<Lit, u64>,
+        hint: &[bool],
+    ) -> Option<Vec<bool>> {
+        let mut model = vec![false; self.map.len()];
+        for &(lit, _) in &self.soft {
+            *model.get_mut(lit.var.0 as usize)? = !lit.negated;
+        }
+        let cost = |l: &Lit| residual.get(l).copied().unwrap_or(0);
+        for clause in clauses {
+            if clause.iter().any(|l| l.eval(&model)) {
+                continue;
+            }
+            let pick = clause.iter().min_by_key(|l| (cost(l), !l.eval(hint), **l))?;
+            *model.get_mut(pick.var.0 as usize)? = !pick.negated;
+        }
+        // Undo what a later choice made unnecessary, the heaviest first.
+        let mut weights: BTreeMap<Var, u64> = BTreeMap::new();
+        for &(lit, w) in &self.soft {
+            let e = weights.entry(lit.var).or_insert(0);
+            *e = e.saturating_add(w);
+        }
+        let mut flippable: Vec<(u64, Var)> = self
+            .soft
+            .iter()
+            .filter(|(lit, _)| !lit.eval(&model))
+            .map(|(lit, _)| (weights.get(&lit.var).copied().unwrap_or(0), lit.var))
+            .collect();
+        flippable.sort_by(|a, b| b.cmp(a));
+        flippable.dedup();
+        for (_, var) in flippable {
+            let i = var.0 as usize;
+            model[i] = !model[i];
+            let broken =
+                self.hard.iter().any(|c| c.iter().any(|l| l.var == var) && !c.iter().any(|l| l.eval(&model)));
+            if broken {
+                model[i] = !model[i];
+            }
+        }
+        self.hard.iter().all(|c| c.iter().any(|l| l.eval(&model))).then_some(model)
     }
 
     fn sat_call(&mut self, assumps: &[RsLit], stats: &mut Stats) -> Result<Option<Vec<bool>>, MaxSatError> {
@@ -209,11 +272,30 @@ impl Backend for MinisatBackend {
             return Ok(Outcome::Unsat);
         };
         let mut cost = cost_of(&self.soft, &model);
+        // The dual bound and its model, computed when the SAT model is not already optimal.
+        let mut primal: Option<Vec<bool>> = None;
         if cost > self.lower_bound {
-            self.lower_bound = self.lower_bound.max(self.dual_lower_bound());
+            let (dual, model_of_dual) = self.dual_bound_and_model(&model);
+            self.lower_bound = self.lower_bound.max(dual);
+            primal = model_of_dual;
         }
         // Improve until no cheaper model exists or the lower bound is met.
+        let mut steps = 0;
         while cost > self.lower_bound {
+            // After a few improving steps, jump to the model of the dual when it is cheaper: each
+            // step is one SAT call over a larger encoding, and a search that needs many walks down
+            // one barrier at a time (issue #39). The first steps stay the SAT search's, whose
+            // models are the placements `fix` has always given among equally cheap ones.
+            if steps == SAT_STEPS_BEFORE_PRIMAL {
+                if let Some(p) = primal.take() {
+                    let p_cost = cost_of(&self.soft, &p);
+                    if p_cost < cost {
+                        (model, cost) = (p, p_cost);
+                        continue;
+                    }
+                }
+            }
+            steps += 1;
             let assumps = self.bound(cost - 1)?;
             let Some(better) = self.sat_call(&assumps, stats)? else {
                 stats.refutations += 1;

@@ -461,6 +461,14 @@ fn synthesize_round(
                                 let mut clause = unit.clause_of(&c.case, &excluded);
                                 // Warp barriers at the separating positions, until one chosen
                                 // leaves the case racing between warps.
+                                // A witness between two warps is one no `__syncwarp()` orders:
+                                // offering warp barriers for it would cost an oracle round to learn.
+                                let across_warps = c.witness.as_ref().is_some_and(|w| {
+                                    !w.in_one_warp(Kernel::syncwarp_width(&unit.base.geometry))
+                                });
+                                if across_warps {
+                                    warp_withdrawn.insert((ui, c.case));
+                                }
                                 if !warp_withdrawn.contains(&(ui, c.case)) {
                                     let warp =
                                         unit.warp_lits(c.case.separating_positions(&unit.tree), &excluded);

@@ -22,7 +22,7 @@ use super::launch::{Launch, ThreadIds};
 use super::symbolic::{AccessSym, StridedCounter, ThreadTrace};
 use super::word::W;
 use crate::kpl::Geometry;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::DeclKind;
 
@@ -80,7 +80,7 @@ impl Ranges {
     /// block dimension is in `1..=1024`, a grid dimension in `1..=2^31 - 1` along `x` and
     /// `1..=65535` along `y`/`z`; an id is below its dimension.
     pub fn new(launch: &Launch, geometry: &Geometry, threads: &[&ThreadIds]) -> Ranges {
-        let mut leaves = HashMap::new();
+        let mut leaves = HashMap::default();
         let dims = |given: Option<[u32; 3]>, max: [u64; 3]| -> [Interval; 3] {
             std::array::from_fn(|i| match given {
                 Some(d) => Interval::point(u64::from(d[i])),
@@ -105,7 +105,7 @@ impl Ranges {
                 leaf(&t.bid[i], below(grid[i]));
             }
         }
-        Ranges { leaves, memo: HashMap::new(), residues: Residues::default() }
+        Ranges { leaves, memo: HashMap::default(), residues: Residues::default() }
     }
 
     /// Adds the iteration variables of `trace`'s loops: below `2^31` (the assumption every query
@@ -160,7 +160,7 @@ impl Ranges {
     fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
         // The memo is of the unnarrowed ranges: not cloned.
         let mut r =
-            Ranges { leaves: self.leaves.clone(), memo: HashMap::new(), residues: Residues::default() };
+            Ranges { leaves: self.leaves.clone(), memo: HashMap::default(), residues: Residues::default() };
         for (access, counters) in s.iter().zip(counters) {
             for c in
                 counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))
@@ -348,6 +348,15 @@ impl Ranges {
                 }
                 Interval::new(0, hi)
             }
+            // `a | b` and `a ^ b` set no bit above the highest bit either operand may set
+            // (`t ^ 1` with `t < 256` stays below 256).
+            DeclKind::Bor | DeclKind::Bxor => {
+                let mut hi = 0u64;
+                for i in 0..args.len() {
+                    hi |= arg(i, self).hi;
+                }
+                Interval::new(0, below_next_power_of_two(hi))
+            }
             DeclKind::Bshl => {
                 let (x, s) = (arg(0, self), arg(1, self));
                 if s.hi < u64::from(W) && (x.hi << s.hi) <= MAX {
@@ -374,6 +383,15 @@ impl Ranges {
             }
             _ => Interval::FULL,
         }
+    }
+}
+
+/// The largest value with no bit above the highest set bit of `x` (`0b100` → `0b111`).
+fn below_next_power_of_two(x: u64) -> u64 {
+    if x == 0 {
+        0
+    } else {
+        u64::MAX >> x.leading_zeros()
     }
 }
 
@@ -427,6 +445,19 @@ mod tests {
         assert_eq!(ia, Interval { lo: 768, hi: 1023 });
         assert_eq!(ib, Interval { lo: 1024, hi: 1279 });
         assert!(ia.disjoint(&ib));
+    }
+
+    #[test]
+    fn xor_and_or_stay_below_the_next_power_of_two() {
+        let (launch, ids, g) = setup(Some([256, 1, 1]));
+        let mut r = Ranges::new(&launch, &g, &[&ids]);
+        let t = &ids.tid[0];
+        // s[3][t ^ 1] and s[4][t | 8] over rows of 256: t ≤ 255, so both inner indices are too.
+        let a = c(3).bvmul(c(256)).bvadd(t.bvxor(c(1)));
+        let b = c(4).bvmul(c(256)).bvadd(t.bvor(c(8)));
+        assert_eq!(r.of(&t.bvxor(c(1))), Interval { lo: 0, hi: 255 });
+        assert_eq!(r.of(&t.bvxor(c(256))), Interval { lo: 0, hi: 511 });
+        assert!(r.of(&a).disjoint(&r.of(&b)));
     }
 
     #[test]

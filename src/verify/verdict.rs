@@ -51,6 +51,17 @@ pub struct Witness {
     pub only_with_wrap: bool,
 }
 
+impl Witness {
+    /// Whether the two threads are in one block and one warp of `width` threads (consecutive
+    /// linear thread ids, CUDA's numbering), so that a `__syncwarp()` can order them.
+    pub fn in_one_warp(&self, width: u32) -> bool {
+        let linear = |t: &[u64; 3]| t[0] + self.block_dim[0] * (t[1] + self.block_dim[1] * t[2]);
+        let [a, b] = &self.threads;
+        let width = u64::from(width.max(1));
+        a.bid == b.bid && linear(&a.tid) / width == linear(&b.tid) / width
+    }
+}
+
 /// A case of a race that no barrier of the kernel separates.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RaceCase {

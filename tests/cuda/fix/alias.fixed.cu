@@ -4,7 +4,7 @@ __global__ void transpose(const float *in, float *out) {
     unsigned int tx = threadIdx.x, ty = threadIdx.y;
     float *row = &tile[ty][0];
     row[tx] = in[ty * 16 + tx];
-    const float *col = tile[tx];
     __syncthreads();
+    const float *col = tile[tx];
     out[ty * 16 + tx] = col[ty];
 }

@@ -9,6 +9,7 @@ __global__ void compact_ranks(const int *in, int *rank, int *blockCount) {
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
     int base = 0;
     for (int tile = 0; tile < 4; ++tile) {
+        __syncthreads();
         int g = (blockIdx.x * 4 + tile) * 128 + t;
         int keep = in[g] != 0;
         int incl = keep;
@@ -25,7 +26,6 @@ __global__ void compact_ranks(const int *in, int *rank, int *blockCount) {
         int before = base;
         for (int i = 0; i < w; ++i)
             before += warpSums[i];
-        __syncthreads();
         rank[g] = keep ? before + incl - 1 : -1;
         base += count;
     }

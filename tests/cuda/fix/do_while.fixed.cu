@@ -4,13 +4,13 @@ __global__ void k(int *out) {
     int t = threadIdx.x;
     s[t] = t;
     int d = 32;
+    __syncthreads();
     do {
-        __syncthreads();
         int v = s[(t + d) % 64];
         __syncthreads();
         s[t] = v + 1;
         d >>= 1;
+        __syncthreads();
     } while (d > 0);
-    __syncthreads();
     out[t] = s[0];
 }
