@@ -1,7 +1,7 @@
 # autosync — one-command set-up on a fresh Debian machine with only Rust installed.
 SHELL := /bin/bash
 CARGO ?= cargo
-APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config
+APT_PACKAGES := libz3-dev cmake libclang-dev pkg-config clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build test test-slow demo bench fuzz fuzz-cli lint fmt clean

@@ -1,0 +1,2 @@
+// autosync stand-in.
+#include "../../torch/extension.h"

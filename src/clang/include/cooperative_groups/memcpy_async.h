@@ -1,0 +1,2 @@
+/* autosync stand-in. */
+#include "../cooperative_groups.h"

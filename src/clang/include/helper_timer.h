@@ -1,0 +1,2 @@
+/* autosync stand-in. */
+#include "helper_functions.h"

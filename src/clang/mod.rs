@@ -1,0 +1,284 @@
+//! The clang-based CUDA front end's foundation: runs clang on a `.cu` file and builds a typed,
+//! resolved [`Model`] of it (kernels, device and host functions, template instances, launches,
+//! and typed statement/expression trees).
+//!
+//! - `invoke`: finding clang (≥ 14), the command line, the time limit, and the loop that gives
+//!   a header found nowhere an empty stand-in (each one reported as a [`Note`]).
+//! - `headers`: the CUDA/C++ stand-in headers embedded in the binary and written to a cache
+//!   directory; clang runs with `-nostdinc`, so no machine's system headers are read.
+//! - `ast`: the serde structs of the JSON subset read, with clang's location elision undone.
+//! - `model`: the resolved model.
+//!
+//! Nothing here lowers to KPL; that is the consumer's job.
+
+pub mod ast;
+pub mod headers;
+pub mod invoke;
+pub mod model;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use invoke::{find_clang, CLANG_ENV, MIN_CLANG_MAJOR};
+pub use model::{
+    ExecSpace, Function, Launch, LaunchKind, Model, Node, NodeKind, Param, Pos, SrcRange, SrcText,
+    TemplateArg,
+};
+
+/// A clang executable whose version was checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClangExe {
+    /// The executable.
+    pub path: PathBuf,
+    /// `(major, minor, patch)`; `major >= MIN_CLANG_MAJOR`.
+    pub version: (u32, u32, u32),
+}
+
+/// The user's flags and the limits of one parse.
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// `-I` directories, searched before the stand-in headers.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions: `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    /// Further clang arguments, passed after the built-in ones (so they may override them).
+    pub extra_args: Vec<String>,
+    /// clang is killed after this long and the parse fails with [`ClangError::Timeout`].
+    pub timeout: Duration,
+    /// The most headers replaced by empty stand-ins before the parse fails.
+    pub max_missing_headers: usize,
+    /// Where the stand-in headers are written (default: [`headers::default_cache_root`]).
+    pub cache_root: Option<PathBuf>,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            extra_args: Vec::new(),
+            timeout: Duration::from_secs(60),
+            max_missing_headers: 32,
+            cache_root: None,
+        }
+    }
+}
+
+/// How serious a clang diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// `fatal error:` (clang stopped).
+    Fatal,
+    /// `error:`.
+    Error,
+    /// `warning:`.
+    Warning,
+    /// `note:` (belongs to the diagnostic before it).
+    Note,
+}
+
+/// One diagnostic clang printed, located where clang located it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClangDiagnostic {
+    /// Its severity.
+    pub severity: Severity,
+    /// The file as clang names it; `None` for driver messages without a place.
+    pub file: Option<String>,
+    /// 1-based line (0 without a place).
+    pub line: u32,
+    /// 1-based column (0 without a place).
+    pub col: u32,
+    /// The message, without the `file:line:col: severity:` prefix.
+    pub message: String,
+}
+
+/// Something the caller should tell the user that is not an error of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The sentence.
+    pub message: String,
+    /// The header it is about, as the `#include` spelled it.
+    pub header: Option<String>,
+}
+
+/// How one parse went, for performance reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParseStats {
+    /// clang runs (one, plus one per missing header).
+    pub clang_runs: usize,
+    /// Wall time of all clang runs.
+    pub clang_time: Duration,
+    /// Bytes of JSON in the last run.
+    pub json_bytes: usize,
+    /// Wall time of deserializing and building the model.
+    pub model_time: Duration,
+    /// Top-level declarations skipped as not the user's.
+    pub skipped_decls: usize,
+}
+
+/// A parsed file.
+#[derive(Clone, Debug)]
+pub struct ParsedFile {
+    /// The model.
+    pub model: Model,
+    /// Notes (headers replaced by empty stand-ins), in the order they arose.
+    pub notes: Vec<Note>,
+    /// Every diagnostic clang printed on the last run.
+    pub diagnostics: Vec<ClangDiagnostic>,
+    /// Measurements.
+    pub stats: ParseStats,
+}
+
+/// Why a file could not be parsed at all. Errors *in* the file are not these: they are
+/// [`ParsedFile::diagnostics`] and [`Function::errors`].
+#[derive(Debug, thiserror::Error)]
+pub enum ClangError {
+    /// No clang executable was found.
+    #[error(
+        "clang not found ({searched}); install it (`apt-get install clang`, version {MIN_CLANG_MAJOR} or newer) or give its path with `--clang PATH`"
+    )]
+    NotFound {
+        /// What was looked at.
+        searched: String,
+    },
+    /// clang exists but is older than [`MIN_CLANG_MAJOR`].
+    #[error("{}: clang {version} is too old; version {MIN_CLANG_MAJOR} or newer is needed (`apt-get install clang`, or `--clang PATH`)", path.display())]
+    TooOld {
+        /// The executable.
+        path: PathBuf,
+        /// Its version.
+        version: String,
+    },
+    /// The executable could not be run or did not identify itself.
+    #[error("{}: cannot use this clang: {message}", path.display())]
+    Unusable {
+        /// The executable.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The input file cannot be read.
+    #[error("{}: cannot read: {message}", file.display())]
+    Unreadable {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// clang ran past the time limit and was killed.
+    #[error("{}: clang did not finish within {seconds} s", file.display())]
+    Timeout {
+        /// The file.
+        file: PathBuf,
+        /// The limit.
+        seconds: f64,
+    },
+    /// clang crashed or stopped without printing the AST.
+    #[error("{}: clang failed ({status}): {message}", file.display())]
+    Crashed {
+        /// The file.
+        file: PathBuf,
+        /// The exit status in words.
+        status: String,
+        /// The end of clang's stderr.
+        message: String,
+    },
+    /// clang's output is not the JSON this module reads.
+    #[error("{}: cannot read clang's AST dump: {message}", file.display())]
+    Json {
+        /// The file.
+        file: PathBuf,
+        /// The deserializer's message.
+        message: String,
+    },
+    /// A missing header could not be stood in for.
+    #[error("{}: header `{header}` not found and cannot be replaced: {message}", file.display())]
+    MissingHeader {
+        /// The file.
+        file: PathBuf,
+        /// The header as included.
+        header: String,
+        /// Why.
+        message: String,
+    },
+    /// The stand-in headers could not be written.
+    #[error("{}: cannot write the stand-in headers: {message}", dir.display())]
+    Headers {
+        /// The cache root.
+        dir: PathBuf,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Parses `path` with clang and builds its model. Errors in the file do not fail the parse:
+/// they are in [`ParsedFile::diagnostics`], and each function whose declaration contains one
+/// lists it in [`Function::errors`]; the other functions are built from clang's recovered AST.
+pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<ParsedFile, ClangError> {
+    // Read first: clang's own message for an unreadable file is a driver error without place.
+    std::fs::File::open(path)
+        .and_then(|f| f.metadata())
+        .and_then(|m| {
+            if m.is_file() {
+                Ok(())
+            } else {
+                Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"))
+            }
+        })
+        .map_err(|e| ClangError::Unreadable { file: path.to_path_buf(), message: e.to_string() })?;
+    let root = opts.cache_root.clone().unwrap_or_else(headers::default_cache_root);
+    let header_dir = headers::ensure_headers(&root)?;
+    let mut notes = Vec::new();
+    let started = Instant::now();
+    let (out, stubs) = invoke::run_with_stubs(exe, path, opts, &header_dir, &mut notes)?;
+    let clang_time = started.elapsed();
+    let diagnostics = invoke::parse_diagnostics(&out.stderr);
+    match out.code {
+        Some(0) | Some(1) => {}
+        other => {
+            let status = match other {
+                Some(c) => format!("exit code {c}"),
+                None => "killed by a signal".into(),
+            };
+            return Err(ClangError::Crashed { file: path.to_path_buf(), status, message: tail(&out.stderr) });
+        }
+    }
+    if out.json.is_empty() {
+        return Err(ClangError::Crashed {
+            file: path.to_path_buf(),
+            status: "no AST printed".into(),
+            message: tail(&out.stderr),
+        });
+    }
+    let model_start = Instant::now();
+    let header_prefix = header_dir.display().to_string();
+    let stub_prefix = stubs.as_ref().map(|s| s.path().display().to_string());
+    let foreign: ast::Foreign = Arc::new(move |f: &str| {
+        f.starts_with(&header_prefix)
+            || stub_prefix.as_deref().is_some_and(|s| f.starts_with(s))
+            || f.starts_with('<')
+    });
+    let dump = ast::parse_dump(&out.json, foreign)
+        .map_err(|message| ClangError::Json { file: path.to_path_buf(), message })?;
+    let mut sources = model::Sources::default();
+    let model = model::build(&dump.unit, &diagnostics, &mut sources);
+    let stats = ParseStats {
+        // One run, plus one more after each stand-in was created.
+        clang_runs: 1 + notes.len(),
+        clang_time,
+        json_bytes: out.json.len(),
+        model_time: model_start.elapsed(),
+        skipped_decls: dump.skipped,
+    };
+    Ok(ParsedFile { model, notes, diagnostics, stats })
+}
+
+fn tail(s: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    let start = lines.len().saturating_sub(8);
+    lines[start..].join("\n")
+}
+
+#[cfg(test)]
+mod tests;
