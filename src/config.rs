@@ -91,9 +91,28 @@ pub struct VerifierConfig {
     /// nothing, `false` is refused with a pointer to `wrap: true`. Not printed when unset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_wrap: Option<bool>,
-    /// Wall time per kernel in seconds (`--timeout`; 0: no limit).
+    /// Wall time per kernel in seconds (`--timeout`; 0: no limit): the safety net above
+    /// `kernel_work`.
     pub kernel_timeout_s: f64,
+    /// Solver work per kernel in z3's resource units (0: no limit): the budget that decides
+    /// what is undecided, the same alone, in parallel and under load.
+    pub kernel_work: u64,
+    /// Solver work per query in z3's resource units (0: no limit; `smt_timeout_ms` is the net
+    /// above it).
+    pub smt_work: u64,
 }
+
+/// The default `verifier.kernel_work`: about 8 s of z3's work on the 2-core reference machine.
+pub const KERNEL_WORK: u64 = 8 * WORK_PER_SECOND;
+
+/// The default `verifier.smt_work`: about 3 s of work for one query.
+pub const SMT_WORK: u64 = 3 * WORK_PER_SECOND;
+
+/// z3's resource units per second of solving on the 2-core reference machine: 5.7 million on
+/// the corpus's hardest kernel (`tests/driver/z_tensor_gather.cu`, 115 million in 20 s), 2 to 5
+/// million over whole `check` runs of the applications corpus (`autosync check --stats` prints
+/// each kernel's units beside its time).
+const WORK_PER_SECOND: u64 = 5_000_000;
 
 impl Default for VerifierConfig {
     fn default() -> VerifierConfig {
@@ -103,7 +122,9 @@ impl Default for VerifierConfig {
             all_dims: false,
             wrap: false,
             no_wrap: None,
-            kernel_timeout_s: 10.0,
+            kernel_timeout_s: 60.0,
+            kernel_work: KERNEL_WORK,
+            smt_work: SMT_WORK,
         }
     }
 }

@@ -156,8 +156,10 @@ pub struct Files {
     /// Files processed in parallel (default: one per core)
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
     jobs: usize,
-    /// Wall time per kernel in seconds (default: the config's verifier.kernel_timeout_s, 10);
-    /// past it, what is not decided is reported as undecided (exit 1). 0: no limit
+    /// Wall time per kernel in seconds (default: the config's verifier.kernel_timeout_s, 60): a
+    /// safety net above the kernel's solver-work budget (verifier.kernel_work), which decides
+    /// verdicts the same way on any load; past it, what is not decided is reported as undecided
+    /// (exit 1). 0: no limit
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<f64>,
 }

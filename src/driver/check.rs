@@ -72,21 +72,26 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         if args.stats {
             let st = oracle.stats();
             human.err(format!(
-                "{}: kernel `{}`: SMT queries {}, cache hits {}, time {:.1} ms\n",
+                "{}: kernel `{}`: SMT queries {}, cache hits {}, solver work {} units, time {:.1} ms\n",
                 loaded.name,
                 k.name,
                 st.smt_queries,
                 st.cache_hits,
+                st.solver_work,
                 started.elapsed().as_secs_f64() * 1e3
             ));
         }
         // Ran out of budget: the undecided questions are among the findings, as possible ones.
         let budget_spent = verdict.undecided > 0 && oracle.out_of_budget();
         if budget_spent {
+            let budget = if oracle.out_of_work() {
+                format!("work budget ({} units)", config.verifier.kernel_work)
+            } else {
+                format!("{} wall-clock budget", args.budget.describe())
+            };
             human.err(format!(
-                "warning: {}: the verifier ran out of its {} budget on kernel `{}`; what it did not decide is reported as possible\n",
+                "warning: {}: the verifier ran out of its {budget} on kernel `{}`; what it did not decide is reported as possible\n",
                 loaded.name,
-                args.budget.describe(),
                 k.name
             ));
         }

@@ -365,7 +365,7 @@ fn fix(
                 let budget_spent = !flags.budget.0.is_zero() && st.total_time >= flags.budget.0;
                 let why = if budget_spent {
                     format!(
-                        "the verifier ran out of its {} budget on kernel `{}` (after {iterations} refinement iterations)",
+                        "the verifier ran out of its {} wall-clock budget on kernel `{}` (after {iterations} refinement iterations)",
                         flags.budget.describe(),
                         k.name
                     )

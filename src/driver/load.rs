@@ -196,6 +196,8 @@ pub fn oracle_for(k: &Kernel, config: &Config, strict: bool, budget: Budget) -> 
         all_dims: config.verifier.all_dims,
         wrap: config.verifier.wrap,
         budget: (!budget.0.is_zero()).then_some(budget.0),
+        work_units: config.verifier.kernel_work,
+        query_units: config.verifier.smt_work,
     })
 }
 

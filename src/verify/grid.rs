@@ -25,7 +25,7 @@ impl Z3Oracle {
             return;
         }
         let assumed = BTreeSet::new();
-        let limits = Limits::new(timeout, self.deadline, self.opts.budget, &an.kernel.name);
+        let limits = Limits::new(timeout, self.deadline, self.opts.budget, &self.work, &an.kernel.name);
         let grid = make_mode(
             &an.kernel,
             &an.uniformity,

@@ -65,6 +65,8 @@ pub struct OracleStats {
     pub cache_hits: u64,
     /// Access pairs the pre-filter proved apart without a query (`prefilter`).
     pub prefiltered: u64,
+    /// z3's resource units the kernel's queries spent (counted when a work budget is set).
+    pub solver_work: u64,
 }
 
 /// A verifier: reports races and divergent barriers of a kernel, soundly.
@@ -119,6 +121,12 @@ pub struct OracleOptions {
     /// every query not yet answered is undecided ("the verifier ran out of its budget"), which
     /// reports it as a possible race or divergence: sound, and the oracle never runs long.
     pub budget: Option<std::time::Duration>,
+    /// The solver work the oracle may spend, in z3's resource units (0: no limit): the budget
+    /// that decides a verdict, the same in every run (`budget`'s wall time is the safety net
+    /// above it). Past it, what is not decided is undecided, as with `budget`.
+    pub work_units: u64,
+    /// The solver work one query may spend (0: no limit; `timeout_ms` is the net above it).
+    pub query_units: u64,
 }
 
 impl OracleOptions {
@@ -133,6 +141,8 @@ pub struct Z3Oracle {
     opts: OracleOptions,
     /// When the budget runs out (from `opts.budget`).
     deadline: Option<std::time::Instant>,
+    /// The solver work spent and left (from `opts.work_units` and `opts.query_units`).
+    work: budget::Work,
     analyses: HashMap<u64, Analysis>,
     stats: OracleStats,
     /// Ask the interval pre-filter before SMT (`prefilter`); off only to test that it changes
@@ -214,9 +224,11 @@ struct Mode {
 impl Z3Oracle {
     pub fn new(opts: OracleOptions) -> Z3Oracle {
         let deadline = opts.budget.map(|b| std::time::Instant::now() + b);
+        let work = budget::Work::new(opts.work_units, opts.query_units);
         Z3Oracle {
             opts,
             deadline,
+            work,
             analyses: HashMap::default(),
             stats: OracleStats::default(),
             prefilter: true,
@@ -225,7 +237,12 @@ impl Z3Oracle {
 
     /// Whether the budget ran out: some answer of this oracle may be undecided for lack of time.
     pub fn out_of_budget(&self) -> bool {
-        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        self.work.spent() || self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// Whether the work budget ran out (rather than the wall-clock safety net).
+    pub fn out_of_work(&self) -> bool {
+        self.work.spent()
     }
 
     /// The same oracle without the pre-filter: every pair is asked of the solver. For tests that
@@ -282,7 +299,13 @@ impl Z3Oracle {
             let uniformity = Uniformity::analyze(stripped, assumed);
             let launch = Launch::new(&self.opts.geometry, &self.opts.shape_of(stripped));
             let warp = self.opts.geometry.warp_sync;
-            let limits = Limits::new(self.opts.timeout_ms, self.deadline, self.opts.budget, &stripped.name);
+            let limits = Limits::new(
+                self.opts.timeout_ms,
+                self.deadline,
+                self.opts.budget,
+                &self.work,
+                &stripped.name,
+            );
             let block = make_mode(
                 stripped,
                 &uniformity,

@@ -12,8 +12,11 @@ use z3::{Params, SatResult};
 
 /// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
 /// `timeout`) when the per-query time limit stopped it.
-fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32) -> String {
+fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query_units: u64) -> String {
     match z3_reason {
+        Some(r) if query_units > 0 && r.contains("resource") => {
+            format!("the solver ran out of its work limit ({query_units} units) on this pair")
+        }
         Some(r) if timeout_ms > 0 && (r.contains("cancel") || r.contains("timeout")) => {
             format!("the solver ran out of time ({timeout_ms} ms) on this pair")
         }
@@ -157,8 +160,12 @@ pub(super) fn query_probing(
     let out = match result {
         SatResult::Unsat => (Outcome::None, false),
         SatResult::Unknown => (
-            Outcome::Unknown(mode.limits.spent().unwrap_or_else(|| {
-                undecided_reason(mode.solver.get_reason_unknown(), mode.limits.timeout_ms)
+            Outcome::Unknown(mode.limits.spent(&mode.solver).unwrap_or_else(|| {
+                undecided_reason(
+                    mode.solver.get_reason_unknown(),
+                    mode.limits.timeout_ms,
+                    mode.limits.query_units(),
+                )
             })),
             false,
         ),

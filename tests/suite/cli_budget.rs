@@ -64,7 +64,10 @@ fn a_kernel_past_its_budget_is_undecided_and_the_other_files_get_their_verdicts(
     assert_eq!(kernel(2)["clean"], false);
     assert_eq!(files[2]["exit_code"], 1);
     assert_eq!(doc["summary"]["undecided"], 1);
-    assert!(stderr.contains("the verifier ran out of its 1 s budget on kernel `tensor_gather`"), "{stderr}");
+    assert!(
+        stderr.contains("the verifier ran out of its 1 s wall-clock budget on kernel `tensor_gather`"),
+        "{stderr}"
+    );
     assert!(doc.get("incomplete").is_none());
 }
 
@@ -171,4 +174,62 @@ fn json_lines_stream_one_object_per_file_then_the_summary() {
     assert_eq!(lines[2]["summary"]["files"], 2);
     assert_eq!(lines[2]["summary"]["races"], 1);
     assert_eq!(lines[2]["incomplete"], false);
+}
+
+/// Removes what legitimately differs between two runs of one input: times.
+fn without_times(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !(k.ends_with("_ms") || k.contains("time") || k == "wall_s"));
+            m.values_mut().for_each(without_times);
+        }
+        Value::Array(a) => a.iter_mut().for_each(without_times),
+        _ => {}
+    }
+}
+
+/// A kernel's budget is solver work (issue #39): the same files give the same JSON — findings,
+/// witnesses, which questions the budget cut short — alone at `-j 1`, at `-j 4`, and beside
+/// processes that keep every core busy. `z_tensor_gather.cu` runs out of its (small) work budget;
+/// with the wall-clock budget it had before, how many of its questions were decided depended on
+/// the load. The wall-clock net is lifted so that only work can cut a query short.
+#[test]
+fn verdicts_are_the_same_at_any_parallelism_and_load() {
+    let (dir, _) = inputs();
+    std::fs::write(
+        dir.path().join("work.yaml"),
+        "verifier:\n  kernel_work: 4000000\n  smt_work: 2000000\n  kernel_timeout_s: 0\n  smt_timeout_ms: 0\n",
+    )
+    .expect("writes the configuration");
+    let run = |jobs: &str| {
+        let o =
+            autosync(dir.path(), &["--config", "work.yaml", "check", "--format", "json", "-j", jobs, "."]);
+        let mut v = json(&o.stdout);
+        without_times(&mut v);
+        (o.status.code(), v)
+    };
+    let alone = run("1");
+    let gather = alone.1["files"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["file"] == "./z_tensor_gather.cu"))
+        .expect("z_tensor_gather.cu is reported")
+        .clone();
+    assert_eq!(gather["kernels"][0]["budget_exhausted"], true, "{gather:#}");
+    assert_eq!(run("4"), alone, "-j 4 gave another result");
+    // Busy processes on every core while the run goes on.
+    let busy: Vec<std::process::Child> = (0..4)
+        .map(|_| {
+            Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("starts a busy loop")
+        })
+        .collect();
+    let loaded = run("2");
+    for mut b in busy {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    assert_eq!(loaded, alone, "a loaded machine gave another result");
 }

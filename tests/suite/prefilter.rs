@@ -48,6 +48,7 @@ fn oracle(k: &Kernel) -> Z3Oracle {
         all_dims: false,
         wrap: false,
         budget: None,
+        ..OracleOptions::default()
     })
 }
 
@@ -139,6 +140,7 @@ fn block_stride_rows_are_apart_without_a_query() {
             all_dims: false,
             wrap: false,
             budget: None,
+            ..OracleOptions::default()
         })
     };
     let mut filtered = 0;
