@@ -1,5 +1,5 @@
-//! The `check` pipeline: verify every kernel of the given files and report races and divergent
-//! barriers.
+//! The `check` pipeline: verify every kernel of the given files and report races, divergent
+//! barriers and out-of-bounds accesses.
 
 use super::load::{load_partial, oracle_for, shape_notes};
 use super::output::{diagnostic_json, status_word, FileResult, Out, Tally};
@@ -28,8 +28,8 @@ pub struct CheckOptions {
 
 /// Checks one file of `plan`: every kernel through the oracle, under `opts.budget` each.
 ///
-/// Guarantees: the result's `code` is 0 only when every kernel is proven free of races and
-/// divergent barriers; a kernel whose budget ran out is reported with the questions it did not
+/// Guarantees: the result's `code` is 0 only when every kernel is proven free of races,
+/// divergent barriers and out-of-bounds accesses of arrays of known size; a kernel whose budget ran out is reported with the questions it did not
 /// decide as possible findings (code 1); a file that cannot be loaded is a failed result
 /// (code 2), never a panic.
 ///
@@ -98,7 +98,8 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         tally.undecided += usize::from(verdict.undecided > 0);
         tally.races += verdict.races.len();
         tally.divergences += verdict.divergences.len();
-        tally.clean += usize::from(verdict.is_clean());
+        tally.out_of_bounds += verdict.out_of_bounds.len();
+        tally.clean += usize::from(verdict.is_correct());
         let shape = shape_notes(k, config);
         let cx = Ctx { k, source: &loaded.source, explain: args.explain, fix: None };
         if args.format == Format::Human {
@@ -116,7 +117,7 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
                 .collect();
             kernels.push(json!({
                 "name": k.name,
-                "clean": verdict.is_clean(),
+                "clean": verdict.is_correct(),
                 "findings": findings,
                 "undecided": verdict.undecided,
                 "budget_exhausted": budget_spent,

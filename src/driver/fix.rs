@@ -358,7 +358,7 @@ fn fix(
                         finding_json(rule, &d, &loaded.source)
                     })
                     .collect();
-                f.tally.clean += usize::from(verdict.is_clean());
+                f.tally.clean += usize::from(verdict.is_correct());
                 f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "moved": [], "cost": null, "findings": findings, "remaining": remaining_json, "labels": label_map(k)}));
             }
             Synthesis::GaveUp { iterations } => {
@@ -420,8 +420,21 @@ fn fix_naive(
                 .iter()
                 .map(|l| json!({"after": k.label_name(*l), "line": barrier_line(loaded, k, *l), "kind": BarrierKind::Block, "text": style.text(k, *l, BarrierKind::Block), "cost": null, "separates": []}))
                 .collect();
-            f.kernels.push(json!({"name": k.name, "result": "fixed", "inserted": inserted, "removed": [], "moved": [], "cost": cost.to_string(), "findings": [], "remaining": [], "labels": label_map(k)}));
-            f.tally.clean += 1;
+            // The baseline separates races only: out-of-bounds accesses (barriers change none of
+            // them, so the input's verdict has them) stay, listed as with the other modes.
+            let cx = Ctx { k, source: &loaded.source, explain: flags.explain, fix: None };
+            let mut remaining = Vec::new();
+            for access in crate::verify::Oracle::check(&mut oracle, k).out_of_bounds {
+                let (rule, d) = unfixable_diagnostic(&cx, &Unfixable::OutOfBounds { access });
+                let mut j = finding_json(rule, &d, &loaded.source);
+                j["kind"] = json!("out of bounds");
+                remaining.push(j);
+                count_finding(&mut f.tally, rule);
+                plan.leftover.push((ki, "out of bounds", rule, d));
+            }
+            let result = if remaining.is_empty() { "fixed" } else { "partly_fixed" };
+            f.tally.clean += usize::from(remaining.is_empty());
+            f.kernels.push(json!({"name": k.name, "result": result, "inserted": inserted, "removed": [], "moved": [], "cost": cost.to_string(), "findings": [], "remaining": remaining, "labels": label_map(k)}));
             plan.inserts.extend(chosen.into_iter().map(|l| (ki, l, style.text(k, l, BarrierKind::Block))));
         }
         None => {
@@ -442,6 +455,8 @@ fn fix_naive(
 fn count_finding(tally: &mut Tally, rule: &str) {
     if rule.ends_with("divergence") {
         tally.divergences += 1;
+    } else if rule == super::report::OUT_OF_BOUNDS_RULE {
+        tally.out_of_bounds += 1;
     } else {
         tally.races += 1;
     }
@@ -577,6 +592,7 @@ fn remaining_kind(u: &Unfixable) -> &'static str {
         Unfixable::Undecided { .. } => "undecided",
         Unfixable::NoValidPosition { .. } => "with no position every thread reaches",
         Unfixable::DivergentBarrier { .. } => "divergent barrier kept",
+        Unfixable::OutOfBounds { .. } => "out of bounds",
     }
 }
 
@@ -584,6 +600,7 @@ fn remaining_kind(u: &Unfixable) -> &'static str {
 fn rule_kind(rule: &str, d: &crate::diag::Diagnostic) -> &'static str {
     match rule {
         "grid-race" => "between blocks",
+        super::report::OUT_OF_BOUNDS_RULE => "out of bounds",
         r if r.ends_with("divergence") => "divergent barrier kept",
         _ if d.message.starts_with("possible") => "undecided",
         _ => "no placement",

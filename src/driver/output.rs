@@ -62,13 +62,16 @@ pub struct Tally {
     pub files: usize,
     /// Kernels loaded.
     pub kernels: usize,
-    /// Kernels without a race or divergent barrier (`check`) or left correctly synchronized
-    /// (`fix`).
+    /// Kernels without a race, divergent barrier or out-of-bounds access (`check`) or left
+    /// without one (`fix`).
     pub clean: usize,
     /// Races reported (possible ones included).
     pub races: usize,
     /// Divergent barriers reported.
     pub divergences: usize,
+    /// Accesses that may leave an array of known size (possible ones included).
+    #[serde(default)]
+    pub out_of_bounds: usize,
     /// Kernels with a question the verifier could not decide (its budget ran out, or the solver
     /// gave up on a query): reported as possible findings.
     #[serde(default)]
@@ -84,6 +87,7 @@ impl Tally {
         self.clean += o.clean;
         self.races += o.races;
         self.divergences += o.divergences;
+        self.out_of_bounds += o.out_of_bounds;
         self.undecided += o.undecided;
         self.unsupported += o.unsupported;
     }
@@ -95,6 +99,7 @@ impl Tally {
             "clean": self.clean,
             "races": self.races,
             "divergences": self.divergences,
+            "out_of_bounds": self.out_of_bounds,
             "undecided": self.undecided,
             "unsupported": self.unsupported,
         })
@@ -311,8 +316,8 @@ pub fn run_files(
 /// The summary line without its time: `12 file(s), 20 kernel(s): 15 clean, 3 race(s), …`.
 pub fn summary_line(command: &str, t: &Tally) -> String {
     format!(
-        "{command}: {} file(s), {} kernel(s): {} clean, {} race(s), {} divergent barrier(s), {} undecided, {} file(s) unsupported or bad input",
-        t.files, t.kernels, t.clean, t.races, t.divergences, t.undecided, t.unsupported
+        "{command}: {} file(s), {} kernel(s): {} clean, {} race(s), {} divergent barrier(s), {} out-of-bounds access(es), {} undecided, {} file(s) unsupported or bad input",
+        t.files, t.kernels, t.clean, t.races, t.divergences, t.out_of_bounds, t.undecided, t.unsupported
     )
 }
 

@@ -4,13 +4,13 @@
 use super::load::Loaded;
 use super::output::Out;
 use super::wording::{
-    and_list, array_name, assume_help, element_phrase, ranks, thread_text, warp_sync_help, witness_values,
-    Ctx, LABELS_EXPLAINED,
+    and_list, array_name, assume_help, element_phrase, model_values, rank, ranks, thread_text,
+    warp_sync_help, witness_values, Ctx, LABELS_EXPLAINED,
 };
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind};
 use crate::synth::Unfixable;
-use crate::verify::{AccessKind, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, OutOfBounds, Race, Relation, Scope, Verdict};
 use serde_json::{json, Value};
 
 /// Label number → paper-style name, for the JSON output.
@@ -174,6 +174,65 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     d
 }
 
+/// The diagnostic of an access that may leave its array: the access, its witness thread, the
+/// element it names in the source's words and the array's extent (`` `tile[17]` is outside
+/// `tile` (17 elements) ``); a possible one when the solver could not decide.
+pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
+    let k = cx.k;
+    let name = array_name(k, &o.array);
+    let view = k.source_arrays.get(&o.array);
+    let extent = kpl::source_array::extent_text(view, &o.dims);
+    let kind = kind_word(o.kind);
+    let span = stmt_span(k, o.label);
+    let Some(w) = &o.witness else {
+        let why =
+            o.undecided.clone().unwrap_or_else(|| "the solver could not decide this access".to_string());
+        return Diagnostic::error(
+            format!("possible out-of-bounds {kind}: `{name}` ({extent}) may be indexed outside its bounds"),
+            span,
+        )
+        .with_label("the solver could not decide whether this access stays inside its array")
+        .with_note(format!("reported as possible: {why}"));
+    };
+    let element = match k.array(&o.array) {
+        Some(decl) => kpl::source_array::subscripts_text(decl, view, &w.subscripts),
+        None => format!("{name}{}", w.subscripts.iter().map(|s| format!("[{s}]")).collect::<String>()),
+    };
+    let widen = |d: [u32; 3]| d.map(u64::from);
+    let block_rank = rank(k.geometry.block_dim.map(widen).or(Some(w.block_dim)), &[w.thread.tid]);
+    let grid_rank = rank(k.geometry.grid_dim.map(widen).or(Some(w.grid_dim)), &[w.thread.bid]);
+    let many_blocks = k.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
+    let thread = thread_text(&w.thread, (block_rank, grid_rank), many_blocks);
+    let mut d =
+        Diagnostic::error(format!("out-of-bounds {kind}: `{element}` is outside `{name}` ({extent})"), span)
+            .with_label(format!("{kind} by {thread}"));
+    let values =
+        model_values(k, &w.params, [&w.block_dim, &w.grid_dim], (block_rank, grid_rank), many_blocks);
+    if !values.is_empty() {
+        d = d.with_note(format!("with {}", and_list(&values)));
+    }
+    let iterations: Vec<String> = w
+        .thread
+        .iterations
+        .iter()
+        .map(|(l, n)| format!("iteration {} of {}", n.saturating_add(1), cx.loop_phrase(*l)))
+        .collect();
+    if !iterations.is_empty() {
+        d = d.with_note(format!("in {}", and_list(&iterations)));
+    }
+    d = d.with_note(
+        "races are checked for accesses inside their arrays: a race that needs this access to leave its array is this finding",
+    );
+    // The usual cause under an unknown launch: a tile indexed by the thread id, sized for the
+    // blocks the host launches, which the check cannot see.
+    if k.geometry.block_dim.is_none() && w.thread.tid.iter().any(|t| *t > 0) {
+        d = d.with_note(
+            "help: the block size is unknown, so every block size is checked; if the launches use blocks for which this access stays inside its array, say so with `--block-dim N` or a `//--blockDim=N` header line",
+        );
+    }
+    d
+}
+
 /// A stable rule name per kind of finding (the JSON `rule` and SARIF `ruleId`).
 pub fn race_rule(r: &Race) -> &'static str {
     match r.scope {
@@ -182,8 +241,8 @@ pub fn race_rule(r: &Race) -> &'static str {
     }
 }
 
-/// The findings of a verdict in report order (races, benign races, divergent barriers), each with
-/// its rule name.
+/// The findings of a verdict in report order (races, benign races, divergent barriers,
+/// out-of-bounds accesses), each with its rule name.
 pub fn verdict_findings(cx: &Ctx, v: &Verdict) -> Vec<(&'static str, Diagnostic)> {
     let mut all = Vec::new();
     for r in &v.races {
@@ -195,8 +254,14 @@ pub fn verdict_findings(cx: &Ctx, v: &Verdict) -> Vec<(&'static str, Diagnostic)
     for dv in &v.divergences {
         all.push((divergence_rule(cx.k, dv), divergence_diagnostic(cx, dv)));
     }
+    for o in &v.out_of_bounds {
+        all.push((OUT_OF_BOUNDS_RULE, out_of_bounds_diagnostic(cx, o)));
+    }
     all
 }
+
+/// The rule name of an access that may leave its array.
+pub const OUT_OF_BOUNDS_RULE: &str = "out-of-bounds";
 
 /// A benign write-write race as a warning.
 pub fn benign_diagnostic(cx: &Ctx, r: &Race) -> Diagnostic {
@@ -215,7 +280,7 @@ pub fn report_verdict(out: &mut Out, loaded: &Loaded, cx: &Ctx, v: &Verdict) {
     for (_, d) in findings {
         out.err(d.render(&loaded.name, &loaded.source));
     }
-    let summary = format!(
+    let mut summary = format!(
         "{}: kernel `{}`: {} race(s), {} divergent barrier(s), {} warning(s)",
         loaded.name,
         k.name,
@@ -223,7 +288,10 @@ pub fn report_verdict(out: &mut Out, loaded: &Loaded, cx: &Ctx, v: &Verdict) {
         v.divergences.len(),
         v.benign.len()
     );
-    if v.is_clean() {
+    if !v.out_of_bounds.is_empty() {
+        summary.push_str(&format!(", {} out-of-bounds access(es)", v.out_of_bounds.len()));
+    }
+    if v.is_correct() {
         out.out(format!("{summary} — correctly synchronized\n"));
     } else {
         out.out(format!("{summary}\n"));
@@ -379,6 +447,7 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
         | Unfixable::NoValidPosition { race, .. }
         | Unfixable::Undecided { race } => race_rule(race),
         Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
+        Unfixable::OutOfBounds { .. } => OUT_OF_BOUNDS_RULE,
     };
     let d = match u {
         Unfixable::SelfRace { race } => race_diagnostic(cx, race, Severity::Error)
@@ -424,6 +493,8 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
         ).with_note("help: write it as a statement of its own (`__syncthreads();`) so that `fix` can move it, or move it out of the thread-dependent code by hand"),
         Unfixable::Undecided { race } => race_diagnostic(cx, race, Severity::Error)
             .with_note("the solver did not decide this pair, so no barrier was placed for it"),
+        Unfixable::OutOfBounds { access } => out_of_bounds_diagnostic(cx, access)
+            .with_note("no barrier fixes this: the index has to stay inside the array"),
     };
     (rule, d)
 }

@@ -2,18 +2,19 @@
 //! (GitHub's among them) show races on the lines they are on. A race is a result whose
 //! `locations` is the first access and whose `relatedLocations` and `codeFlows` (one thread flow
 //! per witness thread) name both; a divergent barrier is a result at the barrier with the guard
-//! related; `fix` adds one result per changed file whose `fixes` carry the edits. Files that could
+//! related; an out-of-bounds access is a result at the access; `fix` adds one result per changed file whose `fixes` carry the edits. Files that could
 //! not be analysed are tool execution notifications.
 
 use serde_json::{json, Value};
 
 /// Rule names and what they mean (the SARIF `rules`).
-const RULES: [(&str, &str); 7] = [
+const RULES: [(&str, &str); 8] = [
     ("data-race", "Two threads of a block access the same shared or global element, at least one writes, and no barrier orders them"),
     ("grid-race", "Threads of different blocks access the same global element, at least one writes (no barrier can order them)"),
     ("benign-race", "Two threads write the same value to the same element (a warning; an error under --strict)"),
     ("barrier-divergence", "A __syncthreads() that only some threads of a block reach"),
     ("warp-barrier-divergence", "A __syncwarp() that only some threads of a warp reach"),
+    ("out-of-bounds", "An access whose index may leave an array of known size (no barrier fixes it)"),
     ("undecided", "A kernel `autosync fix` left as it is: the verifier ran out of its budget or synthesis gave up"),
     ("missing-barrier", "Barriers `autosync fix` inserts (or removes) to make the file correctly synchronized"),
 ];

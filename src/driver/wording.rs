@@ -125,16 +125,27 @@ pub fn thread_text(t: &ThreadWitness, ranks: (usize, usize), with_block: bool) -
 /// the race's query reads, the block size when it is symbolic, the grid size when blocks matter
 /// and it is symbolic. `n = 37`, `blockDim.x = 64`, `blockDim = (16, 4)`.
 pub fn witness_values(k: &Kernel, w: &Witness, ranks: (usize, usize), grid: bool) -> Vec<String> {
-    let mut out: Vec<String> = w.params.iter().map(|(name, v)| param_text(k, name, *v)).collect();
+    model_values(k, &w.params, [&w.block_dim, &w.grid_dim], ranks, grid)
+}
+
+/// [`witness_values`] of any model: its `params` and its block and grid dimensions (`dims`).
+pub fn model_values(
+    k: &Kernel,
+    params: &[(String, u64)],
+    dims: [&[u64; 3]; 2],
+    ranks: (usize, usize),
+    grid: bool,
+) -> Vec<String> {
+    let mut out: Vec<String> = params.iter().map(|(name, v)| param_text(k, name, *v)).collect();
     let dim = |name: &str, d: &[u64; 3], rank: usize| match rank {
         0 | 1 => format!("{name}.x = {}", d[0]),
         r => format!("{name} = {}", index_text(d, r)),
     };
     if k.geometry.block_dim.is_none() {
-        out.push(dim("blockDim", &w.block_dim, ranks.0));
+        out.push(dim("blockDim", dims[0], ranks.0));
     }
     if grid && k.geometry.grid_dim.is_none() {
-        out.push(dim("gridDim", &w.grid_dim, ranks.1));
+        out.push(dim("gridDim", dims[1], ranks.1));
     }
     out
 }

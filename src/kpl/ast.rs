@@ -563,6 +563,34 @@ impl Kernel {
         self.arrays.iter().find(|a| a.name == name)
     }
 
+    /// The bound each subscript of an access to `array` at `index` must stay below, one entry
+    /// per subscript (`None`: not checked). A subscript is checked where the kernel declares its
+    /// dimension with a constant size, as the reference interpreter checks it (unsigned, so a
+    /// negative subscript is out of bounds), with two exceptions that leave it unchecked: a
+    /// thread-local array's row (`[tid.z][tid.y][tid.x]`, within CUDA's bounds of the ids), and
+    /// every subscript of a pointer group (its rows are as long as its longest member, or a
+    /// stand-in length for a member of unknown size, so the row bound is not the member's). The
+    /// oracle assumes these bounds when it checks races and checks each of them on its own
+    /// (`verify::OutOfBounds`), except for a subscript computed from a value it knows nothing of
+    /// (memory, an opaque call), which it neither assumes nor checks.
+    pub fn subscript_bounds(&self, array: &str, index: &[Expr]) -> Vec<Option<u32>> {
+        let Some(decl) = self.array(array) else { return vec![None; index.len()] };
+        if self.source_arrays.get(array).is_some_and(|v| v.names.len() > 1) {
+            return vec![None; index.len()];
+        }
+        let row = if decl.is_thread_row(index) { THREAD_ROW_DIMS.len() } else { 0 };
+        (0..index.len()).map(|k| if k < row { None } else { decl.dims.get(k).copied().flatten() }).collect()
+    }
+
+    /// How many leading subscripts of an access to `array` at `index` the source does not write:
+    /// a thread-local array's row (3), else 0.
+    pub fn hidden_subscripts(&self, array: &str, index: &[Expr]) -> usize {
+        match self.array(array) {
+            Some(decl) if decl.is_thread_row(index) => THREAD_ROW_DIMS.len(),
+            _ => 0,
+        }
+    }
+
     /// The source text of element `index` of `array` (`tile[3][17]`): see
     /// [`super::source_array::element_text`].
     pub fn element_text(&self, array: &str, index: u64) -> String {

@@ -78,6 +78,61 @@ fn delinearize(dims: &[Option<u32>], index: u64) -> Vec<u64> {
     out
 }
 
+/// The source text of an access at the given subscripts (those the source writes: a
+/// thread-local array's row left out), each shown as the C `int` it is when it is one
+/// (`tile[-1]`, `t[3][17]`, `pts[4].y`): unlike [`element_text`], subscripts are not
+/// recombined, so an out-of-bounds one stays as the access wrote it. Without a view, the KPL
+/// array's own name.
+pub fn subscripts_text(decl: &ArrayDecl, view: Option<&SourceArray>, subscripts: &[u64]) -> String {
+    let mut shown: Vec<i64> = subscripts.iter().map(|v| as_c_int(*v)).collect();
+    let mut name = view.and_then(|v| v.names.first().cloned()).unwrap_or_else(|| decl.name.clone());
+    let mut field = None;
+    if let Some(v) = view {
+        if v.scalar {
+            return name;
+        }
+        let k = v.fields.len() as i64;
+        if k > 0 {
+            if let Some(last) = shown.last_mut() {
+                field = v.fields.get(last.rem_euclid(k) as usize).cloned();
+                *last = last.div_euclid(k);
+            }
+        }
+    }
+    for s in shown {
+        name.push_str(&format!("[{s}]"));
+    }
+    if let Some(f) = field {
+        name.push('.');
+        name.push_str(&f);
+    }
+    name
+}
+
+/// The element count of the dimensions `dims` (those the source declares) as a report says it:
+/// `17 elements`, `16 × 17 elements` (struct and vector elements counted as elements).
+pub fn extent_text(view: Option<&SourceArray>, dims: &[Option<u32>]) -> String {
+    let k = view.map_or(0, |v| v.fields.len() as u32);
+    let n = dims.len();
+    let parts: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match d {
+            Some(d) if i + 1 == n && k > 0 => (d / k).to_string(),
+            Some(d) => d.to_string(),
+            None => "?".to_string(),
+        })
+        .collect();
+    let one = parts.len() == 1 && parts[0] == "1";
+    format!("{} element{}", parts.join(" × "), if one { "" } else { "s" })
+}
+
+/// A 32-bit word read as C's `int` (the subscripts of the source are ints, or unsigned values
+/// below 2^31 that read the same).
+fn as_c_int(v: u64) -> i64 {
+    i64::from(v as u32 as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +158,20 @@ mod tests {
         let pts =
             SourceArray { names: vec!["pts".into()], scalar: false, fields: vec!["x".into(), "y".into()] };
         assert_eq!(element_text(&decl(&[Some(128)]), Some(&pts), 9), "pts[4].y");
+    }
+
+    #[test]
+    fn subscripts_are_shown_as_written_with_the_extent() {
+        let t = decl(&[Some(16), Some(17)]);
+        // Not recombined: column 17 of row 3 stays `[3][17]`, a negative int is shown as one.
+        assert_eq!(subscripts_text(&t, None, &[3, 17]), "t[3][17]");
+        assert_eq!(subscripts_text(&t, None, &[u64::from(u32::MAX), 0]), "t[-1][0]");
+        assert_eq!(extent_text(None, &t.dims), "16 × 17 elements");
+        let pts =
+            SourceArray { names: vec!["pts".into()], scalar: false, fields: vec!["x".into(), "y".into()] };
+        assert_eq!(subscripts_text(&decl(&[Some(128)]), Some(&pts), &[129]), "pts[64].y");
+        assert_eq!(extent_text(Some(&pts), &[Some(128)]), "64 elements");
+        let count = SourceArray { names: vec!["count".into()], scalar: true, fields: vec![] };
+        assert_eq!(extent_text(Some(&count), &[Some(1)]), "1 element");
     }
 }

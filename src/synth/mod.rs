@@ -27,7 +27,7 @@ mod units;
 use crate::config::{CostModel, Ratio};
 use crate::kpl::{Kernel, Label, StmtKind};
 use crate::maxsat::{Engine, Lit, MaxSat, MaxSatError, Outcome, Var};
-use crate::verify::{AccessKind, Case, Divergence, Oracle, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, Case, Divergence, Oracle, OutOfBounds, Race, Relation, Scope, Verdict};
 use paper::PaperState;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -141,6 +141,9 @@ pub enum Unfixable {
     /// `unknown`): a possible race that synthesis does not try to separate, since it may not
     /// exist. Its cases carry the solver's reason.
     Undecided { race: Race },
+    /// An access that may leave its array: no barrier changes that (the oracle reports it
+    /// whatever the placement), so synthesis never pays for it and lists it here.
+    OutOfBounds { access: OutOfBounds },
 }
 
 /// The two barrier kinds synthesis places.
@@ -193,7 +196,8 @@ pub enum Synthesis {
         warnings: Verdict,
         /// What the placement leaves and no barrier can fix, or nobody could decide: grid-level
         /// races ([`Unfixable::GridRace`]), undecided block-level pairs
-        /// ([`Unfixable::Undecided`]) and, under `partial`, self races, races with no valid
+        /// ([`Unfixable::Undecided`]), accesses that may leave their arrays
+        /// ([`Unfixable::OutOfBounds`]) and, under `partial`, self races, races with no valid
         /// position and divergent barriers of the input that stay. Exactly the findings of a full
         /// check of `kernel`; the placement is final only when this is empty.
         remaining: Vec<Unfixable>,
@@ -745,6 +749,7 @@ impl Unit<'_> {
         remaining.extend(
             verdict.divergences.iter().map(|d| Unfixable::DivergentBarrier { divergence: d.clone() }),
         );
+        remaining.extend(verdict.out_of_bounds.iter().map(|a| Unfixable::OutOfBounds { access: a.clone() }));
         Synthesis::Done {
             kernel: Box::new(candidate),
             inserted,

@@ -4,7 +4,7 @@
 //!
 //! Every function here is a syntactic walk of one kernel or one loop body; none builds a z3 term.
 
-use crate::kpl::{BinOp, Block, Expr, Kernel, Label, StmtKind};
+use crate::kpl::{BinOp, Block, Expr, Kernel, Label, StmtKind, UnOp};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 
@@ -39,9 +39,20 @@ pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
     out
 }
 
-/// If `x` is an induction variable of the loop body — assigned exactly once, unconditionally, as
-/// `x := x op step` with a loop-invariant step — the operator and the step.
-pub fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> Option<(BinOp, Expr)> {
+/// If `x` is an induction variable of the loop `while (cond) body` — assigned exactly once, as
+/// `x := x op step` with a loop-invariant step — the operator and the step. The assignment is a
+/// top-level statement of the body, or of the then block of a top-level `if (!f)` whose flag `f`
+/// is an exit flag of the loop (`exit_flags`): a thread that skips the update there has `f` set
+/// and leaves the loop before its next iteration, so at every iteration a thread runs, `x` has
+/// followed the update at each earlier one (the `for` update after a `break`: `if (!brk) i++`).
+/// Only the value inside the loop is that closed form: after it, `x` is frozen wherever the
+/// thread left.
+pub fn induction_step(
+    body: &Block,
+    cond: &Expr,
+    x: &str,
+    assigned: &HashMap<String, usize>,
+) -> Option<(BinOp, Expr)> {
     if assigned.get(x) != Some(&1) {
         return None;
     }
@@ -50,7 +61,7 @@ pub fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) 
         e.for_each_var(&mut |v| ok &= !assigned.contains_key(v));
         ok
     };
-    body.stmts.iter().find_map(|s| match &s.kind {
+    loop_updates(body, cond).into_iter().find_map(|s| match &s.kind {
         StmtKind::Assign { name, value: Expr::Binary(op, a, b) } if name == x => {
             let is_x = |e: &Expr| matches!(e, Expr::Var(v) if v == x);
             if is_x(a) && invariant(b) {
@@ -63,6 +74,63 @@ pub fn induction_step(body: &Block, x: &str, assigned: &HashMap<String, usize>) 
         }
         _ => None,
     })
+}
+
+/// The statements of `while (cond) body` that every iteration a thread stays in the loop runs:
+/// the body's top-level statements, and those of the then block of a top-level `if (!f)` over an
+/// exit flag `f` of the loop ([`exit_flags`]; a thread that skips them leaves the loop before its
+/// next iteration).
+fn loop_updates<'a>(body: &'a Block, cond: &Expr) -> Vec<&'a crate::kpl::Stmt> {
+    let flags = exit_flags(body, cond);
+    body.stmts
+        .iter()
+        .flat_map(|s| match &s.kind {
+            StmtKind::If { cond: Expr::Unary(UnOp::Not, f), then, els: None }
+                if matches!(&**f, Expr::Var(v) if flags.contains(v)) =>
+            {
+                then.stmts.iter().collect::<Vec<_>>()
+            }
+            _ => vec![s],
+        })
+        .collect()
+}
+
+/// The exit flags of `while (cond) body`: locals `f` with a top-level conjunct `!f` in `cond`
+/// that the body only ever sets to a non-zero constant (at any depth) — once a thread sets one,
+/// it leaves the loop at the next guard.
+fn exit_flags(body: &Block, cond: &Expr) -> Vec<String> {
+    fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+        match e {
+            Expr::Binary(BinOp::And, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    fn only_set(b: &Block, f: &str) -> bool {
+        b.stmts.iter().all(|s| match &s.kind {
+            StmtKind::Assign { name, value } if name == f => matches!(value, Expr::Const(c) if *c != 0),
+            StmtKind::Local { name, .. } => name != f,
+            StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => dst != f,
+            StmtKind::If { then, els, .. } => {
+                only_set(then, f) && els.as_ref().is_none_or(|e| only_set(e, f))
+            }
+            StmtKind::While { body, .. } => only_set(body, f),
+            _ => true,
+        })
+    }
+    let mut cs = Vec::new();
+    conjuncts(cond, &mut cs);
+    cs.into_iter()
+        .filter_map(|c| match c {
+            Expr::Unary(UnOp::Not, f) => match &**f {
+                Expr::Var(v) if only_set(body, v) => Some(v.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// The `while` loops of `k` whose bodies hold a barrier, a `gridsync` or a `syncwarp` (at any
@@ -136,6 +204,44 @@ impl Rotation {
     pub fn source(&self, r: usize) -> &str {
         &self.cycle[(self.at + r) % self.cycle.len()]
     }
+}
+
+/// How a loop body flips a variable each iteration (see [`toggle`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Toggle<'a> {
+    /// `x := c - x`.
+    SubFrom(&'a Expr),
+    /// `x := x ^ c` (or `c ^ x`).
+    Xor(&'a Expr),
+}
+
+/// Whether the loop `while (cond) body` flips `name` with an involution once per iteration: its
+/// only assignment of `name` is `name := c - name` or `name := name ^ c` (`c` a constant), the
+/// double-buffer index `src = 1 - src`, among the statements every iteration runs
+/// ([`loop_updates`]). Then, at every iteration a thread runs, `name` holds its entry value when
+/// the iteration is even and the flipped entry value when it is odd — exactly, as applying the
+/// flip twice gives the value back in 32-bit arithmetic. A flip under any other `if` (a
+/// `continue` flag guards everything after it) does not qualify.
+pub fn toggle<'a>(
+    body: &'a Block,
+    cond: &Expr,
+    name: &str,
+    assigned: &HashMap<String, usize>,
+) -> Option<Toggle<'a>> {
+    if assigned.get(name) != Some(&1) {
+        return None;
+    }
+    let is_var = |e: &Expr| matches!(e, Expr::Var(v) if v == name);
+    loop_updates(body, cond).into_iter().find_map(|s| match &s.kind {
+        StmtKind::Assign { name: n, value: Expr::Binary(op, a, b) } if n == name => match (op, &**a, &**b) {
+            (BinOp::Sub, c @ Expr::Const(_), x) if is_var(x) => Some(Toggle::SubFrom(c)),
+            (BinOp::BitXor, x, c @ Expr::Const(_)) | (BinOp::BitXor, c @ Expr::Const(_), x) if is_var(x) => {
+                Some(Toggle::Xor(c))
+            }
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// The rotations of `body` (see [`Rotation`]), keyed by variable. Only variables the body assigns
@@ -295,5 +401,61 @@ mod tests {
         let copy = "kernel k() { local a := 0; local b := 1; local i := 0;
             while (i < 8) { a := b; b := a; i := i + 1; } }";
         assert!(cycles(copy).is_empty());
+    }
+
+    fn the_loop(src: &str) -> (Block, Expr) {
+        let k = parse(src).expect("parses");
+        k.body
+            .stmts
+            .iter()
+            .find_map(|s| match &s.kind {
+                StmtKind::While { cond, body } => Some((body.clone(), cond.clone())),
+                _ => None,
+            })
+            .expect("a loop")
+    }
+
+    #[test]
+    fn a_flip_by_an_involution_is_a_toggle() {
+        let sub = "kernel k() { local s := 0; local i := 0; while (i < 8) { i := i + 1; s := 1 - s; } }";
+        let (body, cond) = the_loop(sub);
+        assert!(matches!(
+            toggle(&body, &cond, "s", &assigned_vars(&body)),
+            Some(Toggle::SubFrom(Expr::Const(1)))
+        ));
+        let xor = "kernel k() { local s := 0; local i := 0; while (i < 8) { s := s ^ 1; i := i + 1; } }";
+        let (body, cond) = the_loop(xor);
+        assert!(matches!(
+            toggle(&body, &cond, "s", &assigned_vars(&body)),
+            Some(Toggle::Xor(Expr::Const(1)))
+        ));
+        // Under an `if`, twice, or not an involution: no toggle.
+        for src in [
+            "kernel k() { local s := 0; local i := 0; while (i < 8) { if (i < 3) { s := 1 - s; } i := i + 1; } }",
+            "kernel k() { local s := 0; local i := 0; while (i < 8) { s := 1 - s; s := 1 - s; i := i + 1; } }",
+            "kernel k() { local s := 0; local i := 0; while (i < 8) { s := s - 1; i := i + 1; } }",
+        ] {
+            let (body, cond) = the_loop(src);
+            assert_eq!(toggle(&body, &cond, "s", &assigned_vars(&body)), None, "{src}");
+        }
+    }
+
+    #[test]
+    fn an_update_skipped_only_by_an_exit_flag_is_an_induction_step() {
+        let src = "kernel k(n) { local d := 1; local brk := 0;
+            while (d < 64 && !brk) { if (d > n) { brk := 1; } if (!brk) { d := d * 2; } } }";
+        let (body, cond) = the_loop(src);
+        let step = induction_step(&body, &cond, "d", &assigned_vars(&body));
+        assert_eq!(step, Some((BinOp::Mul, Expr::Const(2))));
+        // Not an exit flag: absent from the guard, or reset to 0 in the body (a `continue` flag).
+        for src in [
+            "kernel k(n) { local d := 1; local f := 0;
+                while (d < 64) { if (d > n) { f := 1; } if (!f) { d := d * 2; } } }",
+            "kernel k(n) { local d := 1; local f := 0;
+                while (d < 64 && !f) { f := 0; if (d > n) { f := 1; } if (!f) { d := d * 2; } } }",
+        ] {
+            let (body, cond) = the_loop(src);
+            assert_eq!(induction_step(&body, &cond, "d", &assigned_vars(&body)), None, "{src}");
+        }
     }
 }

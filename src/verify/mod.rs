@@ -20,6 +20,7 @@
 //! placements, from run to run.
 
 pub mod atomics;
+mod bounds;
 mod budget;
 pub mod cases;
 mod congruence;
@@ -190,6 +191,9 @@ struct Analysis {
     /// Value ranges of the block mode's terms, for the pre-filter.
     ranges: prefilter::Ranges,
     block_divergence: HashMap<Label, Outcome>,
+    /// The out-of-bounds findings of the analysed kernel (`bounds.rs`), made on the first check
+    /// that asks: barriers do not change them.
+    out_of_bounds: Option<(Vec<OutOfBounds>, usize)>,
     /// Like `block_divergence`, for two threads of one `syncwarp` warp.
     warp_divergence: HashMap<Label, Outcome>,
 }
@@ -206,6 +210,11 @@ struct Mode {
     /// parameters for each probe and back cost more than the probes (z3 re-reads every parameter
     /// of the solver on each change: 45 % of the nested-loop family's time).
     probe_solver: std::cell::OnceCell<Solver>,
+    /// The launch facts and thread 1's facts alone (no second thread), for questions about one
+    /// thread (`bounds.rs`).
+    single_facts: Vec<Bool>,
+    /// A solver holding `single_facts`, made on the first such question.
+    single_solver: std::cell::OnceCell<Solver>,
     /// Under `--warp-sync=W` (block scope only): the two threads are in one warp.
     same_warp: Option<Bool>,
     /// Block scope only: the two threads are in one warp of the size `syncwarp` synchronizes
@@ -337,6 +346,7 @@ impl Z3Oracle {
                     grid_divergence: HashMap::default(),
                     ranges,
                     block_divergence: HashMap::default(),
+                    out_of_bounds: None,
                     warp_divergence: HashMap::default(),
                 },
             );
@@ -396,6 +406,13 @@ fn make_mode(
 ) -> Mode {
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
+    // What a question about thread 1 alone may assume (`bounds.rs`): not that a second thread
+    // exists, which a block of one thread contradicts.
+    let mut single_facts = facts.clone();
+    single_facts.extend(launch::grid_size_facts(&id1, launch));
+    if launch.x_id_fits {
+        single_facts.extend(launch::x_global_id_fits(&id1, launch));
+    }
     let id2 = ThreadIds::new(2, if grid { None } else { Some(&id1.bid) }, launch, &mut facts);
     let same = |a: &[BV; 3], b: &[BV; 3]| Bool::and(&[&a[0].eq(&b[0]), &a[1].eq(&b[1]), &a[2].eq(&b[2])]);
     facts.extend(launch::grid_size_facts(&id1, launch));
@@ -422,6 +439,7 @@ fn make_mode(
         k.params.iter().map(|p| (p.clone(), BV::new_const(format!("param_{p}"), W))).collect();
     let t1 = SymExec::run(k, u, assumed, barrier_loops, 1, &id1, launch, &params, !grid);
     let t2 = SymExec::run(k, u, assumed, barrier_loops, 2, &id2, launch, &params, !grid);
+    single_facts.extend(t1.facts.iter().cloned());
     let mut base_facts: Vec<Bool> = facts.iter().chain(&t1.facts).chain(&t2.facts).cloned().collect();
     let solver = new_solver(&base_facts, limits.timeout_ms, 0);
     // Counters advanced by variable amounts count only when every amount is proven non-negative.
@@ -449,6 +467,8 @@ fn make_mode(
         solver,
         base_facts,
         probe_solver: std::cell::OnceCell::new(),
+        single_facts,
+        single_solver: std::cell::OnceCell::new(),
         same_warp,
         syncwarp_mates,
         limits,
@@ -726,6 +746,10 @@ impl Z3Oracle {
                 .iter()
                 .any(|r| r.scope == Scope::Block && r.cases.iter().any(|c| c.witness.is_some() && !c.benign));
             if involved.is_empty() || (lazy && block_race) {
+                let mut verdict = verdict;
+                let (oob, undecided) = self.out_of_bounds(key, &tree);
+                verdict.out_of_bounds = oob;
+                verdict.undecided += undecided;
                 return verdict;
             }
             // A racing read may see different values in different threads: stop assuming it

@@ -142,6 +142,15 @@ impl Ranges {
         a.differs(b)
     }
 
+    /// Whether every bounded subscript of thread 1's access `s` provably stays below its
+    /// dimension (`AccessSym::subscripts`), by these ranges narrowed as for a pair of `s` with
+    /// itself: the out-of-bounds query of `s` (which asserts what that narrowing assumes: the
+    /// access enabled, its iteration assumptions) then has no model.
+    pub fn within_bounds(&mut self, s: &AccessSym, strided: &[StridedCounter]) -> bool {
+        let mut r = self.narrowed([s, s], [strided, strided]);
+        s.subscripts.iter().all(|(t, bound)| bound.is_none_or(|b| r.of(t).hi < u64::from(b)))
+    }
+
     /// These ranges narrowed by what a meeting query of `s1` (thread 1) and `s2` (thread 2)
     /// asserts besides the launch facts (`meeting` in the oracle): both accesses' enabling
     /// conditions and iteration assumptions. Two narrowings, each a consequence of those

@@ -12,7 +12,7 @@ use z3::{Params, SatResult};
 
 /// Why the solver did not decide a query, in the user's words: z3 says `canceled` (or
 /// `timeout`) when the per-query time limit stopped it.
-fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query_units: u64) -> String {
+pub(super) fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query_units: u64) -> String {
     match z3_reason {
         Some(r) if query_units > 0 && r.contains("resource") => {
             format!("the solver ran out of its work limit ({query_units} units) on this pair")
@@ -25,8 +25,8 @@ fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query_units: u64
     }
 }
 
-/// The conditions under which two threads' accesses meet: both execute them, at one element,
-/// under each thread's iteration assumptions.
+/// The conditions under which two threads' accesses meet: both execute them, at one element
+/// inside the array where its size is known, under each thread's iteration assumptions.
 pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
     let mut out = vec![
         s1.enabled.clone(),
@@ -38,6 +38,9 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool
     if no_wrap {
         out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
     }
+    // Out-of-bounds accesses are their own finding (`bounds.rs` checks each access that has a
+    // bound): a race that needs one is reported as that access.
+    out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
     out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
     out
 }

@@ -24,7 +24,7 @@
 
 use crate::kpl::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
 use crate::verify::launch::{Launch, ThreadIds};
-use crate::verify::loops::{assigned_vars, induction_step, rotations, Rotation};
+use crate::verify::loops::{assigned_vars, induction_step, rotations, toggle, Rotation, Toggle};
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
 use crate::verify::wrap;
@@ -58,6 +58,13 @@ pub struct AccessSym {
     pub result: Option<BV>,
     /// The operand of an atomic (the amount an `atomicAdd` adds).
     pub operand: Option<BV>,
+    /// The access stays inside its array: every subscript the kernel bounds
+    /// (`Kernel::subscript_bounds`) is below its dimension, unsigned. `None` when no subscript
+    /// is bounded. Race queries assume it; the out-of-bounds check asks for its negation.
+    pub in_bounds: Option<Bool>,
+    /// The subscripts' terms, those the source writes (a thread-local array's row left out),
+    /// with the dimension each must stay below (`None`: unbounded): the out-of-bounds witness.
+    pub subscripts: Vec<(BV, Option<u32>)>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -390,8 +397,17 @@ impl<'a> SymExec<'a> {
                 self.env.insert(name.clone(), v);
                 continue;
             }
+            if let Some(t) = toggle(body, cond, name, &assigned) {
+                let flipped = match t {
+                    Toggle::SubFrom(c) => self.eval(c).bvsub(x0),
+                    Toggle::Xor(c) => x0.bvxor(self.eval(c)),
+                };
+                let even = k.bvand(BV::from_u64(1, W)).eq(BV::from_u64(0, W));
+                self.env.insert(name.clone(), even.ite(x0, &flipped));
+                continue;
+            }
             let start = self.pow2.get(name.as_str()).filter(|(t, _)| t.ast_eq(x0)).map(|(_, p)| p.clone());
-            let step = induction_step(body, name, &assigned);
+            let step = induction_step(body, cond, name, &assigned);
             let assumed_before_closed = self.assume.len();
             let closed = step.as_ref().and_then(|(op, step)| {
                 self.closed_form(*op, (x0, start), step, &k, &format!("ind_{}_{name}", l.0))
@@ -746,9 +762,25 @@ impl<'a> SymExec<'a> {
 
     fn access(&mut self, l: Label, array: &str, index: &[Expr], value: Option<BV>, enabled: &Bool) {
         let dims = self.kernel.array(array).map(|a| a.dims.clone()).unwrap_or_default();
+        let bounds = self.kernel.subscript_bounds(array, index);
+        let hidden = self.kernel.hidden_subscripts(array, index);
         let mut lin: Option<BV> = None;
+        let mut within: Vec<Bool> = Vec::new();
+        let mut subscripts = Vec::new();
         for (i, e) in index.iter().enumerate() {
             let v = self.eval(e);
+            // A subscript computed from a value the oracle knows nothing of is neither checked
+            // nor assumed in bounds: values read from memory are unconstrained here (an
+            // `unsigned char` read included), as are opaque calls' results and the arbitrary
+            // element an opaque function may touch, so the check would only say that they could
+            // be anything.
+            let bound = bounds.get(i).copied().flatten().filter(|_| !opaque_input(&v));
+            if let Some(b) = bound {
+                within.push(v.bvult(BV::from_u64(u64::from(b), W)));
+            }
+            if i >= hidden {
+                subscripts.push((v.clone(), bound));
+            }
             lin = Some(match lin {
                 None => v,
                 Some(acc) => {
@@ -773,6 +805,8 @@ impl<'a> SymExec<'a> {
                 no_wrap,
                 result: None,
                 operand: None,
+                in_bounds: (!within.is_empty()).then(|| Bool::and(&within.iter().collect::<Vec<_>>())),
+                subscripts,
             },
         );
     }
@@ -961,6 +995,32 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
         }
     }
     out
+}
+
+/// Whether `t` depends on a value the oracle knows nothing of: one read from memory or returned
+/// by an atomic (`rd_`, `atomic_`), an opaque call's result (`fn_`), an uninitialized local
+/// (`undef_`, also the arbitrary index of an access the front end models for an opaque function)
+/// or an unbound name (`unbound_`) — the names [`SymExec`] gives them. A walk of the DAG, each
+/// node once.
+fn opaque_input(t: &BV) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        // By name: interpreted operators are named by SMT-LIB (`bvadd`, …), never like these.
+        if let Ok(decl) = n.safe_decl() {
+            // z3 may quote a name with `#` or `@` (`|rd_3#1|`).
+            let name = decl.name();
+            let name = name.trim_start_matches('|');
+            if ["rd_", "atomic_", "fn_", "undef_", "unbound_"].iter().any(|p| name.starts_with(p)) {
+                return true;
+            }
+        }
+        todo.extend(n.children());
+    }
+    false
 }
 
 /// A rotated variable at the start of iteration `k`: the entry value of the member `k mod len`

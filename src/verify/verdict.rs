@@ -114,22 +114,67 @@ pub struct Divergence {
     pub undecided: Option<String>,
 }
 
+/// A thread performing an access outside its array: the model of an out-of-bounds query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoundsWitness {
+    pub thread: ThreadWitness,
+    /// The value of each subscript the source writes (a thread-local array's row left out), as
+    /// a 32-bit word: at least one is at or beyond its dimension.
+    pub subscripts: Vec<u64>,
+    /// Block dimensions in the model (the launch geometry, or one the solver chose).
+    pub block_dim: [u64; 3],
+    /// Grid dimensions in the model, likewise.
+    pub grid_dim: [u64; 3],
+    /// The kernel's scalar parameters the query reads, as the model chose them (by KPL name,
+    /// sorted).
+    pub params: Vec<(String, u64)>,
+}
+
+/// An access that may leave its array: some subscript the kernel bounds
+/// (`Kernel::subscript_bounds`) may reach its dimension. Independent of barriers: no barrier
+/// fixes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutOfBounds {
+    /// The access statement.
+    pub label: Label,
+    pub array: String,
+    pub kind: AccessKind,
+    /// The dimension each subscript of the witness must stay below (`None`: unbounded), those
+    /// the source writes.
+    pub dims: Vec<Option<u32>>,
+    /// `None` when the access is only possibly out of bounds (`undecided` says why).
+    pub witness: Option<BoundsWitness>,
+    /// Why the solver could not decide whether the access stays in bounds, if it could not.
+    pub undecided: Option<String>,
+}
+
 /// The oracle's answer for one kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Verdict {
-    /// Races that matter (benign write-write races are here only under `strict`).
+    /// Races that matter (benign write-write races are here only under `strict`). Races are
+    /// checked for accesses inside their arrays: one that needs an access out of bounds is
+    /// reported in `out_of_bounds` as that access.
     pub races: Vec<Race>,
     pub divergences: Vec<Divergence>,
     /// Benign write-write races, reported as warnings.
     pub benign: Vec<Race>,
-    /// How many SMT queries could not be decided (each is reported as a possible race or
-    /// divergence above).
+    /// Accesses that may leave an array of known size, in program order (possible ones
+    /// included).
+    pub out_of_bounds: Vec<OutOfBounds>,
+    /// How many SMT queries could not be decided (each is reported as a possible race,
+    /// divergence or out-of-bounds access above).
     pub undecided: usize,
 }
 
 impl Verdict {
-    /// No race and no divergence.
+    /// Correctly synchronized: no race and no divergence (what barriers can change; an
+    /// out-of-bounds access is not a synchronization matter, see [`Verdict::is_correct`]).
     pub fn is_clean(&self) -> bool {
         self.races.is_empty() && self.divergences.is_empty()
+    }
+
+    /// What `check` accepts: correctly synchronized and no access out of bounds.
+    pub fn is_correct(&self) -> bool {
+        self.is_clean() && self.out_of_bounds.is_empty()
     }
 }

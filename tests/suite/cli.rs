@@ -141,8 +141,16 @@ fn symbolic_block_size_is_inferred_stated_and_lifted_by_all_dims() {
     std::fs::write(&p, "__global__ void copy(float *a) {\n  __shared__ float s[64];\n  s[threadIdx.x] = a[threadIdx.x];\n}\n")
         .expect("write");
     let p = p.display().to_string();
+    // With the block size unknown, blocks of more than 64 threads are checked too: there
+    // `s[threadIdx.x]` leaves `s` (issue #41), which the report says, with the flag that fixes
+    // the size. No race: threads write distinct cells of `s`.
     let out = autosync(&["check", &p]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error: out-of-bounds write: `s["), "{stderr}");
+    assert!(stderr.contains("is outside `s` (64 elements)"), "{stderr}");
+    assert!(stderr.contains("help: the block size is unknown"), "{stderr}");
+    assert!(!stderr.contains("data race"), "{stderr}");
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("assuming 1-D blocks (blockDim.y = z = 1): the kernel reads only threadIdx.x"),
@@ -172,4 +180,54 @@ fn assume_flag_is_a_precondition_of_the_kernel() {
     let garbled = autosync(&["check", "--assume", "pitch >= (128", f]);
     assert_eq!(garbled.status.code(), Some(2));
     assert!(text(&garbled.stderr).contains("`--assume` expression"), "{}", text(&garbled.stderr));
+}
+
+#[test]
+fn out_of_bounds_is_a_finding_of_its_own_in_every_format_and_what_fix_leaves() {
+    // The tile lacks its extra column: thread (15, ty) stores `tile[ty][16]`, which is
+    // `tile[ty + 1][0]`, cleared by thread (0, ty + 1) in the same interval — a race only out of
+    // bounds, reported as the out-of-bounds store and not as a race (issue #41).
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/apps/bounds/row_shift_alias.cu");
+    let human = autosync(&["check", f]);
+    assert_eq!(human.status.code(), Some(1));
+    let stderr = text(&human.stderr);
+    assert!(stderr.contains("error: out-of-bounds write: `tile["), "{stderr}");
+    assert!(stderr.contains("][16]` is outside `tile` (16 × 16 elements)"), "{stderr}");
+    assert!(stderr.contains("write by thread (15, "), "{stderr}");
+    assert!(!stderr.contains("data race"), "{stderr}");
+    assert!(text(&human.stdout).contains("1 out-of-bounds access(es)"));
+
+    let json = autosync(&["check", "--format", "json", f]);
+    assert_eq!(json.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let kernel = &doc["files"][0]["kernels"][0];
+    assert_eq!(kernel["clean"], false);
+    let rules: Vec<&str> =
+        kernel["findings"].as_array().into_iter().flatten().filter_map(|x| x["rule"].as_str()).collect();
+    assert_eq!(rules, vec!["out-of-bounds"]);
+    assert_eq!(kernel["findings"][0]["severity"], "error");
+    assert_eq!(doc["summary"]["out_of_bounds"], 1);
+    assert_eq!(doc["summary"]["races"], 0);
+
+    let sarif = autosync(&["check", "--format", "sarif", f]);
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    assert_eq!(log["runs"][0]["results"][0]["ruleId"], "out-of-bounds");
+    assert_eq!(log["runs"][0]["results"][0]["level"], "error");
+    assert_eq!(log["runs"][0]["tool"]["driver"]["rules"][0]["id"], "out-of-bounds");
+
+    // `fix` places no barrier for it and lists it; `check` on what it wrote says the same.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("fixed.cu");
+    let out = out.to_str().expect("utf8");
+    let fixed = autosync(&["fix", "--format", "json", "-o", out, f]);
+    assert_eq!(fixed.status.code(), Some(1), "{}", text(&fixed.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&fixed.stdout).expect("JSON");
+    let kernel = &doc["files"][0]["kernels"][0];
+    assert_eq!(kernel["result"], "partly_fixed");
+    assert_eq!(kernel["inserted"].as_array().map(Vec::len), Some(0));
+    assert_eq!(kernel["remaining"][0]["rule"], "out-of-bounds");
+    assert_eq!(kernel["remaining"][0]["kind"], "out of bounds");
+    let naive = autosync(&["fix", "--naive", "-o", out, f]);
+    assert_eq!(naive.status.code(), Some(1), "{}", text(&naive.stderr));
+    assert!(text(&naive.stderr).contains("1 out of bounds"), "{}", text(&naive.stderr));
 }

@@ -183,7 +183,7 @@ fn check_over_a_tree_reports_each_file_in_order_with_a_summary_and_the_worst_exi
     assert!(races >= racy);
     assert_eq!(
         summary,
-        format!("check: 30 file(s), 29 kernel(s): {} clean, {races} race(s), 0 divergent barrier(s), 0 undecided, 1 file(s) unsupported or bad input", 29 - racy)
+        format!("check: 30 file(s), 29 kernel(s): {} clean, {races} race(s), 0 divergent barrier(s), 0 out-of-bounds access(es), 0 undecided, 1 file(s) unsupported or bad input", 29 - racy)
     );
 
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli_multi/check.stdout");
@@ -429,4 +429,35 @@ fn completions_and_man_page() {
     assert_eq!(man.status.code(), Some(0));
     let page = text(&man.stdout);
     assert!(page.starts_with(".ie") || page.contains(".TH autosync"), "{page}");
+}
+
+#[test]
+fn out_of_bounds_documents_match_the_schemas() {
+    // An off-by-one halo (issue #41): its out-of-bounds findings, in `check`'s and `fix`'s JSON
+    // and in SARIF, are valid documents of the documented and the OASIS schemas.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps/bounds");
+    let (schema, sarif) = (schema_of_docs(), sarif_schema());
+    let check = autosync_in(&dir, &["check", "--format", "json", "halo_tile_off_by_one.cu"]);
+    assert_eq!(check.status.code(), Some(1));
+    let doc = json_of(&check);
+    assert_valid(&schema, &doc, "check --format json (out of bounds)");
+    assert_eq!(doc["summary"]["out_of_bounds"], 2);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("fixed.cu");
+    let out = out.to_str().expect("utf8");
+    let fix = autosync_in(&dir, &["fix", "--format", "json", "-o", out, "halo_tile_off_by_one.cu"]);
+    assert_eq!(fix.status.code(), Some(1));
+    let doc = json_of(&fix);
+    assert_valid(&schema, &doc, "fix --format json (out of bounds)");
+    assert_eq!(doc["files"][0]["kernels"][0]["remaining"].as_array().map(Vec::len), Some(2));
+    let log = autosync_in(&dir, &["check", "--format", "sarif", "halo_tile_off_by_one.cu"]);
+    let log = json_of(&log);
+    assert_valid(&sarif, &log, "check --format sarif (out of bounds)");
+    let ids: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["ruleId"].as_str())
+        .collect();
+    assert_eq!(ids, vec!["out-of-bounds", "out-of-bounds"]);
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 /// What `check` may report, one category per kind of finding.
-const CATEGORIES: [&str; 4] = ["race", "grid-race", "divergence", "undecided"];
+const CATEGORIES: [&str; 5] = ["race", "grid-race", "divergence", "out-of-bounds", "undecided"];
 /// Seconds one run of the binary may take before it counts as a hang.
 const TIMEOUT_S: u64 = 300;
 
@@ -206,6 +206,7 @@ fn categories(json: &str) -> Result<BTreeSet<String>, String> {
                 Some("barrier-divergence" | "warp-barrier-divergence") => {
                     got.insert("divergence".to_string())
                 }
+                Some("out-of-bounds") => got.insert("out-of-bounds".to_string()),
                 _ => false,
             };
         }

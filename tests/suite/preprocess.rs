@@ -346,7 +346,7 @@ fn cli_include_dirs_and_defines_reach_the_preprocessor() {
     std::fs::create_dir(&hdr).expect("mkdir");
     std::fs::write(hdr.join("w.cuh"), "#define W 32\n").expect("write");
     let file = tmp.path().join("k.cu");
-    let src = "//--blockDim=64 --gridDim=1\n#include \"w.cuh\"\n#if SHIFT > 0\n__global__ void k(int *A) { __shared__ int s[W * 2];\n  s[threadIdx.x] = 1;\n  A[threadIdx.x] = s[threadIdx.x + SHIFT];\n}\n#endif\n";
+    let src = "//--blockDim=64 --gridDim=1\n#include \"w.cuh\"\n#if SHIFT > 0\n__global__ void k(int *A) { __shared__ int s[W * 2 + 1];\n  s[threadIdx.x] = 1;\n  A[threadIdx.x] = s[threadIdx.x + SHIFT];\n}\n#endif\n";
     std::fs::write(&file, src).expect("write");
     let f = file.to_str().expect("utf8");
     let h = hdr.to_str().expect("utf8");

@@ -81,6 +81,8 @@ struct Stats {
     syncwarps_placed: u64,
     /// Races a partial synthesis left and listed in `remaining` (the `fix` options).
     listed_remaining: u64,
+    /// Out-of-bounds accesses runs executed, each checked to be among the oracle's findings.
+    oob_checked: u64,
 }
 
 fn parse(src: &str) -> Result<Kernel, TestCaseError> {
@@ -208,6 +210,23 @@ fn unreported(k: &Kernel, tree: &LabelTree, r: &RunReport, v: &Verdict, stats: &
     None
 }
 
+/// The first out-of-bounds access of run `r` that verdict `v` does not report (by label and
+/// array), as a failure message.
+fn unreported_oob(k: &Kernel, r: &RunReport, v: &Verdict, stats: &mut Stats) -> Option<String> {
+    for (label, array, index) in &r.out_of_bounds {
+        stats.oob_checked += 1;
+        if !v.out_of_bounds.iter().any(|o| o.label == *label && o.array == *array) {
+            return Some(format!(
+                "out-of-bounds access not reported by the oracle: {} on {array} at element {index}\nrun: {}\noracle: {:#?}",
+                k.label_name(*label),
+                r.render(k),
+                v
+            ));
+        }
+    }
+    None
+}
+
 /// Property (a) on one kernel.
 fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
     let k = parse(src)?;
@@ -227,8 +246,33 @@ fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
     let sym_v = (fits(k.geometry.block_dim, shape.block) && fits(k.geometry.grid_dim, shape.grid))
         .then(|| Z3Oracle::new(sym_opts).check(&k));
     let mut wrap_v: Option<Verdict> = None;
+    let wrap_verdict = |slot: &mut Option<Verdict>| -> Verdict {
+        slot.get_or_insert_with(|| {
+            Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k)
+        })
+        .clone()
+    };
     for seed in 0..SEEDS {
         let r = run(&k, seed)?;
+        // Every out-of-bounds access a run executes is reported, whatever else the run did (a
+        // truncated run executed it too); a run whose index arithmetic wrapped, by `--wrap`.
+        if !r.out_of_bounds.is_empty() {
+            if r.index_wrapped.is_some() {
+                let wv = wrap_verdict(&mut wrap_v);
+                if let Some(msg) = unreported_oob(&k, &r, &wv, stats) {
+                    return Err(TestCaseError::fail(format!("seed {seed}, --wrap: {msg}")));
+                }
+            } else {
+                if let Some(msg) = unreported_oob(&k, &r, &v, stats) {
+                    return Err(TestCaseError::fail(format!("seed {seed}: {msg}")));
+                }
+                if let Some(sv) = &sym_v {
+                    if let Some(msg) = unreported_oob(&k, &r, sv, stats) {
+                        return Err(TestCaseError::fail(format!("seed {seed}, symbolic launch: {msg}")));
+                    }
+                }
+            }
+        }
         if !usable(&r, stats) {
             continue;
         }
@@ -236,9 +280,7 @@ fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
         if r.index_wrapped.is_some() {
             // Outside the default assumption: such a run is covered by the `--wrap` verdict only.
             stats.wrapped_runs += 1;
-            let wv = wrap_v.get_or_insert_with(|| {
-                Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k)
-            });
+            let wv = &wrap_verdict(&mut wrap_v);
             if let Some(msg) = unreported(&k, &tree, &r, wv, stats) {
                 return Err(TestCaseError::fail(format!("seed {seed}, --wrap: {msg}")));
             }
@@ -377,6 +419,8 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                             // this reason does not occur (counted as unconfirmed if it does).
                             Unfixable::DivergentBarrier { .. } => false,
                             Unfixable::Undecided { race } => pair == (race.first, race.second),
+                            // Not a race, and never a reason of `Impossible` (only of `remaining`).
+                            Unfixable::OutOfBounds { .. } => false,
                         }
                     })
                 });
@@ -614,4 +658,54 @@ fn wrapping_runs_are_flagged_and_covered_by_the_wrap_verdict() {
     assert!(unreported(&k, &tree, &r, &default, &mut stats).is_some());
     let wrap = Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k);
     assert_eq!(unreported(&k, &tree, &r, &wrap, &mut stats), None);
+}
+
+#[test]
+fn out_of_bounds_runs_are_compared_with_the_oracle() {
+    // The write leaves row 0 of `T` for threads 8..15 — into row 1, where the guarded read is:
+    // a race only out of bounds, reported as the out-of-bounds write and not as a race.
+    let src = "//--blockDim=[16,1,1]\nkernel k() { shared T[4][8]; local x;\n wr T[0][tid.x] := 1;\n if (tid.x < 8) { x := rd T[1][tid.x]; } }";
+    let k = kpl::parse(src).expect("parses");
+    let mut writes = Vec::new();
+    k.walk(&mut |s| {
+        if matches!(s.kind, StmtKind::Write { .. }) {
+            writes.push(s.label);
+        }
+    });
+    let write = writes[0];
+    let mut stats = Stats::default();
+    let r = run(&k, 0).expect("runs");
+    assert_eq!(
+        r.out_of_bounds.iter().map(|(l, a, _)| (*l, a.as_str())).collect::<Vec<_>>(),
+        vec![(write, "T")]
+    );
+    let full = oracle_for(&k).check(&k);
+    assert!(full.races.is_empty(), "{full:#?}");
+    assert_eq!(full.out_of_bounds.iter().map(|o| o.label).collect::<Vec<_>>(), vec![write]);
+    let w = full.out_of_bounds[0].witness.as_ref().expect("a decided finding");
+    assert!(w.thread.tid[0] >= 8 && w.subscripts[0] == 0 && w.subscripts[1] >= 8, "{w:?}");
+    assert_eq!(unreported_oob(&k, &r, &full, &mut stats), None);
+    assert!(unreported_oob(&k, &r, &Verdict::default(), &mut stats).is_some());
+    assert_eq!(stats.oob_checked, 2);
+    // The whole property on this kernel: runs compared under the concrete and symbolic launches.
+    soundness(src, &mut stats).expect("the oracle reports every out-of-bounds access");
+    assert!(stats.oob_checked > 2, "{stats:?}");
+}
+
+#[test]
+fn a_counter_skipped_only_after_break_keeps_its_closed_form() {
+    // `d` is doubled only while the thread's `break` flag is clear, and a thread that sets it
+    // leaves the loop: inside the loop `d` is 2^k < 64 (`loops::induction_step` with an exit
+    // flag), so `S[tid.x % 64 + d]` leaves `S[80]` only past its end (runs with the large `n` of
+    // seed 3 observe it), never at a negative index (a havocked `d` gave `S[-63]`-style
+    // witnesses). Too many barrier positions for the regression files' optimality property.
+    let src = "//--blockDim=[64,1,1] --gridDim=[1,1,1]\nkernel gen(n, m) {\n  shared S[80];\n  local d := 1;\n  local brk := 0;\n  while (d < 64 && !brk) {\n    if (d > n) { brk := 1; }\n    if (!brk) { wr S[tid.x % 64 + d] := 1; d := d * 2; }\n  }\n}\n";
+    let k = kpl::parse(src).expect("parses");
+    let v = oracle_for(&k).check(&k);
+    assert_eq!(v.out_of_bounds.len(), 1, "{v:#?}");
+    let w = v.out_of_bounds[0].witness.as_ref().expect("decided");
+    assert!((80..=95).contains(&w.subscripts[0]), "{w:?}");
+    let mut stats = Stats::default();
+    soundness(src, &mut stats).expect("the oracle reports what the runs observe");
+    assert!(stats.oob_checked > 0, "{stats:?}");
 }

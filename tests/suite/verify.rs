@@ -86,6 +86,7 @@ fn fig4_witnesses_say_which_iterations_race() {
 //   race ARRAY KIND:FIRST KIND:SECOND SCOPE     (KIND rd|wr|atomic; labels by display name)
 //   benign ARRAY KIND:FIRST KIND:SECOND SCOPE   (a write-write race of equal values, a warning)
 //   divergence BARRIER in BLOCK
+//   out-of-bounds ARRAY KIND:LABEL [possible]   (an access that may leave its array, issue #41)
 //   undecided N                                 (only when N > 0)
 // Expectations were derived by hand from the semantics (docs/semantics.md) before comparing;
 // `BLESS=1` rewrites them from the oracle's answers (review the diff!).
@@ -145,6 +146,10 @@ fn render_verdict(k: &Kernel, v: &Verdict) -> String {
             .iter()
             .map(|d| format!("divergence {} in {}", k.label_name(d.barrier), k.label_name(d.block))),
     );
+    lines.extend(v.out_of_bounds.iter().map(|o| {
+        let possible = if o.witness.is_none() { " possible" } else { "" };
+        format!("out-of-bounds {} {}:{}{possible}", o.array, kind_name(o.kind), k.label_name(o.label))
+    }));
     if v.undecided > 0 {
         lines.push(format!("undecided {}", v.undecided));
     }
@@ -293,7 +298,7 @@ fn allowed_pairs(text: &str) -> BTreeSet<(String, String, String)> {
 }
 
 /// Soundness cross-check: on concrete geometries the reference interpreter, run with several
-/// seeds, observes no race or divergence outside the expected verdict.
+/// seeds, observes no race, divergence or out-of-bounds access outside the expected verdict.
 #[test]
 #[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn interpreter_finds_nothing_outside_the_expectations() {
@@ -340,6 +345,22 @@ fn interpreter_finds_nothing_outside_the_expectations() {
                     divergent.contains(k.label_name(d.barrier)),
                     "{base} (seed {seed}): divergence of {} not expected",
                     k.label_name(d.barrier)
+                );
+            }
+            for (label, array, index) in &rep.out_of_bounds {
+                let name = k.label_name(*label);
+                let listed = text.lines().any(|l| {
+                    l.strip_prefix("out-of-bounds ").and_then(|r| r.split_once(' ')).is_some_and(
+                        |(a, acc)| {
+                            a == array
+                                && acc.split_whitespace().next().and_then(|x| x.split_once(':')).map(|x| x.1)
+                                    == Some(name)
+                        },
+                    )
+                });
+                assert!(
+                    listed,
+                    "{base} (seed {seed}): out-of-bounds {array}[{index}] at {name} not expected"
                 );
             }
         }

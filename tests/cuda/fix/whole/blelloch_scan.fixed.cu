@@ -20,8 +20,8 @@ __global__ void prescan(const float *g_in, float *g_out)
             int bi = offset * (2 * thid + 2) - 1;
             temp[bi] += temp[ai];
         }
-        __syncthreads();
         offset *= 2;
+        __syncthreads();
     }
 
     if (thid == 0)

@@ -1,4 +1,4 @@
-//--blockDim=256 --gridDim=4
+//--blockDim=256 --gridDim=1
 #define LOAD(dst, src, i) dst[i] = src[i]
 #define NEIGHBOUR(s, i) s[((i) + 1) % 256]
 #define STORE(dst, i, v) \
