@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod headers;
 pub mod invoke;
+pub mod lower;
 pub mod model;
 
 use std::path::{Path, PathBuf};

@@ -68,6 +68,8 @@ pub enum ExecSpace {
 /// One function parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
+    /// clang's id of the declaration (what a `DeclRef` to it names).
+    pub id: String,
     /// Its name (empty for an unnamed parameter).
     pub name: String,
     /// clang's type string (`const float *__restrict`, `T *`, `float *` in an instance).
@@ -365,6 +367,30 @@ pub struct Model {
     /// includes that are not stand-ins), in document order; template patterns are followed
     /// by their instances.
     pub functions: Vec<Function>,
+    /// The user's type names (`typedef`, `using`) by qualified name, with the type each
+    /// stands for.
+    pub typedefs: HashMap<String, String>,
+    /// The user's variables of namespace scope, by clang id.
+    pub globals: HashMap<String, GlobalVar>,
+}
+
+/// A variable of namespace scope in the user's files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalVar {
+    /// The name.
+    pub name: String,
+    /// Its type, desugared when clang gave that.
+    pub ty: String,
+    /// `__shared__`.
+    pub shared: bool,
+    /// `__constant__`.
+    pub constant: bool,
+    /// `__device__`.
+    pub device: bool,
+    /// Declared with an initializer.
+    pub initialized: bool,
+    /// The initializer of a constant (`constexpr`, or `const` with a value).
+    pub value: Option<Node>,
 }
 
 impl Model {
@@ -409,7 +435,13 @@ impl Sources {
 /// Builds the model from a parsed dump. `diagnostics` are clang's, matched to functions by
 /// position.
 pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut Sources) -> Model {
-    let mut b = Builder { functions: Vec::new(), seen: HashSet::new(), sources };
+    let mut b = Builder {
+        functions: Vec::new(),
+        seen: HashSet::new(),
+        sources,
+        typedefs: HashMap::new(),
+        globals: HashMap::new(),
+    };
     for decl in &unit.inner {
         b.decl(decl, "");
     }
@@ -424,7 +456,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
             .cloned()
             .collect();
     }
-    Model { functions }
+    Model { functions, typedefs: b.typedefs, globals: b.globals }
 }
 
 /// Whether clang's diagnostic file name and JSON file name denote the same file: they are
@@ -443,6 +475,8 @@ struct Builder<'s> {
     functions: Vec<Function>,
     seen: HashSet<String>,
     sources: &'s mut Sources,
+    typedefs: HashMap<String, String>,
+    globals: HashMap<String, GlobalVar>,
 }
 
 fn join_scope(scope: &str, name: &str) -> String {
@@ -480,6 +514,35 @@ impl Builder<'_> {
                     self.decl(c, scope);
                 }
             }
+            // A variable of namespace scope: `__constant__ float c_k[9];`, `__device__ int n;`.
+            "VarDecl" => {
+                if let (Some(name), Some(ty)) = (&d.name, &d.ty) {
+                    let has = |k: &str| d.inner.iter().any(|c| c.kind == k);
+                    let is_const = d.constexpr || ty.qual.trim_start().starts_with("const ");
+                    // The value of a constant (`constexpr int kThreads = 128;`), for the lowering.
+                    let init = d.inner.iter().find(|c| !c.kind.ends_with("Attr"));
+                    let value = init.filter(|_| is_const).map(|c| self.node(c));
+                    self.globals.insert(
+                        d.id.clone(),
+                        GlobalVar {
+                            name: name.clone(),
+                            ty: ty.desugared.clone().unwrap_or_else(|| ty.qual.clone()),
+                            shared: has("CUDASharedAttr"),
+                            constant: has("CUDAConstantAttr"),
+                            device: has("CUDADeviceAttr"),
+                            initialized: init.is_some(),
+                            value,
+                        },
+                    );
+                }
+            }
+            // A type name and what it stands for (`uchar` → `unsigned char`), for the lowering.
+            "TypedefDecl" | "TypeAliasDecl" => {
+                if let (Some(name), Some(ty)) = (&d.name, &d.ty) {
+                    let target = ty.desugared.clone().unwrap_or_else(|| ty.qual.clone());
+                    self.typedefs.entry(join_scope(scope, name)).or_insert(target);
+                }
+            }
             "CXXRecordDecl" if !d.is_implicit => {
                 if let Some(name) = &d.name {
                     let inner = join_scope(scope, name);
@@ -507,6 +570,7 @@ impl Builder<'_> {
                 "CUDADeviceAttr" => device = true,
                 "CUDAHostAttr" => host = true,
                 "ParmVarDecl" => params.push(Param {
+                    id: c.id.clone(),
                     name: c.name.clone().unwrap_or_default(),
                     ty: c.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
                     desugared: c.ty.as_ref().and_then(|t| t.desugared.clone()),
@@ -698,7 +762,8 @@ fn builtin_var(n: &ast::Node) -> Option<NodeKind> {
     if n.kind != "PseudoObjectExpr" {
         return None;
     }
-    let prop = n.inner.first().filter(|c| c.kind == "MSPropertyRefExpr")?;
+    // Through parentheses: a macro argument `(a)` holding `threadIdx.x`.
+    let prop = find_first(n.inner.first()?, &|c| c.kind == "MSPropertyRefExpr")?;
     let var = find_first(prop, &|c| c.kind == "DeclRefExpr")?.referenced_decl.as_ref()?.name.clone()?;
     if !matches!(var.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
         return None;

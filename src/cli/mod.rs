@@ -85,6 +85,11 @@ pub struct LaunchArgs {
     /// parameters; reports list each fact used
     #[arg(long)]
     pub no_launch_facts: bool,
+    /// The CUDA front end: `classic` (the default) or `clang` (clang 14+ parses the file
+    /// against autosync's own CUDA headers; it lowers a subset of CUDA so far, no launch facts
+    /// yet, and a kernel it cannot lower is refused with what it met)
+    #[arg(long, value_name = "NAME", value_parser = ["classic", "clang"], default_value = "classic")]
+    pub front_end: String,
 }
 
 impl LaunchArgs {
@@ -102,6 +107,7 @@ impl LaunchArgs {
             all_dims: self.all_dims,
             wrap: self.wrap,
             no_launch_facts: self.no_launch_facts,
+            clang: self.front_end == "clang",
         }
     }
 }

@@ -177,7 +177,7 @@ pub mod preprocess;
 mod program;
 mod struct_fields;
 mod syntax;
-mod text;
+pub(crate) mod text;
 mod typedefs;
 
 use crate::diag::Diagnostic;

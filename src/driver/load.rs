@@ -128,7 +128,13 @@ pub fn lower_source_partial(
     let mut warnings = Vec::new();
     let mut refused = Vec::new();
     let mut kernels = if is_cuda {
-        let file = crate::cuda::lower_all(&source, &launch.front_end(path)?).map_err(input)?;
+        let options = launch.front_end(path)?;
+        let file = if launch.clang {
+            crate::clang::lower::lower_file(&source, &options)
+        } else {
+            crate::cuda::lower_all(&source, &options)
+        }
+        .map_err(input)?;
         warnings.extend(file.warnings.iter().map(|w| w.render(&name, &source)));
         refused = file.refused;
         file.kernels.into_iter().map(|l| l.kernel).collect()

@@ -7,6 +7,7 @@
 mod common;
 
 mod bench;
+mod clang_frontend;
 mod clang_model;
 mod cli;
 mod cli_budget;

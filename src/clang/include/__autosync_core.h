@@ -101,6 +101,12 @@ typedef struct dim3 dim3;
 
 /* Barriers and fences. */
 __device__ void __syncthreads(void);
+/* GPUVerify's annotations, so files written for it parse: the lowering reads `__requires` and
+   `__assume` as assumptions, `__implies` and `__is_pow2` as the conditions they name. */
+__device__ void __requires(bool);
+__device__ void __assume(bool);
+__device__ bool __implies(bool, bool);
+__device__ bool __is_pow2(unsigned int);
 __device__ int __syncthreads_count(int predicate);
 __device__ int __syncthreads_and(int predicate);
 __device__ int __syncthreads_or(int predicate);

@@ -1,0 +1,2002 @@
+//! Lowering of the clang [`Model`] to KPL: one [`Kernel`] per kernel definition (every template
+//! instance clang made) of the user's main file.
+//!
+//! The subset lowered so far (issue #36's migration: the classic front end stays the default
+//! until this one is at least as good on every corpus): integer and floating scalars (floats
+//! as opaque words, `fadd`/`fcmp_lt`/… like the classic front end), `__shared__` arrays of any
+//! rank (`extern` ones unsized), pointer parameters as global arrays, `a[i]`, `a[i][j]`, `*p`,
+//! `*(p + i)`, assignments and compound assignments, `++`/`--`, `if`/`else`, `for`/`while`/
+//! `do`, `break`/`continue`/`return` in the lock-step paper's predicated form (flag locals and
+//! `if (!flags)` guards over the rest of a block), `&&`/`||`/`?:` that read memory only where
+//! C evaluates them, `__syncthreads()`, `__syncwarp()`, atomics, and calls of functions without
+//! a body (our headers' math functions) as opaque pure calls of scalars. Everything else is
+//! refused with its place and what it is; a refused kernel is never verified.
+//!
+//! Places: a barrier may go after a statement only where the statement is written in the main
+//! file; the text decides where (`cuda::text`, shared with the classic front end).
+//!
+//! Invariants: every label gets exactly one place (default `Place::Not`); labels are handed out
+//! in program order; a KPL name is declared once per kernel (fresh names never collide with a
+//! name of the source); one memory access per KPL statement.
+
+use super::model::{Function, Node, NodeKind, SrcRange};
+use crate::cuda::text::{block_start_place, braced_place, line_place};
+use crate::diag::Diagnostic;
+use crate::kpl::ast::{
+    ArrayDecl, AtomicOp, AtomicScope, BinOp, Block, Builtin, Dim, Expr, Kernel, Label, LabelName, Place,
+    Space, Stmt, StmtKind, UnOp,
+};
+use crate::span::Span;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+type R<T> = Result<T, Diagnostic>;
+
+/// Why a label has no place unless it gets one.
+const INSIDE: &str = "inside a statement (a barrier goes after a whole statement)";
+
+/// The value class of a scalar: KPL words are 32 bits; signedness picks the operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Int,
+    UInt,
+    Float,
+}
+
+/// What a source declaration stands for in KPL.
+#[derive(Clone, Debug)]
+enum Binding {
+    Scalar {
+        kpl: String,
+        ty: Ty,
+    },
+    Array {
+        kpl: String,
+        ty: Ty,
+        rank: usize,
+    },
+    /// A `__shared__` or namespace-scope scalar: element 0 of a one-element array.
+    Cell {
+        kpl: String,
+        ty: Ty,
+    },
+    /// A pointer into the one-dimensional array `array`, at the element the local `offset`
+    /// holds (pointer locals, pointer parameters of inlined functions).
+    Ptr {
+        array: String,
+        ty: Ty,
+        offset: String,
+    },
+    /// A namespace-scope scalar constant: its initializer, evaluated where it is read.
+    Const(Node),
+    /// A pointer never re-pointed whose element is an expression of values that never change
+    /// (`const float *row = x + blockIdx.x * cols;`): the expression itself, so the verifier
+    /// sees `blockIdx.x * cols + c` whole (its no-wrap facts are per expression).
+    Alias {
+        array: String,
+        ty: Ty,
+        at: Expr,
+    },
+}
+
+/// A place in memory or a local, as an assignment's target.
+enum Target {
+    Var { kpl: String, ty: Ty },
+    Elem { array: String, index: Vec<Expr>, ty: Ty },
+}
+
+/// The flags of the innermost loop (`break`, `continue`), when its body uses them.
+#[derive(Clone, Default)]
+struct LoopFlags {
+    brk: Option<String>,
+    cont: Option<String>,
+}
+
+/// Where a statement sits, for the place after it.
+#[derive(Clone, Copy)]
+enum Ctx {
+    /// In a `{ … }` block.
+    Normal,
+    /// The braceless body of the compound statement starting at this byte.
+    Body { parent_start: usize },
+}
+
+/// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`). `name` is the
+/// kernel's name in reports (`k<128>` for an instance).
+pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &super::Model) -> R<Kernel> {
+    let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
+    let mut lx = Lx {
+        src,
+        file,
+        typedefs: &model.typedefs,
+        model,
+        inlining: vec![f.id.clone()],
+        bodies: vec![body],
+        places: Vec::new(),
+        out: Vec::new(),
+        cur_span: Span::new(0, 0),
+        bindings: HashMap::new(),
+        used: HashSet::new(),
+        declared: HashSet::new(),
+        arrays: Vec::new(),
+        params: Vec::new(),
+        flag_guards: BTreeSet::new(),
+        ret: None,
+        result: None,
+        loops: Vec::new(),
+        temps: 0,
+    };
+    // Every identifier of the source is taken: fresh names never shadow one.
+    for n in body.walk() {
+        match &n.kind {
+            NodeKind::Var { name, .. } | NodeKind::DeclRef { name, .. } => {
+                lx.used.insert(name.clone());
+            }
+            _ => {}
+        }
+    }
+    for p in &f.params {
+        lx.used.insert(p.name.clone());
+    }
+    let main = lx.label();
+    lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
+    let start = lx.label();
+    let body_span = lx.span_of(body).unwrap_or(Span::new(0, 0));
+    lx.cur_span = body_span;
+    if let Some(p) = lx.start_place(body) {
+        lx.places[start.0 as usize] = p;
+    }
+    let name_span = f.name_range.as_ref().and_then(|r| lx.span_of_range(r)).unwrap_or(body_span);
+    lx.parameters(f, name_span)?;
+    lx.globals(name_span);
+    let children = &body.children;
+    // A `return` that is the body's last statement needs no flag.
+    let last_return = children.last().filter(|c| c.kind == NodeKind::Return);
+    let early = children
+        .iter()
+        .any(|c| !std::ptr::eq(c, last_return.map_or(std::ptr::null(), |r| r)) && has_return(c));
+    if early {
+        lx.ret = Some(lx.flag("ret"));
+    }
+    let stmts: Vec<&Node> =
+        children.iter().filter(|c| !last_return.is_some_and(|r| std::ptr::eq(*c, r))).collect();
+    lx.seq(&stmts)?;
+    let stmts = std::mem::take(&mut lx.out);
+    let n = lx.places.len();
+    let mut kernel = Kernel {
+        name,
+        params: lx.params,
+        arrays: lx.arrays,
+        body: Block { label: main, start, stmts, span: body_span },
+        geometry: Default::default(),
+        label_names: vec![LabelName { name: String::new(), explicit: false }; n],
+        places: lx.places,
+        flag_guards: lx.flag_guards,
+        launch_facts: Vec::new(),
+        source_arrays: Default::default(),
+        fn_pointers: Default::default(),
+        source_params: Default::default(),
+    };
+    crate::kpl::assign_default_names(&mut kernel, src);
+    Ok(kernel)
+}
+
+struct Lx<'a> {
+    src: &'a str,
+    file: &'a str,
+    /// The file's type names and what they stand for.
+    typedefs: &'a HashMap<String, String>,
+    places: Vec<Place>,
+    out: Vec<Stmt>,
+    cur_span: Span,
+    /// By clang declaration id (parameters of inlined functions are rebound at each call).
+    bindings: HashMap<String, Binding>,
+    /// The whole model, for the bodies of called functions.
+    model: &'a super::Model,
+    /// The functions being inlined, innermost last (recursion is refused).
+    inlining: Vec<String>,
+    /// Their bodies, the kernel's first.
+    bodies: Vec<&'a Node>,
+    /// Every name the source or the lowering uses.
+    used: HashSet<String>,
+    /// The KPL names declared so far.
+    declared: HashSet<String>,
+    arrays: Vec<ArrayDecl>,
+    params: Vec<String>,
+    flag_guards: BTreeSet<Label>,
+    /// The `return` flag of the function being lowered, when it returns early.
+    ret: Option<String>,
+    /// The local an inlined function's `return e` assigns.
+    result: Option<(String, Ty)>,
+    loops: Vec<LoopFlags>,
+    temps: usize,
+}
+
+/// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
+fn scalar(ty: &str) -> Option<Ty> {
+    let words: Vec<&str> = ty
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict" | "__restrict__" | "register"))
+        .collect();
+    let t = words.join(" ");
+    Some(match t.as_str() {
+        "int" | "char" | "short" | "long" | "bool" | "_Bool" | "signed char" | "long long" | "int8_t"
+        | "int16_t" | "int32_t" | "int64_t" | "ptrdiff_t" | "intptr_t" => Ty::Int,
+        "unsigned int" | "unsigned" | "unsigned char" | "unsigned short" | "unsigned long"
+        | "unsigned long long" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t"
+        | "uintptr_t" | "uint" => Ty::UInt,
+        "float" | "double" | "long double" | "half" | "__half" | "__nv_bfloat16" => Ty::Float,
+        _ => return None,
+    })
+}
+
+/// `float[16][17]` → (`float`, [16, 17]); `float[]` → (`float`, [None]); not an array: `None`.
+fn array_type(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
+    let open = ty.find('[')?;
+    let elem = ty[..open].trim().to_string();
+    let mut dims = Vec::new();
+    let mut rest = &ty[open..];
+    while let Some(r) = rest.strip_prefix('[') {
+        let close = r.find(']')?;
+        let d = r[..close].trim();
+        dims.push(if d.is_empty() { None } else { Some(d.parse().ok()?) });
+        rest = r[close + 1..].trim_start();
+    }
+    rest.is_empty().then_some((elem, dims))
+}
+
+/// The pointee of a pointer type (`const float *__restrict` → `const float`).
+fn pointee(ty: &str) -> Option<&str> {
+    let t = ty.trim_end();
+    let t = t.strip_suffix("__restrict").unwrap_or(t).trim_end();
+    let t = t.strip_suffix("const").unwrap_or(t).trim_end();
+    let t = t.strip_suffix('*')?;
+    (!t.contains('*') && !t.contains('(')).then_some(t.trim())
+}
+
+fn has_return(n: &Node) -> bool {
+    n.walk().iter().any(|x| x.kind == NodeKind::Return)
+}
+
+/// Whether `n` (a loop body) breaks or continues its own loop (`which`: Break or Continue).
+fn jumps(n: &Node, which: &NodeKind) -> bool {
+    if &n.kind == which {
+        return true;
+    }
+    match n.kind {
+        NodeKind::For | NodeKind::While | NodeKind::Do => false,
+        NodeKind::Switch if *which == NodeKind::Break => false,
+        _ => n.children.iter().any(|c| jumps(c, which)),
+    }
+}
+
+/// Whether evaluating `n` may set a control flag (a jump out of the current statement list).
+fn may_jump(n: &Node) -> bool {
+    n.walk().iter().any(|x| matches!(x.kind, NodeKind::Return | NodeKind::Break | NodeKind::Continue))
+}
+
+/// Skips nodes that change nothing KPL sees: parentheses, value conversions, `NoOp` casts.
+fn strip(mut n: &Node) -> &Node {
+    loop {
+        match &n.kind {
+            NodeKind::Paren => {}
+            NodeKind::ImplicitCast { cast }
+                if matches!(
+                    cast.as_str(),
+                    "LValueToRValue" | "NoOp" | "ArrayToPointerDecay" | "IntegralCast"
+                ) => {}
+            NodeKind::Constant { value: None } => {}
+            NodeKind::Other { kind } if kind == "SubstNonTypeTemplateParmExpr" => match n.children.last() {
+                Some(c) => {
+                    n = c;
+                    continue;
+                }
+                None => return n,
+            },
+            _ => return n,
+        }
+        match n.children.first() {
+            Some(c) => n = c,
+            None => return n,
+        }
+    }
+}
+
+fn builtin(var: &str, field: char) -> Option<Builtin> {
+    let d = match field {
+        'x' => Dim::X,
+        'y' => Dim::Y,
+        'z' => Dim::Z,
+        _ => return None,
+    };
+    Some(match var {
+        "threadIdx" => Builtin::Tid(d),
+        "blockIdx" => Builtin::Bid(d),
+        "blockDim" => Builtin::BlockDim(d),
+        "gridDim" => Builtin::GridDim(d),
+        _ => return None,
+    })
+}
+
+fn atomic_op(name: &str) -> Option<(AtomicOp, AtomicScope)> {
+    let (base, scope) = match name.strip_suffix("_block") {
+        Some(b) => (b, AtomicScope::Block),
+        None => (name.strip_suffix("_system").unwrap_or(name), AtomicScope::Device),
+    };
+    let op = match base {
+        "atomicAdd" => AtomicOp::Add,
+        "atomicSub" => AtomicOp::Sub,
+        "atomicMin" => AtomicOp::Min,
+        "atomicMax" => AtomicOp::Max,
+        "atomicAnd" => AtomicOp::And,
+        "atomicOr" => AtomicOp::Or,
+        "atomicXor" => AtomicOp::Xor,
+        "atomicExch" => AtomicOp::Exch,
+        "atomicInc" => AtomicOp::Inc,
+        "atomicDec" => AtomicOp::Dec,
+        _ => return None,
+    };
+    Some((op, scope))
+}
+
+/// Warp collectives: they exchange registers, not memory, and order nothing between lanes.
+const WARP_COLLECTIVES: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__ballot_sync",
+    "__ballot",
+    "__any_sync",
+    "__all_sync",
+    "__any",
+    "__all",
+    "__uni_sync",
+    "__activemask",
+    "__match_any_sync",
+    "__match_all_sync",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
+];
+
+fn not(e: Expr) -> Expr {
+    Expr::Unary(UnOp::Not, Box::new(e))
+}
+
+impl<'a> Lx<'a> {
+    /// `ty` with the file's type names replaced by what they stand for (`const uchar *` →
+    /// `const unsigned char *`), a bounded number of times (a name may stand for another).
+    fn resolve(&self, ty: &str) -> String {
+        let mut t = ty.to_string();
+        for _ in 0..8 {
+            let mut changed = false;
+            let mut out = String::new();
+            let mut word = String::new();
+            for c in t.chars().chain(std::iter::once(' ')) {
+                if c.is_alphanumeric() || c == '_' || c == ':' {
+                    word.push(c);
+                    continue;
+                }
+                match self.typedefs.get(&word) {
+                    Some(target) if scalar(&word).is_none() => {
+                        out.push_str(target);
+                        changed = true;
+                    }
+                    _ => out.push_str(&word),
+                }
+                word.clear();
+                out.push(c);
+            }
+            t = out.trim_end().to_string();
+            if !changed {
+                break;
+            }
+        }
+        t
+    }
+
+    /// Whether `e` reads only values that never change in `body`: literals, launch built-ins
+    /// and parameters `body` never assigns (no memory).
+    fn stable(&self, e: &Node, body: &Node) -> bool {
+        !touches_memory(e)
+            && e.walk().iter().all(|n| match &n.kind {
+                NodeKind::DeclRef { decl_id, decl_kind, .. } => {
+                    decl_kind == "ParmVarDecl"
+                        && !assigns(body, decl_id)
+                        && matches!(
+                            self.bindings.get(decl_id),
+                            Some(Binding::Scalar { .. } | Binding::Array { .. })
+                        )
+                }
+                _ => true,
+            })
+    }
+
+    /// A value that may differ between threads: `f(args…, u, tid.x)` with `u` a fresh unknown
+    /// (equal arguments do not force equal results) and `tid.x` marking it thread-dependent.
+    fn lane_value(&mut self, name: &str, mut args: Vec<Expr>) -> Expr {
+        let u = self.fresh("_lane");
+        self.emit(StmtKind::Local { name: u.clone(), init: None });
+        args.push(Expr::var(&u));
+        args.push(Expr::Builtin(Builtin::Tid(Dim::X)));
+        Expr::var(&self.temp(Some(Expr::Call(name.to_string(), args))))
+    }
+
+    /// The class of a scalar type, type names resolved.
+    fn scalar_of(&self, ty: &str) -> Option<Ty> {
+        scalar(ty).or_else(|| scalar(&self.resolve(ty)))
+    }
+
+    fn label(&mut self) -> Label {
+        self.places.push(Place::Not(INSIDE.into()));
+        Label((self.places.len() - 1) as u32)
+    }
+
+    fn emit(&mut self, kind: StmtKind) -> Label {
+        let label = self.label();
+        self.out.push(Stmt { label, kind, span: self.cur_span });
+        label
+    }
+
+    /// The span of a range in the main file.
+    fn span_of_range(&self, r: &SrcRange) -> Option<Span> {
+        (&*r.file == self.file && r.end <= self.src.len() && r.start.offset <= r.end)
+            .then(|| Span::new(r.start.offset, r.end))
+    }
+
+    fn span_of(&self, n: &Node) -> Option<Span> {
+        n.range.as_ref().and_then(|r| self.span_of_range(r))
+    }
+
+    /// Whether evaluating `n` may touch memory: an element, a dereference, a call, or a
+    /// variable that lives in memory (a `__shared__` or namespace-scope scalar).
+    fn reads_memory(&self, n: &Node) -> bool {
+        touches_memory(n) || n.walk().iter().any(|x| matches!(self.binding(x), Some(Binding::Cell { .. })))
+    }
+
+    /// Makes the statements emitted next belong to `n` (their span in reports).
+    fn at(&mut self, n: &Node) {
+        if let Some(s) = self.span_of(n) {
+            self.cur_span = s;
+        }
+    }
+
+    fn unsupported(&self, what: impl Into<String>, n: &Node) -> Diagnostic {
+        Diagnostic::error(
+            format!("unsupported by the clang front end: {}", what.into()),
+            self.span_of(n).unwrap_or(self.cur_span),
+        )
+    }
+
+    /// A fresh KPL name based on `base`: no name of the source and none declared before.
+    fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut i = 1;
+        while self.used.contains(&name) || self.declared.contains(&name) || crate::kpl::is_keyword(&name) {
+            i += 1;
+            name = format!("{base}_{i}");
+        }
+        self.declared.insert(name.clone());
+        name
+    }
+
+    /// The KPL name of a source declaration: its own unless declared before (another scope's
+    /// `i`, a second inlined copy) or a keyword of KPL.
+    fn declare(&mut self, source: &str) -> String {
+        if !self.declared.contains(source) && !crate::kpl::is_keyword(source) {
+            self.declared.insert(source.to_string());
+            return source.to_string();
+        }
+        let mut i = 1;
+        loop {
+            i += 1;
+            let name = format!("{source}_{i}");
+            if !self.used.contains(&name) && !self.declared.contains(&name) {
+                self.declared.insert(name.clone());
+                return name;
+            }
+        }
+    }
+
+    /// A flag local, declared 0 here.
+    fn flag(&mut self, base: &str) -> String {
+        let name = self.fresh(base);
+        self.emit(StmtKind::Local { name: name.clone(), init: Some(Expr::Const(0)) });
+        name
+    }
+
+    /// A fresh temporary holding `init` (or nothing yet).
+    fn temp(&mut self, init: Option<Expr>) -> String {
+        self.temps += 1;
+        let name = self.fresh(&format!("t{}", self.temps));
+        self.emit(StmtKind::Local { name: name.clone(), init });
+        name
+    }
+
+    /// The place after the source statement `n`: the line after it (past its `;`).
+    fn place_after(&self, n: &Node, ctx: Ctx) -> Place {
+        let Some(span) = self.span_of(n) else {
+            return Place::Not("not written in the main file (a macro or an included file)".into());
+        };
+        let mut end = span.end;
+        let bytes = self.src.as_bytes();
+        let mut i = end;
+        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+            i += 1;
+        }
+        if bytes.get(i) == Some(&b';') {
+            end = i + 1;
+        }
+        match ctx {
+            Ctx::Normal => line_place(self.src, span.start, end),
+            Ctx::Body { parent_start } => braced_place(self.src, parent_start, span.start, end),
+        }
+    }
+
+    /// The place of a block's start node: after its `{`.
+    fn start_place(&self, block: &Node) -> Option<Place> {
+        let span = self.span_of(block)?;
+        (self.src.as_bytes().get(span.start) == Some(&b'{')).then(|| {
+            block_start_place(
+                self.src,
+                span.start,
+                block.children.first().and_then(|c| self.span_of(c)).map(|s| s.start),
+            )
+        })
+    }
+
+    fn parameters(&mut self, f: &Function, at: Span) -> R<()> {
+        for p in &f.params {
+            let ty = p.desugared.as_deref().unwrap_or(&p.ty);
+            let key = p.id.clone();
+            if let Some(t) = self.scalar_of(ty) {
+                let kpl = self.declare(&p.name);
+                self.params.push(kpl.clone());
+                self.bindings.insert(key, Binding::Scalar { kpl, ty: t });
+            } else if let Some(elem) = pointee(&self.resolve(ty)).and_then(|t| self.scalar_of(t)) {
+                let kpl = self.declare(&p.name);
+                self.arrays.push(ArrayDecl {
+                    name: kpl.clone(),
+                    space: Space::Global,
+                    dims: vec![None],
+                    span: at,
+                });
+                let assigned = f.body.as_ref().is_some_and(|b| assigns(b, &p.id));
+                let binding = if assigned {
+                    // `d_in += blockIdx.x * N;`: a pointer whose element moves.
+                    let offset = self.fresh(&format!("{}_at", p.name));
+                    self.emit(StmtKind::Local { name: offset.clone(), init: Some(Expr::Const(0)) });
+                    Binding::Ptr { array: kpl, ty: elem, offset }
+                } else {
+                    Binding::Array { kpl, ty: elem, rank: 1 }
+                };
+                self.bindings.insert(key, binding);
+            } else {
+                return Err(Diagnostic::error(
+                    format!("unsupported by the clang front end: parameter `{}` of type `{}`", p.name, p.ty),
+                    at,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds the namespace-scope variables any function of the file reads or writes: arrays
+    /// as arrays of their memory space, scalars as one-element arrays. One of a type not
+    /// lowered stays unbound (an error where it is used).
+    fn globals(&mut self, at: Span) {
+        let mut used: BTreeSet<&str> = BTreeSet::new();
+        for f in &self.model.functions {
+            for n in f.body.iter().flat_map(|b| b.walk()) {
+                if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
+                    if decl_kind == "VarDecl" && self.model.globals.contains_key(decl_id) {
+                        used.insert(decl_id);
+                    }
+                }
+            }
+        }
+        for id in used {
+            let Some(g) = self.model.globals.get(id) else { continue };
+            // A scalar constant is its value (lowered where it is read).
+            if let (Some(v), None) = (&g.value, array_type(&self.resolve(&g.ty))) {
+                if self.scalar_of(&g.ty).is_some() && !touches_memory(v) {
+                    self.bindings.insert(id.to_string(), Binding::Const(v.clone()));
+                    continue;
+                }
+            }
+            let space = if g.shared { Space::Shared } else { Space::Global };
+            let ty = self.resolve(&g.ty);
+            let (elem, dims) = match array_type(&ty) {
+                Some((elem, dims)) => (elem, Some(dims)),
+                None => (ty.clone(), None),
+            };
+            let Some(t) = self.scalar_of(&elem) else { continue };
+            let kpl = self.declare(&g.name);
+            let binding = match &dims {
+                Some(d) => Binding::Array { kpl: kpl.clone(), ty: t, rank: d.len() },
+                None => Binding::Cell { kpl: kpl.clone(), ty: t },
+            };
+            self.arrays.push(ArrayDecl { name: kpl, space, dims: dims.unwrap_or(vec![Some(1)]), span: at });
+            self.bindings.insert(id.to_string(), binding);
+        }
+    }
+
+    fn binding(&self, n: &Node) -> Option<&Binding> {
+        match &n.kind {
+            NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id),
+            _ => None,
+        }
+    }
+
+    /// The flags statement `s` may set, whose guard skips the rest of a statement list. Only
+    /// those: an `if (!flag)` around code whose flag cannot be set hides a loop's counter from
+    /// the verifier's closed forms for nothing.
+    fn flags_set_by(&self, s: &Node) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        if has_return(s) {
+            v.extend(self.ret.iter().cloned());
+        }
+        if let Some(l) = self.loops.last() {
+            if jumps(s, &NodeKind::Break) {
+                v.extend(l.brk.iter().cloned());
+            }
+            if jumps(s, &NodeKind::Continue) {
+                v.extend(l.cont.iter().cloned());
+            }
+        }
+        v
+    }
+
+    fn none_set(flags: &[String]) -> Expr {
+        let mut it = flags.iter();
+        let first = it.next().map_or(Expr::Const(0), |f| Expr::var(f));
+        not(it.fold(first, |acc, f| Expr::bin(BinOp::Or, acc, Expr::var(f))))
+    }
+
+    /// A statement list: after a statement that may jump, the rest runs under `if (!flags)`.
+    fn seq(&mut self, stmts: &[&Node]) -> R<()> {
+        for (i, s) in stmts.iter().enumerate() {
+            self.stmt(s, Ctx::Normal)?;
+            let rest = &stmts[i + 1..];
+            if may_jump(s) && !rest.is_empty() {
+                let flags = self.flags_set_by(s);
+                if flags.is_empty() {
+                    continue;
+                }
+                let cond = Self::none_set(&flags);
+                let label = self.label();
+                let span = self.cur_span;
+                let block = self.open_block(label, None, |lx| lx.seq(rest))?;
+                self.out.push(Stmt { label, kind: StmtKind::If { cond, then: block, els: None }, span });
+                self.flag_guards.insert(label);
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` into a fresh statement list.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(Vec<Stmt>, T)> {
+        let saved = std::mem::take(&mut self.out);
+        let r = f(self);
+        let stmts = std::mem::replace(&mut self.out, saved);
+        r.map(|t| (stmts, t))
+    }
+
+    /// The KPL block labelled `label` (its `if`/`while` statement's label, allocated by the
+    /// caller before anything inside): its start node next, after the `{` of `source` when
+    /// given, then what `f` emits. Labels stay in program order.
+    fn open_block(
+        &mut self,
+        label: Label,
+        source: Option<&Node>,
+        f: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<Block> {
+        let start = self.label();
+        if let Some(p) = source.and_then(|s| self.start_place(s)) {
+            self.places[start.0 as usize] = p;
+        }
+        let span = source.and_then(|s| self.span_of(s)).unwrap_or(self.cur_span);
+        let (stmts, _) = self.nested(f)?;
+        Ok(Block { label, start, stmts, span })
+    }
+
+    /// The statements of a compound statement's body (`{ … }` or a single statement).
+    fn body_stmts(&mut self, n: &Node, parent: &Node) -> R<()> {
+        match n.kind {
+            NodeKind::Compound => {
+                let children: Vec<&Node> = n.children.iter().collect();
+                self.seq(&children)
+            }
+            _ => {
+                let parent_start = self.span_of(parent).map_or(0, |s| s.start);
+                self.stmt(n, Ctx::Body { parent_start })
+            }
+        }
+    }
+
+    /// A compound statement's body as the block labelled `label`.
+    fn body(&mut self, n: &Node, parent: &Node, label: Label) -> R<Block> {
+        let source = (n.kind == NodeKind::Compound).then_some(n);
+        self.open_block(label, source, |lx| lx.body_stmts(n, parent))
+    }
+
+    /// Lowers a source statement; the last KPL statement it emits takes the place after it.
+    fn stmt(&mut self, n: &Node, ctx: Ctx) -> R<()> {
+        if let Some(s) = self.span_of(n) {
+            self.cur_span = s;
+        }
+        let before = self.out.len();
+        self.stmt_kind(n)?;
+        if self.out.len() > before {
+            let place = self.place_after(n, ctx);
+            if let Some(last) = self.out.last() {
+                let l = last.label.0 as usize;
+                self.places[l] = place;
+            }
+        }
+        Ok(())
+    }
+
+    fn stmt_kind(&mut self, n: &Node) -> R<()> {
+        match &n.kind {
+            NodeKind::Compound => {
+                let (stmts, _) = self.nested(|lx| {
+                    let children: Vec<&Node> = n.children.iter().collect();
+                    lx.seq(&children)
+                })?;
+                // A nested block is its statements, in place.
+                self.out.extend(stmts);
+                Ok(())
+            }
+            NodeKind::Empty => Ok(()),
+            NodeKind::Other { kind } if kind == "NullStmt" => Ok(()),
+            // `#pragma unroll` and `[[likely]]`: the statement without its attributes.
+            NodeKind::Other { kind } if kind == "AttributedStmt" => match n.children.last() {
+                Some(s) => self.stmt_kind(s),
+                None => Ok(()),
+            },
+            NodeKind::DeclStmt => {
+                for v in &n.children {
+                    self.declaration(v)?;
+                }
+                Ok(())
+            }
+            NodeKind::If { has_else, is_constexpr: _ } => {
+                let cond =
+                    n.children.first().ok_or_else(|| self.unsupported("`if` without a condition", n))?;
+                let c = self.condition(cond)?;
+                let then = n.children.get(1).ok_or_else(|| self.unsupported("`if` without a body", n))?;
+                let span = self.cur_span;
+                let label = self.label();
+                let then = self.body(then, n, label)?;
+                let els = match (has_else, n.children.get(2)) {
+                    (true, Some(e)) => {
+                        let el = self.label();
+                        Some(self.body(e, n, el)?)
+                    }
+                    _ => None,
+                };
+                self.out.push(Stmt { label, kind: StmtKind::If { cond: c, then, els }, span });
+                Ok(())
+            }
+            NodeKind::For => self.for_loop(n),
+            NodeKind::While => {
+                let (cond, body) = match n.children.as_slice() {
+                    [c, b] => (c, b),
+                    _ => return Err(self.unsupported("a `while` with a declaration in its condition", n)),
+                };
+                self.emit_loop(n, None, Some(cond), None, body, false)
+            }
+            NodeKind::Do => {
+                let (body, cond) = match n.children.as_slice() {
+                    [b, c] => (b, c),
+                    _ => return Err(self.unsupported("this `do` statement", n)),
+                };
+                self.emit_loop(n, None, Some(cond), None, body, true)
+            }
+            NodeKind::Return => {
+                if let Some(v) = n.children.first() {
+                    let Some((r, t)) = self.result.clone() else {
+                        return Err(self.unsupported("this `return` with a value", n));
+                    };
+                    let e = self.rvalue_as(v, t)?;
+                    self.emit(StmtKind::Assign { name: r, value: e });
+                }
+                match self.ret.clone() {
+                    Some(f) => {
+                        self.emit(StmtKind::Assign { name: f, value: Expr::Const(1) });
+                        Ok(())
+                    }
+                    None => Err(self.unsupported("this `return`", n)),
+                }
+            }
+            NodeKind::Break => match self.loops.last().and_then(|l| l.brk.clone()) {
+                Some(f) => {
+                    self.emit(StmtKind::Assign { name: f, value: Expr::Const(1) });
+                    Ok(())
+                }
+                None => Err(self.unsupported("`break` outside a loop (`switch` is not lowered yet)", n)),
+            },
+            NodeKind::Continue => match self.loops.last().and_then(|l| l.cont.clone()) {
+                Some(f) => {
+                    self.emit(StmtKind::Assign { name: f, value: Expr::Const(1) });
+                    Ok(())
+                }
+                None => Err(self.unsupported("`continue` outside a loop", n)),
+            },
+            NodeKind::Switch => Err(self.unsupported("`switch`", n)),
+            NodeKind::Case | NodeKind::Default => Err(self.unsupported("`case` label", n)),
+            _ => self.effect(n),
+        }
+    }
+
+    fn declaration(&mut self, v: &Node) -> R<()> {
+        let NodeKind::Var { name, id, is_shared, is_constant, .. } = &v.kind else {
+            return Err(self.unsupported("this declaration", v));
+        };
+        let ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        if *is_constant {
+            return Err(self.unsupported("`__constant__` variable", v));
+        }
+        if let Some((elem, dims)) = array_type(&ty) {
+            let Some(elem_ty) = self.scalar_of(&elem) else {
+                return Err(self.unsupported(format!("array of `{elem}`"), v));
+            };
+            if !is_shared {
+                return Err(self.unsupported("a thread-local array", v));
+            }
+            if !v.children.is_empty() {
+                return Err(self.unsupported("an initialized `__shared__` array", v));
+            }
+            let kpl = self.declare(name);
+            let span = self.span_of(v).unwrap_or(self.cur_span);
+            self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: dims.clone(), span });
+            self.bindings.insert(id.clone(), Binding::Array { kpl, ty: elem_ty, rank: dims.len() });
+            return Ok(());
+        }
+        if *is_shared {
+            // One element of shared memory: `s` is `s[0]`.
+            let Some(t) = self.scalar_of(&ty) else {
+                return Err(self.unsupported(format!("a `__shared__` variable of type `{ty}`"), v));
+            };
+            if !v.children.is_empty() {
+                return Err(self.unsupported("an initialized `__shared__` variable", v));
+            }
+            let kpl = self.declare(name);
+            let span = self.span_of(v).unwrap_or(self.cur_span);
+            self.arrays.push(ArrayDecl {
+                name: kpl.clone(),
+                space: Space::Shared,
+                dims: vec![Some(1)],
+                span,
+            });
+            self.bindings.insert(id.clone(), Binding::Cell { kpl, ty: t });
+            return Ok(());
+        }
+        if pointee(&ty).is_some() {
+            // A pointer local: the array it points into never changes; its element is a local.
+            let Some(init) = v.children.first() else {
+                return Err(self.unsupported("a pointer declared without a value", v));
+            };
+            let (array, elem, off) = self.pointer(init)?;
+            let body = self.bodies.last().copied();
+            let fixed = body.is_some_and(|b| !assigns(b, id) && self.stable(init, b));
+            if fixed {
+                self.bindings.insert(id.clone(), Binding::Alias { array, ty: elem, at: off });
+                return Ok(());
+            }
+            let offset = self.fresh(&format!("{name}_at"));
+            self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+            self.bindings.insert(id.clone(), Binding::Ptr { array, ty: elem, offset });
+            return Ok(());
+        }
+        let Some(t) = self.scalar_of(&ty) else {
+            return Err(self.unsupported(format!("a local of type `{ty}`"), v));
+        };
+        let init = match v.children.first() {
+            Some(e) => Some(self.rvalue_as(e, t)?),
+            None => None,
+        };
+        let kpl = self.declare(name);
+        self.bindings.insert(id.clone(), Binding::Scalar { kpl: kpl.clone(), ty: t });
+        self.emit(StmtKind::Local { name: kpl, init });
+        Ok(())
+    }
+
+    /// A condition as a KPL expression (reads emitted before it).
+    fn condition(&mut self, n: &Node) -> R<Expr> {
+        let (e, t) = self.rvalue(n)?;
+        Ok(self.truth(e, t))
+    }
+
+    fn truth(&self, e: Expr, t: Ty) -> Expr {
+        match t {
+            Ty::Float => Expr::Call("fcmp_ne".into(), vec![e, Expr::Const(0)]),
+            _ => e,
+        }
+    }
+
+    fn for_loop(&mut self, n: &Node) -> R<()> {
+        let [init, cond, inc, body] = n.children.as_slice() else {
+            return Err(self.unsupported("this `for` statement", n));
+        };
+        let cond = (cond.kind != NodeKind::Empty).then_some(cond);
+        let inc = (inc.kind != NodeKind::Empty).then_some(inc);
+        let init = (init.kind != NodeKind::Empty).then_some(init);
+        self.emit_loop(n, init, cond, inc, body, false)
+    }
+
+    /// One emitter for every loop: `init; while (cond && !stop) { cont = 0; body; if (!stop)
+    /// inc; }` where `stop` is the `break` and `return` flags. A condition that reads memory is
+    /// evaluated into a local before the loop and again at the end of each iteration (fresh
+    /// temporaries each time); a `do` loop runs its body before the first evaluation.
+    fn emit_loop(
+        &mut self,
+        n: &Node,
+        init: Option<&Node>,
+        cond: Option<&Node>,
+        inc: Option<&Node>,
+        body: &Node,
+        body_first: bool,
+    ) -> R<()> {
+        if let Some(i) = init {
+            match i.kind {
+                NodeKind::DeclStmt => {
+                    for v in &i.children {
+                        self.declaration(v)?;
+                    }
+                }
+                _ => self.effect(i)?,
+            }
+        }
+        let brk = jumps(body, &NodeKind::Break).then(|| self.flag("brk"));
+        let cont = jumps(body, &NodeKind::Continue).then(|| self.flag("cont"));
+        let reads = cond.is_some_and(|c| self.reads_memory(c));
+        // The loop's condition as KPL reads it: the expression, or a local it is kept in.
+        let (head, kept) = match cond {
+            None => (Expr::Const(1), None),
+            Some(_) if body_first => {
+                let g = self.fresh("go");
+                self.emit(StmtKind::Local { name: g.clone(), init: Some(Expr::Const(1)) });
+                (Expr::var(&g), Some(g))
+            }
+            Some(c) if reads => {
+                self.at(c);
+                let e = self.condition(c)?;
+                let g = self.temp(Some(e));
+                (Expr::var(&g), Some(g))
+            }
+            Some(c) => (self.condition(c)?, None),
+        };
+        let mut stop: Vec<String> = Vec::new();
+        stop.extend(brk.iter().cloned());
+        if has_return(body) {
+            stop.extend(self.ret.iter().cloned());
+        }
+        let loop_cond =
+            if stop.is_empty() { head } else { Expr::bin(BinOp::And, head, Self::none_set(&stop)) };
+        let span = self.cur_span;
+        let label = self.label();
+        self.loops.push(LoopFlags { brk: brk.clone(), cont: cont.clone() });
+        let source = (body.kind == NodeKind::Compound).then_some(body);
+        let lowered = self.open_block(label, source, |lx| {
+            if let Some(c) = &cont {
+                lx.emit(StmtKind::Assign { name: c.clone(), value: Expr::Const(0) });
+            }
+            lx.body_stmts(body, n)?;
+            // The tail, skipped after `break`/`return`: the increment and the condition again.
+            let tail = |lx: &mut Self| -> R<()> {
+                if let Some(i) = inc {
+                    lx.at(i);
+                    lx.effect(i)?;
+                }
+                if let (Some(c), Some(g)) = (cond, &kept) {
+                    // The condition's statements are the condition's, wherever they run.
+                    lx.at(c);
+                    let e = lx.condition(c)?;
+                    lx.emit(StmtKind::Assign { name: g.clone(), value: e });
+                }
+                Ok(())
+            };
+            if inc.is_none() && kept.is_none() {
+                return Ok(());
+            }
+            if stop.is_empty() {
+                return tail(lx);
+            }
+            let guard = lx.label();
+            let gspan = lx.cur_span;
+            let block = lx.open_block(guard, None, tail)?;
+            lx.out.push(Stmt {
+                label: guard,
+                kind: StmtKind::If { cond: Self::none_set(&stop), then: block, els: None },
+                span: gspan,
+            });
+            lx.flag_guards.insert(guard);
+            Ok(())
+        });
+        self.loops.pop();
+        let body_block = lowered?;
+        self.out.push(Stmt { label, kind: StmtKind::While { cond: loop_cond, body: body_block }, span });
+        Ok(())
+    }
+
+    /// An expression evaluated for its effects.
+    fn effect(&mut self, n: &Node) -> R<()> {
+        let n = strip_discard(n);
+        match &n.kind {
+            NodeKind::Binary { op }
+                if op == "=" && matches!(self.binding(strip(&n.children[0])), Some(Binding::Ptr { .. })) =>
+            {
+                let (lhs, rhs) = self.two(n)?;
+                let Some(Binding::Ptr { array, offset, .. }) = self.binding(strip(lhs)).cloned() else {
+                    return Err(self.unsupported("this pointer assignment", n));
+                };
+                let (to, _, off) = self.pointer(rhs)?;
+                if to != array {
+                    return Err(self.unsupported("a pointer re-pointed to another array", n));
+                }
+                self.emit(StmtKind::Assign { name: offset, value: off });
+                Ok(())
+            }
+            NodeKind::Binary { op } if op == "=" => {
+                let (lhs, rhs) = self.two(n)?;
+                let (v, vt) = self.rvalue(rhs)?;
+                let target = self.target(lhs)?;
+                self.store(target, v, vt);
+                Ok(())
+            }
+            NodeKind::Binary { op } if op == "," => {
+                let (a, b) = self.two(n)?;
+                self.effect(a)?;
+                self.effect(b)
+            }
+            NodeKind::CompoundAssign { op } => {
+                let (lhs, rhs) = self.two(n)?;
+                let op = op.trim_end_matches('=').to_string();
+                let (v, vt) = self.rvalue(rhs)?;
+                let target = self.target(lhs)?;
+                self.update(target, &op, v, vt, n)
+            }
+            NodeKind::Unary { op, .. } if op == "++" || op == "--" => {
+                let x = n.children.first().ok_or_else(|| self.unsupported("`++` without an operand", n))?;
+                let target = self.target(x)?;
+                let op = if op == "++" { "+" } else { "-" };
+                self.update(target, op, Expr::Const(1), Ty::Int, n)
+            }
+            NodeKind::Call { callee: Some(name) } => self.call(n, name, false).map(|_| ()),
+            _ => {
+                // Evaluated for its reads; the value is dropped.
+                self.rvalue(n).map(|_| ())
+            }
+        }
+    }
+
+    fn two<'n>(&self, n: &'n Node) -> R<(&'n Node, &'n Node)> {
+        match n.children.as_slice() {
+            [a, b] => Ok((a, b)),
+            _ => Err(self.unsupported("an operator without two operands", n)),
+        }
+    }
+
+    fn store(&mut self, target: Target, v: Expr, vt: Ty) {
+        match target {
+            Target::Var { kpl, ty } => {
+                let value = convert(v, vt, ty);
+                self.emit(StmtKind::Assign { name: kpl, value });
+            }
+            Target::Elem { array, index, ty } => {
+                let value = convert(v, vt, ty);
+                self.emit(StmtKind::Write { array, index, value });
+            }
+        }
+    }
+
+    /// `target op= v`.
+    fn update(&mut self, target: Target, op: &str, v: Expr, vt: Ty, n: &Node) -> R<()> {
+        match target {
+            Target::Var { kpl, ty } => {
+                let (value, t) = self.binary(op, (Expr::var(&kpl), ty), (v, vt), n)?;
+                self.emit(StmtKind::Assign { name: kpl, value: convert(value, t, ty) });
+            }
+            Target::Elem { array, index, ty } => {
+                let old = self.temp(None);
+                self.emit(StmtKind::Read { dst: old.clone(), array: array.clone(), index: index.clone() });
+                let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
+                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty) });
+            }
+        }
+        Ok(())
+    }
+
+    /// What an assignment writes: a local or an element.
+    fn target(&mut self, n: &Node) -> R<Target> {
+        let s = strip(n);
+        if let Some(b) = self.binding(s).cloned() {
+            return match b {
+                Binding::Scalar { kpl, ty } => Ok(Target::Var { kpl, ty }),
+                Binding::Cell { kpl, ty } => Ok(Target::Elem { array: kpl, index: vec![Expr::Const(0)], ty }),
+                Binding::Ptr { offset, .. } => Ok(Target::Var { kpl: offset, ty: Ty::Int }),
+                Binding::Alias { .. } => Err(self.unsupported("assigning this pointer", n)),
+                Binding::Const(_) => Err(self.unsupported("assigning a constant", n)),
+                Binding::Array { .. } => Err(self.unsupported("assigning a whole array", n)),
+            };
+        }
+        let (array, index, ty) = self.element(s)?;
+        Ok(Target::Elem { array, index, ty })
+    }
+
+    /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`), its indices evaluated.
+    fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
+        let n = strip(n);
+        match &n.kind {
+            NodeKind::ArraySubscript => {
+                let (base, idx) = self.two(n)?;
+                // Indices outermost first: `t[i][j]` is ((t[i])[j]).
+                let mut subs = vec![idx];
+                let mut b = strip(base);
+                while b.kind == NodeKind::ArraySubscript {
+                    let (bb, i) = self.two(b)?;
+                    subs.push(i);
+                    b = strip(bb);
+                }
+                subs.reverse();
+                let (array, ty, rank, offset) = self.array_base(b)?;
+                if subs.len() != rank {
+                    return Err(self.unsupported(
+                        format!(
+                            "an access with {} of the array's {rank} indices (a row as a pointer)",
+                            subs.len()
+                        ),
+                        n,
+                    ));
+                }
+                let mut index = Vec::new();
+                for (k, i) in subs.iter().enumerate() {
+                    let (e, _) = self.rvalue(i)?;
+                    index.push(match (&offset, k) {
+                        (Some(o), 0) => Expr::bin(BinOp::Add, o.clone(), e),
+                        _ => e,
+                    });
+                }
+                Ok((array, index, ty))
+            }
+            NodeKind::Unary { op, .. } if op == "*" => {
+                let p = n.children.first().ok_or_else(|| self.unsupported("`*` without an operand", n))?;
+                let (array, ty, rank, offset) = self.array_base(strip(p))?;
+                if rank != 1 {
+                    return Err(self.unsupported("`*` of a multi-dimensional array", n));
+                }
+                Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty))
+            }
+            _ => Err(self.unsupported("this expression as a place in memory", n)),
+        }
+    }
+
+    /// An array and the offset of the first index: a multi-dimensional `__shared__` array
+    /// as itself, anything else as a pointer value.
+    fn array_base(&mut self, b: &Node) -> R<(String, Ty, usize, Option<Expr>)> {
+        if let Some(Binding::Array { kpl, ty, rank }) = self.binding(strip(b)).cloned() {
+            if rank > 1 {
+                return Ok((kpl, ty, rank, None));
+            }
+        }
+        let (array, ty, offset) = self.pointer(b)?;
+        let offset = (offset != Expr::Const(0)).then_some(offset);
+        Ok((array, ty, 1, offset))
+    }
+
+    /// The value of a pointer expression: the one-dimensional array it points into and the
+    /// element (`a`, `&a[i]`, `p + i`, `p - i`, a pointer local or parameter, casts that keep
+    /// the element size).
+    fn pointer(&mut self, n: &Node) -> R<(String, Ty, Expr)> {
+        match &n.kind {
+            NodeKind::Paren => return self.pointer(self.only_child(n)?),
+            NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast }
+                if matches!(cast.as_str(), "LValueToRValue" | "NoOp" | "ArrayToPointerDecay" | "BitCast") =>
+            {
+                let c = self.only_child(n)?;
+                let r = self.pointer(c)?;
+                if cast == "BitCast" {
+                    // Another element type: only one of the same class and size is the same array.
+                    let to = n.ty.as_deref().and_then(pointee).and_then(|t| self.scalar_of(t));
+                    if to != Some(r.1) {
+                        return Err(self.unsupported("a pointer cast to another element type", n));
+                    }
+                }
+                return Ok(r);
+            }
+            NodeKind::StaticCast | NodeKind::ReinterpretCast => {
+                let c = self.only_child(n)?;
+                let r = self.pointer(c)?;
+                let to = n.ty.as_deref().and_then(pointee).and_then(|t| self.scalar_of(t));
+                if to != Some(r.1) {
+                    return Err(self.unsupported("a pointer cast to another element type", n));
+                }
+                return Ok(r);
+            }
+            _ => {}
+        }
+        match self.binding(n).cloned() {
+            Some(Binding::Array { kpl, ty, rank: 1 }) => return Ok((kpl, ty, Expr::Const(0))),
+            Some(Binding::Ptr { array, ty, offset }) => return Ok((array, ty, Expr::Var(offset))),
+            Some(Binding::Alias { array, ty, at }) => return Ok((array, ty, at)),
+            Some(_) => {
+                return Err(
+                    self.unsupported("this array as a pointer (a row of a multi-dimensional array)", n)
+                )
+            }
+            None => {}
+        }
+        match &n.kind {
+            NodeKind::Unary { op, .. } if op == "&" => {
+                let (array, index, ty) = self.element(self.only_child(n)?)?;
+                match <[Expr; 1]>::try_from(index) {
+                    Ok([i]) => Ok((array, ty, i)),
+                    Err(_) => {
+                        Err(self.unsupported("the address of an element of a multi-dimensional array", n))
+                    }
+                }
+            }
+            NodeKind::Binary { op } if op == "+" || op == "-" => {
+                let (a, b) = self.two(n)?;
+                let a_ptr = a.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['));
+                let (p, i) = if a_ptr { (a, b) } else { (b, a) };
+                let (array, ty, off) = self.pointer(p)?;
+                let (e, _) = self.rvalue(i)?;
+                let op = if op == "-" { BinOp::Sub } else { BinOp::Add };
+                Ok((
+                    array,
+                    ty,
+                    if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
+                ))
+            }
+            _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+        }
+    }
+
+    fn rvalue_as(&mut self, n: &Node, t: Ty) -> R<Expr> {
+        let (e, et) = self.rvalue(n)?;
+        Ok(convert(e, et, t))
+    }
+
+    /// An expression's value (memory reads emitted before it, in C's order).
+    fn rvalue(&mut self, n: &Node) -> R<(Expr, Ty)> {
+        let ty = n.ty.as_deref().and_then(|t| self.scalar_of(t));
+        match &n.kind {
+            NodeKind::Paren => self.only_child(n).and_then(|c| self.rvalue(c)),
+            NodeKind::Constant { value } => match (value.as_deref().and_then(parse_int), ty) {
+                (Some(v), Some(t)) if t != Ty::Float => Ok((Expr::Const(v), t)),
+                _ => self.only_child(n).and_then(|c| self.rvalue(c)),
+            },
+            NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast } => {
+                let c = self.only_child(n)?;
+                if cast == "LValueToRValue" {
+                    return self.load(c);
+                }
+                let (e, from) = self.rvalue(c)?;
+                match cast.as_str() {
+                    "IntegralToBoolean" => Ok((Expr::bin(BinOp::Ne, e, Expr::Const(0)), Ty::Int)),
+                    "FloatingToBoolean" => {
+                        Ok((Expr::Call("fcmp_ne".into(), vec![e, Expr::Const(0)]), Ty::Int))
+                    }
+                    _ => match ty {
+                        Some(t) => Ok((convert(e, from, t), t)),
+                        None => Ok((e, from)),
+                    },
+                }
+            }
+            NodeKind::StaticCast | NodeKind::FunctionalCast => {
+                let c = self.only_child(n)?;
+                let (e, from) = self.rvalue(c)?;
+                match ty {
+                    Some(t) => Ok((convert(e, from, t), t)),
+                    None => {
+                        Err(self.unsupported(format!("a cast to `{}`", n.ty.as_deref().unwrap_or("?")), n))
+                    }
+                }
+            }
+            NodeKind::IntegerLiteral { value } => match parse_int(value) {
+                Some(v) => Ok((Expr::Const(v), ty.unwrap_or(Ty::Int))),
+                None => Err(self.unsupported(format!("the literal `{value}`"), n)),
+            },
+            NodeKind::FloatingLiteral { value } => match value.parse::<f32>() {
+                Ok(f) => Ok((Expr::Const(f.to_bits()), Ty::Float)),
+                Err(_) => Err(self.unsupported(format!("the literal `{value}`"), n)),
+            },
+            NodeKind::BoolLiteral { value } => Ok((Expr::Const(u32::from(*value)), Ty::Int)),
+            NodeKind::BuiltinVar { var, field } => match builtin(var, *field) {
+                Some(b) => Ok((Expr::Builtin(b), Ty::UInt)),
+                None => Err(self.unsupported(format!("`{var}.{field}`"), n)),
+            },
+            NodeKind::DeclRef { decl_kind, name, .. } => match self.binding(n).cloned() {
+                Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
+                Some(Binding::Cell { .. }) => self.load(n),
+                Some(Binding::Const(init)) => {
+                    let t = n.ty.as_deref().and_then(|t| self.scalar_of(t)).unwrap_or(Ty::Int);
+                    let e = self.rvalue_as(&init, t)?;
+                    Ok((e, t))
+                }
+                Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
+                    Err(self.unsupported("an array or pointer as a value", n))
+                }
+                None if decl_kind == "EnumConstantDecl" => {
+                    Err(self.unsupported(format!("the enumerator `{name}`"), n))
+                }
+                None => {
+                    Err(self
+                        .unsupported(format!("`{name}` (a {decl_kind} the front end does not lower yet)"), n))
+                }
+            },
+            NodeKind::Unary { op, postfix: _ } => {
+                let a = self.only_child(n)?;
+                match op.as_str() {
+                    "-" => {
+                        let (e, t) = self.rvalue(a)?;
+                        Ok(match t {
+                            Ty::Float => (Expr::Call("fneg".into(), vec![e]), t),
+                            _ => (Expr::Unary(UnOp::Neg, Box::new(e)), t),
+                        })
+                    }
+                    "+" => self.rvalue(a),
+                    "!" => {
+                        let c = self.condition(a)?;
+                        Ok((not(c), Ty::Int))
+                    }
+                    "~" => {
+                        let (e, t) = self.rvalue(a)?;
+                        Ok((Expr::Unary(UnOp::BitNot, Box::new(e)), t))
+                    }
+                    "*" => self.load(n),
+                    _ => {
+                        Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
+                    }
+                }
+            }
+            NodeKind::Binary { op } if op == "&&" || op == "||" => self.logical(n, op == "&&"),
+            // `a = b = c`: the inner assignment's value is what it stored.
+            NodeKind::Binary { op }
+                if op == "=" && !matches!(self.binding(strip(&n.children[0])), Some(Binding::Ptr { .. })) =>
+            {
+                let (lhs, rhs) = self.two(n)?;
+                let (v, vt) = self.rvalue(rhs)?;
+                let target = self.target(lhs)?;
+                let (kept, t) = match &target {
+                    Target::Var { ty, .. } | Target::Elem { ty, .. } => {
+                        let x = self.temp(Some(convert(v, vt, *ty)));
+                        (x, *ty)
+                    }
+                };
+                self.store(target, Expr::var(&kept), t);
+                Ok((Expr::var(&kept), t))
+            }
+            NodeKind::Binary { op } if op == "=" || op == "," => {
+                Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
+            }
+            NodeKind::Binary { op } => {
+                let (a, b) = self.two(n)?;
+                let x = self.rvalue(a)?;
+                let y = self.rvalue(b)?;
+                self.binary(op, x, y, n)
+            }
+            NodeKind::Conditional => self.conditional(n),
+            NodeKind::ArraySubscript => self.load(n),
+            NodeKind::Call { callee: Some(name) } => {
+                let name = name.clone();
+                match self.call(n, &name, true)? {
+                    Some(v) => Ok(v),
+                    None => Err(self.unsupported(format!("the value of `{name}(…)`"), n)),
+                }
+            }
+            // A template argument in the instance: the argument's value.
+            NodeKind::Other { kind } if kind == "SubstNonTypeTemplateParmExpr" => match n.children.last() {
+                Some(c) => self.rvalue(c),
+                None => Err(self.unsupported("an empty template argument", n)),
+            },
+            _ => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
+        }
+    }
+
+    fn only_child<'n>(&self, n: &'n Node) -> R<&'n Node> {
+        n.children.first().ok_or_else(|| self.unsupported("an empty expression", n))
+    }
+
+    /// The value of an lvalue: a local's, or an element read into a temporary.
+    fn load(&mut self, n: &Node) -> R<(Expr, Ty)> {
+        let s = strip(n);
+        match self.binding(s).cloned() {
+            Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
+            Some(Binding::Cell { kpl, ty }) => {
+                let dst = self.temp(None);
+                self.emit(StmtKind::Read { dst: dst.clone(), array: kpl, index: vec![Expr::Const(0)] });
+                Ok((Expr::Var(dst), ty))
+            }
+            Some(Binding::Const(_)) => self.rvalue(s),
+            Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
+                Err(self.unsupported("an array or pointer as a value", n))
+            }
+            None => match &s.kind {
+                NodeKind::ArraySubscript | NodeKind::Unary { .. } => {
+                    let (array, index, ty) = self.element(s)?;
+                    let dst = self.temp(None);
+                    self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                    Ok((Expr::Var(dst), ty))
+                }
+                _ => self.rvalue(s),
+            },
+        }
+    }
+
+    /// `a && b` / `a || b`: `b` is evaluated only where C evaluates it when it reads memory.
+    fn logical(&mut self, n: &Node, and: bool) -> R<(Expr, Ty)> {
+        let (a, b) = self.two(n)?;
+        let x = self.condition(a)?;
+        let op = if and { BinOp::And } else { BinOp::Or };
+        if !self.reads_memory(b) {
+            let y = self.condition(b)?;
+            return Ok((Expr::bin(op, x, y), Ty::Int));
+        }
+        let t = self.temp(Some(Expr::bin(BinOp::Ne, x, Expr::Const(0))));
+        let cond = if and { Expr::var(&t) } else { not(Expr::var(&t)) };
+        let span = self.cur_span;
+        let label = self.label();
+        let then = self.open_block(label, None, |lx| {
+            let y = lx.condition(b)?;
+            lx.emit(StmtKind::Assign { name: t.clone(), value: Expr::bin(BinOp::Ne, y, Expr::Const(0)) });
+            Ok(())
+        })?;
+        self.out.push(Stmt { label, kind: StmtKind::If { cond, then, els: None }, span });
+        Ok((Expr::var(&t), Ty::Int))
+    }
+
+    /// `c ? a : b`: a select when neither branch reads memory, else a temporary set by `if`.
+    fn conditional(&mut self, n: &Node) -> R<(Expr, Ty)> {
+        let [c, a, b] = n.children.as_slice() else {
+            return Err(self.unsupported("this `?:`", n));
+        };
+        let t =
+            n.ty.as_deref()
+                .and_then(|t| self.scalar_of(t))
+                .ok_or_else(|| self.unsupported("a `?:` of this type", n))?;
+        let c = self.condition(c)?;
+        if !self.reads_memory(a) && !self.reads_memory(b) {
+            let x = self.rvalue_as(a, t)?;
+            let y = self.rvalue_as(b, t)?;
+            return Ok((Expr::Select(Box::new(c), Box::new(x), Box::new(y)), t));
+        }
+        let r = self.temp(None);
+        let span = self.cur_span;
+        let label = self.label();
+        let then = self.open_block(label, None, |lx| {
+            let x = lx.rvalue_as(a, t)?;
+            lx.emit(StmtKind::Assign { name: r.clone(), value: x });
+            Ok(())
+        })?;
+        let el = self.label();
+        let els = self.open_block(el, None, |lx| {
+            let y = lx.rvalue_as(b, t)?;
+            lx.emit(StmtKind::Assign { name: r.clone(), value: y });
+            Ok(())
+        })?;
+        self.out.push(Stmt { label, kind: StmtKind::If { cond: c, then, els: Some(els) }, span });
+        Ok((Expr::var(&r), t))
+    }
+
+    /// A binary operator on typed operands, by C's usual arithmetic conversions.
+    fn binary(&self, op: &str, (a, ta): (Expr, Ty), (b, tb): (Expr, Ty), n: &Node) -> R<(Expr, Ty)> {
+        let shift = op == "<<" || op == ">>";
+        let t = if shift {
+            ta
+        } else if ta == Ty::Float || tb == Ty::Float {
+            Ty::Float
+        } else if ta == Ty::UInt || tb == Ty::UInt {
+            Ty::UInt
+        } else {
+            Ty::Int
+        };
+        if t == Ty::Float {
+            let (a, b) = (convert(a, ta, t), convert(b, tb, t));
+            let (f, rt) = match op {
+                "+" => ("fadd", Ty::Float),
+                "-" => ("fsub", Ty::Float),
+                "*" => ("fmul", Ty::Float),
+                "/" => ("fdiv", Ty::Float),
+                "<" => ("fcmp_lt", Ty::Int),
+                "<=" => ("fcmp_le", Ty::Int),
+                ">" => ("fcmp_gt", Ty::Int),
+                ">=" => ("fcmp_ge", Ty::Int),
+                "==" => ("fcmp_eq", Ty::Int),
+                "!=" => ("fcmp_ne", Ty::Int),
+                _ => return Err(self.unsupported(format!("`{op}` on floating values"), n)),
+            };
+            return Ok((Expr::Call(f.into(), vec![a, b]), rt));
+        }
+        let u = t == Ty::UInt;
+        let (bop, rt) = match op {
+            "+" => (BinOp::Add, t),
+            "-" => (BinOp::Sub, t),
+            "*" => (BinOp::Mul, t),
+            "/" => (if u { BinOp::UDiv } else { BinOp::Div }, t),
+            "%" => (if u { BinOp::URem } else { BinOp::Rem }, t),
+            "<<" => (BinOp::Shl, t),
+            ">>" => (if u { BinOp::UShr } else { BinOp::Shr }, t),
+            "&" => (BinOp::BitAnd, t),
+            "|" => (BinOp::BitOr, t),
+            "^" => (BinOp::BitXor, t),
+            "<" => (if u { BinOp::ULt } else { BinOp::Lt }, Ty::Int),
+            "<=" => (if u { BinOp::ULe } else { BinOp::Le }, Ty::Int),
+            ">" => (if u { BinOp::UGt } else { BinOp::Gt }, Ty::Int),
+            ">=" => (if u { BinOp::UGe } else { BinOp::Ge }, Ty::Int),
+            "==" => (BinOp::Eq, Ty::Int),
+            "!=" => (BinOp::Ne, Ty::Int),
+            _ => return Err(self.unsupported(format!("the operator `{op}`"), n)),
+        };
+        Ok((Expr::bin(bop, a, b), rt))
+    }
+
+    /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
+    /// calls of scalars. `Some` value when the call has one.
+    fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
+        let args = &n.children[1.min(n.children.len())..];
+        match name {
+            "__syncthreads" if args.is_empty() && !want => {
+                self.emit(StmtKind::Barrier);
+                return Ok(None);
+            }
+            "__syncwarp" if !want => {
+                let given = args
+                    .first()
+                    .filter(|a| !matches!(&a.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr"));
+                if let Some(a) = given {
+                    let (m, _) = self.rvalue(a)?;
+                    if m != Expr::Const(u32::MAX) {
+                        return Err(self.unsupported("`__syncwarp` with a mask other than all lanes", n));
+                    }
+                }
+                self.emit(StmtKind::Syncwarp);
+                return Ok(None);
+            }
+            // Register exchanges: no memory access; the result may differ between threads.
+            _ if WARP_COLLECTIVES.contains(&name) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    if matches!(&a.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr") {
+                        continue;
+                    }
+                    vals.push(self.rvalue(a)?.0);
+                }
+                let t = n.ty.as_deref().and_then(|t| self.scalar_of(t)).unwrap_or(Ty::UInt);
+                return Ok(Some((self.lane_value(name, vals), t)));
+            }
+            // A barrier, then a value every thread of the block agrees on.
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" if args.len() == 1 => {
+                self.rvalue(&args[0])?;
+                self.emit(StmtKind::Barrier);
+                let u = self.fresh(&format!("_{}", name.trim_start_matches('_')));
+                self.emit(StmtKind::Local { name: u.clone(), init: None });
+                let v = self.temp(Some(Expr::var(&u)));
+                return Ok(Some((Expr::var(&v), Ty::Int)));
+            }
+            // GPUVerify's annotations: preconditions and assumptions of the kernel.
+            "__requires" | "__assume" if args.len() == 1 && !want => {
+                let c = self.condition(&args[0])?;
+                self.emit(StmtKind::Assume { cond: c });
+                return Ok(None);
+            }
+            "__implies" if args.len() == 2 => {
+                let a = self.condition(&args[0])?;
+                let b = self.condition(&args[1])?;
+                return Ok(Some((Expr::bin(BinOp::Or, not(a), b), Ty::Int)));
+            }
+            "__is_pow2" if args.len() == 1 => {
+                let (x, _) = self.rvalue(&args[0])?;
+                let below = Expr::bin(BinOp::Sub, x.clone(), Expr::Const(1));
+                let pow2 = Expr::bin(
+                    BinOp::And,
+                    Expr::bin(BinOp::Ne, x.clone(), Expr::Const(0)),
+                    Expr::bin(BinOp::Eq, Expr::bin(BinOp::BitAnd, x, below), Expr::Const(0)),
+                );
+                return Ok(Some((pow2, Ty::Int)));
+            }
+            // 24-bit multiplies: the low 32 bits of the product, exactly.
+            "__mul24" | "__umul24" if args.len() == 2 => {
+                let t = if name == "__umul24" { Ty::UInt } else { Ty::Int };
+                let a = self.rvalue_as(&args[0], t)?;
+                let b = self.rvalue_as(&args[1], t)?;
+                return Ok(Some((Expr::bin(BinOp::Mul, a, b), t)));
+            }
+            "abs" | "labs" | "llabs"
+                if args.len() == 1
+                    && args[0].ty.as_deref().and_then(|t| self.scalar_of(t)) != Some(Ty::Float) =>
+            {
+                let (a, _) = self.rvalue(&args[0])?;
+                let neg = Expr::bin(BinOp::Lt, a.clone(), Expr::Const(0));
+                let minus = Expr::Unary(UnOp::Neg, Box::new(a.clone()));
+                return Ok(Some((Expr::Select(Box::new(neg), Box::new(minus), Box::new(a)), Ty::Int)));
+            }
+            "min" | "max" | "umin" | "umax" if args.len() == 2 => {
+                let x = self.rvalue(&args[0])?;
+                let y = self.rvalue(&args[1])?;
+                let t = if x.1 == Ty::Float || y.1 == Ty::Float {
+                    Ty::Float
+                } else if x.1 == Ty::UInt || y.1 == Ty::UInt {
+                    Ty::UInt
+                } else {
+                    Ty::Int
+                };
+                let (a, b) = (convert(x.0, x.1, t), convert(y.0, y.1, t));
+                let is_min = name.ends_with("min");
+                return Ok(Some(match t {
+                    Ty::Int => (Expr::bin(if is_min { BinOp::Min } else { BinOp::Max }, a, b), t),
+                    Ty::UInt => {
+                        let lt = Expr::bin(BinOp::ULt, a.clone(), b.clone());
+                        let (p, q) = if is_min { (a, b) } else { (b, a) };
+                        (Expr::Select(Box::new(lt), Box::new(p), Box::new(q)), t)
+                    }
+                    Ty::Float => (Expr::Call(if is_min { "fminf" } else { "fmaxf" }.into(), vec![a, b]), t),
+                }));
+            }
+            _ => {}
+        }
+        if let Some((op, scope)) = atomic_op(name) {
+            let [target, value] = args else {
+                return Err(self.unsupported(format!("`{name}` with {} arguments", args.len()), n));
+            };
+            let addr = strip(target);
+            let place = match &addr.kind {
+                NodeKind::Unary { op, .. } if op == "&" => self.only_child(addr)?,
+                _ => addr,
+            };
+            let (v, vt) = self.rvalue(value)?;
+            let (array, index, ty) = if std::ptr::eq(place, addr) {
+                // `atomicAdd(p + i, v)` or `atomicAdd(p, v)`: the element the pointer points to.
+                let (array, ty, rank, offset) = self.array_base(addr)?;
+                if rank != 1 {
+                    return Err(self.unsupported("an atomic on a row of a multi-dimensional array", n));
+                }
+                (array, vec![offset.unwrap_or(Expr::Const(0))], ty)
+            } else {
+                self.element(place)?
+            };
+            let dst = want.then(|| self.temp(None));
+            self.emit(StmtKind::Atomic {
+                dst: dst.clone(),
+                op,
+                array,
+                index,
+                value: convert(v, vt, ty),
+                scope,
+            });
+            return Ok(dst.map(|d| (Expr::Var(d), ty)));
+        }
+        let callee = n.children.first().map(strip_callee);
+        if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
+            let model = self.model;
+            if let Some(f) = model.by_id(decl_id).filter(|f| f.body.is_some()) {
+                return self.inline(n, f, args);
+            }
+        }
+        let ret = n.ty.as_deref().unwrap_or("void");
+        let rt = self.scalar_of(ret);
+        if ret != "void" && rt.is_none() {
+            return Err(self.unsupported(format!("a call of `{name}` returning `{ret}`"), n));
+        }
+        // Only a function of scalars is a pure value: one taking a pointer may write memory.
+        let mut vals = Vec::new();
+        for a in args {
+            let at = a.ty.as_deref().unwrap_or("");
+            if self.scalar_of(at).is_none() {
+                return Err(self.unsupported(
+                    format!("a call of `{name}` with an argument of type `{at}` (device functions are not inlined yet)"),
+                    n,
+                ));
+            }
+            vals.push(self.rvalue(a)?.0);
+        }
+        match rt {
+            // Without arguments (`clock()`), a value no function of anything: unknown per call.
+            Some(t) if vals.is_empty() => {
+                let u = self.fresh(&format!("_{}", name.trim_start_matches('_')));
+                self.emit(StmtKind::Local { name: u.clone(), init: None });
+                Ok(Some((Expr::var(&u), t)))
+            }
+            Some(t) => Ok(Some((Expr::Call(name.to_string(), vals), t))),
+            None => {
+                Err(self.unsupported(format!("a call of `{name}` (device functions are not inlined yet)"), n))
+            }
+        }
+    }
+
+    /// A call of a function with a body, inlined: scalar arguments by value into fresh locals,
+    /// pointer arguments as pointers into the caller's arrays; `return e` assigns a fresh
+    /// local. The body's statements keep their own places (every copy of a statement has the
+    /// same place), and a marker after the call carries the caller's.
+    fn inline(&mut self, n: &Node, f: &'a Function, args: &[Node]) -> R<Option<(Expr, Ty)>> {
+        if self.inlining.contains(&f.id) {
+            return Err(self.unsupported(format!("a recursive call of `{}`", f.name), n));
+        }
+        if self.inlining.len() > crate::limits::MAX_INLINE_DEPTH {
+            return Err(
+                self.unsupported(format!("calls nested deeper than {}", crate::limits::MAX_INLINE_DEPTH), n)
+            );
+        }
+        if f.params.len() != args.len() {
+            return Err(self.unsupported(format!("a call of `{}` with default arguments", f.name), n));
+        }
+        let Some(body) = f.body.as_ref() else {
+            return Err(self.unsupported(format!("a call of `{}`, which has no body", f.name), n));
+        };
+        let call_span = self.cur_span;
+        let mut bound = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
+            if pointee(&ty).is_some() {
+                let (array, elem, off) = self.pointer(a)?;
+                let offset = self.fresh(&format!("{}_at", p.name));
+                self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+                bound.push((p.id.clone(), Binding::Ptr { array, ty: elem, offset }));
+            } else if let Some(t) = self.scalar_of(&ty) {
+                let v = self.rvalue_as(a, t)?;
+                let x = if p.name.is_empty() { self.fresh("arg") } else { self.declare(&p.name) };
+                self.emit(StmtKind::Local { name: x.clone(), init: Some(v) });
+                bound.push((p.id.clone(), Binding::Scalar { kpl: x, ty: t }));
+            } else {
+                return Err(
+                    self.unsupported(format!("passing `{}` of type `{}` to `{}`", p.name, p.ty, f.name), n)
+                );
+            }
+        }
+        let ret_ty = n.ty.as_deref().unwrap_or("void");
+        let result = match self.scalar_of(ret_ty) {
+            Some(t) => Some((self.temp(None), t)),
+            None if ret_ty == "void" => None,
+            None => return Err(self.unsupported(format!("a call of `{}` returning `{ret_ty}`", f.name), n)),
+        };
+        for (id, b) in bound {
+            self.bindings.insert(id, b);
+        }
+        let children = &body.children;
+        let last_return = children.last().filter(|c| c.kind == NodeKind::Return);
+        let is_last = |c: &Node| last_return.is_some_and(|r| std::ptr::eq(c, r));
+        let early = children.iter().any(|c| !is_last(c) && has_return(c));
+        let saved_ret = self.ret.take();
+        let saved_loops = std::mem::take(&mut self.loops);
+        let saved_result = std::mem::replace(&mut self.result, result.clone());
+        self.inlining.push(f.id.clone());
+        self.bodies.push(body);
+        let lowered = (|| -> R<()> {
+            if early {
+                self.ret = Some(self.flag("ret"));
+            }
+            let stmts: Vec<&Node> = children.iter().filter(|c| !is_last(c)).collect();
+            self.seq(&stmts)?;
+            if let (Some(r), Some(v)) = (last_return, last_return.and_then(|r| r.children.first())) {
+                // The final `return e`: runs unless an earlier return did.
+                let Some((res, t)) = self.result.clone() else {
+                    return Err(self.unsupported("this `return` with a value", r));
+                };
+                if let Some(s) = self.span_of(r) {
+                    self.cur_span = s;
+                }
+                match self.ret.clone() {
+                    Some(flag) => {
+                        let label = self.label();
+                        let span = self.cur_span;
+                        let block = self.open_block(label, None, |lx| {
+                            let e = lx.rvalue_as(v, t)?;
+                            lx.emit(StmtKind::Assign { name: res.clone(), value: e });
+                            Ok(())
+                        })?;
+                        let cond = not(Expr::var(&flag));
+                        self.out.push(Stmt {
+                            label,
+                            kind: StmtKind::If { cond, then: block, els: None },
+                            span,
+                        });
+                        self.flag_guards.insert(label);
+                    }
+                    None => {
+                        let e = self.rvalue_as(v, t)?;
+                        self.emit(StmtKind::Assign { name: res, value: e });
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.inlining.pop();
+        self.bodies.pop();
+        self.ret = saved_ret;
+        self.loops = saved_loops;
+        self.result = saved_result;
+        lowered?;
+        self.cur_span = call_span;
+        // The caller's place after the call goes on this marker, not on the body's last statement.
+        self.temp(None);
+        Ok(result.map(|(r, t)| (Expr::Var(r), t)))
+    }
+}
+
+/// Whether `body` assigns the declaration `id` (`=`, `op=`, `++`, `--`).
+fn assigns(body: &Node, id: &str) -> bool {
+    body.walk().iter().any(|n| {
+        let target = match &n.kind {
+            NodeKind::Binary { op } if op == "=" => n.children.first(),
+            NodeKind::CompoundAssign { .. } => n.children.first(),
+            NodeKind::Unary { op, .. } if op == "++" || op == "--" => n.children.first(),
+            _ => None,
+        };
+        target.is_some_and(|t| matches!(&strip(t).kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id))
+    })
+}
+
+/// The function a call's callee expression names, through the decay to a pointer.
+fn strip_callee(n: &Node) -> &Node {
+    match &n.kind {
+        NodeKind::ImplicitCast { .. } | NodeKind::Paren => n.children.first().map_or(n, strip_callee),
+        _ => n,
+    }
+}
+
+/// Whether evaluating `n` may touch memory (an element, a dereference, a call).
+fn touches_memory(n: &Node) -> bool {
+    n.walk().iter().any(|x| match &x.kind {
+        NodeKind::ArraySubscript | NodeKind::Call { .. } | NodeKind::MemberCall { .. } => true,
+        NodeKind::Unary { op, .. } => op == "*",
+        _ => false,
+    })
+}
+
+/// `(void)e` and other discarded-value wrappers.
+fn strip_discard(n: &Node) -> &Node {
+    match &n.kind {
+        NodeKind::CStyleCast { cast } if cast == "ToVoid" => n.children.first().map_or(n, strip_discard),
+        NodeKind::Paren => n.children.first().map_or(n, strip_discard),
+        NodeKind::Other { kind } if kind == "ExprWithCleanups" => n.children.first().map_or(n, strip_discard),
+        _ => n,
+    }
+}
+
+/// A value of class `from` as class `to` (floats are opaque: conversions are calls).
+fn convert(e: Expr, from: Ty, to: Ty) -> Expr {
+    match (from, to) {
+        (Ty::Float, Ty::Int) => Expr::Call("f2i".into(), vec![e]),
+        (Ty::Float, Ty::UInt) => Expr::Call("f2u".into(), vec![e]),
+        (Ty::Int, Ty::Float) => Expr::Call("i2f".into(), vec![e]),
+        (Ty::UInt, Ty::Float) => Expr::Call("u2f".into(), vec![e]),
+        _ => e,
+    }
+}
+
+/// A decimal integer as a 32-bit word (two's complement for negative values).
+fn parse_int(s: &str) -> Option<u32> {
+    if let Ok(v) = s.parse::<i64>() {
+        return Some(v as u32);
+    }
+    s.parse::<u64>().ok().map(|v| v as u32)
+}
+
+fn kind_name(n: &Node) -> String {
+    match &n.kind {
+        NodeKind::Other { kind } => kind.clone(),
+        k => format!("{k:?}").split([' ', '{', '(']).next().unwrap_or("?").to_string(),
+    }
+}
+
+/// Lowers every kernel the main file defines (each template instance clang made; `only`: the
+/// kernels of that name or instance name) with clang: the classic front end's contract
+/// ([`crate::cuda::lower_all`]), without launch facts yet (the geometry comes from the header
+/// comment and the command line). A kernel clang reported errors in, or one using what this
+/// front end does not lower, is refused with the reason at its place.
+pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<crate::cuda::LoweredFile> {
+    let path = options
+        .path
+        .as_deref()
+        .ok_or_else(|| Diagnostic::error("the clang front end reads files, not text", Span::new(0, 0)))?;
+    let header = crate::kpl::header::parse_header_lenient(source)?;
+    let geometry = header.geometry.overridden_by(&options.command_line);
+    let exe = super::find_clang(None).map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))?;
+    let defines: Vec<String> = header
+        .defines
+        .iter()
+        .chain(&options.defines)
+        .map(|(n, v)| match v {
+            Some(v) => format!("{n}={v}"),
+            None => n.clone(),
+        })
+        .collect();
+    let opts = super::ParseOptions {
+        include_dirs: options.include_dirs.clone(),
+        defines,
+        ..super::ParseOptions::default()
+    };
+    let parsed = super::parse_file(&exe, path, &opts)
+        .map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))?;
+    let main_file = parsed
+        .model
+        .functions
+        .iter()
+        .filter(|f| f.is_kernel())
+        .filter_map(|f| f.range.as_ref())
+        .map(|r| r.file.clone())
+        .find(|file| same_path(file, path));
+    let mut warnings = header.warnings;
+    for note in &parsed.notes {
+        warnings.push(Diagnostic::warning(note.message.clone(), Span::new(0, 0)));
+    }
+    let mut kernels = Vec::new();
+    let mut refused = Vec::new();
+    let Some(file) = main_file else {
+        return Ok(crate::cuda::LoweredFile { kernels, warnings, refused });
+    };
+    for f in parsed.model.kernels() {
+        if f.is_template_pattern || f.body.is_none() || f.range.as_ref().is_none_or(|r| r.file != file) {
+            continue;
+        }
+        let name = instance_name(f);
+        if let Some(only) = &options.only {
+            if *only != f.name && *only != name {
+                continue;
+            }
+        }
+        if let Some(e) = f.errors.first() {
+            let at = offset_of(source, e.line, e.col).unwrap_or(0);
+            refused.push(Diagnostic::error(e.message.clone(), Span::new(at, at)).with_note(format!(
+                "clang reported this error in kernel `{name}`, so the kernel is not checked"
+            )));
+            continue;
+        }
+        match lower_kernel(f, name, source, &file, &parsed.model) {
+            Ok(mut kernel) => {
+                kernel.geometry = geometry.clone();
+                kernels.push(crate::cuda::Lowered { kernel });
+            }
+            Err(d) => refused.push(d),
+        }
+    }
+    if let Some(only) = &options.only {
+        if kernels.is_empty() && refused.is_empty() {
+            return Err(Diagnostic::error(format!("no kernel named `{only}` in this file"), Span::new(0, 0)));
+        }
+    }
+    Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
+}
+
+/// `k<128>` for an instance, `k` otherwise.
+fn instance_name(f: &Function) -> String {
+    if f.template_args.is_empty() {
+        return f.name.clone();
+    }
+    let args: Vec<String> = f
+        .template_args
+        .iter()
+        .map(|a| match a {
+            super::TemplateArg::Value(v) | super::TemplateArg::Type(v) | super::TemplateArg::Other(v) => {
+                v.clone()
+            }
+        })
+        .collect();
+    format!("{}<{}>", f.name, args.join(", "))
+}
+
+/// Whether clang's name of a file is `path`.
+fn same_path(clang_name: &str, path: &std::path::Path) -> bool {
+    let a = std::path::Path::new(clang_name);
+    a == path || (a.canonicalize().ok().is_some_and(|a| path.canonicalize().ok().is_some_and(|b| a == b)))
+}
+
+/// The byte offset of 1-based `line`:`col` in `src`.
+fn offset_of(src: &str, line: u32, col: u32) -> Option<usize> {
+    let mut start = 0usize;
+    for _ in 1..line {
+        start += src.get(start..)?.find('\n')? + 1;
+    }
+    Some((start + col.saturating_sub(1) as usize).min(src.len()))
+}

@@ -1,0 +1,168 @@
+//! The clang front end beside the classic one (issue #36's migration, `--front-end clang`):
+//! on every kernel of our corpora that it lowers, `check` gives the classic front end's verdict
+//! and `fix` its placement; what it does not lower yet is refused at its place, never guessed.
+//! Both run without launch facts, which the clang front end does not read yet.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each kernel's (clean, number of findings) as `check` reports it with `front_end`, and the
+/// messages of the kernels it refused.
+fn verdicts(file: &Path, front_end: &str) -> (BTreeMap<String, (bool, usize)>, Vec<String>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .args(["check", "--format", "json", "--no-launch-facts", "--front-end", front_end])
+        .arg(file)
+        .output()
+        .expect("runs autosync");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{}: not JSON ({e}): {}", file.display(), String::from_utf8_lossy(&out.stderr))
+    });
+    let mut kernels = BTreeMap::new();
+    let mut refused = Vec::new();
+    for f in v["files"].as_array().into_iter().flatten() {
+        for k in f["kernels"].as_array().into_iter().flatten() {
+            let name = k["name"].as_str().unwrap_or("?").to_string();
+            let findings = k["findings"].as_array().map_or(0, Vec::len);
+            kernels.insert(name, (k["clean"].as_bool().unwrap_or(false), findings));
+        }
+        for r in f["refused"].as_array().into_iter().flatten() {
+            refused.push(r["message"].as_str().unwrap_or("?").to_string());
+        }
+        if let Some(m) = f["error"]["message"].as_str() {
+            refused.push(m.to_string());
+        }
+    }
+    (kernels, refused)
+}
+
+fn cu_files(dirs: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack: Vec<PathBuf> = dirs.iter().map(|d| root().join(d)).collect();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("reads the corpus").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "cu") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Runs both front ends over `files`; returns (kernels both lowered, kernels only the classic
+/// front end lowered) and fails on any kernel whose verdicts differ.
+fn differential(files: &[PathBuf]) -> (usize, usize) {
+    let (mut both, mut classic_only) = (0, 0);
+    let mut disagreements = Vec::new();
+    for f in files {
+        let (classic, _) = verdicts(f, "classic");
+        let (clang, _) = verdicts(f, "clang");
+        for (name, v) in &classic {
+            match clang.get(name) {
+                Some(w) if w == v => both += 1,
+                Some(w) => {
+                    disagreements.push(format!("{} `{name}`: classic {v:?}, clang {w:?}", f.display()))
+                }
+                None => classic_only += 1,
+            }
+        }
+        for name in clang.keys().filter(|k| !classic.contains_key(*k)) {
+            disagreements.push(format!("{} `{name}`: lowered by clang only", f.display()));
+        }
+    }
+    assert!(disagreements.is_empty(), "the front ends disagree:\n{}", disagreements.join("\n"));
+    (both, classic_only)
+}
+
+/// The benchmark kernels the paper's Table II and our plain suite hold: every one lowers with
+/// clang, and each verdict is the classic front end's.
+#[test]
+fn clang_lowers_every_plain_benchmark_with_the_classic_verdicts() {
+    let files = cu_files(&["benchmarks/micro", "benchmarks/plain"]);
+    let (both, classic_only) = differential(&files);
+    assert_eq!(classic_only, 0, "kernels the clang front end refused");
+    assert!(both >= 42, "only {both} kernels compared");
+}
+
+/// `fix` on the paper's micro benchmarks without their barriers writes the same barriers with
+/// either front end (the places come from clang's ranges).
+#[test]
+fn fix_with_clang_writes_the_classic_placement() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for f in cu_files(&["benchmarks/micro"]) {
+        let text = std::fs::read_to_string(&f).expect("reads the benchmark");
+        let stripped: String =
+            text.lines().filter(|l| !l.contains("__syncthreads();")).map(|l| format!("{l}\n")).collect();
+        let path = dir.path().join(f.file_name().expect("a file name"));
+        std::fs::write(&path, stripped).expect("writes the stripped kernel");
+        let diff = |front_end: &str| {
+            let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+                .args(["fix", "--diff", "--front-end", front_end])
+                .arg(&path)
+                .output()
+                .expect("runs autosync");
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+        };
+        let classic = diff("classic");
+        assert!(
+            classic.1.contains("+    ") || classic.1.contains("+        "),
+            "{}: no barrier: {}",
+            f.display(),
+            classic.1
+        );
+        assert_eq!(diff("clang"), classic, "{}", f.display());
+    }
+}
+
+/// A construct the clang front end does not lower yet refuses that kernel at the construct,
+/// saying what it is, and the file's other kernels are still checked.
+#[test]
+fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("two.cu");
+    std::fs::write(
+        &path,
+        "__global__ void ok(int *a) {\n  a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n}\n\n\
+         __global__ void local_tile(int *a) {\n  int r[4];\n  r[0] = a[threadIdx.x];\n  a[threadIdx.x] = r[0];\n}\n",
+    )
+    .expect("writes the file");
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .args(["check", "--front-end", "clang"])
+        .arg(&path)
+        .output()
+        .expect("runs autosync");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("unsupported by the clang front end: a thread-local array"), "{stderr}");
+    assert!(stderr.contains("two.cu:6:3"), "{stderr}");
+    assert!(stdout.contains("kernel `ok`: 0 race(s)"), "{stdout}");
+}
+
+/// Every corpus of ours: no kernel the clang front end lowers gets another verdict than with
+/// the classic front end. Prints how many kernels it lowers.
+#[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
+fn clang_agrees_with_classic_on_every_corpus() {
+    let files = cu_files(&[
+        "benchmarks",
+        "tests/cuda/apps",
+        "tests/cuda/realworld",
+        "tests/cuda/fix",
+        "tests/verify",
+    ]);
+    let (both, classic_only) = differential(&files);
+    eprintln!(
+        "clang front end: {both} kernels lowered with the classic verdicts, {classic_only} not lowered yet"
+    );
+    assert!(both >= 180, "only {both} kernels compared");
+}
