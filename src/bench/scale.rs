@@ -431,12 +431,16 @@ pub fn table_ii(dirs: &[std::path::PathBuf], config: &Config) -> Result<String, 
 }
 
 /// Line colours per family, like [`Family::ALL`].
-const COLOURS: [RGBColor; 5] = [
+// One per family: a family added without a colour does not compile (it panicked in the plot).
+const COLOURS: [RGBColor; Family::ALL.len()] = [
     RGBColor(40, 110, 200),
     RGBColor(230, 140, 40),
     RGBColor(60, 160, 80),
     RGBColor(150, 60, 160),
     RGBColor(200, 50, 50),
+    RGBColor(20, 170, 170),
+    RGBColor(120, 120, 120),
+    RGBColor(170, 130, 40),
 ];
 
 /// A log-log plot of thread CPU time against N, one line per family, the fitted exponent in the legend.
@@ -508,6 +512,41 @@ mod tests {
         assert!(!src.contains("for"), "{src}");
         assert!(Family::ChainLoop.source(3).contains("for (int r = 0; r < rounds; r++)"));
         assert!(Family::Arrays.source(2).contains("a2[t] = a1[(t + 2) % 256];"));
+    }
+
+    #[test]
+    fn the_warp_families_read_across_or_within_warps() {
+        assert_eq!(Family::ChainLoopWarp.source(4), Family::ChainLoop.source(4));
+        assert!(Family::ChainLoopWarp.warp() && !Family::ChainLoop.warp());
+        let local = Family::WarpLocal.source(3);
+        assert!(local.contains("s[3][t] = s[2][t ^ 3];"), "{local}");
+        assert!(local.contains("out[t] = s[3][t ^ 1];"), "{local}");
+    }
+
+    /// Every family has its line and legend in the plot (a family without a colour panicked).
+    #[test]
+    fn the_plot_draws_every_family() {
+        let rows: Vec<ScaleRow> = Family::ALL
+            .iter()
+            .flat_map(|&family| {
+                SIZES.iter().map(move |&n| ScaleRow {
+                    family,
+                    n,
+                    accesses: n,
+                    smt_queries: 0,
+                    oracle_calls: 1,
+                    barriers: Some((n, Ratio::new(n as u128, 1))),
+                    verified: true,
+                    error: None,
+                    time_ms: n as f64,
+                    cpu_ms: n as f64,
+                })
+            })
+            .collect();
+        let svg = svg(&rows).expect("draws");
+        for f in Family::ALL {
+            assert!(svg.contains(&format!("{} (exponent 1.00)", f.name())), "{}", f.name());
+        }
     }
 
     #[test]

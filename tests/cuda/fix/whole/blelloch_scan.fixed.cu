@@ -29,7 +29,6 @@ __global__ void prescan(const float *g_in, float *g_out)
 
     for (int d = 1; d < N; d *= 2) {
         offset >>= 1;
-        __syncthreads();
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
             int bi = offset * (2 * thid + 2) - 1;
@@ -37,6 +36,7 @@ __global__ void prescan(const float *g_in, float *g_out)
             temp[ai] = temp[bi];
             temp[bi] += t;
         }
+        __syncthreads();
     }
 
     g_out[blockIdx.x * N + 2 * thid] = temp[2 * thid];
