@@ -137,14 +137,14 @@ pub struct ParsedFile {
 pub enum ClangError {
     /// No clang executable was found.
     #[error(
-        "clang not found ({searched}); install it (`apt-get install clang`, version {MIN_CLANG_MAJOR} or newer) or give its path with `--clang PATH`"
+        "clang not found ({searched}); install it (`apt-get install clang`, version {MIN_CLANG_MAJOR} or newer) or name it with the environment variable `AUTOSYNC_CLANG=PATH`"
     )]
     NotFound {
         /// What was looked at.
         searched: String,
     },
     /// clang exists but is older than [`MIN_CLANG_MAJOR`].
-    #[error("{}: clang {version} is too old; version {MIN_CLANG_MAJOR} or newer is needed (`apt-get install clang`, or `--clang PATH`)", path.display())]
+    #[error("{}: clang {version} is too old; version {MIN_CLANG_MAJOR} or newer is needed (`apt-get install clang`, or `AUTOSYNC_CLANG=PATH`)", path.display())]
     TooOld {
         /// The executable.
         path: PathBuf,

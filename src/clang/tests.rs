@@ -129,5 +129,5 @@ fn a_crashing_clang_and_garbage_output_are_errors() {
 fn a_missing_clang_says_how_to_install_it() {
     let e = find_clang(Some(Path::new("/nonexistent/clang-99"))).unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("apt-get install clang") && msg.contains("--clang PATH"), "{msg}");
+    assert!(msg.contains("apt-get install clang") && msg.contains("AUTOSYNC_CLANG=PATH"), "{msg}");
 }
