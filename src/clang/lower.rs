@@ -148,18 +148,11 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
     let name_span = f.name_range.as_ref().and_then(|r| lx.span_of_range(r)).unwrap_or(body_span);
     lx.parameters(f, name_span)?;
     lx.globals(name_span);
-    let children = &body.children;
-    // A `return` that is the body's last statement needs no flag.
-    let last_return = children.last().filter(|c| c.kind == NodeKind::Return);
-    let early = children
-        .iter()
-        .any(|c| !std::ptr::eq(c, last_return.map_or(std::ptr::null(), |r| r)) && has_return(c));
-    if early {
+    let body_parts = FunctionBody::of(body);
+    if body_parts.returns_early {
         lx.ret = Some(lx.flag("ret"));
     }
-    let stmts: Vec<&Node> =
-        children.iter().filter(|c| !last_return.is_some_and(|r| std::ptr::eq(*c, r))).collect();
-    lx.seq(&stmts)?;
+    lx.seq(&body_parts.stmts)?;
     let stmts = std::mem::take(&mut lx.out);
     let n = lx.places.len();
     let mut kernel = Kernel {
@@ -269,9 +262,26 @@ fn jumps(n: &Node, which: &NodeKind) -> bool {
     }
 }
 
-/// Whether evaluating `n` may set a control flag (a jump out of the current statement list).
-fn may_jump(n: &Node) -> bool {
-    n.walk().iter().any(|x| matches!(x.kind, NodeKind::Return | NodeKind::Break | NodeKind::Continue))
+/// A function body split at its final `return`, which needs no flag: nothing follows it.
+struct FunctionBody<'n> {
+    /// The statements before the final `return` (all of them when there is none).
+    stmts: Vec<&'n Node>,
+    /// The final `return`.
+    final_return: Option<&'n Node>,
+    /// Some other statement returns.
+    returns_early: bool,
+}
+
+impl<'n> FunctionBody<'n> {
+    fn of(body: &'n Node) -> FunctionBody<'n> {
+        let mut stmts: Vec<&Node> = body.children.iter().collect();
+        let final_return = stmts.last().copied().filter(|c| c.kind == NodeKind::Return);
+        if final_return.is_some() {
+            stmts.pop();
+        }
+        let returns_early = stmts.iter().any(|s| has_return(s));
+        FunctionBody { stmts, final_return, returns_early }
+    }
 }
 
 /// Skips nodes that change nothing KPL sees: parentheses, value conversions, `NoOp` casts.
@@ -315,27 +325,6 @@ fn builtin(var: &str, field: char) -> Option<Builtin> {
         "gridDim" => Builtin::GridDim(d),
         _ => return None,
     })
-}
-
-fn atomic_op(name: &str) -> Option<(AtomicOp, AtomicScope)> {
-    let (base, scope) = match name.strip_suffix("_block") {
-        Some(b) => (b, AtomicScope::Block),
-        None => (name.strip_suffix("_system").unwrap_or(name), AtomicScope::Device),
-    };
-    let op = match base {
-        "atomicAdd" => AtomicOp::Add,
-        "atomicSub" => AtomicOp::Sub,
-        "atomicMin" => AtomicOp::Min,
-        "atomicMax" => AtomicOp::Max,
-        "atomicAnd" => AtomicOp::And,
-        "atomicOr" => AtomicOp::Or,
-        "atomicXor" => AtomicOp::Xor,
-        "atomicExch" => AtomicOp::Exch,
-        "atomicInc" => AtomicOp::Inc,
-        "atomicDec" => AtomicOp::Dec,
-        _ => return None,
-    };
-    Some((op, scope))
 }
 
 /// Warp collectives: they exchange registers, not memory, and order nothing between lanes.
@@ -665,11 +654,8 @@ impl<'a> Lx<'a> {
         for (i, s) in stmts.iter().enumerate() {
             self.stmt(s, Ctx::Normal)?;
             let rest = &stmts[i + 1..];
-            if may_jump(s) && !rest.is_empty() {
-                let flags = self.flags_set_by(s);
-                if flags.is_empty() {
-                    continue;
-                }
+            let flags = self.flags_set_by(s);
+            if !flags.is_empty() && !rest.is_empty() {
                 let cond = Self::none_set(&flags);
                 let label = self.label();
                 let span = self.cur_span;
@@ -1504,20 +1490,10 @@ impl<'a> Lx<'a> {
         };
         if t == Ty::Float {
             let (a, b) = (convert(a, ta, t), convert(b, tb, t));
-            let (f, rt) = match op {
-                "+" => ("fadd", Ty::Float),
-                "-" => ("fsub", Ty::Float),
-                "*" => ("fmul", Ty::Float),
-                "/" => ("fdiv", Ty::Float),
-                "<" => ("fcmp_lt", Ty::Int),
-                "<=" => ("fcmp_le", Ty::Int),
-                ">" => ("fcmp_gt", Ty::Int),
-                ">=" => ("fcmp_ge", Ty::Int),
-                "==" => ("fcmp_eq", Ty::Int),
-                "!=" => ("fcmp_ne", Ty::Int),
-                _ => return Err(self.unsupported(format!("`{op}` on floating values"), n)),
+            let Some((f, comparison)) = crate::kpl::float_call(op) else {
+                return Err(self.unsupported(format!("`{op}` on floating values"), n));
             };
-            return Ok((Expr::Call(f.into(), vec![a, b]), rt));
+            return Ok((Expr::Call(f.into(), vec![a, b]), if comparison { Ty::Int } else { Ty::Float }));
         }
         let u = t == Ty::UInt;
         let (bop, rt) = match op {
@@ -1646,7 +1622,8 @@ impl<'a> Lx<'a> {
             }
             _ => {}
         }
-        if let Some((op, scope)) = atomic_op(name) {
+        let (plain, scope) = AtomicScope::of_cuda_name(name);
+        if let Some(op) = AtomicOp::from_cuda(plain) {
             let [target, value] = args else {
                 return Err(self.unsupported(format!("`{name}` with {} arguments", args.len()), n));
             };
@@ -1763,22 +1740,20 @@ impl<'a> Lx<'a> {
         for (id, b) in bound {
             self.bindings.insert(id, b);
         }
-        let children = &body.children;
-        let last_return = children.last().filter(|c| c.kind == NodeKind::Return);
-        let is_last = |c: &Node| last_return.is_some_and(|r| std::ptr::eq(c, r));
-        let early = children.iter().any(|c| !is_last(c) && has_return(c));
+        let parts = FunctionBody::of(body);
         let saved_ret = self.ret.take();
         let saved_loops = std::mem::take(&mut self.loops);
         let saved_result = std::mem::replace(&mut self.result, result.clone());
         self.inlining.push(f.id.clone());
         self.bodies.push(body);
         let lowered = (|| -> R<()> {
-            if early {
+            if parts.returns_early {
                 self.ret = Some(self.flag("ret"));
             }
-            let stmts: Vec<&Node> = children.iter().filter(|c| !is_last(c)).collect();
-            self.seq(&stmts)?;
-            if let (Some(r), Some(v)) = (last_return, last_return.and_then(|r| r.children.first())) {
+            self.seq(&parts.stmts)?;
+            if let (Some(r), Some(v)) =
+                (parts.final_return, parts.final_return.and_then(|r| r.children.first()))
+            {
                 // The final `return e`: runs unless an earlier return did.
                 let Some((res, t)) = self.result.clone() else {
                     return Err(self.unsupported("this `return` with a value", r));
@@ -1902,7 +1877,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         .ok_or_else(|| Diagnostic::error("the clang front end reads files, not text", Span::new(0, 0)))?;
     let header = crate::kpl::header::parse_header_lenient(source)?;
     let geometry = header.geometry.overridden_by(&options.command_line);
-    let exe = super::find_clang(None).map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))?;
+    let exe = clang_exe().map_err(|e| Diagnostic::error(e, Span::new(0, 0)))?;
     let defines: Vec<String> = header
         .defines
         .iter()
@@ -1967,6 +1942,13 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         }
     }
     Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
+}
+
+/// The clang of this process, found and version-checked once: `find_clang` runs
+/// `clang --version`, a process per file of a repository run otherwise.
+fn clang_exe() -> Result<super::ClangExe, String> {
+    static EXE: std::sync::OnceLock<Result<super::ClangExe, String>> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| super::find_clang(None).map_err(|e| e.to_string())).clone()
 }
 
 /// `k<128>` for an instance, `k` otherwise.

@@ -336,6 +336,57 @@ impl AtomicOp {
     pub fn from_name(s: &str) -> Option<AtomicOp> {
         AtomicOp::ALL.into_iter().find(|op| op.name() == s)
     }
+    /// The operation of CUDA's plain atomic function `name` (`atomicAdd` → `Add`; scope
+    /// suffixes are [`AtomicScope::of_cuda_name`]'s). Both CUDA front ends read atomics here.
+    pub fn from_cuda(name: &str) -> Option<AtomicOp> {
+        Some(match name {
+            "atomicAdd" => AtomicOp::Add,
+            "atomicSub" => AtomicOp::Sub,
+            "atomicMin" => AtomicOp::Min,
+            "atomicMax" => AtomicOp::Max,
+            "atomicAnd" => AtomicOp::And,
+            "atomicOr" => AtomicOp::Or,
+            "atomicXor" => AtomicOp::Xor,
+            "atomicExch" => AtomicOp::Exch,
+            "atomicInc" => AtomicOp::Inc,
+            "atomicDec" => AtomicOp::Dec,
+            _ => return None,
+        })
+    }
+}
+
+impl AtomicScope {
+    /// `atomicAdd_block` → (`atomicAdd`, block scope); `atomicAdd_system` → (`atomicAdd`, device
+    /// scope: atomic for every pair of the kernel's threads, as the plain function is); any other
+    /// name → itself, device scope.
+    pub fn of_cuda_name(name: &str) -> (&str, AtomicScope) {
+        if !name.starts_with("atomic") {
+            return (name, AtomicScope::Device);
+        }
+        if let Some(base) = name.strip_suffix("_block") {
+            return (base, AtomicScope::Block);
+        }
+        (name.strip_suffix("_system").unwrap_or(name), AtomicScope::Device)
+    }
+}
+
+/// The opaque call a CUDA front end writes for a floating operator (`+` → `fadd`), and whether
+/// its result is a comparison (an integer 0/1) rather than a floating value. Floating values are
+/// words the verifier never computes with, so every front end must spell them alike.
+pub fn float_call(op: &str) -> Option<(&'static str, bool)> {
+    Some(match op {
+        "+" => ("fadd", false),
+        "-" => ("fsub", false),
+        "*" => ("fmul", false),
+        "/" => ("fdiv", false),
+        "<" => ("fcmp_lt", true),
+        "<=" => ("fcmp_le", true),
+        ">" => ("fcmp_gt", true),
+        ">=" => ("fcmp_ge", true),
+        "==" => ("fcmp_eq", true),
+        "!=" => ("fcmp_ne", true),
+        _ => return None,
+    })
 }
 
 /// A block of statements. `label` is the label of the enclosing compound statement (or

@@ -149,20 +149,19 @@ fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
 }
 
 /// Every corpus of ours: no kernel the clang front end lowers gets another verdict than with
-/// the classic front end. Prints how many kernels it lowers.
+/// the classic front end. Prints, per corpus, how many kernels it lowers and how many it does
+/// not yet (where the migration stands: `--nocapture`).
 #[test]
 #[ignore = "slow tier: `make test-slow` runs it, and CI does"]
 fn clang_agrees_with_classic_on_every_corpus() {
-    let files = cu_files(&[
-        "benchmarks",
-        "tests/cuda/apps",
-        "tests/cuda/realworld",
-        "tests/cuda/fix",
-        "tests/verify",
-    ]);
-    let (both, classic_only) = differential(&files);
-    eprintln!(
-        "clang front end: {both} kernels lowered with the classic verdicts, {classic_only} not lowered yet"
-    );
-    assert!(both >= 180, "only {both} kernels compared");
+    let mut total = 0;
+    for corpus in ["benchmarks", "tests/cuda/apps", "tests/cuda/realworld", "tests/cuda/fix", "tests/verify"]
+    {
+        let (both, classic_only) = differential(&cu_files(&[corpus]));
+        eprintln!(
+            "{corpus}: {both} kernels lowered with the classic verdicts, {classic_only} not lowered yet"
+        );
+        total += both;
+    }
+    assert!(total >= 180, "only {total} kernels compared");
 }

@@ -689,8 +689,8 @@ impl<'t> Lx<'_, 't> {
         if let Some(r) = self.builtin_call(n, &fname, targs, &args, used) {
             return r;
         }
-        let (plain, scope) = atomic_scope::scoped_atomic(&fname);
-        if let Some(op) = atomic_op(plain) {
+        let (plain, scope) = AtomicScope::of_cuda_name(&fname);
+        if let Some(op) = AtomicOp::from_cuda(plain) {
             arity(2)?;
             let (array, index, elem) = self.atomic_target(args[0])?;
             let (v, _) = self.expr(args[1])?;

@@ -2,22 +2,6 @@
 
 use super::*;
 
-pub(super) fn atomic_op(name: &str) -> Option<AtomicOp> {
-    Some(match name {
-        "atomicAdd" => AtomicOp::Add,
-        "atomicSub" => AtomicOp::Sub,
-        "atomicMin" => AtomicOp::Min,
-        "atomicMax" => AtomicOp::Max,
-        "atomicAnd" => AtomicOp::And,
-        "atomicOr" => AtomicOp::Or,
-        "atomicXor" => AtomicOp::Xor,
-        "atomicExch" => AtomicOp::Exch,
-        "atomicInc" => AtomicOp::Inc,
-        "atomicDec" => AtomicOp::Dec,
-        _ => return None,
-    })
-}
-
 /// The identifier a pointer expression starts from (`p` of `p + 1`, `a` of `&a[i]`), if any.
 pub(super) fn pointer_root(n: Node) -> Option<Node> {
     let n = strip_parens(n);

@@ -14,7 +14,6 @@ use tree_sitter::Node;
 mod address;
 mod aggregate;
 mod annotations;
-mod atomic_scope;
 mod builtins;
 mod calls;
 mod control;

@@ -189,19 +189,10 @@ pub(super) fn binary(op: &str, (a, ta): (Expr, Ty), (b, tb): (Expr, Ty)) -> Resu
     let t = common(ta, tb);
     let (a, b) = (convert(a, ta, t), convert(b, tb, t));
     if t == Ty::Float {
-        let (f, ty) = match op {
-            "+" => ("fadd", Ty::Float),
-            "-" => ("fsub", Ty::Float),
-            "*" => ("fmul", Ty::Float),
-            "/" => ("fdiv", Ty::Float),
-            "<" => ("fcmp_lt", Ty::Int),
-            "<=" => ("fcmp_le", Ty::Int),
-            ">" => ("fcmp_gt", Ty::Int),
-            ">=" => ("fcmp_ge", Ty::Int),
-            "==" => ("fcmp_eq", Ty::Int),
-            "!=" => ("fcmp_ne", Ty::Int),
-            _ => return Err(format!("`{op}` on a floating value")),
+        let Some((f, comparison)) = crate::kpl::float_call(op) else {
+            return Err(format!("`{op}` on a floating value"));
         };
+        let ty = if comparison { Ty::Int } else { Ty::Float };
         return Ok((Expr::Call(f.into(), vec![a, b]), ty));
     }
     let u = t == Ty::UInt;
@@ -544,7 +535,7 @@ impl<'t> Lx<'_, 't> {
                     "min" | "max" | "llmin" | "llmax" => args.iter().copied().fold(Ty::Int, common),
                     "abs" | "labs" | "llabs" if args.first() == Some(&Ty::Float) => Ty::Float,
                     "frexpf" | "frexp" | "modff" | "modf" | "remquof" | "remquo" => Ty::Float,
-                    _ if atomic_op(f).is_some() || f == "atomicCAS" => {
+                    _ if AtomicOp::from_cuda(f).is_some() || f == "atomicCAS" => {
                         args.first().copied().unwrap_or(Ty::Int)
                     }
                     _ => Ty::Int,
