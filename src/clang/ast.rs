@@ -165,6 +165,15 @@ pub struct Node {
     /// `TagDecl`s: `struct`, `class`.
     #[serde(default)]
     pub tag_used: Option<String>,
+    /// A redeclaration (a function defined after its prototype): the declaration before it.
+    #[serde(default)]
+    pub previous_decl: Option<String>,
+    /// `CXXRecordDecl`: this declaration is the definition.
+    #[serde(default)]
+    pub complete_definition: bool,
+    /// `CXXRecordDecl`: its base classes (only whether there are any is read).
+    #[serde(default)]
+    pub bases: Vec<serde::de::IgnoredAny>,
     /// Children in document order.
     #[serde(default, deserialize_with = "inner_nodes")]
     pub inner: Vec<Node>,

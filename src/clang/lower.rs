@@ -7,9 +7,14 @@
 //! rank (`extern` ones unsized), pointer parameters as global arrays, `a[i]`, `a[i][j]`, `*p`,
 //! `*(p + i)`, assignments and compound assignments, `++`/`--`, `if`/`else`, `for`/`while`/
 //! `do`, `break`/`continue`/`return` in the lock-step paper's predicated form (flag locals and
-//! `if (!flags)` guards over the rest of a block), `&&`/`||`/`?:` that read memory only where
-//! C evaluates them, `__syncthreads()`, `__syncwarp()`, atomics, and calls of functions without
-//! a body (our headers' math functions) as opaque pure calls of scalars. Everything else is
+//! `if (!flags)` guards over the rest of a block), `switch` whose sections end in `break`
+//! (`switch.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
+//! integers, structs and vector types one word per scalar member (`record.rs`: locals,
+//! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
+//! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
+//! inlined (through their prototypes too), and calls of functions without a body (our headers'
+//! math functions) as opaque pure calls of scalars. An error of clang on a preprocessor
+//! directive refuses the file. Everything else is
 //! refused with its place and what it is; a refused kernel is never verified.
 //!
 //! Places: a barrier may go after a statement only where the statement is written in the main
@@ -28,6 +33,10 @@ use crate::kpl::ast::{
 };
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+mod record;
+mod switch;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -49,9 +58,11 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
+    /// An array of `elem`s; a record element takes `elem.words()` consecutive words of the
+    /// last dimension.
     Array {
         kpl: String,
-        ty: Ty,
+        elem: Elem,
         rank: usize,
     },
     /// A `__shared__` or namespace-scope scalar: element 0 of a one-element array.
@@ -59,11 +70,11 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
-    /// A pointer into the one-dimensional array `array`, at the element the local `offset`
-    /// holds (pointer locals, pointer parameters of inlined functions).
+    /// A pointer to `elem`s into the one-dimensional array `array`, at the word the local
+    /// `offset` holds (pointer locals, pointer parameters of inlined functions).
     Ptr {
         array: String,
-        ty: Ty,
+        elem: Elem,
         offset: String,
     },
     /// A namespace-scope scalar constant: its initializer, evaluated where it is read.
@@ -73,15 +84,50 @@ enum Binding {
     /// sees `blockIdx.x * cols + c` whole (its no-wrap facts are per expression).
     Alias {
         array: String,
-        ty: Ty,
+        elem: Elem,
         at: Expr,
     },
+    /// A struct or vector in locals: one binding per word of its layout (scalar locals, and
+    /// arrays or pointers for its pointer members).
+    Record(Rc<record::Locals>),
+    /// A reference to a record in memory (`const Particle &q = p[i]`, a reference parameter).
+    RecordRef(Rc<record::InMemory>),
+}
+
+/// What an array holds or a pointer points to.
+#[derive(Clone, Debug, PartialEq)]
+enum Elem {
+    Scalar(Ty),
+    /// A struct or vector: one word per scalar member.
+    Record(Rc<record::Layout>),
+}
+
+impl Elem {
+    /// The words one element takes.
+    fn words(&self) -> u32 {
+        match self {
+            Elem::Scalar(_) => 1,
+            Elem::Record(l) => l.words(),
+        }
+    }
 }
 
 /// A place in memory or a local, as an assignment's target.
 enum Target {
-    Var { kpl: String, ty: Ty },
-    Elem { array: String, index: Vec<Expr>, ty: Ty },
+    Var {
+        kpl: String,
+        ty: Ty,
+    },
+    /// A pointer's word offset, which moves `words` per element (`p += n`, `++p`).
+    Offset {
+        kpl: String,
+        words: u32,
+    },
+    Elem {
+        array: String,
+        index: Vec<Expr>,
+        ty: Ty,
+    },
 }
 
 /// The flags of the innermost loop (`break`, `continue`), when its body uses them.
@@ -98,6 +144,20 @@ enum Ctx {
     Normal,
     /// The braceless body of the compound statement starting at this byte.
     Body { parent_start: usize },
+}
+
+/// Where an inlined function's `return` puts its value: a scalar local, or one local per
+/// word of a returned record.
+#[derive(Clone, Debug)]
+enum Slot {
+    Scalar(String, Ty),
+    Record(Vec<(String, Ty)>),
+}
+
+/// The shape of an inlined call's value.
+enum Want {
+    Scalar(Ty),
+    Record(Vec<Ty>),
 }
 
 /// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`). `name` is the
@@ -122,6 +182,8 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         flag_guards: BTreeSet::new(),
         ret: None,
         result: None,
+        source_arrays: Vec::new(),
+        source_params: Vec::new(),
         loops: Vec::new(),
         temps: 0,
     };
@@ -165,9 +227,9 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         places: lx.places,
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
-        source_arrays: Default::default(),
+        source_arrays: lx.source_arrays.into_iter().collect(),
         fn_pointers: Default::default(),
-        source_params: Default::default(),
+        source_params: lx.source_params.into_iter().collect(),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
     Ok(kernel)
@@ -198,8 +260,12 @@ struct Lx<'a> {
     flag_guards: BTreeSet<Label>,
     /// The `return` flag of the function being lowered, when it returns early.
     ret: Option<String>,
-    /// The local an inlined function's `return e` assigns.
-    result: Option<(String, Ty)>,
+    /// Where an inlined function's `return e` puts its value.
+    result: Option<Slot>,
+    /// How record arrays look in the source, by KPL name (`Kernel::source_arrays`).
+    source_arrays: Vec<(String, crate::kpl::SourceArray)>,
+    /// Parameters written otherwise in the source (`img_pitch` is `img.pitch`).
+    source_params: Vec<(String, String)>,
     loops: Vec<LoopFlags>,
     temps: usize,
 }
@@ -401,7 +467,7 @@ impl<'a> Lx<'a> {
                         && !assigns(body, decl_id)
                         && matches!(
                             self.bindings.get(decl_id),
-                            Some(Binding::Scalar { .. } | Binding::Array { .. })
+                            Some(Binding::Scalar { .. } | Binding::Array { .. } | Binding::Record(_))
                         )
                 }
                 _ => true,
@@ -420,7 +486,17 @@ impl<'a> Lx<'a> {
 
     /// The class of a scalar type, type names resolved.
     fn scalar_of(&self, ty: &str) -> Option<Ty> {
-        scalar(ty).or_else(|| scalar(&self.resolve(ty)))
+        scalar(ty).or_else(|| scalar(&self.resolve(ty))).or_else(|| self.is_enum(ty).then_some(Ty::Int))
+    }
+
+    /// Whether `ty` is one of the file's enumeration types (`ReduceOp`, `enum act::Kind`).
+    fn is_enum(&self, ty: &str) -> bool {
+        let words: Vec<&str> =
+            ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile" | "enum")).collect();
+        let name = words.join(" ");
+        let name = name.trim_start_matches("::");
+        self.model.enums.contains(name)
+            || self.model.enums.iter().any(|e| e.rsplit("::").next() == Some(name))
     }
 
     fn label(&mut self) -> Label {
@@ -447,7 +523,10 @@ impl<'a> Lx<'a> {
     /// Whether evaluating `n` may touch memory: an element, a dereference, a call, or a
     /// variable that lives in memory (a `__shared__` or namespace-scope scalar).
     fn reads_memory(&self, n: &Node) -> bool {
-        touches_memory(n) || n.walk().iter().any(|x| matches!(self.binding(x), Some(Binding::Cell { .. })))
+        touches_memory(n)
+            || n.walk()
+                .iter()
+                .any(|x| matches!(self.binding(x), Some(Binding::Cell { .. } | Binding::RecordRef(_))))
     }
 
     /// Makes the statements emitted next belong to `n` (their span in reports).
@@ -549,23 +628,21 @@ impl<'a> Lx<'a> {
                 let kpl = self.declare(&p.name);
                 self.params.push(kpl.clone());
                 self.bindings.insert(key, Binding::Scalar { kpl, ty: t });
-            } else if let Some(elem) = pointee(&self.resolve(ty)).and_then(|t| self.scalar_of(t)) {
+            } else if let Some(elem) = pointee(&self.resolve(ty)).and_then(|t| self.elem_of(t)) {
                 let kpl = self.declare(&p.name);
-                self.arrays.push(ArrayDecl {
-                    name: kpl.clone(),
-                    space: Space::Global,
-                    dims: vec![None],
-                    span: at,
-                });
+                self.declare_array(&kpl, &p.name, Space::Global, &[None], &elem, at);
                 let assigned = f.body.as_ref().is_some_and(|b| assigns(b, &p.id));
                 let binding = if assigned {
                     // `d_in += blockIdx.x * N;`: a pointer whose element moves.
                     let offset = self.fresh(&format!("{}_at", p.name));
                     self.emit(StmtKind::Local { name: offset.clone(), init: Some(Expr::Const(0)) });
-                    Binding::Ptr { array: kpl, ty: elem, offset }
+                    Binding::Ptr { array: kpl, elem, offset }
                 } else {
-                    Binding::Array { kpl, ty: elem, rank: 1 }
+                    Binding::Array { kpl, elem, rank: 1 }
                 };
+                self.bindings.insert(key, binding);
+            } else if let Some(layout) = self.layout_of(&self.resolve(ty)) {
+                let binding = self.record_param(&p.name, layout, at);
                 self.bindings.insert(key, binding);
             } else {
                 return Err(Diagnostic::error(
@@ -606,20 +683,32 @@ impl<'a> Lx<'a> {
                 Some((elem, dims)) => (elem, Some(dims)),
                 None => (ty.clone(), None),
             };
-            let Some(t) = self.scalar_of(&elem) else { continue };
+            let Some(elem) = self.elem_of(&elem) else { continue };
             let kpl = self.declare(&g.name);
-            let binding = match &dims {
-                Some(d) => Binding::Array { kpl: kpl.clone(), ty: t, rank: d.len() },
-                None => Binding::Cell { kpl: kpl.clone(), ty: t },
+            let binding = match (&dims, &elem) {
+                (Some(d), _) => Binding::Array { kpl: kpl.clone(), elem: elem.clone(), rank: d.len() },
+                (None, Elem::Scalar(t)) => Binding::Cell { kpl: kpl.clone(), ty: *t },
+                (None, Elem::Record(layout)) => Binding::RecordRef(Rc::new(record::InMemory {
+                    array: kpl.clone(),
+                    prefix: Vec::new(),
+                    base: Expr::Const(0),
+                    layout: layout.clone(),
+                })),
             };
-            self.arrays.push(ArrayDecl { name: kpl, space, dims: dims.unwrap_or(vec![Some(1)]), span: at });
+            let name = g.name.clone();
+            self.declare_array(&kpl, &name, space, &dims.unwrap_or(vec![Some(1)]), &elem, at);
             self.bindings.insert(id.to_string(), binding);
         }
     }
 
-    fn binding(&self, n: &Node) -> Option<&Binding> {
+    /// What a name, or a member of a record held in locals (`v.x`, `g.adj`), is bound to.
+    fn binding(&self, n: &Node) -> Option<Binding> {
         match &n.kind {
-            NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id),
+            NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
+            NodeKind::Member { name, arrow: false } => match self.binding(strip(n.children.first()?))? {
+                Binding::Record(l) => l.member(name),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -790,11 +879,7 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Return => {
                 if let Some(v) = n.children.first() {
-                    let Some((r, t)) = self.result.clone() else {
-                        return Err(self.unsupported("this `return` with a value", n));
-                    };
-                    let e = self.rvalue_as(v, t)?;
-                    self.emit(StmtKind::Assign { name: r, value: e });
+                    self.assign_result(v, n)?;
                 }
                 match self.ret.clone() {
                     Some(f) => {
@@ -809,7 +894,7 @@ impl<'a> Lx<'a> {
                     self.emit(StmtKind::Assign { name: f, value: Expr::Const(1) });
                     Ok(())
                 }
-                None => Err(self.unsupported("`break` outside a loop (`switch` is not lowered yet)", n)),
+                None => Err(self.unsupported("`break` outside a loop", n)),
             },
             NodeKind::Continue => match self.loops.last().and_then(|l| l.cont.clone()) {
                 Some(f) => {
@@ -818,53 +903,65 @@ impl<'a> Lx<'a> {
                 }
                 None => Err(self.unsupported("`continue` outside a loop", n)),
             },
-            NodeKind::Switch => Err(self.unsupported("`switch`", n)),
+            NodeKind::Switch => self.switch(n),
             NodeKind::Case | NodeKind::Default => Err(self.unsupported("`case` label", n)),
             _ => self.effect(n),
         }
     }
 
     fn declaration(&mut self, v: &Node) -> R<()> {
-        let NodeKind::Var { name, id, is_shared, is_constant, .. } = &v.kind else {
+        let NodeKind::Var { name, id, is_shared, is_constant, storage_class, is_constexpr, .. } = &v.kind
+        else {
             return Err(self.unsupported("this declaration", v));
         };
         let ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        let constant = *is_constexpr || ty.trim_start().starts_with("const ");
+        if storage_class.as_deref() == Some("static") && !is_shared && !constant {
+            // One variable for every thread of the grid, not a local.
+            return Err(self.unsupported("a `static` local variable", v));
+        }
         if *is_constant {
             return Err(self.unsupported("`__constant__` variable", v));
         }
+        // A shared record's implicit default construction initializes nothing.
+        let initialized = v.children.iter().any(|c| !is_default_construction(c));
         if let Some((elem, dims)) = array_type(&ty) {
-            let Some(elem_ty) = self.scalar_of(&elem) else {
+            let Some(elem) = self.elem_of(&elem) else {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
             if !is_shared {
                 return Err(self.unsupported("a thread-local array", v));
             }
-            if !v.children.is_empty() {
+            if initialized {
                 return Err(self.unsupported("an initialized `__shared__` array", v));
             }
             let kpl = self.declare(name);
             let span = self.span_of(v).unwrap_or(self.cur_span);
-            self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: dims.clone(), span });
-            self.bindings.insert(id.clone(), Binding::Array { kpl, ty: elem_ty, rank: dims.len() });
+            self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
+            self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
             return Ok(());
         }
         if *is_shared {
             // One element of shared memory: `s` is `s[0]`.
-            let Some(t) = self.scalar_of(&ty) else {
+            let Some(elem) = self.elem_of(&ty) else {
                 return Err(self.unsupported(format!("a `__shared__` variable of type `{ty}`"), v));
             };
-            if !v.children.is_empty() {
+            if initialized {
                 return Err(self.unsupported("an initialized `__shared__` variable", v));
             }
             let kpl = self.declare(name);
             let span = self.span_of(v).unwrap_or(self.cur_span);
-            self.arrays.push(ArrayDecl {
-                name: kpl.clone(),
-                space: Space::Shared,
-                dims: vec![Some(1)],
-                span,
-            });
-            self.bindings.insert(id.clone(), Binding::Cell { kpl, ty: t });
+            self.declare_array(&kpl, name, Space::Shared, &[Some(1)], &elem, span);
+            let binding = match elem {
+                Elem::Scalar(t) => Binding::Cell { kpl, ty: t },
+                Elem::Record(layout) => Binding::RecordRef(Rc::new(record::InMemory {
+                    array: kpl,
+                    prefix: Vec::new(),
+                    base: Expr::Const(0),
+                    layout,
+                })),
+            };
+            self.bindings.insert(id.clone(), binding);
             return Ok(());
         }
         if pointee(&ty).is_some() {
@@ -876,13 +973,16 @@ impl<'a> Lx<'a> {
             let body = self.bodies.last().copied();
             let fixed = body.is_some_and(|b| !assigns(b, id) && self.stable(init, b));
             if fixed {
-                self.bindings.insert(id.clone(), Binding::Alias { array, ty: elem, at: off });
+                self.bindings.insert(id.clone(), Binding::Alias { array, elem, at: off });
                 return Ok(());
             }
             let offset = self.fresh(&format!("{name}_at"));
             self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
-            self.bindings.insert(id.clone(), Binding::Ptr { array, ty: elem, offset });
+            self.bindings.insert(id.clone(), Binding::Ptr { array, elem, offset });
             return Ok(());
+        }
+        if let Some(layout) = self.layout_of(&ty) {
+            return self.record_local(v, name, id, layout);
         }
         let Some(t) = self.scalar_of(&ty) else {
             return Err(self.unsupported(format!("a local of type `{ty}`"), v));
@@ -895,6 +995,29 @@ impl<'a> Lx<'a> {
         self.bindings.insert(id.clone(), Binding::Scalar { kpl: kpl.clone(), ty: t });
         self.emit(StmtKind::Local { name: kpl, init });
         Ok(())
+    }
+
+    /// `return v` of an inlined function: `v` into its result slot.
+    fn assign_result(&mut self, v: &Node, n: &Node) -> R<()> {
+        match self.result.clone() {
+            Some(Slot::Scalar(r, t)) => {
+                let e = self.rvalue_as(v, t)?;
+                self.emit(StmtKind::Assign { name: r, value: e });
+                Ok(())
+            }
+            Some(Slot::Record(slots)) => {
+                let t = n.ty.as_deref().or(v.ty.as_deref()).unwrap_or_default();
+                let layout = self
+                    .layout_of(&self.resolve(t))
+                    .ok_or_else(|| self.unsupported("this `return` of a struct", n))?;
+                let vals = self.record_values(v, &layout)?;
+                for ((r, t), (e, et)) in slots.into_iter().zip(vals) {
+                    self.emit(StmtKind::Assign { name: r, value: convert(e, et, t) });
+                }
+                Ok(())
+            }
+            None => Err(self.unsupported("this `return` with a value", n)),
+        }
     }
 
     /// A condition as a KPL expression (reads emitted before it).
@@ -1023,7 +1146,7 @@ impl<'a> Lx<'a> {
                 if op == "=" && matches!(self.binding(strip(&n.children[0])), Some(Binding::Ptr { .. })) =>
             {
                 let (lhs, rhs) = self.two(n)?;
-                let Some(Binding::Ptr { array, offset, .. }) = self.binding(strip(lhs)).cloned() else {
+                let Some(Binding::Ptr { array, offset, .. }) = self.binding(strip(lhs)) else {
                     return Err(self.unsupported("this pointer assignment", n));
                 };
                 let (to, _, off) = self.pointer(rhs)?;
@@ -1059,6 +1182,15 @@ impl<'a> Lx<'a> {
                 self.update(target, op, Expr::Const(1), Ty::Int, n)
             }
             NodeKind::Call { callee: Some(name) } => self.call(n, name, false).map(|_| ()),
+            NodeKind::Other { kind } if kind == "ExprWithCleanups" => self.effect(self.only_child(n)?),
+            // `a = b` on structs and vectors: clang's implicit `operator=`.
+            NodeKind::OperatorCall { operator: Some(op) } if op == "operator=" && n.children.len() == 3 => {
+                let (lhs, rhs) = (&n.children[1], &n.children[2]);
+                if self.layout_of(&self.resolve(lhs.ty.as_deref().unwrap_or_default())).is_some() {
+                    return self.assign_record(lhs, rhs, n);
+                }
+                self.rvalue(n).map(|_| ())
+            }
             _ => {
                 // Evaluated for its reads; the value is dropped.
                 self.rvalue(n).map(|_| ())
@@ -1079,6 +1211,10 @@ impl<'a> Lx<'a> {
                 let value = convert(v, vt, ty);
                 self.emit(StmtKind::Assign { name: kpl, value });
             }
+            Target::Offset { kpl, words } => {
+                let value = record::scaled(convert(v, vt, Ty::Int), words);
+                self.emit(StmtKind::Assign { name: kpl, value });
+            }
             Target::Elem { array, index, ty } => {
                 let value = convert(v, vt, ty);
                 self.emit(StmtKind::Write { array, index, value });
@@ -1093,6 +1229,14 @@ impl<'a> Lx<'a> {
                 let (value, t) = self.binary(op, (Expr::var(&kpl), ty), (v, vt), n)?;
                 self.emit(StmtKind::Assign { name: kpl, value: convert(value, t, ty) });
             }
+            Target::Offset { kpl, words } => {
+                if op != "+" && op != "-" {
+                    return Err(self.unsupported(format!("`{op}` on a pointer"), n));
+                }
+                let step = record::scaled(convert(v, vt, Ty::Int), words);
+                let (value, _) = self.binary(op, (Expr::var(&kpl), Ty::Int), (step, Ty::Int), n)?;
+                self.emit(StmtKind::Assign { name: kpl, value });
+            }
             Target::Elem { array, index, ty } => {
                 let old = self.temp(None);
                 self.emit(StmtKind::Read { dst: old.clone(), array: array.clone(), index: index.clone() });
@@ -1106,115 +1250,121 @@ impl<'a> Lx<'a> {
     /// What an assignment writes: a local or an element.
     fn target(&mut self, n: &Node) -> R<Target> {
         let s = strip(n);
-        if let Some(b) = self.binding(s).cloned() {
+        if let Some(b) = self.binding(s) {
             return match b {
                 Binding::Scalar { kpl, ty } => Ok(Target::Var { kpl, ty }),
                 Binding::Cell { kpl, ty } => Ok(Target::Elem { array: kpl, index: vec![Expr::Const(0)], ty }),
-                Binding::Ptr { offset, .. } => Ok(Target::Var { kpl: offset, ty: Ty::Int }),
+                Binding::Ptr { offset, elem, .. } => Ok(Target::Offset { kpl: offset, words: elem.words() }),
                 Binding::Alias { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::Const(_) => Err(self.unsupported("assigning a constant", n)),
                 Binding::Array { .. } => Err(self.unsupported("assigning a whole array", n)),
+                Binding::Record(_) | Binding::RecordRef(_) => {
+                    Err(self.unsupported("assigning a whole struct this way", n))
+                }
             };
         }
         let (array, index, ty) = self.element(s)?;
         Ok(Target::Elem { array, index, ty })
     }
 
-    /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`), its indices evaluated.
+    /// The scalar element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`, `a[i].x`, `p->x`), its
+    /// indices evaluated.
     fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip(n);
         match &n.kind {
-            NodeKind::ArraySubscript => {
-                let (base, idx) = self.two(n)?;
-                // Indices outermost first: `t[i][j]` is ((t[i])[j]).
-                let mut subs = vec![idx];
-                let mut b = strip(base);
-                while b.kind == NodeKind::ArraySubscript {
-                    let (bb, i) = self.two(b)?;
-                    subs.push(i);
-                    b = strip(bb);
+            NodeKind::ArraySubscript => match self.indices(n)? {
+                (array, Elem::Scalar(ty), index) => Ok((array, index, ty)),
+                (_, Elem::Record(l), _) => {
+                    Err(self.unsupported(format!("a whole `{}` as a value", l.name), n))
                 }
-                subs.reverse();
-                let (array, ty, rank, offset) = self.array_base(b)?;
-                if subs.len() != rank {
-                    return Err(self.unsupported(
-                        format!(
-                            "an access with {} of the array's {rank} indices (a row as a pointer)",
-                            subs.len()
-                        ),
-                        n,
-                    ));
-                }
-                let mut index = Vec::new();
-                for (k, i) in subs.iter().enumerate() {
-                    let (e, _) = self.rvalue(i)?;
-                    index.push(match (&offset, k) {
-                        (Some(o), 0) => Expr::bin(BinOp::Add, o.clone(), e),
-                        _ => e,
-                    });
-                }
-                Ok((array, index, ty))
-            }
+            },
             NodeKind::Unary { op, .. } if op == "*" => {
                 let p = n.children.first().ok_or_else(|| self.unsupported("`*` without an operand", n))?;
-                let (array, ty, rank, offset) = self.array_base(strip(p))?;
+                let (array, elem, rank, offset) = self.array_base(strip(p))?;
                 if rank != 1 {
                     return Err(self.unsupported("`*` of a multi-dimensional array", n));
                 }
-                Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty))
+                match elem {
+                    Elem::Scalar(ty) => Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty)),
+                    Elem::Record(l) => Err(self.unsupported(format!("a whole `{}` as a value", l.name), n)),
+                }
             }
+            NodeKind::Member { .. } => match self.member(n)? {
+                record::MemberPlace::Word { array, index, ty } => Ok((array, index, ty)),
+                record::MemberPlace::Bound(Binding::Cell { kpl, ty }) => Ok((kpl, vec![Expr::Const(0)], ty)),
+                _ => Err(self.unsupported("this member as a place in memory", n)),
+            },
             _ => Err(self.unsupported("this expression as a place in memory", n)),
         }
     }
 
-    /// An array and the offset of the first index: a multi-dimensional `__shared__` array
-    /// as itself, anything else as a pointer value.
-    fn array_base(&mut self, b: &Node) -> R<(String, Ty, usize, Option<Expr>)> {
-        if let Some(Binding::Array { kpl, ty, rank }) = self.binding(strip(b)).cloned() {
-            if rank > 1 {
-                return Ok((kpl, ty, rank, None));
-            }
+    /// `a[i][j]`: the array, what it holds, and the index of the element's first word (a
+    /// record element's words follow it in the last dimension).
+    fn indices(&mut self, n: &Node) -> R<(String, Elem, Vec<Expr>)> {
+        let (base, idx) = self.two(n)?;
+        // Indices outermost first: `t[i][j]` is ((t[i])[j]).
+        let mut subs = vec![idx];
+        let mut b = strip(base);
+        while b.kind == NodeKind::ArraySubscript {
+            let (bb, i) = self.two(b)?;
+            subs.push(i);
+            b = strip(bb);
         }
-        let (array, ty, offset) = self.pointer(b)?;
-        let offset = (offset != Expr::Const(0)).then_some(offset);
-        Ok((array, ty, 1, offset))
+        subs.reverse();
+        let (array, elem, rank, offset) = self.array_base(b)?;
+        if subs.len() != rank {
+            return Err(self.unsupported(
+                format!("an access with {} of the array's {rank} indices (a row as a pointer)", subs.len()),
+                n,
+            ));
+        }
+        let mut index = Vec::new();
+        for i in &subs {
+            index.push(self.rvalue(i)?.0);
+        }
+        if let Some(last) = index.last_mut() {
+            *last = record::scaled(std::mem::replace(last, Expr::Const(0)), elem.words());
+        }
+        if let (Some(o), Some(first)) = (offset, index.first_mut()) {
+            *first = Expr::bin(BinOp::Add, o, std::mem::replace(first, Expr::Const(0)));
+        }
+        Ok((array, elem, index))
     }
 
-    /// The value of a pointer expression: the one-dimensional array it points into and the
-    /// element (`a`, `&a[i]`, `p + i`, `p - i`, a pointer local or parameter, casts that keep
-    /// the element size).
-    fn pointer(&mut self, n: &Node) -> R<(String, Ty, Expr)> {
+    /// An array and the word offset of the first index: a multi-dimensional array as itself,
+    /// anything else as a pointer value.
+    fn array_base(&mut self, b: &Node) -> R<(String, Elem, usize, Option<Expr>)> {
+        if let Some(Binding::Array { kpl, elem, rank }) = self.binding(strip(b)) {
+            if rank > 1 {
+                return Ok((kpl, elem, rank, None));
+            }
+        }
+        let (array, elem, offset) = self.pointer(b)?;
+        let offset = (offset != Expr::Const(0)).then_some(offset);
+        Ok((array, elem, 1, offset))
+    }
+
+    /// The value of a pointer expression: the one-dimensional array it points into, what it
+    /// points to, and the word it points at (`a`, `&a[i]`, `&a[i].x`, `p + i`, `p - i`, a
+    /// pointer local or parameter, casts between types whose words have one size).
+    fn pointer(&mut self, n: &Node) -> R<(String, Elem, Expr)> {
         match &n.kind {
             NodeKind::Paren => return self.pointer(self.only_child(n)?),
             NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast }
-                if matches!(cast.as_str(), "LValueToRValue" | "NoOp" | "ArrayToPointerDecay" | "BitCast") =>
+                if matches!(cast.as_str(), "LValueToRValue" | "NoOp" | "ArrayToPointerDecay") =>
             {
-                let c = self.only_child(n)?;
-                let r = self.pointer(c)?;
-                if cast == "BitCast" {
-                    // Another element type: only one of the same class and size is the same array.
-                    let to = n.ty.as_deref().and_then(pointee).and_then(|t| self.scalar_of(t));
-                    if to != Some(r.1) {
-                        return Err(self.unsupported("a pointer cast to another element type", n));
-                    }
-                }
-                return Ok(r);
+                return self.pointer(self.only_child(n)?);
             }
-            NodeKind::StaticCast | NodeKind::ReinterpretCast => {
-                let c = self.only_child(n)?;
-                let r = self.pointer(c)?;
-                let to = n.ty.as_deref().and_then(pointee).and_then(|t| self.scalar_of(t));
-                if to != Some(r.1) {
-                    return Err(self.unsupported("a pointer cast to another element type", n));
-                }
-                return Ok(r);
+            NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast } if cast == "BitCast" => {
+                return self.cast_pointer(n);
             }
+            NodeKind::StaticCast | NodeKind::ReinterpretCast => return self.cast_pointer(n),
             _ => {}
         }
-        match self.binding(n).cloned() {
-            Some(Binding::Array { kpl, ty, rank: 1 }) => return Ok((kpl, ty, Expr::Const(0))),
-            Some(Binding::Ptr { array, ty, offset }) => return Ok((array, ty, Expr::Var(offset))),
-            Some(Binding::Alias { array, ty, at }) => return Ok((array, ty, at)),
+        match self.binding(n) {
+            Some(Binding::Array { kpl, elem, rank: 1 }) => return Ok((kpl, elem, Expr::Const(0))),
+            Some(Binding::Ptr { array, elem, offset }) => return Ok((array, elem, Expr::Var(offset))),
+            Some(Binding::Alias { array, elem, at }) => return Ok((array, elem, at)),
             Some(_) => {
                 return Err(
                     self.unsupported("this array as a pointer (a row of a multi-dimensional array)", n)
@@ -1224,9 +1374,20 @@ impl<'a> Lx<'a> {
         }
         match &n.kind {
             NodeKind::Unary { op, .. } if op == "&" => {
-                let (array, index, ty) = self.element(self.only_child(n)?)?;
+                let place = strip(self.only_child(n)?);
+                let record = place.ty.as_deref().and_then(|t| self.layout_of(&self.resolve(t)));
+                if let Some(layout) = record {
+                    // `&a[i]` of a struct array: its first word.
+                    return match self.record_place(place)? {
+                        record::Place::Memory(m) if m.prefix.is_empty() => {
+                            Ok((m.array.clone(), Elem::Record(layout), m.base.clone()))
+                        }
+                        _ => Err(self.unsupported("the address of this struct", n)),
+                    };
+                }
+                let (array, index, ty) = self.element(place)?;
                 match <[Expr; 1]>::try_from(index) {
-                    Ok([i]) => Ok((array, ty, i)),
+                    Ok([i]) => Ok((array, Elem::Scalar(ty), i)),
                     Err(_) => {
                         Err(self.unsupported("the address of an element of a multi-dimensional array", n))
                     }
@@ -1236,16 +1397,41 @@ impl<'a> Lx<'a> {
                 let (a, b) = self.two(n)?;
                 let a_ptr = a.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['));
                 let (p, i) = if a_ptr { (a, b) } else { (b, a) };
-                let (array, ty, off) = self.pointer(p)?;
+                let (array, elem, off) = self.pointer(p)?;
                 let (e, _) = self.rvalue(i)?;
+                let e = record::scaled(e, elem.words());
                 let op = if op == "-" { BinOp::Sub } else { BinOp::Add };
                 Ok((
                     array,
-                    ty,
+                    elem,
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+        }
+    }
+
+    /// A pointer cast: the same words seen as another type, when every word on both sides
+    /// has one size (a `float4 *` over a `float` array; not over a `half` array).
+    fn cast_pointer(&mut self, n: &Node) -> R<(String, Elem, Expr)> {
+        let c = self.only_child(n)?;
+        let (array, elem, off) = self.pointer(c)?;
+        let to_ty = n.ty.as_deref().map(|t| self.resolve(t)).unwrap_or_default();
+        let from_ty = c.ty.as_deref().map(|t| self.resolve(t)).unwrap_or_default();
+        let from = pointee(&from_ty).map(str::to_string).or_else(|| array_type(&from_ty).map(|(e, _)| e));
+        let (Some(to), Some(from)) = (pointee(&to_ty), from) else {
+            return Err(self.unsupported("a pointer cast to another element type", n));
+        };
+        // Only the qualifiers change (`const float *` → `float *`): the same view.
+        if record::bare(to) == record::bare(&from) {
+            return Ok((array, elem, off));
+        }
+        // Another type (`char *` → `int *`, `half *` → `float4 *`): the words must have one
+        // size on both sides, or one element per word would be wrong.
+        let same_size = self.word_bytes(&from).is_some_and(|b| Some(b) == self.word_bytes(to));
+        match self.elem_of(to) {
+            Some(to) if same_size => Ok((array, to, off)),
+            _ => Err(self.unsupported("a pointer cast to another element type", n)),
         }
     }
 
@@ -1303,7 +1489,7 @@ impl<'a> Lx<'a> {
                 Some(b) => Ok((Expr::Builtin(b), Ty::UInt)),
                 None => Err(self.unsupported(format!("`{var}.{field}`"), n)),
             },
-            NodeKind::DeclRef { decl_kind, name, .. } => match self.binding(n).cloned() {
+            NodeKind::DeclRef { decl_kind, name, decl_id } => match self.binding(n) {
                 Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
                 Some(Binding::Cell { .. }) => self.load(n),
                 Some(Binding::Const(init)) => {
@@ -1314,9 +1500,13 @@ impl<'a> Lx<'a> {
                 Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
                     Err(self.unsupported("an array or pointer as a value", n))
                 }
-                None if decl_kind == "EnumConstantDecl" => {
-                    Err(self.unsupported(format!("the enumerator `{name}`"), n))
+                Some(Binding::Record(_) | Binding::RecordRef(_)) => {
+                    Err(self.unsupported("a whole struct as a value here", n))
                 }
+                None if decl_kind == "EnumConstantDecl" => match self.model.enumerators.get(decl_id) {
+                    Some(v) => Ok((Expr::Const(*v as u32), Ty::Int)),
+                    None => Err(self.unsupported(format!("the enumerator `{name}`"), n)),
+                },
                 None => {
                     Err(self
                         .unsupported(format!("`{name}` (a {decl_kind} the front end does not lower yet)"), n))
@@ -1360,6 +1550,9 @@ impl<'a> Lx<'a> {
                         let x = self.temp(Some(convert(v, vt, *ty)));
                         (x, *ty)
                     }
+                    Target::Offset { .. } => {
+                        return Err(self.unsupported("assigning a pointer inside an expression", n))
+                    }
                 };
                 self.store(target, Expr::var(&kept), t);
                 Ok((Expr::var(&kept), t))
@@ -1398,7 +1591,7 @@ impl<'a> Lx<'a> {
     /// The value of an lvalue: a local's, or an element read into a temporary.
     fn load(&mut self, n: &Node) -> R<(Expr, Ty)> {
         let s = strip(n);
-        match self.binding(s).cloned() {
+        match self.binding(s) {
             Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
             Some(Binding::Cell { kpl, ty }) => {
                 let dst = self.temp(None);
@@ -1409,8 +1602,11 @@ impl<'a> Lx<'a> {
             Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
                 Err(self.unsupported("an array or pointer as a value", n))
             }
+            Some(Binding::Record(_) | Binding::RecordRef(_)) => {
+                Err(self.unsupported("a whole struct as a value here", n))
+            }
             None => match &s.kind {
-                NodeKind::ArraySubscript | NodeKind::Unary { .. } => {
+                NodeKind::ArraySubscript | NodeKind::Unary { .. } | NodeKind::Member { .. } => {
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
                     self.emit(StmtKind::Read { dst: dst.clone(), array, index });
@@ -1635,7 +1831,10 @@ impl<'a> Lx<'a> {
             let (v, vt) = self.rvalue(value)?;
             let (array, index, ty) = if std::ptr::eq(place, addr) {
                 // `atomicAdd(p + i, v)` or `atomicAdd(p, v)`: the element the pointer points to.
-                let (array, ty, rank, offset) = self.array_base(addr)?;
+                let (array, elem, rank, offset) = self.array_base(addr)?;
+                let Elem::Scalar(ty) = elem else {
+                    return Err(self.unsupported("an atomic on a struct", n));
+                };
                 if rank != 1 {
                     return Err(self.unsupported("an atomic on a row of a multi-dimensional array", n));
                 }
@@ -1657,7 +1856,7 @@ impl<'a> Lx<'a> {
         let callee = n.children.first().map(strip_callee);
         if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
             let model = self.model;
-            if let Some(f) = model.by_id(decl_id).filter(|f| f.body.is_some()) {
+            if let Some(f) = model.definition(decl_id) {
                 return self.inline(n, f, args);
             }
         }
@@ -1697,6 +1896,28 @@ impl<'a> Lx<'a> {
     /// local. The body's statements keep their own places (every copy of a statement has the
     /// same place), and a marker after the call carries the caller's.
     fn inline(&mut self, n: &Node, f: &'a Function, args: &[Node]) -> R<Option<(Expr, Ty)>> {
+        let ret_ty = n.ty.as_deref().unwrap_or("void");
+        let want = match self.scalar_of(ret_ty) {
+            Some(t) => Some(Want::Scalar(t)),
+            None if ret_ty == "void" => None,
+            None => return Err(self.unsupported(format!("a call of `{}` returning `{ret_ty}`", f.name), n)),
+        };
+        match self.inline_into(n, f, args, want)? {
+            Some(Slot::Scalar(r, t)) => Ok(Some((Expr::Var(r), t))),
+            _ => Ok(None),
+        }
+    }
+
+    /// [`Self::inline`] with a result of the shape `want` (its slot is returned): scalar and
+    /// record arguments by value into fresh locals, references as the caller's place, pointers
+    /// as pointers.
+    fn inline_into(
+        &mut self,
+        n: &Node,
+        f: &'a Function,
+        args: &[Node],
+        want: Option<Want>,
+    ) -> R<Option<Slot>> {
         if self.inlining.contains(&f.id) {
             return Err(self.unsupported(format!("a recursive call of `{}`", f.name), n));
         }
@@ -1719,7 +1940,28 @@ impl<'a> Lx<'a> {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));
                 self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
-                bound.push((p.id.clone(), Binding::Ptr { array, ty: elem, offset }));
+                bound.push((p.id.clone(), Binding::Ptr { array, elem, offset }));
+            } else if let Some(layout) = ty.strip_suffix('&').and_then(|t| self.layout_of(t.trim())) {
+                // A reference to a struct: the caller's record, its place fixed at the call.
+                let binding = match self.record_place(a)? {
+                    record::Place::Locals(l) => Binding::Record(l),
+                    record::Place::Memory(m) => {
+                        let base = self.temp(Some(m.base.clone()));
+                        Binding::RecordRef(Rc::new(record::InMemory {
+                            array: m.array.clone(),
+                            prefix: m.prefix.clone(),
+                            base: Expr::var(&base),
+                            layout,
+                        }))
+                    }
+                };
+                bound.push((p.id.clone(), binding));
+            } else if let Some(layout) = self.layout_of(&ty) {
+                let vals = self.record_values(a, &layout)?;
+                let base = if p.name.is_empty() { "arg".to_string() } else { p.name.clone() };
+                let locals = self.record_locals(&base, layout, a)?;
+                self.write_record(record::Place::Locals(locals.clone()), vals, a)?;
+                bound.push((p.id.clone(), Binding::Record(locals)));
             } else if let Some(t) = self.scalar_of(&ty) {
                 let v = self.rvalue_as(a, t)?;
                 let x = if p.name.is_empty() { self.fresh("arg") } else { self.declare(&p.name) };
@@ -1731,11 +1973,12 @@ impl<'a> Lx<'a> {
                 );
             }
         }
-        let ret_ty = n.ty.as_deref().unwrap_or("void");
-        let result = match self.scalar_of(ret_ty) {
-            Some(t) => Some((self.temp(None), t)),
-            None if ret_ty == "void" => None,
-            None => return Err(self.unsupported(format!("a call of `{}` returning `{ret_ty}`", f.name), n)),
+        let result = match want {
+            None => None,
+            Some(Want::Scalar(t)) => Some(Slot::Scalar(self.temp(None), t)),
+            Some(Want::Record(tys)) => {
+                Some(Slot::Record(tys.into_iter().map(|t| (self.temp(None), t)).collect()))
+            }
         };
         for (id, b) in bound {
             self.bindings.insert(id, b);
@@ -1755,9 +1998,6 @@ impl<'a> Lx<'a> {
                 (parts.final_return, parts.final_return.and_then(|r| r.children.first()))
             {
                 // The final `return e`: runs unless an earlier return did.
-                let Some((res, t)) = self.result.clone() else {
-                    return Err(self.unsupported("this `return` with a value", r));
-                };
                 if let Some(s) = self.span_of(r) {
                     self.cur_span = s;
                 }
@@ -1765,11 +2005,7 @@ impl<'a> Lx<'a> {
                     Some(flag) => {
                         let label = self.label();
                         let span = self.cur_span;
-                        let block = self.open_block(label, None, |lx| {
-                            let e = lx.rvalue_as(v, t)?;
-                            lx.emit(StmtKind::Assign { name: res.clone(), value: e });
-                            Ok(())
-                        })?;
+                        let block = self.open_block(label, None, |lx| lx.assign_result(v, r))?;
                         let cond = not(Expr::var(&flag));
                         self.out.push(Stmt {
                             label,
@@ -1778,10 +2014,7 @@ impl<'a> Lx<'a> {
                         });
                         self.flag_guards.insert(label);
                     }
-                    None => {
-                        let e = self.rvalue_as(v, t)?;
-                        self.emit(StmtKind::Assign { name: res, value: e });
-                    }
+                    None => self.assign_result(v, r)?,
                 }
             }
             Ok(())
@@ -1795,8 +2028,13 @@ impl<'a> Lx<'a> {
         self.cur_span = call_span;
         // The caller's place after the call goes on this marker, not on the body's last statement.
         self.temp(None);
-        Ok(result.map(|(r, t)| (Expr::Var(r), t)))
+        Ok(result)
     }
+}
+
+/// A constructor call without arguments (`__shared__ float2 s[64];` default-constructs).
+fn is_default_construction(n: &Node) -> bool {
+    matches!(&n.kind, NodeKind::Other { kind } if kind == "CXXConstructExpr") && n.children.is_empty()
 }
 
 /// Whether `body` assigns the declaration `id` (`=`, `op=`, `++`, `--`).
@@ -1823,7 +2061,11 @@ fn strip_callee(n: &Node) -> &Node {
 /// Whether evaluating `n` may touch memory (an element, a dereference, a call).
 fn touches_memory(n: &Node) -> bool {
     n.walk().iter().any(|x| match &x.kind {
-        NodeKind::ArraySubscript | NodeKind::Call { .. } | NodeKind::MemberCall { .. } => true,
+        NodeKind::ArraySubscript
+        | NodeKind::Call { .. }
+        | NodeKind::MemberCall { .. }
+        | NodeKind::OperatorCall { .. }
+        | NodeKind::Member { arrow: true, .. } => true,
         NodeKind::Unary { op, .. } => op == "*",
         _ => false,
     })
@@ -1902,6 +2144,32 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         .filter_map(|f| f.range.as_ref())
         .map(|r| r.file.clone())
         .find(|file| same_path(file, path));
+    // An error on a directive of the file (`#else` twice, `#error`, a malformed `#if`)
+    // leaves no program nvcc would compile: the file is refused there, whatever clang
+    // recovered. Errors elsewhere are the kernels' (refused one by one) or host code's.
+    let on_directive = |d: &&super::ClangDiagnostic| {
+        let Some(file) = d.file.as_deref() else { return false };
+        if file == "<command line>" || file == "<built-in>" {
+            return true;
+        }
+        let text =
+            if same_path(file, path) { Some(source.to_string()) } else { std::fs::read_to_string(file).ok() };
+        text.as_deref().and_then(|t| line_text(t, d.line)).is_some_and(|l| l.trim_start().starts_with('#'))
+    };
+    let directive_error = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.severity, super::Severity::Error | super::Severity::Fatal))
+        .find(on_directive);
+    if let Some(d) = directive_error {
+        let in_main = d.file.as_deref().is_some_and(|f| same_path(f, path));
+        let at = if in_main { offset_of(source, d.line, d.col).unwrap_or(0) } else { 0 };
+        let mut diag = Diagnostic::error(d.message.clone(), Span::new(at, at));
+        if !in_main {
+            diag = diag.with_note(format!("in {}:{}:{}", d.file.as_deref().unwrap_or("?"), d.line, d.col));
+        }
+        return Err(diag);
+    }
     let mut warnings = header.warnings;
     for note in &parsed.notes {
         warnings.push(Diagnostic::warning(note.message.clone(), Span::new(0, 0)));
@@ -1972,6 +2240,11 @@ fn instance_name(f: &Function) -> String {
 fn same_path(clang_name: &str, path: &std::path::Path) -> bool {
     let a = std::path::Path::new(clang_name);
     a == path || (a.canonicalize().ok().is_some_and(|a| path.canonicalize().ok().is_some_and(|b| a == b)))
+}
+
+/// The text of 1-based `line` of `src`.
+fn line_text(src: &str, line: u32) -> Option<&str> {
+    src.lines().nth(line.checked_sub(1)? as usize)
 }
 
 /// The byte offset of 1-based `line`:`col` in `src`.

@@ -94,6 +94,8 @@ pub enum TemplateArg {
 pub struct Function {
     /// clang's id of the declaration; launches refer to it in [`Launch::callee_id`].
     pub id: String,
+    /// The id of the declaration this one redeclares (its prototype), if any.
+    pub previous: Option<String>,
     /// The unqualified name.
     pub name: String,
     /// Enclosing namespaces and classes joined with `::` (empty at file scope).
@@ -372,6 +374,25 @@ pub struct Model {
     pub typedefs: HashMap<String, String>,
     /// The user's variables of namespace scope, by clang id.
     pub globals: HashMap<String, GlobalVar>,
+    /// The user's structs and classes with a definition, by qualified name (`ns::Node`; an
+    /// unnamed one by the name of the `typedef` that names it), with their data members.
+    pub records: HashMap<String, Record>,
+    /// The user's enumeration types by qualified name (their values are integers).
+    pub enums: HashSet<String>,
+    /// The value of every enumerator of those types, by clang id.
+    pub enumerators: HashMap<String, i64>,
+}
+
+/// A struct or class definition of the user's files: its non-static data members in
+/// declaration order (what its layout is made of).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Record {
+    /// `struct`, `class` or `union`.
+    pub tag: String,
+    /// The data members: name and type (desugared when clang gave that).
+    pub fields: Vec<(String, String)>,
+    /// It has base classes (their members come first in the layout; not read yet).
+    pub has_bases: bool,
 }
 
 /// A variable of namespace scope in the user's files.
@@ -405,6 +426,23 @@ impl Model {
     /// The function with clang id `id`.
     pub fn by_id(&self, id: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.id == id)
+    }
+    /// The definition of the function declared with clang id `id`: the declaration itself when
+    /// it has a body, else the redeclaration that does (a call through a prototype declared
+    /// before the definition names the prototype).
+    pub fn definition(&self, id: &str) -> Option<&Function> {
+        let mut ids = vec![id];
+        let mut i = 0;
+        while let Some(cur) = ids.get(i).copied() {
+            if let Some(f) = self.by_id(cur).filter(|f| f.body.is_some()) {
+                return Some(f);
+            }
+            ids.extend(
+                self.functions.iter().filter(|f| f.previous.as_deref() == Some(cur)).map(|f| f.id.as_str()),
+            );
+            i += 1;
+        }
+        None
     }
     /// Every launch of every function, with the launching function.
     pub fn launches(&self) -> impl Iterator<Item = (&Function, &Launch)> {
@@ -441,6 +479,10 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         sources,
         typedefs: HashMap::new(),
         globals: HashMap::new(),
+        records: HashMap::new(),
+        unnamed_record: None,
+        enums: HashSet::new(),
+        enumerators: HashMap::new(),
     };
     for decl in &unit.inner {
         b.decl(decl, "");
@@ -456,7 +498,14 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
             .cloned()
             .collect();
     }
-    Model { functions, typedefs: b.typedefs, globals: b.globals }
+    Model {
+        functions,
+        typedefs: b.typedefs,
+        globals: b.globals,
+        records: b.records,
+        enums: b.enums,
+        enumerators: b.enumerators,
+    }
 }
 
 /// Whether clang's diagnostic file name and JSON file name denote the same file: they are
@@ -477,6 +526,41 @@ struct Builder<'s> {
     sources: &'s mut Sources,
     typedefs: HashMap<String, String>,
     globals: HashMap<String, GlobalVar>,
+    records: HashMap<String, Record>,
+    /// The unnamed struct just defined (`typedef struct { … } Pair;` names it next).
+    unnamed_record: Option<Record>,
+    enums: HashSet<String>,
+    enumerators: HashMap<String, i64>,
+}
+
+/// The value of the first `ConstantExpr` in `n` (an enumerator's written value, under casts).
+fn constant_value(n: &ast::Node) -> Option<i64> {
+    if n.kind == "ConstantExpr" {
+        return n.value.as_ref().and_then(json_int);
+    }
+    n.inner.iter().find_map(constant_value)
+}
+
+/// An integer clang printed as a string or a number.
+fn json_int(v: &serde_json::Value) -> Option<i64> {
+    match v {
+        serde_json::Value::String(s) => s.parse().ok(),
+        v => v.as_i64(),
+    }
+}
+
+/// The data members of a record definition.
+fn record_of(d: &ast::Node) -> Record {
+    let fields = d
+        .inner
+        .iter()
+        .filter(|c| c.kind == "FieldDecl")
+        .map(|c| {
+            let ty = c.ty.as_ref().map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone()));
+            (c.name.clone().unwrap_or_default(), ty.unwrap_or_default())
+        })
+        .collect();
+    Record { tag: d.tag_used.clone().unwrap_or_default(), fields, has_bases: !d.bases.is_empty() }
 }
 
 fn join_scope(scope: &str, name: &str) -> String {
@@ -489,6 +573,14 @@ fn join_scope(scope: &str, name: &str) -> String {
 
 impl Builder<'_> {
     fn decl(&mut self, d: &ast::Node, scope: &str) {
+        self.decl_kind(d, scope);
+        // Only the declaration right after an unnamed struct may name it.
+        if !matches!(d.kind.as_str(), "CXXRecordDecl" | "RecordDecl") {
+            self.unnamed_record = None;
+        }
+    }
+
+    fn decl_kind(&mut self, d: &ast::Node, scope: &str) {
         match d.kind.as_str() {
             "FunctionDecl" | "CXXMethodDecl" => self.function(d, scope, false, Vec::new()),
             "FunctionTemplateDecl" => {
@@ -540,15 +632,39 @@ impl Builder<'_> {
             "TypedefDecl" | "TypeAliasDecl" => {
                 if let (Some(name), Some(ty)) = (&d.name, &d.ty) {
                     let target = ty.desugared.clone().unwrap_or_else(|| ty.qual.clone());
-                    self.typedefs.entry(join_scope(scope, name)).or_insert(target);
+                    let qualified = join_scope(scope, name);
+                    if let Some(r) = self.unnamed_record.take() {
+                        self.records.entry(qualified.clone()).or_insert(r);
+                    }
+                    self.typedefs.entry(qualified).or_insert(target);
                 }
             }
-            "CXXRecordDecl" if !d.is_implicit => {
+            "EnumDecl" => {
                 if let Some(name) = &d.name {
-                    let inner = join_scope(scope, name);
-                    for c in &d.inner {
-                        self.decl(c, &inner);
+                    self.enums.insert(join_scope(scope, name));
+                }
+                // Each enumerator is its written value or the one before it plus one.
+                let mut next = 0i64;
+                for c in d.inner.iter().filter(|c| c.kind == "EnumConstantDecl") {
+                    let written = c.inner.iter().find_map(constant_value);
+                    let v = written.unwrap_or(next);
+                    self.enumerators.insert(c.id.clone(), v);
+                    next = v.wrapping_add(1);
+                }
+            }
+            "CXXRecordDecl" | "RecordDecl" if !d.is_implicit => {
+                let record = d.complete_definition.then(|| record_of(d));
+                match &d.name {
+                    Some(name) => {
+                        let inner = join_scope(scope, name);
+                        if let Some(r) = record {
+                            self.records.entry(inner.clone()).or_insert(r);
+                        }
+                        for c in &d.inner {
+                            self.decl(c, &inner);
+                        }
                     }
+                    None => self.unnamed_record = record,
                 }
             }
             _ => {}
@@ -592,6 +708,7 @@ impl Builder<'_> {
         let body = body.map(|b| self.node(b));
         self.functions.push(Function {
             id: d.id.clone(),
+            previous: d.previous_decl.clone(),
             name: d.name.clone().unwrap_or_default(),
             scope: scope.to_string(),
             space,

@@ -1,0 +1,644 @@
+//! Structs and vector types (`float4`, `Particle`, `ns::Node`) in the clang lowering.
+//!
+//! Memory is words (one per scalar, like the classic front end until issue #37 makes it
+//! bytes): a record is one word per scalar member, nested records flattened in declaration
+//! order (`a.b.c` is a path), so an array of `float4` is four words per element and `p[i].y`
+//! is word `4 * i + 1`. A pointer's offset counts words of its array, which makes a cast
+//! between pointers sound exactly when every word on both sides has the same size in bytes
+//! (`float *` → `float4 *`: yes; `half *` → `float4 *`: no, refused).
+//!
+//! In locals a record is one local per scalar member (and an array or pointer binding per
+//! pointer member: a `struct` of pointers passed by value, such as a CSR view). Values move
+//! member by member: a copy is one read and one write per word.
+
+use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
+use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind};
+use crate::kpl::SourceArray;
+use crate::span::Span;
+use std::rc::Rc;
+
+/// How deep records may nest (a record containing itself by value cannot be declared, so
+/// this only bounds pathological nesting).
+const MAX_NESTING: usize = 16;
+
+/// A record type as words: its scalar and pointer members, nested records flattened.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Layout {
+    /// The type's name as the source spells it (`float4`, `Particle`).
+    pub(super) name: String,
+    /// One per word, in layout order: the member's path (`pos.x`) and what it holds.
+    pub(super) fields: Vec<(String, Member)>,
+}
+
+/// What one word of a record holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Member {
+    Scalar(Ty),
+    /// A pointer to scalars of this class (a record passed by value may carry arrays).
+    Pointer(Ty),
+}
+
+/// A member of a record, found by name.
+enum Found {
+    /// The word at this index.
+    Word(usize, Member),
+    /// A nested record: its first word and its layout.
+    Sub(usize, Rc<Layout>),
+}
+
+impl Layout {
+    pub(super) fn words(&self) -> u32 {
+        self.fields.len() as u32
+    }
+
+    fn paths(&self) -> Vec<String> {
+        self.fields.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    fn find(&self, name: &str) -> Option<Found> {
+        if let Some(i) = self.fields.iter().position(|(p, _)| p == name) {
+            return Some(Found::Word(i, self.fields[i].1));
+        }
+        let prefix = format!("{name}.");
+        let start = self.fields.iter().position(|(p, _)| p.starts_with(&prefix))?;
+        let fields: Vec<(String, Member)> = self.fields[start..]
+            .iter()
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .map(|(p, m)| (p[prefix.len()..].to_string(), *m))
+            .collect();
+        Some(Found::Sub(start, Rc::new(Layout { name: format!("{}.{name}", self.name), fields })))
+    }
+}
+
+/// A record held in locals: one binding per word of `layout` (scalars; arrays or pointers
+/// for pointer members).
+#[derive(Clone, Debug)]
+pub(super) struct Locals {
+    pub(super) layout: Rc<Layout>,
+    pub(super) fields: Vec<Binding>,
+}
+
+impl Locals {
+    /// The binding of member `name` (a nested record is a record of the same locals).
+    pub(super) fn member(&self, name: &str) -> Option<Binding> {
+        match self.layout.find(name)? {
+            Found::Word(i, _) => self.fields.get(i).cloned(),
+            Found::Sub(start, layout) => {
+                let fields = self.fields.get(start..start + layout.fields.len())?.to_vec();
+                Some(Binding::Record(Rc::new(Locals { layout, fields })))
+            }
+        }
+    }
+}
+
+/// A record in memory: the words `prefix ++ [base + i]` of `array`, `i` over the layout.
+#[derive(Clone, Debug)]
+pub(super) struct InMemory {
+    pub(super) array: String,
+    /// The indices of the outer dimensions of a multi-dimensional array.
+    pub(super) prefix: Vec<Expr>,
+    /// The record's first word in the last dimension.
+    pub(super) base: Expr,
+    pub(super) layout: Rc<Layout>,
+}
+
+impl InMemory {
+    fn word(&self, i: usize) -> Vec<Expr> {
+        let mut index = self.prefix.clone();
+        index.push(add(self.base.clone(), i as u32));
+        index
+    }
+}
+
+/// Where a record-typed expression lives.
+#[derive(Clone, Debug)]
+pub(super) enum Place {
+    Locals(Rc<Locals>),
+    Memory(Rc<InMemory>),
+}
+
+/// What a member expression (`a.b`, `p->b`, `a[i].b`) denotes.
+pub(super) enum MemberPlace {
+    /// A member of a record in locals.
+    Bound(Binding),
+    /// A scalar word in memory.
+    Word { array: String, index: Vec<Expr>, ty: Ty },
+    /// A nested record in memory.
+    Record(Rc<InMemory>),
+}
+
+/// `e + k`, without a `+ 0`.
+pub(super) fn add(e: Expr, k: u32) -> Expr {
+    if k == 0 {
+        e
+    } else if e == Expr::Const(0) {
+        Expr::Const(k)
+    } else {
+        Expr::bin(BinOp::Add, e, Expr::Const(k))
+    }
+}
+
+/// `e * k`, without a `* 1`.
+pub(super) fn scaled(e: Expr, k: u32) -> Expr {
+    if k == 1 {
+        e
+    } else {
+        Expr::bin(BinOp::Mul, e, Expr::Const(k))
+    }
+}
+
+/// `float4` → (float, 4): CUDA's vector types, `half2`/`__nv_bfloat162` pairs, `dim3`.
+fn builtin_vector(name: &str) -> Option<(Ty, usize)> {
+    match name {
+        "half2" | "__half2" | "nv_bfloat162" | "__nv_bfloat162" => return Some((Ty::Float, 2)),
+        "dim3" => return Some((Ty::UInt, 3)),
+        _ => {}
+    }
+    let n = name.chars().last()?.to_digit(10)? as usize;
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let ty = match &name[..name.len() - 1] {
+        "char" | "short" | "int" | "long" | "longlong" => Ty::Int,
+        "uchar" | "ushort" | "uint" | "ulong" | "ulonglong" => Ty::UInt,
+        "float" | "double" => Ty::Float,
+        _ => return None,
+    };
+    Some((ty, n))
+}
+
+/// The bytes of a scalar type of CUDA (`None`: not a scalar, or a size we do not assume).
+fn scalar_bytes(ty: &str) -> Option<u32> {
+    let t: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    Some(match t.join(" ").as_str() {
+        "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" => 1,
+        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
+        "int" | "unsigned int" | "unsigned" | "float" | "int32_t" | "uint32_t" | "uint" => 4,
+        "double" | "long long" | "unsigned long long" | "int64_t" | "uint64_t" | "long" | "unsigned long"
+        | "size_t" => 8,
+        _ => return None,
+    })
+}
+
+/// The type name without qualifiers and tag keyword (`const struct Quad` → `Quad`).
+pub(super) fn bare(ty: &str) -> String {
+    ty.split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "struct" | "class" | "__restrict" | "__restrict__"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("::")
+        .to_string()
+}
+
+impl Lx<'_> {
+    /// The layout of a record type (vector types, the user's structs), or `None` when the
+    /// type is not one we lay out (unions, base classes, array members, templates).
+    pub(super) fn layout_of(&self, ty: &str) -> Option<Rc<Layout>> {
+        self.layout_at(ty, 0).map(Rc::new)
+    }
+
+    fn layout_at(&self, ty: &str, depth: usize) -> Option<Layout> {
+        if depth > MAX_NESTING || ty.contains('*') || ty.contains('[') || ty.contains('&') {
+            return None;
+        }
+        let name = bare(ty);
+        if let Some((t, n)) = builtin_vector(&name) {
+            let fields =
+                ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
+            return Some(Layout { name, fields });
+        }
+        let record = self.record_named(&name).or_else(|| {
+            let resolved = bare(&self.resolve(&name));
+            (resolved != name).then(|| self.record_named(&resolved)).flatten()
+        })?;
+        if record.tag == "union" || record.has_bases || record.fields.is_empty() {
+            return None;
+        }
+        let mut fields = Vec::new();
+        for (member, mty) in &record.fields {
+            let mty = self.resolve(mty);
+            if let Some(t) = self.scalar_of(&mty) {
+                fields.push((member.clone(), Member::Scalar(t)));
+            } else if let Some(t) = pointee(&mty).and_then(|p| self.scalar_of(p)) {
+                fields.push((member.clone(), Member::Pointer(t)));
+            } else {
+                let inner = self.layout_at(&mty, depth + 1)?;
+                fields.extend(inner.fields.into_iter().map(|(p, m)| (format!("{member}.{p}"), m)));
+            }
+        }
+        Some(Layout { name, fields })
+    }
+
+    /// The user's record named `name` (qualified, or by its last part when only one has it).
+    fn record_named(&self, name: &str) -> Option<&super::super::model::Record> {
+        if let Some(r) = self.model.records.get(name) {
+            return Some(r);
+        }
+        let mut found = self.model.records.iter().filter(|(k, _)| {
+            k.rsplit("::").next() == Some(name) || name.rsplit("::").next() == Some(k.as_str())
+        });
+        let (_, r) = found.next()?;
+        found.next().is_none().then_some(r)
+    }
+
+    /// What an array of `ty` holds: a scalar or a record (`None`: neither).
+    pub(super) fn elem_of(&self, ty: &str) -> Option<Elem> {
+        match self.scalar_of(ty) {
+            Some(t) => Some(Elem::Scalar(t)),
+            None => self.layout_of(ty).map(Elem::Record),
+        }
+    }
+
+    /// The size of every word of `ty`, when they all have one size.
+    pub(super) fn word_bytes(&self, ty: &str) -> Option<u32> {
+        if self.scalar_of(ty).is_some() {
+            return scalar_bytes(ty).or_else(|| scalar_bytes(&self.resolve(ty)));
+        }
+        let name = bare(ty);
+        if let Some((_, _)) = builtin_vector(&name) {
+            let elem = match &name[..] {
+                "half2" | "__half2" | "nv_bfloat162" | "__nv_bfloat162" => return Some(2),
+                "dim3" => return Some(4),
+                n => &n[..n.len() - 1],
+            };
+            return Some(match elem {
+                "char" | "uchar" => 1,
+                "short" | "ushort" => 2,
+                "int" | "uint" | "float" => 4,
+                _ => 8,
+            });
+        }
+        let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
+        let mut size = None;
+        for (_, mty) in &record.fields {
+            let b = self.word_bytes(&self.resolve(mty))?;
+            if size.is_some_and(|s| s != b) {
+                return None;
+            }
+            size = Some(b);
+        }
+        size
+    }
+
+    /// The array declaration of `kpl` holding `elem`s: a record's words extend the last
+    /// dimension; reports name its members (`p[3].y`).
+    pub(super) fn declare_array(
+        &mut self,
+        kpl: &str,
+        source: &str,
+        space: Space,
+        dims: &[Option<u32>],
+        elem: &Elem,
+        at: Span,
+    ) {
+        let mut dims = dims.to_vec();
+        if let (Elem::Record(l), Some(last)) = (elem, dims.last_mut()) {
+            *last = last.map(|d| d * l.words());
+            self.source_arrays.push((
+                kpl.to_string(),
+                SourceArray { names: vec![source.to_string()], scalar: false, fields: l.paths() },
+            ));
+        }
+        self.arrays.push(ArrayDecl { name: kpl.to_string(), space, dims, span: at });
+    }
+
+    /// A kernel parameter passed by value as a record: its scalar members are parameters
+    /// (`img_pitch`, reported as `img.pitch`), its pointer members global arrays.
+    pub(super) fn record_param(&mut self, name: &str, layout: Rc<Layout>, at: Span) -> Binding {
+        let mut fields = Vec::new();
+        for (path, m) in &layout.fields {
+            let source = format!("{name}.{path}");
+            let kpl = self.fresh(&format!("{name}_{}", path.replace('.', "_")));
+            match m {
+                Member::Scalar(t) => {
+                    self.params.push(kpl.clone());
+                    self.source_params.push((kpl.clone(), source));
+                    fields.push(Binding::Scalar { kpl, ty: *t });
+                }
+                Member::Pointer(t) => {
+                    let elem = Elem::Scalar(*t);
+                    self.declare_array(&kpl, &source, Space::Global, &[None], &elem, at);
+                    fields.push(Binding::Array { kpl, elem, rank: 1 });
+                }
+            }
+        }
+        Binding::Record(Rc::new(Locals { layout, fields }))
+    }
+
+    /// Fresh uninitialised locals for a record named `name` in the source.
+    pub(super) fn record_locals(&mut self, name: &str, layout: Rc<Layout>, n: &super::Node) -> R<Rc<Locals>> {
+        let mut fields = Vec::new();
+        for (path, m) in &layout.fields {
+            let Member::Scalar(t) = m else {
+                return Err(self.unsupported(format!("a local `{}` holding pointers", layout.name), n));
+            };
+            let kpl = self.fresh(&format!("{name}_{}", path.replace('.', "_")));
+            self.emit(StmtKind::Local { name: kpl.clone(), init: None });
+            fields.push(Binding::Scalar { kpl, ty: *t });
+        }
+        Ok(Rc::new(Locals { layout, fields }))
+    }
+
+    /// The record a record-typed lvalue denotes.
+    pub(super) fn record_place(&mut self, n: &super::Node) -> R<Place> {
+        let s = strip(n);
+        match self.binding(s) {
+            Some(Binding::Record(l)) => return Ok(Place::Locals(l)),
+            Some(Binding::RecordRef(m)) => return Ok(Place::Memory(m)),
+            Some(_) => return Err(self.unsupported("this variable as a struct", n)),
+            None => {}
+        }
+        match &s.kind {
+            super::NodeKind::ArraySubscript => {
+                let (array, elem, index) = self.indices(s)?;
+                let Elem::Record(layout) = elem else {
+                    return Err(self.unsupported("this element as a struct", n));
+                };
+                Ok(Place::Memory(Rc::new(split(array, index, layout))))
+            }
+            super::NodeKind::Unary { op, .. } if op == "*" => {
+                let p = self.only_child(s)?;
+                let (array, elem, off) = self.pointer(strip(p))?;
+                let Elem::Record(layout) = elem else {
+                    return Err(self.unsupported("this pointer as a pointer to a struct", n));
+                };
+                Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
+            }
+            super::NodeKind::Member { .. } => match self.member(s)? {
+                MemberPlace::Bound(Binding::Record(l)) => Ok(Place::Locals(l)),
+                MemberPlace::Record(m) => Ok(Place::Memory(m)),
+                _ => Err(self.unsupported("this member as a struct", n)),
+            },
+            _ => Err(self.unsupported(format!("this expression ({}) as a struct", super::kind_name(s)), n)),
+        }
+    }
+
+    /// The member a member expression denotes.
+    pub(super) fn member(&mut self, n: &super::Node) -> R<MemberPlace> {
+        let super::NodeKind::Member { name, arrow } = &n.kind else {
+            return Err(self.unsupported("this expression as a member", n));
+        };
+        if let Some(b) = self.binding(n) {
+            return Ok(MemberPlace::Bound(b));
+        }
+        let base = self.only_child(n)?;
+        let record = if *arrow {
+            let (array, elem, off) = self.pointer(strip(base))?;
+            let Elem::Record(layout) = elem else {
+                return Err(self.unsupported("`->` on a pointer that is not to a struct", n));
+            };
+            Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout }))
+        } else {
+            self.record_place(base)?
+        };
+        match record {
+            Place::Locals(l) => match l.member(name) {
+                Some(b) => Ok(MemberPlace::Bound(b)),
+                None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
+            },
+            Place::Memory(m) => match m.layout.find(name) {
+                Some(Found::Word(i, Member::Scalar(ty))) => {
+                    Ok(MemberPlace::Word { array: m.array.clone(), index: m.word(i), ty })
+                }
+                Some(Found::Word(_, Member::Pointer(_))) => {
+                    Err(self.unsupported(format!("the pointer member `{name}` of a struct in memory"), n))
+                }
+                Some(Found::Sub(start, layout)) => Ok(MemberPlace::Record(Rc::new(InMemory {
+                    array: m.array.clone(),
+                    prefix: m.prefix.clone(),
+                    base: add(m.base.clone(), start as u32),
+                    layout,
+                }))),
+                None => Err(self.unsupported(format!("the member `{name}` of `{}`", m.layout.name), n)),
+            },
+        }
+    }
+
+    /// The values of every word of a record-typed expression, reads emitted in order.
+    pub(super) fn record_values(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<(Expr, Ty)>> {
+        use super::NodeKind as K;
+        let through = |k: &K| match k {
+            K::Paren | K::FunctionalCast => true,
+            K::ImplicitCast { cast } | K::CStyleCast { cast } => {
+                matches!(cast.as_str(), "NoOp" | "LValueToRValue" | "ConstructorConversion")
+            }
+            K::Constant { .. } => true,
+            K::Other { kind } => matches!(
+                kind.as_str(),
+                "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+            ),
+            _ => false,
+        };
+        if through(&n.kind) && n.children.len() == 1 {
+            return self.record_values(&n.children[0], layout);
+        }
+        match &n.kind {
+            K::Other { kind } if kind == "CXXConstructExpr" || kind == "CXXTemporaryObjectExpr" => {
+                match n.children.as_slice() {
+                    // The copy or move of another record.
+                    [one] => self.record_values(one, layout),
+                    // A default-constructed vector or plain struct: indeterminate values.
+                    [] => {
+                        let mut vals = Vec::new();
+                        for (_, m) in &layout.fields {
+                            let Member::Scalar(t) = m else {
+                                return Err(
+                                    self.unsupported("a default-constructed struct holding pointers", n)
+                                );
+                            };
+                            let u = self.fresh("_uninit");
+                            self.emit(StmtKind::Local { name: u.clone(), init: None });
+                            vals.push((Expr::var(&u), *t));
+                        }
+                        Ok(vals)
+                    }
+                    _ => Err(self.unsupported(format!("a constructor call of `{}`", layout.name), n)),
+                }
+            }
+            K::InitList => self.init_list(n, layout),
+            K::Call { callee: Some(name) } if name.starts_with("make_") => {
+                let args = &n.children[1.min(n.children.len())..];
+                if args.len() != layout.fields.len() {
+                    return Err(self.unsupported(format!("`{name}` with {} arguments", args.len()), n));
+                }
+                let mut vals = Vec::new();
+                for (a, (_, m)) in args.iter().zip(&layout.fields) {
+                    let Member::Scalar(t) = m else {
+                        return Err(self.unsupported(format!("`{name}` of pointers"), n));
+                    };
+                    vals.push((self.rvalue_as(a, *t)?, *t));
+                }
+                Ok(vals)
+            }
+            K::Call { .. } | K::OperatorCall { .. } => {
+                let args = &n.children[1.min(n.children.len())..];
+                let callee = n.children.first().map(super::strip_callee);
+                let model = self.model;
+                let f = match callee.map(|c| &c.kind) {
+                    Some(K::DeclRef { decl_id, .. }) => model.definition(decl_id),
+                    _ => None,
+                };
+                let Some(f) = f else {
+                    return Err(
+                        self.unsupported(format!("a call returning `{}` without a body", layout.name), n)
+                    );
+                };
+                let mut tys = Vec::new();
+                for (_, m) in &layout.fields {
+                    let Member::Scalar(t) = m else {
+                        return Err(self.unsupported("a function returning a struct holding pointers", n));
+                    };
+                    tys.push(*t);
+                }
+                match self.inline_into(n, f, args, Some(super::Want::Record(tys)))? {
+                    Some(super::Slot::Record(slots)) => {
+                        Ok(slots.into_iter().map(|(v, t)| (Expr::Var(v), t)).collect())
+                    }
+                    _ => Err(self.unsupported("this call's struct value", n)),
+                }
+            }
+            _ => {
+                let place = self.record_place(n)?;
+                self.read_record(place, n)
+            }
+        }
+    }
+
+    /// `{a, b, …}`: the members in order, nested records from nested lists or values, the
+    /// rest zero (C++ value-initializes members an aggregate list leaves out).
+    fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<(Expr, Ty)>> {
+        let mut vals: Vec<(Expr, Ty)> = Vec::new();
+        let mut items = n.children.iter();
+        let mut i = 0;
+        while i < layout.fields.len() {
+            let (path, m) = &layout.fields[i];
+            let Member::Scalar(t) = *m else {
+                return Err(self.unsupported("an initializer of a struct holding pointers", n));
+            };
+            let head = path.split('.').next().unwrap_or(path);
+            let nested = path.contains('.');
+            match items.next() {
+                None => {
+                    vals.push((Expr::Const(0), t));
+                    i += 1;
+                }
+                Some(item) if nested => {
+                    let Some(Found::Sub(_, sub)) = layout.find(head) else {
+                        return Err(self.unsupported("this initializer", item));
+                    };
+                    let v = if matches!(&item.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
+                    {
+                        sub.fields.iter().map(|(_, m)| (Expr::Const(0), member_ty(*m))).collect()
+                    } else {
+                        self.record_values(item, &sub)?
+                    };
+                    i += v.len();
+                    vals.extend(v);
+                }
+                Some(item) => {
+                    let v = if matches!(&item.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
+                    {
+                        Expr::Const(0)
+                    } else {
+                        self.rvalue_as(item, t)?
+                    };
+                    vals.push((v, t));
+                    i += 1;
+                }
+            }
+        }
+        Ok(vals)
+    }
+
+    /// Every word of a record, read.
+    pub(super) fn read_record(&mut self, place: Place, n: &super::Node) -> R<Vec<(Expr, Ty)>> {
+        match place {
+            Place::Locals(l) => l
+                .fields
+                .iter()
+                .map(|b| match b {
+                    Binding::Scalar { kpl, ty } => Ok((Expr::Var(kpl.clone()), *ty)),
+                    _ => {
+                        Err(self.unsupported(format!("copying `{}`, which holds pointers", l.layout.name), n))
+                    }
+                })
+                .collect(),
+            Place::Memory(m) => {
+                let mut vals = Vec::new();
+                for (i, (_, member)) in m.layout.fields.iter().enumerate() {
+                    let dst = self.temp(None);
+                    self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index: m.word(i) });
+                    vals.push((Expr::Var(dst), member_ty(*member)));
+                }
+                Ok(vals)
+            }
+        }
+    }
+
+    /// Stores `vals` into every word of a record.
+    pub(super) fn write_record(&mut self, place: Place, vals: Vec<(Expr, Ty)>, n: &super::Node) -> R<()> {
+        match place {
+            Place::Locals(l) => {
+                for (b, (v, vt)) in l.fields.iter().zip(vals) {
+                    let Binding::Scalar { kpl, ty } = b else {
+                        return Err(self
+                            .unsupported(format!("assigning `{}`, which holds pointers", l.layout.name), n));
+                    };
+                    self.emit(StmtKind::Assign { name: kpl.clone(), value: convert(v, vt, *ty) });
+                }
+            }
+            Place::Memory(m) => {
+                for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
+                    let value = convert(v, vt, member_ty(*member));
+                    self.emit(StmtKind::Write { array: m.array.clone(), index: m.word(i), value });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `a = b` on records (clang's `operator=` of a struct or vector).
+    pub(super) fn assign_record(&mut self, lhs: &super::Node, rhs: &super::Node, n: &super::Node) -> R<()> {
+        let ty = lhs.ty.clone().unwrap_or_default();
+        let Some(layout) = self.layout_of(&self.resolve(&ty)) else {
+            return Err(self.unsupported(format!("assigning a `{ty}`"), n));
+        };
+        let vals = self.record_values(rhs, &layout)?;
+        let place = self.record_place(lhs)?;
+        self.write_record(place, vals, n)
+    }
+
+    /// A local record declaration: fresh locals, then the initializer's values.
+    pub(super) fn record_local(
+        &mut self,
+        v: &super::Node,
+        name: &str,
+        id: &str,
+        layout: Rc<Layout>,
+    ) -> R<()> {
+        let init = match v.children.first() {
+            Some(e) => Some(self.record_values(e, &layout)?),
+            None => None,
+        };
+        let locals = self.record_locals(name, layout, v)?;
+        if let Some(vals) = init {
+            self.write_record(Place::Locals(locals.clone()), vals, v)?;
+        }
+        self.bindings.insert(id.to_string(), Binding::Record(locals));
+        Ok(())
+    }
+}
+
+/// The type class of a member's word (a pointer member's word is an opaque integer).
+fn member_ty(m: Member) -> Ty {
+    match m {
+        Member::Scalar(t) => t,
+        Member::Pointer(_) => Ty::UInt,
+    }
+}
+
+/// A record element at `index` (its last index the record's first word).
+fn split(array: String, mut index: Vec<Expr>, layout: Rc<Layout>) -> InMemory {
+    let base = index.pop().unwrap_or(Expr::Const(0));
+    InMemory { array, prefix: index, base, layout }
+}
