@@ -441,7 +441,8 @@ fn cu_files(dir: &Path) -> Vec<PathBuf> {
 fn apps_corpus_verdicts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps");
     // The modern corpus is run with the clang front end by its own test (modern_corpus_verdicts).
-    let files: Vec<PathBuf> = cu_files(&root).into_iter().filter(|f| !f.starts_with(root.join("modern"))).collect();
+    let files: Vec<PathBuf> =
+        cu_files(&root).into_iter().filter(|f| !f.starts_with(root.join("modern"))).collect();
     // Issue #24's acceptance: at least 80 whole application-style files.
     assert!(
         files.len() >= 80,
