@@ -283,7 +283,10 @@ fn scalar(ty: &str) -> Option<Ty> {
         "unsigned int" | "unsigned" | "unsigned char" | "unsigned short" | "unsigned long"
         | "unsigned long long" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t"
         | "uintptr_t" | "uint" => Ty::UInt,
-        "float" | "double" | "long double" | "half" | "__half" | "__nv_bfloat16" => Ty::Float,
+        "float" | "double" | "long double" | "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16"
+        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "c10::Half" | "at::Half" | "c10::BFloat16" | "at::BFloat16" => {
+            Ty::Float
+        }
         _ => return None,
     })
 }
@@ -1189,8 +1192,9 @@ impl<'a> Lx<'a> {
                 if self.layout_of(&self.resolve(lhs.ty.as_deref().unwrap_or_default())).is_some() {
                     return self.assign_record(lhs, rhs, n);
                 }
-                self.rvalue(n).map(|_| ())
+                self.operator_call(n, op).map(|_| ())
             }
+            NodeKind::OperatorCall { operator: Some(op) } => self.operator_call(n, op).map(|_| ()),
             _ => {
                 // Evaluated for its reads; the value is dropped.
                 self.rvalue(n).map(|_| ())
@@ -1580,6 +1584,50 @@ impl<'a> Lx<'a> {
                 Some(c) => self.rvalue(c),
                 None => Err(self.unsupported("an empty template argument", n)),
             },
+            // C++'s wrappers of a value: temporaries and their cleanups.
+            NodeKind::Other { kind }
+                if matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+                ) && n.children.len() == 1 =>
+            {
+                self.rvalue(&n.children[0])
+            }
+            // A scalar class (`__half`, `c10::Half`) built from a value, copied, or left
+            // indeterminate.
+            NodeKind::Other { kind } if kind == "CXXConstructExpr" || kind == "CXXTemporaryObjectExpr" => {
+                let Some(t) = ty else {
+                    return Err(
+                        self.unsupported(format!("constructing a `{}`", n.ty.as_deref().unwrap_or("?")), n)
+                    );
+                };
+                match n.children.as_slice() {
+                    [one] => Ok((self.rvalue_as(one, t)?, t)),
+                    [] => {
+                        let u = self.fresh("_uninit");
+                        self.emit(StmtKind::Local { name: u.clone(), init: None });
+                        Ok((Expr::var(&u), t))
+                    }
+                    _ => Err(self.unsupported("a constructor call with several arguments", n)),
+                }
+            }
+            // `h.operator float()`: a scalar class converted to its value.
+            NodeKind::MemberCall { method: Some(m) } if m.starts_with("operator ") => {
+                let object = n.children.first().and_then(|c| strip(c).children.first());
+                match (object, ty) {
+                    (Some(o), Some(t)) if o.ty.as_deref().and_then(|x| self.scalar_of(x)).is_some() => {
+                        Ok((self.rvalue_as(o, t)?, t))
+                    }
+                    _ => Err(self.unsupported(format!("the conversion `{m}`"), n)),
+                }
+            }
+            NodeKind::OperatorCall { operator: Some(op) } => {
+                let op = op.clone();
+                match self.operator_call(n, &op)? {
+                    Some(v) => Ok(v),
+                    None => Err(self.unsupported(format!("the value of `{op}`"), n)),
+                }
+            }
             _ => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
         }
     }
@@ -1712,6 +1760,62 @@ impl<'a> Lx<'a> {
             _ => return Err(self.unsupported(format!("the operator `{op}`"), n)),
         };
         Ok((Expr::bin(bop, a, b), rt))
+    }
+
+    /// An overloaded operator: a function with a body is inlined like a call; one without (the
+    /// operators our headers declare on `__half` and friends, which are scalars here) is the
+    /// built-in operator on the values.
+    fn operator_call(&mut self, n: &Node, op: &str) -> R<Option<(Expr, Ty)>> {
+        let callee = n.children.first().map(strip_callee);
+        if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
+            let model = self.model;
+            if let Some(f) = model.definition(decl_id) {
+                return self.inline(n, f, &n.children[1..]);
+            }
+        }
+        let sym = op.strip_prefix("operator").unwrap_or(op).trim();
+        let args = &n.children[1.min(n.children.len())..];
+        let scalar_args = args.iter().all(|a| a.ty.as_deref().and_then(|t| self.scalar_of(t)).is_some());
+        if !scalar_args {
+            return Err(self.unsupported(format!("the operator `{op}` on these operands"), n));
+        }
+        match (sym, args) {
+            ("=", [lhs, rhs]) => {
+                let (v, vt) = self.rvalue(rhs)?;
+                let target = self.target(lhs)?;
+                self.store(target, v, vt);
+                Ok(None)
+            }
+            ("++" | "--", [x]) => {
+                let target = self.target(x)?;
+                self.update(target, &sym[..1], Expr::Const(1), Ty::Int, n)?;
+                Ok(None)
+            }
+            (s, [lhs, rhs])
+                if s.len() >= 2 && s.ends_with('=') && !matches!(s, "==" | "!=" | "<=" | ">=") =>
+            {
+                let (v, vt) = self.rvalue(rhs)?;
+                let target = self.target(lhs)?;
+                self.update(target, &s[..s.len() - 1], v, vt, n)?;
+                Ok(None)
+            }
+            ("-", [a]) => {
+                let (e, t) = self.rvalue(a)?;
+                Ok(Some(match t {
+                    Ty::Float => (Expr::Call("fneg".into(), vec![e]), t),
+                    _ => (Expr::Unary(UnOp::Neg, Box::new(e)), t),
+                }))
+            }
+            ("+", [a]) => self.rvalue(a).map(Some),
+            (s, [a, b]) => {
+                let x = self.rvalue(a)?;
+                let y = self.rvalue(b)?;
+                // `__half` operators compute in the class of their result.
+                let (e, t) = self.binary(s, x, y, n)?;
+                Ok(Some((e, t)))
+            }
+            _ => Err(self.unsupported(format!("the operator `{op}`"), n)),
+        }
     }
 
     /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
@@ -1865,18 +1969,7 @@ impl<'a> Lx<'a> {
         if ret != "void" && rt.is_none() {
             return Err(self.unsupported(format!("a call of `{name}` returning `{ret}`"), n));
         }
-        // Only a function of scalars is a pure value: one taking a pointer may write memory.
-        let mut vals = Vec::new();
-        for a in args {
-            let at = a.ty.as_deref().unwrap_or("");
-            if self.scalar_of(at).is_none() {
-                return Err(self.unsupported(
-                    format!("a call of `{name}` with an argument of type `{at}` (device functions are not inlined yet)"),
-                    n,
-                ));
-            }
-            vals.push(self.rvalue(a)?.0);
-        }
+        let vals = self.opaque_args(name, args, n)?;
         match rt {
             // Without arguments (`clock()`), a value no function of anything: unknown per call.
             Some(t) if vals.is_empty() => {
@@ -1889,6 +1982,27 @@ impl<'a> Lx<'a> {
                 Err(self.unsupported(format!("a call of `{name}` (device functions are not inlined yet)"), n))
             }
         }
+    }
+
+    /// The arguments of a call of a function without a body, modelled as a pure function of
+    /// their values: scalars, and the words of structs and vectors. One taking a pointer may
+    /// write memory, so it is refused.
+    fn opaque_args(&mut self, name: &str, args: &[Node], n: &Node) -> R<Vec<Expr>> {
+        let mut vals = Vec::new();
+        for a in args {
+            let at = self.resolve(a.ty.as_deref().unwrap_or(""));
+            if self.scalar_of(&at).is_some() {
+                vals.push(self.rvalue(a)?.0);
+            } else if let Some(layout) = self.layout_of(&at) {
+                vals.extend(self.record_values(a, &layout)?.into_iter().map(|(e, _)| e));
+            } else {
+                return Err(self.unsupported(
+                    format!("a call of `{name}`, which has no body, with an argument of type `{at}`"),
+                    n,
+                ));
+            }
+        }
+        Ok(vals)
     }
 
     /// A call of a function with a body, inlined: scalar arguments by value into fresh locals,

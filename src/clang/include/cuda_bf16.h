@@ -6,7 +6,7 @@ struct __nv_bfloat16_raw { unsigned short x; };
 struct __nv_bfloat162_raw { unsigned short x, y; };
 struct __nv_bfloat16 {
   unsigned short __x;
-  __host__ __device__ __nv_bfloat16();
+  __nv_bfloat16() = default;
   __host__ __device__ __nv_bfloat16(float f);
   __host__ __device__ __nv_bfloat16(double f);
   __host__ __device__ __nv_bfloat16(int i);
@@ -19,7 +19,7 @@ struct __nv_bfloat16 {
 };
 struct __nv_bfloat162 {
   __nv_bfloat16 x, y;
-  __host__ __device__ __nv_bfloat162();
+  __nv_bfloat162() = default;
   __host__ __device__ __nv_bfloat162(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
   __host__ __device__ __nv_bfloat162 &operator+=(const __nv_bfloat162 &h);
 };

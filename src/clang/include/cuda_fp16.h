@@ -6,7 +6,7 @@ struct __half_raw { unsigned short x; };
 struct __half2_raw { unsigned short x, y; };
 struct __half {
   unsigned short __x;
-  __host__ __device__ __half();
+  __half() = default;
   __host__ __device__ __half(float f);
   __host__ __device__ __half(double f);
   __host__ __device__ __half(int i);
@@ -19,7 +19,7 @@ struct __half {
 };
 struct __half2 {
   __half x, y;
-  __host__ __device__ __half2();
+  __half2() = default;
   __host__ __device__ __half2(const __half &a, const __half &b);
   __host__ __device__ __half2 &operator+=(const __half2 &h);
 };

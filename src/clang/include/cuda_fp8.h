@@ -11,7 +11,7 @@ enum __nv_saturation_t { __NV_NOSAT, __NV_SATFINITE };
 #define __AS_FP8(NAME)                                                                        \
   struct NAME {                                                                               \
     __nv_fp8_storage_t __x;                                                                   \
-    __host__ __device__ NAME();                                                               \
+    NAME() = default;                                                                         \
     __host__ __device__ explicit NAME(float f);                                               \
     __host__ __device__ explicit NAME(double f);                                              \
     __host__ __device__ explicit NAME(__half f);                                              \

@@ -171,8 +171,10 @@ fn builtin_vector(name: &str) -> Option<(Ty, usize)> {
 fn scalar_bytes(ty: &str) -> Option<u32> {
     let t: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
     Some(match t.join(" ").as_str() {
-        "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" => 1,
-        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
+        "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" | "__nv_fp8_e4m3"
+        | "__nv_fp8_e5m2" => 1,
+        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16"
+        | "nv_bfloat16" | "c10::Half" | "at::Half" | "c10::BFloat16" | "at::BFloat16" => 2,
         "int" | "unsigned int" | "unsigned" | "float" | "int32_t" | "uint32_t" | "uint" => 4,
         "double" | "long long" | "unsigned long long" | "int64_t" | "uint64_t" | "long" | "unsigned long"
         | "size_t" => 8,
@@ -479,9 +481,21 @@ impl Lx<'_> {
                     _ => None,
                 };
                 let Some(f) = f else {
-                    return Err(
-                        self.unsupported(format!("a call returning `{}` without a body", layout.name), n)
-                    );
+                    // A function without a body (our headers' `__half22float2`): each word a
+                    // pure function of the arguments' values.
+                    let name = match &n.kind {
+                        K::Call { callee: Some(name) } => name.clone(),
+                        _ => return Err(self.unsupported(format!("a call returning `{}`", layout.name), n)),
+                    };
+                    let vals = self.opaque_args(&name, args, n)?;
+                    let mut out = Vec::new();
+                    for (path, m) in &layout.fields {
+                        let Member::Scalar(t) = m else {
+                            return Err(self.unsupported(format!("`{name}` returning pointers"), n));
+                        };
+                        out.push((Expr::Call(format!("{name}.{path}"), vals.clone()), *t));
+                    }
+                    return Ok(out);
                 };
                 let mut tys = Vec::new();
                 for (_, m) in &layout.fields {

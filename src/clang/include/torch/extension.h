@@ -7,12 +7,13 @@
 #include "../vector"
 #include "../string"
 #include "../cstdint"
+#include "../initializer_list"
 namespace c10 {
-struct Half { unsigned short x; __host__ __device__ Half(); __host__ __device__ Half(float f); __host__ __device__ operator float() const; };
-struct BFloat16 { unsigned short x; __host__ __device__ BFloat16(); __host__ __device__ BFloat16(float f); __host__ __device__ operator float() const; };
+struct Half { unsigned short x; Half() = default; __host__ __device__ Half(float f); __host__ __device__ operator float() const; };
+struct BFloat16 { unsigned short x; BFloat16() = default; __host__ __device__ BFloat16(float f); __host__ __device__ operator float() const; };
 enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 };
 struct Device { bool is_cuda() const; int index() const; };
-template <class T> class ArrayRef { public: const T *data() const; size_t size() const; T operator[](size_t i) const; };
+template <class T> class ArrayRef { public: ArrayRef(std::initializer_list<T> list); const T *data() const; size_t size() const; T operator[](size_t i) const; };
 typedef ArrayRef<int64_t> IntArrayRef;
 } // namespace c10
 namespace at {
@@ -70,8 +71,19 @@ const at::ScalarType kInt32 = at::ScalarType::Int;
 #define AT_ASSERTM(cond, ...) ((void)(cond))
 #define TORCH_EXTENSION_NAME autosync_extension
 #define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
-#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) ((void)0)
-#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) ((void)0)
+// The dispatch runs its lambda once per type with `scalar_t` naming it, as ATen's does: every
+// instance the extension can launch is instantiated (and checked).
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                                            \
+  [&] {                                                                                         \
+    { using scalar_t = float; __VA_ARGS__(); }                                                  \
+    { using scalar_t = double; __VA_ARGS__(); }                                                 \
+  }()
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...)                                   \
+  [&] {                                                                                         \
+    { using scalar_t = float; __VA_ARGS__(); }                                                  \
+    { using scalar_t = double; __VA_ARGS__(); }                                                 \
+    { using scalar_t = at::Half; __VA_ARGS__(); }                                               \
+  }()
 // The module body is host glue (m.def(...)); it becomes an unused function that is never parsed
 // for device code, and its body is dropped by the macro below.
 #define PYBIND11_MODULE(name, m) template <class __AutosyncModule> static void __autosync_pybind_##name(__AutosyncModule &m)
