@@ -135,6 +135,9 @@ pub struct Node {
     /// `DeclRefExpr`: the declaration referred to.
     #[serde(default)]
     pub referenced_decl: Option<DeclRef>,
+    /// `MemberExpr`: the member's declaration id.
+    #[serde(default)]
+    pub referenced_member_decl: Option<String>,
     /// `MemberExpr`: `->` rather than `.`.
     #[serde(default)]
     pub is_arrow: bool,

@@ -152,12 +152,16 @@ enum Ctx {
 enum Slot {
     Scalar(String, Ty),
     Record(Vec<(String, Ty)>),
+    /// A pointer: the local holding its word offset, and the array every `return` points into
+    /// (known at the first one).
+    Pointer(String, Option<(String, Elem)>),
 }
 
 /// The shape of an inlined call's value.
 enum Want {
     Scalar(Ty),
     Record(Vec<Ty>),
+    Pointer,
 }
 
 /// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`). `name` is the
@@ -184,6 +188,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         result: None,
         source_arrays: Vec::new(),
         source_params: Vec::new(),
+        dynamic_shared: None,
         loops: Vec::new(),
         temps: 0,
     };
@@ -266,6 +271,9 @@ struct Lx<'a> {
     source_arrays: Vec<(String, crate::kpl::SourceArray)>,
     /// Parameters written otherwise in the source (`img_pitch` is `img.pitch`).
     source_params: Vec<(String, String)>,
+    /// The KPL array of the block's dynamic shared memory and the size of its words: every
+    /// `extern __shared__` array (in the kernel and in each inlined copy of a function) is it.
+    dynamic_shared: Option<(String, Option<u32>)>,
     loops: Vec<LoopFlags>,
     temps: usize,
 }
@@ -708,7 +716,7 @@ impl<'a> Lx<'a> {
     fn binding(&self, n: &Node) -> Option<Binding> {
         match &n.kind {
             NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
-            NodeKind::Member { name, arrow: false } => match self.binding(strip(n.children.first()?))? {
+            NodeKind::Member { name, arrow: false, .. } => match self.binding(strip(n.children.first()?))? {
                 Binding::Record(l) => l.member(name),
                 _ => None,
             },
@@ -938,6 +946,26 @@ impl<'a> Lx<'a> {
             if initialized {
                 return Err(self.unsupported("an initialized `__shared__` array", v));
             }
+            if storage_class.as_deref() == Some("extern") {
+                let bytes = array_type(&ty).and_then(|(e, _)| self.word_bytes(&e));
+                if let Some((kpl, size)) = self.dynamic_shared.clone() {
+                    // Another name for the same memory: only a view with words of one size.
+                    if size.is_none() || size != bytes {
+                        return Err(self.unsupported(
+                            "a second `extern __shared__` array whose elements have another size",
+                            v,
+                        ));
+                    }
+                    self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
+                    return Ok(());
+                }
+                let kpl = self.declare(name);
+                self.dynamic_shared = Some((kpl.clone(), bytes));
+                let span = self.span_of(v).unwrap_or(self.cur_span);
+                self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
+                self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
+                return Ok(());
+            }
             let kpl = self.declare(name);
             let span = self.span_of(v).unwrap_or(self.cur_span);
             self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
@@ -1017,6 +1045,19 @@ impl<'a> Lx<'a> {
                 for ((r, t), (e, et)) in slots.into_iter().zip(vals) {
                     self.emit(StmtKind::Assign { name: r, value: convert(e, et, t) });
                 }
+                Ok(())
+            }
+            Some(Slot::Pointer(offset, target)) => {
+                let (array, elem, off) = self.pointer(strip(v))?;
+                if let Some((a, e)) = &target {
+                    if *a != array || *e != elem {
+                        return Err(
+                            self.unsupported("a function returning pointers into different arrays", n)
+                        );
+                    }
+                }
+                self.result = Some(Slot::Pointer(offset.clone(), Some((array, elem))));
+                self.emit(StmtKind::Assign { name: offset, value: off });
                 Ok(())
             }
             None => Err(self.unsupported("this `return` with a value", n)),
@@ -1363,6 +1404,14 @@ impl<'a> Lx<'a> {
                 return self.cast_pointer(n);
             }
             NodeKind::StaticCast | NodeKind::ReinterpretCast => return self.cast_pointer(n),
+            // `T *p = SharedMemory<T>();`: the class's conversion operator, called.
+            NodeKind::ImplicitCast { cast } if cast == "UserDefinedConversion" => {
+                return self.pointer(self.only_child(n)?);
+            }
+            NodeKind::Other { kind } if kind == "ExprWithCleanups" => {
+                return self.pointer(self.only_child(n)?)
+            }
+            NodeKind::Call { .. } | NodeKind::MemberCall { .. } => return self.pointer_call(n),
             _ => {}
         }
         match self.binding(n) {
@@ -1412,6 +1461,25 @@ impl<'a> Lx<'a> {
                 ))
             }
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+        }
+    }
+
+    /// A call returning a pointer, inlined: a device function or method with a body whose
+    /// every `return` points into one array.
+    fn pointer_call(&mut self, n: &Node) -> R<(String, Elem, Expr)> {
+        let callee = n.children.first().map(strip_callee);
+        let id = match callee.map(|c| &c.kind) {
+            Some(NodeKind::DeclRef { decl_id, .. }) => Some(decl_id.clone()),
+            Some(NodeKind::Member { decl, .. }) => decl.clone(),
+            _ => None,
+        };
+        let model = self.model;
+        let Some(f) = id.as_deref().and_then(|id| model.definition(id)) else {
+            return Err(self.unsupported("a pointer returned by a function without a body", n));
+        };
+        match self.inline_into(n, f, &n.children[1..], Some(Want::Pointer))? {
+            Some(Slot::Pointer(offset, Some((array, elem)))) => Ok((array, elem, Expr::var(&offset))),
+            _ => Err(self.unsupported(format!("the pointer `{}` returns", f.name), n)),
         }
     }
 
@@ -2093,6 +2161,7 @@ impl<'a> Lx<'a> {
             Some(Want::Record(tys)) => {
                 Some(Slot::Record(tys.into_iter().map(|t| (self.temp(None), t)).collect()))
             }
+            Some(Want::Pointer) => Some(Slot::Pointer(self.temp(None), None)),
         };
         for (id, b) in bound {
             self.bindings.insert(id, b);
@@ -2137,7 +2206,8 @@ impl<'a> Lx<'a> {
         self.bodies.pop();
         self.ret = saved_ret;
         self.loops = saved_loops;
-        self.result = saved_result;
+        // The slot as the returns left it (a pointer's array is known after the first).
+        let result = std::mem::replace(&mut self.result, saved_result);
         lowered?;
         self.cur_span = call_span;
         // The caller's place after the call goes on this marker, not on the body's last statement.

@@ -263,6 +263,8 @@ pub enum NodeKind {
         name: String,
         /// `->`.
         arrow: bool,
+        /// clang's id of the member's declaration (a method's: what a call of it runs).
+        decl: Option<String>,
     },
     /// A built-in index variable's component (`threadIdx.x`).
     BuiltinVar {
@@ -582,14 +584,16 @@ impl Builder<'_> {
 
     fn decl_kind(&mut self, d: &ast::Node, scope: &str) {
         match d.kind.as_str() {
-            "FunctionDecl" | "CXXMethodDecl" => self.function(d, scope, false, Vec::new()),
+            "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl" => {
+                self.function(d, scope, false, Vec::new())
+            }
             "FunctionTemplateDecl" => {
                 // The first FunctionDecl child is the pattern; later ones are the instances
                 // clang created (implicit or explicit).
                 let mut first = true;
                 for c in &d.inner {
                     if matches!(c.kind.as_str(), "FunctionDecl" | "CXXMethodDecl") {
-                        let args = template_args(c);
+                        let args = instance_args(d, c);
                         self.function(c, scope, first, args);
                         first = false;
                     }
@@ -652,6 +656,14 @@ impl Builder<'_> {
                     next = v.wrapping_add(1);
                 }
             }
+            // A class template: its instances are records (`Packet<float, 4>`) whose methods
+            // are functions like any other (`SharedMemory<float>::operator float *`).
+            "ClassTemplateDecl" => {
+                for c in d.inner.iter().filter(|c| c.kind == "ClassTemplateSpecializationDecl") {
+                    self.class_instance(d, c, scope);
+                }
+            }
+            "ClassTemplateSpecializationDecl" => self.class_instance(d, d, scope),
             "CXXRecordDecl" | "RecordDecl" if !d.is_implicit => {
                 let record = d.complete_definition.then(|| record_of(d));
                 match &d.name {
@@ -668,6 +680,25 @@ impl Builder<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// An instance of a class template (`Packet<float, 4>`): a record, and a scope for its
+    /// methods (`SharedMemory<float>::operator float *`).
+    fn class_instance(&mut self, template: &ast::Node, d: &ast::Node, scope: &str) {
+        let Some(name) = &d.name else { return };
+        let args: Vec<String> = instance_args(template, d)
+            .into_iter()
+            .map(|a| match a {
+                TemplateArg::Value(v) | TemplateArg::Type(v) | TemplateArg::Other(v) => v,
+            })
+            .collect();
+        let inner = join_scope(scope, &format!("{name}<{}>", args.join(", ")));
+        if d.complete_definition {
+            self.records.entry(inner.clone()).or_insert_with(|| record_of(d));
+        }
+        for c in &d.inner {
+            self.decl(c, &inner);
         }
     }
 
@@ -769,7 +800,11 @@ impl Builder<'_> {
                 NodeKind::Unary { op: n.opcode.clone().unwrap_or_default(), postfix: n.is_postfix }
             }
             "ArraySubscriptExpr" => NodeKind::ArraySubscript,
-            "MemberExpr" => NodeKind::Member { name: n.name.clone().unwrap_or_default(), arrow: n.is_arrow },
+            "MemberExpr" => NodeKind::Member {
+                name: n.name.clone().unwrap_or_default(),
+                arrow: n.is_arrow,
+                decl: n.referenced_member_decl.clone(),
+            },
             "DeclRefExpr" => {
                 let r = n.referenced_decl.clone().unwrap_or_default();
                 NodeKind::DeclRef { name: r.name.unwrap_or_default(), decl_id: r.id, decl_kind: r.kind }
@@ -955,6 +990,33 @@ fn value_text(n: &ast::Node) -> Option<String> {
         serde_json::Value::String(s) => Some(s.clone()),
         other => Some(other.to_string()),
     }
+}
+
+/// The arguments of an instance of `template` (a `FunctionTemplateDecl` or
+/// `ClassTemplateDecl`), a `bool` argument written `true`/`false` (clang dumps its integer
+/// and gives its type only on the template's parameter).
+fn instance_args(template: &ast::Node, instance: &ast::Node) -> Vec<TemplateArg> {
+    let is_bool: Vec<bool> = template
+        .inner
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind.as_str(),
+                "TemplateTypeParmDecl" | "NonTypeTemplateParmDecl" | "TemplateTemplateParmDecl"
+            )
+        })
+        .map(|p| p.kind == "NonTypeTemplateParmDecl" && p.ty.as_ref().is_some_and(|t| t.qual == "bool"))
+        .collect();
+    template_args(instance)
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            TemplateArg::Value(v) if is_bool.get(i) == Some(&true) && (v == "0" || v == "1") => {
+                TemplateArg::Value(if v == "1" { "true" } else { "false" }.into())
+            }
+            a => a,
+        })
+        .collect()
 }
 
 fn template_args(d: &ast::Node) -> Vec<TemplateArg> {

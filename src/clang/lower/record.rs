@@ -377,7 +377,7 @@ impl Lx<'_> {
 
     /// The member a member expression denotes.
     pub(super) fn member(&mut self, n: &super::Node) -> R<MemberPlace> {
-        let super::NodeKind::Member { name, arrow } = &n.kind else {
+        let super::NodeKind::Member { name, arrow, .. } = &n.kind else {
             return Err(self.unsupported("this expression as a member", n));
         };
         if let Some(b) = self.binding(n) {
