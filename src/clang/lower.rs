@@ -1629,7 +1629,13 @@ impl<'a> Lx<'a> {
                 self.store(target, Expr::var(&kept), t);
                 Ok((Expr::var(&kept), t))
             }
-            NodeKind::Binary { op } if op == "=" || op == "," => {
+            // `a, b`: `a` for its effects, then the value of `b`.
+            NodeKind::Binary { op } if op == "," => {
+                let (a, b) = self.two(n)?;
+                self.effect(a)?;
+                self.rvalue(b)
+            }
+            NodeKind::Binary { op } if op == "=" => {
                 Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
             }
             NodeKind::Binary { op } => {
@@ -1929,12 +1935,16 @@ impl<'a> Lx<'a> {
                 let v = self.temp(Some(Expr::var(&u)));
                 return Ok(Some((Expr::var(&v), Ty::Int)));
             }
-            // GPUVerify's annotations: preconditions and assumptions of the kernel.
+            // GPUVerify's annotations: preconditions and assumptions of the kernel. A device
+            // function's `__requires` is its callers' obligation, not assumed (dropping an
+            // assumption only adds reports).
+            "__requires" if self.inlining.len() > 1 && !want => return Ok(None),
             "__requires" | "__assume" if args.len() == 1 && !want => {
                 let c = self.condition(&args[0])?;
                 self.emit(StmtKind::Assume { cond: c });
                 return Ok(None);
             }
+            _ if super::IGNORED_ANNOTATIONS.contains(&name) && !want => return Ok(None),
             "__implies" if args.len() == 2 => {
                 let a = self.condition(&args[0])?;
                 let b = self.condition(&args[1])?;

@@ -11,6 +11,7 @@
 //!
 //! Nothing here lowers to KPL; that is the consumer's job.
 
+mod annotations;
 pub mod ast;
 pub mod headers;
 pub mod invoke;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use annotations::IGNORED_ANNOTATIONS;
 pub use invoke::{find_clang, CLANG_ENV, MIN_CLANG_MAJOR};
 pub use model::{
     ExecSpace, Function, Launch, LaunchKind, Model, Node, NodeKind, Param, Pos, SrcRange, SrcText,

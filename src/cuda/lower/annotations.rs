@@ -16,39 +16,6 @@
 
 use super::*;
 
-/// Annotations that state something to prove: ignored (not evaluated, not assumed).
-const IGNORED: &[&str] = &[
-    "__assert",
-    "__global_assert",
-    "__ensures",
-    "__invariant",
-    "__global_invariant",
-    "__function_wide_invariant",
-    "__candidate_invariant",
-    "__candidate_global_invariant",
-    "__function_wide_candidate_invariant",
-    "__reads_from",
-    "__writes_to",
-    "__reads_from_local",
-    "__writes_to_local",
-    "__reads_from_global",
-    "__writes_to_global",
-    "__no_read",
-    "__no_write",
-    "__no_read_local",
-    "__no_write_local",
-    "__no_read_global",
-    "__no_write_global",
-    "__read_implies",
-    "__write_implies",
-    "__array_snapshot",
-    "__non_temporal_loads_begin",
-    "__non_temporal_loads_end",
-    "__barrier_invariant",
-    "__barrier_invariant_binary",
-    "__assert_on_bug",
-];
-
 /// Specification functions that may appear inside an assumption and are modelled.
 const MODELLED: &[&str] = &["__implies", "__is_pow2"];
 
@@ -99,7 +66,7 @@ impl<'t> Lx<'_, 't> {
             "__requires" => true,
             "__assume" => true,
             "__implies" | "__is_pow2" => return Some(self.spec_function(n, fname)),
-            _ if IGNORED.contains(&fname) => false,
+            _ if crate::clang::IGNORED_ANNOTATIONS.contains(&fname) => false,
             _ => return None,
         };
         if used {
