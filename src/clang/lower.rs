@@ -314,6 +314,20 @@ fn array_type(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
     rest.is_empty().then_some((elem, dims))
 }
 
+/// A pointer to rows (`float (*)[512]` → (`float`, [None, 512])): a parameter that is a
+/// multi-dimensional array of unknown length.
+fn row_pointer(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
+    let open = ty.find("(*")?;
+    let close = open + ty[open..].find(')')?;
+    let qualifiers = ty[open + 2..close].trim();
+    if !qualifiers.split_whitespace().all(|w| matches!(w, "const" | "__restrict" | "__restrict__")) {
+        return None;
+    }
+    let (elem, mut dims) = array_type(&format!("{}{}", ty[..open].trim(), ty[close + 1..].trim()))?;
+    dims.insert(0, None);
+    Some((elem, dims))
+}
+
 /// The pointee of a pointer type (`const float *__restrict` → `const float`).
 fn pointee(ty: &str) -> Option<&str> {
     let t = ty.trim_end();
@@ -655,14 +669,28 @@ impl<'a> Lx<'a> {
             } else if let Some(layout) = self.layout_of(&self.resolve(ty)) {
                 let binding = self.record_param(&p.name, layout, at);
                 self.bindings.insert(key, binding);
+            } else if let Some((elem, dims)) = row_pointer(&self.resolve(ty)) {
+                let Some(elem) = self.elem_of(&elem) else {
+                    return Err(self.unsupported_param(p, at));
+                };
+                if f.body.as_ref().is_some_and(|b| assigns(b, &p.id)) {
+                    return Err(self.unsupported_param(p, at));
+                }
+                let kpl = self.declare(&p.name);
+                self.declare_array(&kpl, &p.name, Space::Global, &dims, &elem, at);
+                self.bindings.insert(key, Binding::Array { kpl, elem, rank: dims.len() });
             } else {
-                return Err(Diagnostic::error(
-                    format!("unsupported by the clang front end: parameter `{}` of type `{}`", p.name, p.ty),
-                    at,
-                ));
+                return Err(self.unsupported_param(p, at));
             }
         }
         Ok(())
+    }
+
+    fn unsupported_param(&self, p: &super::Param, at: Span) -> Diagnostic {
+        Diagnostic::error(
+            format!("unsupported by the clang front end: parameter `{}` of type `{}`", p.name, p.ty),
+            at,
+        )
     }
 
     /// Binds the namespace-scope variables any function of the file reads or writes: arrays
@@ -1316,6 +1344,9 @@ impl<'a> Lx<'a> {
     /// indices evaluated.
     fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip(n);
+        if let Some(Binding::Cell { kpl, ty }) = self.binding(n) {
+            return Ok((kpl, vec![Expr::Const(0)], ty));
+        }
         match &n.kind {
             NodeKind::ArraySubscript => match self.indices(n)? {
                 (array, Elem::Scalar(ty), index) => Ok((array, index, ty)),
@@ -1462,6 +1493,24 @@ impl<'a> Lx<'a> {
             }
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
         }
+    }
+
+    /// The scalar element the pointer expression `p` points to (`&a[i]`, `p + i`, `&c`).
+    fn pointee_element(&mut self, p: &Node, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
+        let addr = strip(p);
+        if let NodeKind::Unary { op, .. } = &addr.kind {
+            if op == "&" {
+                return self.element(self.only_child(addr)?);
+            }
+        }
+        let (array, elem, rank, offset) = self.array_base(addr)?;
+        let Elem::Scalar(ty) = elem else {
+            return Err(self.unsupported("a struct through this pointer", n));
+        };
+        if rank != 1 {
+            return Err(self.unsupported("a row of a multi-dimensional array through this pointer", n));
+        }
+        Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty))
     }
 
     /// A call returning a pointer, inlined: a device function or method with a body whose
@@ -2000,30 +2049,53 @@ impl<'a> Lx<'a> {
             }
             _ => {}
         }
+        match name {
+            // A read through the read-only cache is a read.
+            "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" if args.len() == 1 => {
+                let (array, index, ty) = self.pointee_element(&args[0], n)?;
+                let dst = self.temp(None);
+                self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                return Ok(Some((Expr::Var(dst), ty)));
+            }
+            // Output of the host's console: no memory of the kernel changes.
+            "printf" if !want => {
+                for a in &args[1.min(args.len())..] {
+                    if a.ty.as_deref().and_then(|t| self.scalar_of(t)).is_some() {
+                        self.rvalue(a)?;
+                    }
+                }
+                return Ok(None);
+            }
+            // `sincosf(x, &s, &c)`: two results stored through the pointers.
+            "sincosf" | "__sincosf" | "sincos" | "sincospif" if args.len() == 3 && !want => {
+                let (x, _) = self.rvalue(&args[0])?;
+                let base = name.trim_start_matches('_').trim_end_matches('f');
+                for (arg, part) in [(&args[1], "sin"), (&args[2], "cos")] {
+                    let (array, index, ty) = self.pointee_element(arg, n)?;
+                    let value = Expr::Call(format!("{base}.{part}"), vec![x.clone()]);
+                    self.emit(StmtKind::Write { array, index, value: convert(value, Ty::Float, ty) });
+                }
+                return Ok(None);
+            }
+            _ => {}
+        }
         let (plain, scope) = AtomicScope::of_cuda_name(name);
-        if let Some(op) = AtomicOp::from_cuda(plain) {
-            let [target, value] = args else {
-                return Err(self.unsupported(format!("`{name}` with {} arguments", args.len()), n));
-            };
-            let addr = strip(target);
-            let place = match &addr.kind {
-                NodeKind::Unary { op, .. } if op == "&" => self.only_child(addr)?,
-                _ => addr,
+        // `atomicCAS(p, compare, v)`: one atomic read-modify-write of `*p`. KPL has no
+        // compare-and-swap: it is `exch` with the value CAS may store (the oracle takes the
+        // memory after any atomic as unknown, so only the access matters to it); `compare` is
+        // evaluated for its reads.
+        let cas = plain == "atomicCAS" && args.len() == 3;
+        if let Some(op) = AtomicOp::from_cuda(plain).or(cas.then_some(AtomicOp::Exch)) {
+            let (target, value) = match args {
+                [t, v] => (t, v),
+                [t, compare, v] if cas => {
+                    self.rvalue(compare)?;
+                    (t, v)
+                }
+                _ => return Err(self.unsupported(format!("`{name}` with {} arguments", args.len()), n)),
             };
             let (v, vt) = self.rvalue(value)?;
-            let (array, index, ty) = if std::ptr::eq(place, addr) {
-                // `atomicAdd(p + i, v)` or `atomicAdd(p, v)`: the element the pointer points to.
-                let (array, elem, rank, offset) = self.array_base(addr)?;
-                let Elem::Scalar(ty) = elem else {
-                    return Err(self.unsupported("an atomic on a struct", n));
-                };
-                if rank != 1 {
-                    return Err(self.unsupported("an atomic on a row of a multi-dimensional array", n));
-                }
-                (array, vec![offset.unwrap_or(Expr::Const(0))], ty)
-            } else {
-                self.element(place)?
-            };
+            let (array, index, ty) = self.pointee_element(target, n)?;
             let dst = want.then(|| self.temp(None));
             self.emit(StmtKind::Atomic {
                 dst: dst.clone(),
