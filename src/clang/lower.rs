@@ -35,6 +35,7 @@ use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
+mod pointer_groups;
 mod record;
 mod switch;
 
@@ -189,6 +190,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         source_arrays: Vec::new(),
         source_params: Vec::new(),
         dynamic_shared: None,
+        groups: Default::default(),
         loops: Vec::new(),
         temps: 0,
     };
@@ -213,6 +215,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         lx.places[start.0 as usize] = p;
     }
     let name_span = f.name_range.as_ref().and_then(|r| lx.span_of_range(r)).unwrap_or(body_span);
+    lx.pointer_groups(f, body, name_span);
     lx.parameters(f, name_span)?;
     lx.globals(name_span);
     let body_parts = FunctionBody::of(body);
@@ -274,6 +277,8 @@ struct Lx<'a> {
     /// The KPL array of the block's dynamic shared memory and the size of its words: every
     /// `extern __shared__` array (in the kernel and in each inlined copy of a function) is it.
     dynamic_shared: Option<(String, Option<u32>)>,
+    /// The arrays pointers join into one (`pointer_groups.rs`).
+    groups: pointer_groups::PointerGroups,
     loops: Vec<LoopFlags>,
     temps: usize,
 }
@@ -654,6 +659,11 @@ impl<'a> Lx<'a> {
                 self.params.push(kpl.clone());
                 self.bindings.insert(key, Binding::Scalar { kpl, ty: t });
             } else if let Some(elem) = pointee(&self.resolve(ty)).and_then(|t| self.elem_of(t)) {
+                let assigned = f.body.as_ref().is_some_and(|b| assigns(b, &p.id));
+                if let Some(b) = self.group_member(&p.id, &p.name, &elem, assigned) {
+                    self.bindings.insert(key, b);
+                    continue;
+                }
                 let kpl = self.declare(&p.name);
                 self.declare_array(&kpl, &p.name, Space::Global, &[None], &elem, at);
                 let assigned = f.body.as_ref().is_some_and(|b| assigns(b, &p.id));
@@ -994,6 +1004,10 @@ impl<'a> Lx<'a> {
                 self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
                 return Ok(());
             }
+            if let Some(b) = self.group_member(id, name, &elem, false) {
+                self.bindings.insert(id.clone(), b);
+                return Ok(());
+            }
             let kpl = self.declare(name);
             let span = self.span_of(v).unwrap_or(self.cur_span);
             self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
@@ -1026,7 +1040,14 @@ impl<'a> Lx<'a> {
         if pointee(&ty).is_some() {
             // A pointer local: the array it points into never changes; its element is a local.
             let Some(init) = v.children.first() else {
-                return Err(self.unsupported("a pointer declared without a value", v));
+                // `float *p; if (c) p = a; else p = b;`: a pointer of a group, set later.
+                let Some((array, elem)) = self.groups.variable(id) else {
+                    return Err(self.unsupported("a pointer declared without a value", v));
+                };
+                let offset = self.fresh(&format!("{name}_at"));
+                self.emit(StmtKind::Local { name: offset.clone(), init: None });
+                self.bindings.insert(id.clone(), Binding::Ptr { array, elem, offset });
+                return Ok(());
             };
             let (array, elem, off) = self.pointer(init)?;
             let body = self.bodies.last().copied();
@@ -1476,6 +1497,19 @@ impl<'a> Lx<'a> {
                         Err(self.unsupported("the address of an element of a multi-dimensional array", n))
                     }
                 }
+            }
+            // `c ? a : b` of two pointers into one array (a pointer group's members).
+            NodeKind::Conditional if n.children.len() == 3 => {
+                let c = self.condition(&n.children[0])?;
+                if self.reads_memory(&n.children[1]) || self.reads_memory(&n.children[2]) {
+                    return Err(self.unsupported("a `?:` of pointers that reads memory", n));
+                }
+                let (x, ex, ox) = self.pointer(strip(&n.children[1]))?;
+                let (y, ey, oy) = self.pointer(strip(&n.children[2]))?;
+                if x != y || ex != ey {
+                    return Err(self.unsupported("a `?:` of pointers into different arrays", n));
+                }
+                Ok((x, ex, Expr::Select(Box::new(c), Box::new(ox), Box::new(oy))))
             }
             NodeKind::Binary { op } if op == "+" || op == "-" => {
                 let (a, b) = self.two(n)?;

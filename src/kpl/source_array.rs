@@ -17,12 +17,16 @@ pub struct SourceArray {
     /// The words of one struct or vector element (`x`, `y`, `lo.x`): the last KPL dimension
     /// holds `fields.len()` words per element. Empty for scalar elements.
     pub fields: Vec<String>,
+    /// With more than one name and a one-dimensional KPL array: the words of each member,
+    /// which lie one after another (`a_b[stride + i]` is `b[i]`). 0: the leading index
+    /// selects the member.
+    pub member_stride: u64,
 }
 
 impl SourceArray {
     /// The plain view of an array the source declares under `name`.
     pub fn named(name: &str) -> SourceArray {
-        SourceArray { names: vec![name.to_string()], scalar: false, fields: Vec::new() }
+        SourceArray { names: vec![name.to_string()], scalar: false, fields: Vec::new(), member_stride: 0 }
     }
 }
 
@@ -37,7 +41,11 @@ pub fn element_text(decl: &ArrayDecl, view: Option<&SourceArray>, index: u64) ->
         if v.scalar {
             return v.names.first().cloned().unwrap_or(name);
         }
-        if v.names.len() > 1 && digits.len() > 1 {
+        if v.names.len() > 1 && digits.len() == 1 && v.member_stride > 0 {
+            let member = digits[0] / v.member_stride;
+            digits[0] %= v.member_stride;
+            name = v.names.get(member as usize).cloned().unwrap_or(name);
+        } else if v.names.len() > 1 && digits.len() > 1 {
             let member = digits.remove(0);
             name = v.names.get(member as usize).cloned().unwrap_or(name);
         } else if let Some(n) = v.names.first() {
@@ -151,12 +159,22 @@ mod tests {
 
     #[test]
     fn through_the_source_view() {
-        let scalar = SourceArray { names: vec!["count".into()], scalar: true, fields: vec![] };
+        let scalar =
+            SourceArray { names: vec!["count".into()], scalar: true, fields: vec![], member_stride: 0 };
         assert_eq!(element_text(&decl(&[Some(1)]), Some(&scalar), 0), "count");
-        let group = SourceArray { names: vec!["a".into(), "b".into()], scalar: false, fields: vec![] };
+        let group = SourceArray {
+            names: vec!["a".into(), "b".into()],
+            scalar: false,
+            fields: vec![],
+            member_stride: 0,
+        };
         assert_eq!(element_text(&decl(&[Some(2), Some(64)]), Some(&group), 64 + 5), "b[5]");
-        let pts =
-            SourceArray { names: vec!["pts".into()], scalar: false, fields: vec!["x".into(), "y".into()] };
+        let pts = SourceArray {
+            names: vec!["pts".into()],
+            scalar: false,
+            fields: vec!["x".into(), "y".into()],
+            member_stride: 0,
+        };
         assert_eq!(element_text(&decl(&[Some(128)]), Some(&pts), 9), "pts[4].y");
     }
 
@@ -167,11 +185,16 @@ mod tests {
         assert_eq!(subscripts_text(&t, None, &[3, 17]), "t[3][17]");
         assert_eq!(subscripts_text(&t, None, &[u64::from(u32::MAX), 0]), "t[-1][0]");
         assert_eq!(extent_text(None, &t.dims), "16 × 17 elements");
-        let pts =
-            SourceArray { names: vec!["pts".into()], scalar: false, fields: vec!["x".into(), "y".into()] };
+        let pts = SourceArray {
+            names: vec!["pts".into()],
+            scalar: false,
+            fields: vec!["x".into(), "y".into()],
+            member_stride: 0,
+        };
         assert_eq!(subscripts_text(&decl(&[Some(128)]), Some(&pts), &[129]), "pts[64].y");
         assert_eq!(extent_text(Some(&pts), &[Some(128)]), "64 elements");
-        let count = SourceArray { names: vec!["count".into()], scalar: true, fields: vec![] };
+        let count =
+            SourceArray { names: vec!["count".into()], scalar: true, fields: vec![], member_stride: 0 };
         assert_eq!(extent_text(Some(&count), &[Some(1)]), "1 element");
     }
 }

@@ -298,7 +298,12 @@ impl Lx<'_> {
             *last = last.map(|d| d * l.words());
             self.source_arrays.push((
                 kpl.to_string(),
-                SourceArray { names: vec![source.to_string()], scalar: false, fields: l.paths() },
+                SourceArray {
+                    names: vec![source.to_string()],
+                    scalar: false,
+                    fields: l.paths(),
+                    member_stride: 0,
+                },
             ));
         }
         self.arrays.push(ArrayDecl { name: kpl.to_string(), space, dims, span: at });

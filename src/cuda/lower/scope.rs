@@ -214,10 +214,15 @@ impl<'t> Lx<'_, 't> {
         let mut out = std::collections::BTreeMap::new();
         for a in &self.arrays {
             let mut view = match (self.ptr_groups.members_of(&a.name), self.c_names.get(&a.name)) {
-                (Some(names), _) => crate::kpl::SourceArray { names, scalar: false, fields: Vec::new() },
-                (None, Some((c, scalar))) => {
-                    crate::kpl::SourceArray { names: vec![c.clone()], scalar: *scalar, fields: Vec::new() }
+                (Some(names), _) => {
+                    crate::kpl::SourceArray { names, scalar: false, fields: Vec::new(), member_stride: 0 }
                 }
+                (None, Some((c, scalar))) => crate::kpl::SourceArray {
+                    names: vec![c.clone()],
+                    scalar: *scalar,
+                    fields: Vec::new(),
+                    member_stride: 0,
+                },
                 (None, None) => crate::kpl::SourceArray::named(&a.name),
             };
             if let Some(agg) = self.agg_arrays.get(&a.name) {
