@@ -35,6 +35,8 @@ use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
+mod curand;
+pub(crate) use curand::CURAND_STATES;
 mod pointer_groups;
 mod record;
 mod switch;
@@ -754,7 +756,8 @@ impl<'a> Lx<'a> {
     fn binding(&self, n: &Node) -> Option<Binding> {
         match &n.kind {
             NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
-            NodeKind::Member { name, arrow: false, .. } => match self.binding(strip(n.children.first()?))? {
+            // `p->x` too where `p` stands for a struct in locals (`f(&s)` inlined).
+            NodeKind::Member { name, .. } => match self.binding(strip(n.children.first()?))? {
                 Binding::Record(l) => l.member(name),
                 _ => None,
             },
@@ -1547,6 +1550,18 @@ impl<'a> Lx<'a> {
         Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty))
     }
 
+    /// The locals of the struct `&x` takes the address of, when `x` is one held in locals.
+    fn address_of_local_record(&self, a: &Node) -> Option<Rc<record::Locals>> {
+        let a = strip(a);
+        match &a.kind {
+            NodeKind::Unary { op, .. } if op == "&" => match self.binding(strip(a.children.first()?))? {
+                Binding::Record(l) => Some(l),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// A call returning a pointer, inlined: a device function or method with a body whose
     /// every `return` points into one array.
     fn pointer_call(&mut self, n: &Node) -> R<(String, Elem, Expr)> {
@@ -2083,6 +2098,9 @@ impl<'a> Lx<'a> {
             }
             _ => {}
         }
+        if let Some(r) = self.curand_call(n, name) {
+            return Ok(r?.into_iter().next());
+        }
         match name {
             // A read through the read-only cache is a read.
             "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" if args.len() == 1 => {
@@ -2234,7 +2252,10 @@ impl<'a> Lx<'a> {
         let mut bound = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
-            if pointee(&ty).is_some() {
+            if let Some(l) = self.address_of_local_record(a) {
+                // `f(&rng)` of a struct in locals: the parameter is those locals (`*p`, `p->x`).
+                bound.push((p.id.clone(), Binding::Record(l)));
+            } else if pointee(&ty).is_some() {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));
                 self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });

@@ -204,6 +204,9 @@ impl Lx<'_> {
             return None;
         }
         let name = bare(ty);
+        if let Some(state) = super::curand::state_layout(&name) {
+            return Some(state);
+        }
         if let Some((t, n)) = builtin_vector(&name) {
             let fields =
                 ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
@@ -365,6 +368,9 @@ impl Lx<'_> {
             }
             super::NodeKind::Unary { op, .. } if op == "*" => {
                 let p = self.only_child(s)?;
+                if let Some(Binding::Record(l)) = self.binding(strip(p)) {
+                    return Ok(Place::Locals(l));
+                }
                 let (array, elem, off) = self.pointer(strip(p))?;
                 let Elem::Record(layout) = elem else {
                     return Err(self.unsupported("this pointer as a pointer to a struct", n));
@@ -390,6 +396,13 @@ impl Lx<'_> {
         }
         let base = self.only_child(n)?;
         let record = if *arrow {
+            if let Some(Binding::Record(l)) = self.binding(strip(base)) {
+                // `p->x` where `p` stands for a struct in locals (`f(&s)` inlined).
+                return match l.member(name) {
+                    Some(b) => Ok(MemberPlace::Bound(b)),
+                    None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
+                };
+            }
             let (array, elem, off) = self.pointer(strip(base))?;
             let Elem::Record(layout) = elem else {
                 return Err(self.unsupported("`->` on a pointer that is not to a struct", n));
@@ -463,6 +476,10 @@ impl Lx<'_> {
                 }
             }
             K::InitList => self.init_list(n, layout),
+            K::Call { callee: Some(name) } if name.starts_with("curand") => match self.curand_call(n, name) {
+                Some(r) => r,
+                None => Err(self.unsupported(format!("the result of `{name}`"), n)),
+            },
             K::Call { callee: Some(name) } if name.starts_with("make_") => {
                 let args = &n.children[1.min(n.children.len())..];
                 if args.len() != layout.fields.len() {

@@ -20,17 +20,8 @@
 
 use super::*;
 
-/// The state types whose generators the model covers (with and without the `_t` typedefs).
-const STATES: &[&str] = &[
-    "curandState",
-    "curandState_t",
-    "curandStateXORWOW",
-    "curandStateXORWOW_t",
-    "curandStatePhilox4_32_10",
-    "curandStatePhilox4_32_10_t",
-    "curandStateMRG32k3a",
-    "curandStateMRG32k3a_t",
-];
+/// The state types whose generators the model covers (one list for both front ends).
+use crate::clang::lower::CURAND_STATES as STATES;
 
 /// The one word that stands for a whole generator state.
 const WORD: &str = "rng";
