@@ -117,7 +117,7 @@ impl HostLaunches {
             return None;
         }
         let params: Vec<(String, bool)> =
-            f.params.iter().map(|p| (p.name.clone(), int_range(param_type(p), typedefs).is_some())).collect();
+            f.params.iter().map(|p| (p.name.clone(), int_param(param_type(p), typedefs))).collect();
         Some(crate::launch_facts::facts(&f.name, &params, &l, over))
     }
 
@@ -256,6 +256,16 @@ fn int_range(ty: &str, typedefs: &HashMap<String, String>) -> Option<(i64, i64)>
             _ => return None,
         },
     })
+}
+
+/// Whether a parameter of type `ty` takes argument facts: a by-value integer, as the classic
+/// front end counts them (`bool` and the character types are not).
+fn int_param(ty: &str, typedefs: &HashMap<String, String>) -> bool {
+    let resolved = typedefs.get(ty.trim()).map_or(ty, String::as_str);
+    let chars = ["bool", "_Bool", "char", "signed char", "unsigned char", "int8_t", "uint8_t"];
+    let bare: Vec<&str> =
+        resolved.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    int_range(ty, typedefs).is_some() && !chars.contains(&bare.join(" ").as_str())
 }
 
 /// Whether a type is `dim3` (qualifiers and a reference to it aside).
@@ -472,23 +482,24 @@ impl Host<'_, '_> {
             match b.kind(i) {
                 NodeKind::KernelCall => {
                     let Some(callee) = b.child(i, 0).and_then(|c| b.function_ref(c)) else { continue };
-                    accounted.insert(callee);
                     let config = b.child(i, 1);
                     let args: Vec<usize> = b.children(i).into_iter().skip(2).collect();
                     let grid = config.and_then(|c| b.child(c, 1));
                     let block = config.and_then(|c| b.child(c, 2));
-                    let site = self.site(b, i, grid, block, Some(&args), out);
+                    // A kernel the model does not hold stays unaccounted: a use by name below.
                     if let Some(k) = self.kernel_of(b, callee) {
+                        accounted.insert(callee);
+                        let site = self.site(b, i, grid, block, Some(&args), out);
                         out.record_site(&k, site);
                     }
                 }
                 NodeKind::Call { callee: Some(name) } if LAUNCHING.contains(&name.as_str()) => {
                     let Some(callee) = b.child(i, 1).and_then(|c| b.function_ref(c)) else { continue };
-                    accounted.insert(callee);
                     let (grid, block) = (b.child(i, 2), b.child(i, 3));
                     // The arguments travel in a `void *[]`: not read, so no argument facts.
-                    let site = self.site(b, i, grid, block, None, out);
                     if let Some(k) = self.kernel_of(b, callee) {
+                        accounted.insert(callee);
+                        let site = self.site(b, i, grid, block, None, out);
                         out.record_site(&k, site);
                     }
                 }
@@ -1200,49 +1211,45 @@ fn prepend_assumptions(kernel: &mut Kernel, assumed: Vec<Expr>, source: &str) {
 /// Relabels `kernel` in program order (`main` 0, each block's start before its statements, an
 /// else block's label before its start), carrying places and flag guards along.
 fn renumber(kernel: &mut Kernel) {
-    let mut map: HashMap<Label, Label> = HashMap::new();
-    let mut next = 0u32;
-    let mut fresh = |old: Label, map: &mut HashMap<Label, Label>| {
-        let l = Label(next);
-        next += 1;
-        map.insert(old, l);
-        l
-    };
-    fn block(
-        b: &mut Block,
-        label: Label,
-        map: &mut HashMap<Label, Label>,
-        fresh: &mut dyn FnMut(Label, &mut HashMap<Label, Label>) -> Label,
-    ) {
+    // The old labels in program order; a label's new number is its position here.
+    fn block(b: &mut Block, label: Label, order: &mut Vec<Label>) {
+        let fresh = |old: Label, order: &mut Vec<Label>| {
+            order.push(old);
+            Label(order.len() as u32 - 1)
+        };
         b.label = label;
-        b.start = fresh(b.start, map);
+        b.start = fresh(b.start, order);
         for s in &mut b.stmts {
-            s.label = fresh(s.label, map);
+            s.label = fresh(s.label, order);
             match &mut s.kind {
                 StmtKind::If { then, els, .. } => {
-                    block(then, s.label, map, fresh);
+                    block(then, s.label, order);
                     if let Some(e) = els {
-                        let el = fresh(e.label, map);
-                        block(e, el, map, fresh);
+                        let el = fresh(e.label, order);
+                        block(e, el, order);
                     }
                 }
-                StmtKind::While { body, .. } => block(body, s.label, map, fresh),
+                StmtKind::While { body, .. } => block(body, s.label, order),
                 _ => {}
             }
         }
     }
-    let main = fresh(kernel.body.label, &mut map);
-    block(&mut kernel.body, main, &mut map, &mut fresh);
-    let n = map.len();
-    let mut places = vec![Place::Not(String::new()); n];
-    for (old, new) in &map {
-        if let Some(p) = kernel.places.get(old.0 as usize) {
-            places[new.0 as usize] = p.clone();
-        }
-    }
+    let mut order = vec![kernel.body.label];
+    block(&mut kernel.body, Label(0), &mut order);
+    let places: Vec<Place> = order
+        .iter()
+        .map(|old| kernel.places.get(old.0 as usize).cloned().unwrap_or_else(|| Place::Not(String::new())))
+        .collect();
+    let n = places.len();
     kernel.places = places;
+    let guards = std::mem::take(&mut kernel.flag_guards);
+    kernel.flag_guards = order
+        .iter()
+        .enumerate()
+        .filter(|(_, old)| guards.contains(old))
+        .map(|(i, _)| Label(i as u32))
+        .collect();
     kernel.label_names = vec![LabelName { name: String::new(), explicit: false }; n];
-    kernel.flag_guards = kernel.flag_guards.iter().filter_map(|l| map.get(l).copied()).collect();
 }
 
 #[cfg(test)]
