@@ -12,7 +12,8 @@
 //!   `&` and parentheses, a reference to a kernel (`(void *)k`, `reinterpret_cast<…>(k<128>)`).
 //!   The kernel is the declaration clang resolved the reference to — for a template, the
 //!   instance (`k<128>` names its specialization) — joined with the model's definition by
-//!   qualified name, signature and template arguments (a launch may name a prototype).
+//!   qualified name and template arguments (a launch may name a prototype; overloads count as
+//!   one kernel, as the classic front end's names do).
 //! - Any other reference to a kernel (its address stored, passed, …; also an unresolved name in a
 //!   template pattern, or a reference in code the model does not build: [`Model::loose_refs`])
 //!   takes every fact from the kernel: its launches are not all visible. The runtime's
@@ -212,9 +213,13 @@ impl HostLaunches {
 }
 
 /// How the model names one function across its declarations: a launch may refer to a prototype
-/// and the definition is another declaration (clang gives each its own id).
+/// and the definition is another declaration (clang gives each its own id). Qualified name and
+/// template arguments, not the signature (its spelling may differ between declarations, `const
+/// int n` and `int`): overloads share a key, so each is checked under the launches of all of
+/// them, which is sound (a fact must hold at more launches, its own among them), and a use of
+/// one takes the facts of all.
 fn key(f: &Function) -> String {
-    format!("{}|{}|{:?}", f.qualified_name(), f.signature, f.template_args)
+    format!("{}|{:?}", f.qualified_name(), f.template_args)
 }
 
 /// Every function id of the model: its key and whether it is a kernel.

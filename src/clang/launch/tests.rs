@@ -156,3 +156,16 @@ fn apply_binds_arguments_and_assumes_what_is_fixed_in_part() {
     // Program order: the assumption comes right after the body's start.
     assert_eq!(k.body.stmts[0].label, Label(k.body.start.0 + 1));
 }
+
+#[test]
+fn a_launch_of_a_prototype_is_a_launch_of_the_definition() {
+    // The launch before the definition names the prototype (another clang declaration), the one
+    // after it the definition: both count, so the block is "one of" their sizes, not 64 alone.
+    let (m, _d) = model(
+        "__global__ void k(float *a, int n);\nvoid first(float *a) { k<<<1, 32>>>(a, 1); }\n__global__ void k(float *a, const int n) { a[threadIdx.x] = n; }\nint main() {\n  float *a;\n  first(a);\n  k<<<1, 64>>>(a, 1);\n  return 0;\n}\n",
+    );
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(f.choices.len(), 2, "{:?}", f.choices);
+    assert_eq!(f.args, vec![("n".to_string(), 1)]);
+}
