@@ -169,3 +169,24 @@ fn a_launch_of_a_prototype_is_a_launch_of_the_definition() {
     assert_eq!(f.choices.len(), 2, "{:?}", f.choices);
     assert_eq!(f.args, vec![("n".to_string(), 1)]);
 }
+
+#[test]
+fn a_local_changed_through_an_alias_or_a_lambda_has_no_value() {
+    // The pointer is taken before the last assignment and writes after it: the assignment's 32
+    // would be wrong at the launch, so the variable has no value anywhere.
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  int t = 16;\n  int *p = &t;\n  t = 32;\n  *p = 64;\n  int g = 2;\n  auto set = [&] {{ g = 8; }};\n  g = 4;\n  set();\n  k<<<g, t>>>(a, 1);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(f.grid[0], None);
+}
+
+#[test]
+fn a_cooperative_launch_through_a_reinterpret_cast_counts() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  void *args[] = {{&a}};\n  cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(k), dim3(2, 2), dim3(16, 16), args, 0, 0);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!((f.block, f.grid), ([Some(16), Some(16), Some(1)], [Some(2), Some(2), Some(1)]));
+}
