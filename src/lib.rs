@@ -15,6 +15,7 @@ pub mod diag;
 pub mod driver;
 pub mod interp;
 pub mod kpl;
+pub(crate) mod launch_facts;
 pub mod limits;
 pub mod maxsat;
 pub mod patch;

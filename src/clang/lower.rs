@@ -2497,6 +2497,12 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
     }
     let mut kernels = Vec::new();
     let mut refused = Vec::new();
+    // What the host code says about the launches (header and command line override it).
+    let launches = (!options.no_launch_facts).then(|| super::launch::HostLaunches::collect(&parsed.model));
+    let overrides = crate::launch_facts::Overrides {
+        header: header.geometry.clone(),
+        command_line: options.command_line.clone(),
+    };
     let Some(file) = main_file else {
         return Ok(crate::cuda::LoweredFile { kernels, warnings, refused });
     };
@@ -2520,6 +2526,9 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         match lower_kernel(f, name, source, &file, &parsed.model) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
+                if let Some(l) = &launches {
+                    l.apply(&mut kernel, f, &parsed.model, &overrides, &geometry, source);
+                }
                 kernels.push(crate::cuda::Lowered { kernel });
             }
             Err(d) => refused.push(d),

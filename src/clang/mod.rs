@@ -8,6 +8,7 @@
 //!   directory; clang runs with `-nostdinc`, so no machine's system headers are read.
 //! - `ast`: the serde structs of the JSON subset read, with clang's location elision undone.
 //! - `model`: the resolved model.
+//! - `launch`: launch facts from the host code's typed AST (shared rules: `crate::launch_facts`).
 //!
 //! Nothing here lowers to KPL; that is the consumer's job.
 
@@ -15,6 +16,7 @@ mod annotations;
 pub mod ast;
 pub mod headers;
 pub mod invoke;
+pub(crate) mod launch;
 pub mod lower;
 pub mod model;
 

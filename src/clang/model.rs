@@ -383,6 +383,11 @@ pub struct Model {
     pub enums: HashSet<String>,
     /// The value of every enumerator of those types, by clang id.
     pub enumerators: HashMap<String, i64>,
+    /// Every reference to a function that lies outside the bodies in [`Model::functions`] that
+    /// are not template patterns: namespace-scope initializers (`kern_t table[] = {k};`), default
+    /// arguments, template patterns' bodies, members of class templates the model does not
+    /// build. A function named here may be called from code the model does not show.
+    pub loose_refs: Vec<FunctionRef>,
 }
 
 /// A struct or class definition of the user's files: its non-static data members in
@@ -395,6 +400,18 @@ pub struct Record {
     pub fields: Vec<(String, String)>,
     /// It has base classes (their members come first in the layout; not read yet).
     pub has_bases: bool,
+}
+
+/// A reference to a function outside the bodies the model holds ([`Model::loose_refs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionRef {
+    /// clang's id of the function referred to; `None` for a name a template pattern leaves
+    /// unresolved (`UnresolvedLookupExpr`), which may mean any function of that name.
+    pub decl_id: Option<String>,
+    /// The name referred to.
+    pub name: String,
+    /// Where the reference is.
+    pub range: Option<SrcRange>,
 }
 
 /// A variable of namespace scope in the user's files.
@@ -500,6 +517,17 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
             .cloned()
             .collect();
     }
+    // The bodies analysed elsewhere are those of functions built here that are not patterns;
+    // every other function reference is loose.
+    let analysed: HashSet<&str> = functions
+        .iter()
+        .filter(|f| !f.is_template_pattern && f.body.is_some())
+        .map(|f| f.id.as_str())
+        .collect();
+    let mut loose_refs = Vec::new();
+    for decl in &unit.inner {
+        loose_function_refs(decl, &analysed, &mut loose_refs);
+    }
     Model {
         functions,
         typedefs: b.typedefs,
@@ -507,6 +535,34 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         records: b.records,
         enums: b.enums,
         enumerators: b.enumerators,
+        loose_refs,
+    }
+}
+
+/// The function references under `n` outside the bodies of `analysed` functions (by id).
+fn loose_function_refs(n: &ast::Node, analysed: &HashSet<&str>, out: &mut Vec<FunctionRef>) {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match n.kind.as_str() {
+            "DeclRefExpr" => {
+                if let Some(r) = n.referenced_decl.as_ref().filter(|r| r.kind.contains("Function")) {
+                    out.push(FunctionRef {
+                        decl_id: Some(r.id.clone()),
+                        name: r.name.clone().unwrap_or_default(),
+                        range: n.range.as_ref().and_then(src_range),
+                    });
+                }
+            }
+            "UnresolvedLookupExpr" | "UnresolvedMemberExpr" => out.push(FunctionRef {
+                decl_id: None,
+                name: n.name.clone().unwrap_or_default(),
+                range: n.range.as_ref().and_then(src_range),
+            }),
+            _ => {}
+        }
+        let skip_body =
+            matches!(n.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl") && analysed.contains(n.id.as_str());
+        stack.extend(n.inner.iter().filter(|c| !(skip_body && c.kind == "CompoundStmt")));
     }
 }
 

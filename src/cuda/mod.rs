@@ -168,7 +168,7 @@
 
 #![allow(clippy::result_large_err)] // `Diagnostic` is the crate-wide error type.
 
-mod consts;
+pub(crate) mod consts;
 mod group_names;
 mod launch;
 mod lower;

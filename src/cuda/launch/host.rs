@@ -27,8 +27,7 @@ const MAX_DEPTH: usize = 12;
 /// How many slot evaluations one file's launches may take (then values are unknown).
 pub(crate) const STEP_BUDGET: usize = 20_000;
 
-/// A value per `dim3` dimension (`None`: unknown).
-pub(crate) type Dims = [Option<i64>; 3];
+pub(crate) use crate::launch_facts::Dims;
 
 /// The file's host code, for evaluating launch arguments.
 pub(crate) struct Host<'a, 't> {

@@ -1,0 +1,1261 @@
+//! Launch facts for the clang front end: what the file's host code says about how each kernel is
+//! launched, read from clang's typed AST (the [`Model`]'s bodies) instead of syntax. How the
+//! launches combine, the sentences and the `assume`s are `crate::launch_facts`, shared with the
+//! classic front end (`cuda::launch`), whose rules this module follows.
+//!
+//! API: [`HostLaunches::collect`] reads every launch and every other reference to a kernel once
+//! per file; [`HostLaunches::apply`] gives one lowered kernel its facts (geometry, argument
+//! values, `assume`s, report sentences).
+//!
+//! - A *launch* is a `CUDAKernelCallExpr` (`k<<<grid, block, …>>>(args)`) or a call of
+//!   `cudaLaunchKernel`/`cudaLaunchCooperativeKernel` whose kernel argument is, through casts,
+//!   `&` and parentheses, a reference to a kernel (`(void *)k`, `reinterpret_cast<…>(k<128>)`).
+//!   The kernel is the declaration clang resolved the reference to — for a template, the
+//!   instance (`k<128>` names its specialization) — joined with the model's definition by
+//!   qualified name and template arguments (a launch may name a prototype; overloads count as
+//!   one kernel, as the classic front end's names do).
+//! - Any other reference to a kernel (its address stored, passed, …; also an unresolved name in a
+//!   template pattern, or a reference in code the model does not build: [`Model::loose_refs`])
+//!   takes every fact from the kernel: its launches are not all visible. The runtime's
+//!   attribute and occupancy queries (`launch_facts::NON_LAUNCHING`) only inspect a kernel.
+//! - Values: integer literals, constants clang evaluated (`ConstantExpr`), namespace-scope
+//!   constants, `dim3` constructions (`CXXConstructExpr`, `CXXTemporaryObjectExpr`; an absent
+//!   argument is the constructor's default, 1), integral conversions that keep the value, C
+//!   arithmetic ([`crate::cuda::consts::binary`], checked on 64 bits), host locals and `dim3`
+//!   fields by reaching definitions, and parameters of host helpers that every call passes the
+//!   same value. Macros are expanded by clang. Anything else is unknown.
+//!
+//! Reaching definitions (the classic rules, on clang's tree in pre-order): a variable is a clang
+//! declaration id; every reference to it is a read (under an lvalue-to-rvalue conversion or a
+//! binding to `const`), an assignment (`=`, `op=`, a `dim3`'s `operator=`, of the whole variable
+//! or one field) or, for anything else (`++`, `&n`, a non-`const` reference, a method call), a
+//! definition with an unknown value. The value at a point is the latest definition before it
+//! that dominates it (a statement of a block around it, not under a condition, loop header,
+//! `switch` or `&&`/`||`/`?:`, in a function without `goto`), provided every other definition
+//! that may run between them, or later in a loop around the point, gives the same value. A
+//! variable a lambda body may change is unknown.
+//!
+//! Guarantee: a fact holds for every launch of the kernel the file shows, and a kernel with a
+//! use the module cannot see through has none; unknown is always a sound answer.
+
+use super::model::{Function, Model, Node, NodeKind, SrcRange};
+use crate::cuda::consts::binary;
+use crate::kpl::ast::{Block, Expr, Kernel, Label, LabelName, Place, Stmt, StmtKind};
+use crate::kpl::Geometry;
+use crate::launch_facts::{Dims, LaunchFacts, Launches, Overrides, Rel, Site, LAUNCHING, NON_LAUNCHING};
+use crate::span::Span;
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+
+/// What one step from a variable to its definitions (or from a parameter to its call sites)
+/// adds to the depth; an expression's own nesting adds 1 per level.
+const LOOKUP: usize = 32;
+
+/// How deep evaluation may go: 12 definitions referring to definitions (as the classic front
+/// end), each through expressions of moderate nesting.
+const MAX_DEPTH: usize = 12 * LOOKUP;
+
+/// How many variable evaluations one file's launches may take (then values are unknown).
+const STEP_BUDGET: usize = 20_000;
+
+/// Every launch of the file's kernels and whether each kernel is used otherwise.
+#[derive(Debug, Default)]
+pub(crate) struct HostLaunches {
+    /// By kernel key ([`key`]).
+    by_kernel: HashMap<String, Launches>,
+    /// Kernels (by name) referred to by a name clang left unresolved or a declaration the model
+    /// does not hold: where.
+    by_name: HashMap<String, Span>,
+    /// The line of each launch's and use's span (clang's, so a launch in an included file
+    /// has its own line).
+    lines: HashMap<Span, usize>,
+}
+
+impl HostLaunches {
+    /// Reads the launches and kernel references of every function body of `model`.
+    pub(crate) fn collect(model: &Model) -> HostLaunches {
+        let bodies: Vec<Body> = model
+            .functions
+            .iter()
+            .filter(|f| !f.is_template_pattern)
+            .filter_map(|f| f.body.as_ref().map(|b| Body::new(Some(f), b)))
+            .collect();
+        let host = Host { model, bodies: &bodies, steps: Cell::new(STEP_BUDGET), keys: keys(model) };
+        let mut out = HostLaunches::default();
+        for b in &bodies {
+            host.collect(b, &mut out);
+        }
+        for r in &model.loose_refs {
+            let at = out.span(r.range.as_ref());
+            match r.decl_id.as_deref().and_then(|id| host.keys.get(id)) {
+                Some((k, true)) => {
+                    out.by_kernel.entry(k.clone()).or_default().other_use.get_or_insert(at);
+                }
+                Some((_, false)) => {}
+                None => {
+                    if model.kernels().any(|f| f.name == r.name) {
+                        out.by_name.entry(r.name.clone()).or_insert(at);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The facts of kernel `f` (a definition of the model) under `over`; `None` when the file
+    /// shows no launch and no other use of it (an instance only instantiated explicitly).
+    pub(crate) fn facts(
+        &self,
+        f: &Function,
+        typedefs: &HashMap<String, String>,
+        over: &Overrides,
+    ) -> Option<LaunchFacts> {
+        let mut l = self.by_kernel.get(&key(f)).cloned().unwrap_or_default();
+        if let Some(at) = self.by_name.get(&f.name) {
+            l.other_use.get_or_insert(*at);
+        }
+        if l.sites.is_empty() && l.other_use.is_none() {
+            return None;
+        }
+        let params: Vec<(String, bool)> =
+            f.params.iter().map(|p| (p.name.clone(), int_param(param_type(p), typedefs))).collect();
+        Some(crate::launch_facts::facts(&f.name, &params, &l, over))
+    }
+
+    /// The line a fact's span names.
+    fn line(&self, s: Span) -> usize {
+        self.lines.get(&s).copied().unwrap_or(0)
+    }
+
+    fn span(&mut self, r: Option<&SrcRange>) -> Span {
+        let Some(r) = r else { return Span::new(0, 0) };
+        let s = Span::new(r.start.offset, r.end);
+        self.lines.entry(s).or_insert(r.start.line as usize);
+        s
+    }
+
+    /// Gives the lowered `kernel` of `f` what its launches say (nothing when they say nothing):
+    /// the geometry they fix completely, under `geometry` (the header's, overridden by the
+    /// command line's; they win), the report sentences, each scalar integer parameter every
+    /// launch passes one value as that constant, and `assume`s at the start of the body for
+    /// the parts they fix only in part (`launch_facts::assumptions`). `source` is the file's
+    /// text (which dimensions the kernel names).
+    pub(crate) fn apply(
+        &self,
+        kernel: &mut Kernel,
+        f: &Function,
+        model: &Model,
+        over: &Overrides,
+        geometry: &Geometry,
+        source: &str,
+    ) {
+        let Some(facts) = self.facts(f, &model.typedefs, over) else { return };
+        kernel.geometry = facts.geometry().overridden_by(geometry);
+        kernel.launch_facts = crate::launch_facts::render(&facts, &|s| self.line(s));
+        // Which parameters are unsigned (C's conversions in relations; the range of a value).
+        let unsigned = |name: &str| {
+            f.params
+                .iter()
+                .find(|p| p.name == name)
+                .and_then(|p| int_range(param_type(p), &model.typedefs))
+                .map(|r| r.0 >= 0)
+        };
+        let written = written_names(&kernel.body);
+        let mut consts: HashMap<String, u32> = HashMap::new();
+        let mut assumed = Vec::new();
+        for (name, v) in &facts.args {
+            // The lowering names a parameter as the source does unless that name is taken; a
+            // renamed one gets no fact (sound: it stays a parameter).
+            if !kernel.params.contains(name) {
+                continue;
+            }
+            let word = match unsigned(name) {
+                Some(false) => i32::try_from(*v).ok().map(|v| v as u32),
+                Some(true) => u32::try_from(*v).ok(),
+                None => None,
+            };
+            let Some(word) = word else { continue };
+            if written.contains(name) {
+                // A parameter the kernel changes starts at the launches' value.
+                assumed.push(Expr::Binary(
+                    crate::kpl::ast::BinOp::Eq,
+                    Box::new(Expr::Var(name.clone())),
+                    Box::new(Expr::Const(word)),
+                ));
+            } else {
+                consts.insert(name.clone(), word);
+            }
+        }
+        let param = |i: usize| -> Option<(Expr, bool)> {
+            let name = &facts.params.get(i)?.0;
+            let u = unsigned(name)?;
+            match consts.get(name) {
+                Some(w) => Some((Expr::Const(*w), u)),
+                None if kernel.params.contains(name) => Some((Expr::Var(name.clone()), u)),
+                None => None,
+            }
+        };
+        let mentioned = |var: &str, axis: &str| source.contains(&format!("{var}.{axis}"));
+        let groups = source.contains("cooperative_groups");
+        assumed.extend(crate::launch_facts::assumptions(&facts, &mentioned, groups, &param));
+        if !consts.is_empty() {
+            substitute_block(&mut kernel.body, &consts);
+        }
+        if !assumed.is_empty() {
+            prepend_assumptions(kernel, assumed, source);
+        }
+    }
+
+    /// Records the launches and kernel references of one body.
+    fn record_site(&mut self, kernel: &str, site: Site) {
+        self.by_kernel.entry(kernel.to_string()).or_default().sites.push(site);
+    }
+}
+
+/// How the model names one function across its declarations: a launch may refer to a prototype
+/// and the definition is another declaration (clang gives each its own id). Qualified name and
+/// template arguments, not the signature (its spelling may differ between declarations, `const
+/// int n` and `int`): overloads share a key, so each is checked under the launches of all of
+/// them, which is sound (a fact must hold at more launches, its own among them), and a use of
+/// one takes the facts of all.
+fn key(f: &Function) -> String {
+    format!("{}|{:?}", f.qualified_name(), f.template_args)
+}
+
+/// Every function id of the model: its key and whether it is a kernel.
+fn keys(model: &Model) -> HashMap<String, (String, bool)> {
+    model.functions.iter().map(|f| (f.id.clone(), (key(f), f.is_kernel()))).collect()
+}
+
+fn param_type(p: &super::model::Param) -> &str {
+    p.desugared.as_deref().unwrap_or(&p.ty)
+}
+
+/// The values an integer type holds (`None`: not a by-value integer scalar).
+fn int_range(ty: &str, typedefs: &HashMap<String, String>) -> Option<(i64, i64)> {
+    let words: Vec<&str> = ty
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "register" | "static"))
+        .collect();
+    let t = words.join(" ");
+    Some(match t.as_str() {
+        "int" | "signed" | "signed int" | "int32_t" => (i32::MIN.into(), i32::MAX.into()),
+        "unsigned" | "unsigned int" | "uint32_t" | "uint" => (0, u32::MAX.into()),
+        "short" | "short int" | "int16_t" => (i16::MIN.into(), i16::MAX.into()),
+        "unsigned short" | "unsigned short int" | "uint16_t" => (0, u16::MAX.into()),
+        "char" | "signed char" | "int8_t" => (i8::MIN.into(), i8::MAX.into()),
+        "unsigned char" | "uint8_t" => (0, u8::MAX.into()),
+        "long" | "long int" | "long long" | "long long int" | "int64_t" | "ptrdiff_t" | "intptr_t" => {
+            (i64::MIN, i64::MAX)
+        }
+        "unsigned long"
+        | "unsigned long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "uint64_t"
+        | "size_t"
+        | "uintptr_t" => (0, i64::MAX),
+        "bool" | "_Bool" => (0, 1),
+        _ => match typedefs.get(&t) {
+            Some(target) if target != &t => return int_range(target, &HashMap::new()),
+            _ => return None,
+        },
+    })
+}
+
+/// Whether a parameter of type `ty` takes argument facts: a by-value integer, as the classic
+/// front end counts them (`bool` and the character types are not).
+fn int_param(ty: &str, typedefs: &HashMap<String, String>) -> bool {
+    let resolved = typedefs.get(ty.trim()).map_or(ty, String::as_str);
+    let chars = ["bool", "_Bool", "char", "signed char", "unsigned char", "int8_t", "uint8_t"];
+    let bare: Vec<&str> =
+        resolved.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    int_range(ty, typedefs).is_some() && !chars.contains(&bare.join(" ").as_str())
+}
+
+/// Whether a type is `dim3` (qualifiers and a reference to it aside).
+fn is_dim3(ty: &str) -> bool {
+    let words: Vec<&str> = ty
+        .split(|c: char| c.is_whitespace() || c == '&')
+        .filter(|w| !w.is_empty() && !matches!(*w, "const" | "struct" | "volatile"))
+        .collect();
+    words == ["dim3"]
+}
+
+/// One function body in pre-order, with parents and subtree ends (a node's subtree is
+/// `i..end[i]`), so positions compare as program order.
+struct Body<'m> {
+    /// The function (`None`: a namespace-scope constant's initializer on its own).
+    f: Option<&'m Function>,
+    nodes: Vec<&'m Node>,
+    parent: Vec<Option<usize>>,
+    end: Vec<usize>,
+    /// References by declaration id.
+    refs: HashMap<&'m str, Vec<usize>>,
+    /// Local declarations by id.
+    vars: HashMap<&'m str, usize>,
+    has_goto: bool,
+}
+
+impl<'m> Body<'m> {
+    fn new(f: Option<&'m Function>, root: &'m Node) -> Body<'m> {
+        let mut b = Body {
+            f,
+            nodes: Vec::new(),
+            parent: Vec::new(),
+            end: Vec::new(),
+            refs: HashMap::new(),
+            vars: HashMap::new(),
+            has_goto: false,
+        };
+        // Iterative pre-order: (node, parent, whether its children were pushed).
+        let mut stack: Vec<(&Node, Option<usize>, Option<usize>)> = vec![(root, None, None)];
+        while let Some((n, parent, done)) = stack.pop() {
+            if let Some(i) = done {
+                b.end[i] = b.nodes.len();
+                continue;
+            }
+            let i = b.nodes.len();
+            b.nodes.push(n);
+            b.parent.push(parent);
+            b.end.push(i + 1);
+            match &n.kind {
+                NodeKind::DeclRef { decl_id, .. } => b.refs.entry(decl_id.as_str()).or_default().push(i),
+                NodeKind::Var { id, .. } => {
+                    b.vars.insert(id.as_str(), i);
+                }
+                NodeKind::Other { kind }
+                    if matches!(kind.as_str(), "GotoStmt" | "LabelStmt" | "IndirectGotoStmt") =>
+                {
+                    b.has_goto = true
+                }
+                _ => {}
+            }
+            stack.push((n, parent, Some(i)));
+            for c in n.children.iter().rev() {
+                stack.push((c, Some(i), None));
+            }
+        }
+        b
+    }
+
+    fn kind(&self, i: usize) -> &'m NodeKind {
+        &self.nodes[i].kind
+    }
+
+    fn ty(&self, i: usize) -> &'m str {
+        self.nodes[i].ty.as_deref().unwrap_or("")
+    }
+
+    fn children(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut c = i + 1;
+        while c < self.end[i] {
+            out.push(c);
+            c = self.end[c];
+        }
+        out
+    }
+
+    fn child(&self, i: usize, k: usize) -> Option<usize> {
+        self.children(i).get(k).copied()
+    }
+
+    /// Whether `a` lies in the subtree of `outer`.
+    fn inside(&self, a: usize, outer: usize) -> bool {
+        outer <= a && a < self.end[outer]
+    }
+
+    fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.parent[i], move |p| self.parent[*p])
+    }
+
+    fn is_loop(&self, i: usize) -> bool {
+        matches!(self.kind(i), NodeKind::For | NodeKind::While | NodeKind::Do)
+            || matches!(self.kind(i), NodeKind::Other { kind } if kind == "CXXForRangeStmt")
+    }
+
+    /// Whether some loop encloses both `a` and `b`.
+    fn common_loop(&self, a: usize, b: usize) -> bool {
+        self.ancestors(a).any(|l| self.is_loop(l) && self.inside(b, l))
+    }
+
+    fn in_lambda(&self, i: usize) -> bool {
+        self.ancestors(i).any(|a| matches!(self.kind(a), NodeKind::Other { kind } if kind == "LambdaExpr"))
+    }
+
+    /// Through parentheses and conversions that keep a value (`strip` for values).
+    fn strip(&self, mut i: usize) -> usize {
+        loop {
+            let next = match self.kind(i) {
+                NodeKind::Paren => self.child(i, 0),
+                NodeKind::ImplicitCast { cast }
+                    if matches!(cast.as_str(), "LValueToRValue" | "NoOp" | "ConstructorConversion") =>
+                {
+                    self.child(i, 0)
+                }
+                NodeKind::FunctionalCast if is_dim3(self.ty(i)) => self.child(i, 0),
+                NodeKind::Constant { value: None } => self.child(i, 0),
+                NodeKind::Other { kind }
+                    if matches!(
+                        kind.as_str(),
+                        "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr" | "ExprWithCleanups"
+                    ) =>
+                {
+                    self.child(i, 0)
+                }
+                NodeKind::Other { kind } if kind == "SubstNonTypeTemplateParmExpr" => {
+                    self.children(i).last().copied()
+                }
+                _ => None,
+            };
+            match next {
+                Some(n) => i = n,
+                None => return i,
+            }
+        }
+    }
+
+    /// [`Body::strip`], and an implicit integral conversion (a relation is C arithmetic on the
+    /// values, which the conversion to `unsigned` of a dimension keeps when it is a fact).
+    fn strip_int(&self, i: usize) -> usize {
+        let s = self.strip(i);
+        match (self.kind(s), self.child(s, 0)) {
+            (NodeKind::ImplicitCast { cast }, Some(c)) if cast == "IntegralCast" => self.strip(c),
+            _ => s,
+        }
+    }
+
+    /// Through casts, `&` and parentheses to a function reference: its node.
+    fn function_ref(&self, mut i: usize) -> Option<usize> {
+        loop {
+            match self.kind(i) {
+                NodeKind::ImplicitCast { .. }
+                | NodeKind::CStyleCast { .. }
+                | NodeKind::StaticCast
+                | NodeKind::ReinterpretCast
+                | NodeKind::Paren => i = self.child(i, 0)?,
+                NodeKind::Unary { op, .. } if op == "&" => i = self.child(i, 0)?,
+                NodeKind::DeclRef { decl_kind, .. } if decl_kind.contains("Function") => return Some(i),
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// One definition of a variable (or one field of a `dim3`).
+#[derive(Clone, Copy, Debug)]
+struct Def {
+    /// The node whose position orders it (`None`: the function's entry, for a parameter).
+    at: Option<usize>,
+    what: DefValue,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum DefValue {
+    /// The integer value of this node.
+    Expr(usize),
+    /// Field `.1` of the `dim3` value of node `.0`.
+    Field(usize, usize),
+    /// `var op= rhs` at the definition.
+    Compound(&'static str, usize),
+    /// The parameter's value on entry: agreed by every call of the function.
+    Param(usize),
+    Unknown,
+}
+
+/// What a variable is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum VarKind {
+    Int,
+    Dim3,
+}
+
+struct Host<'a, 'm> {
+    model: &'m Model,
+    bodies: &'a [Body<'m>],
+    /// Variable evaluations left ([`STEP_BUDGET`]).
+    steps: Cell<usize>,
+    keys: HashMap<String, (String, bool)>,
+}
+
+impl Host<'_, '_> {
+    fn collect(&self, b: &Body, out: &mut HostLaunches) {
+        // The function references that are a launch's kernel or only inspected.
+        let mut accounted: BTreeSet<usize> = BTreeSet::new();
+        for i in 0..b.nodes.len() {
+            match b.kind(i) {
+                NodeKind::KernelCall => {
+                    let Some(callee) = b.child(i, 0).and_then(|c| b.function_ref(c)) else { continue };
+                    let config = b.child(i, 1);
+                    let args: Vec<usize> = b.children(i).into_iter().skip(2).collect();
+                    let grid = config.and_then(|c| b.child(c, 1));
+                    let block = config.and_then(|c| b.child(c, 2));
+                    // A kernel the model does not hold stays unaccounted: a use by name below.
+                    if let Some(k) = self.kernel_of(b, callee) {
+                        accounted.insert(callee);
+                        let site = self.site(b, i, grid, block, Some(&args), out);
+                        out.record_site(&k, site);
+                    }
+                }
+                NodeKind::Call { callee: Some(name) } if LAUNCHING.contains(&name.as_str()) => {
+                    let Some(callee) = b.child(i, 1).and_then(|c| b.function_ref(c)) else { continue };
+                    let (grid, block) = (b.child(i, 2), b.child(i, 3));
+                    // The arguments travel in a `void *[]`: not read, so no argument facts.
+                    if let Some(k) = self.kernel_of(b, callee) {
+                        accounted.insert(callee);
+                        let site = self.site(b, i, grid, block, None, out);
+                        out.record_site(&k, site);
+                    }
+                }
+                NodeKind::Call { callee: Some(name) } if NON_LAUNCHING.contains(&name.as_str()) => {
+                    for a in b.children(i).into_iter().skip(1) {
+                        if let Some(r) = b.function_ref(a) {
+                            accounted.insert(r);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for i in 0..b.nodes.len() {
+            let NodeKind::DeclRef { decl_id, decl_kind, name } = b.kind(i) else { continue };
+            if !decl_kind.contains("Function") || accounted.contains(&i) {
+                continue;
+            }
+            match self.keys.get(decl_id) {
+                Some((k, true)) => {
+                    let at = out.span(b.nodes[i].range.as_ref());
+                    out.by_kernel.entry(k.clone()).or_default().other_use.get_or_insert(at);
+                }
+                Some((_, false)) => {}
+                None if self.model.kernels().any(|f| &f.name == name) => {
+                    let at = out.span(b.nodes[i].range.as_ref());
+                    out.by_name.entry(name.clone()).or_insert(at);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The key of the kernel a launch's callee reference names (`None`: not a kernel, or a
+    /// declaration the model does not hold, which [`Host::collect`] counts as a use by name).
+    fn kernel_of(&self, b: &Body, r: usize) -> Option<String> {
+        let NodeKind::DeclRef { decl_id, .. } = b.kind(r) else { return None };
+        self.keys.get(decl_id).filter(|(_, kernel)| *kernel).map(|(k, _)| k.clone())
+    }
+
+    fn site(
+        &self,
+        b: &Body,
+        launch: usize,
+        grid: Option<usize>,
+        block: Option<usize>,
+        args: Option<&[usize]>,
+        out: &mut HostLaunches,
+    ) -> Site {
+        let dims = |e: Option<usize>| e.map_or([None; 3], |e| self.dims(b, e, 0));
+        let values = args.map_or(Vec::new(), |a| a.iter().map(|x| self.int(b, *x, 0)).collect());
+        let rel = |e: Option<usize>| match (e, args) {
+            (Some(e), Some(a)) => self.relations(b, e, launch, a),
+            _ => Default::default(),
+        };
+        Site {
+            at: out.span(b.nodes[launch].range.as_ref()),
+            grid: dims(grid),
+            block: dims(block),
+            args: values,
+            rel: [rel(block), rel(grid)],
+        }
+    }
+
+    /// The integer value of node `i` of `b`.
+    fn int(&self, b: &Body, i: usize, depth: usize) -> Option<i64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let d = depth + 1;
+        let v = match b.kind(i) {
+            NodeKind::IntegerLiteral { value } => value.parse().ok()?,
+            NodeKind::BoolLiteral { value } => i64::from(*value),
+            NodeKind::Constant { value: Some(v) } => match v.as_str() {
+                "true" => 1,
+                "false" => 0,
+                v => v.parse().ok()?,
+            },
+            NodeKind::Constant { value: None } | NodeKind::Paren => self.int(b, b.child(i, 0)?, d)?,
+            NodeKind::ImplicitCast { cast } => match cast.as_str() {
+                "LValueToRValue" | "NoOp" => self.int(b, b.child(i, 0)?, d)?,
+                "IntegralCast" => self.fits(b, i, self.int(b, b.child(i, 0)?, d)?)?,
+                "IntegralToBoolean" => i64::from(self.int(b, b.child(i, 0)?, d)? != 0),
+                _ => return None,
+            },
+            NodeKind::CStyleCast { .. } | NodeKind::StaticCast | NodeKind::FunctionalCast => {
+                let c = b.child(i, 0)?;
+                // Integer to integer only (a float or pointer value is not an integer fact).
+                self.int_range(b.ty(c))?;
+                self.fits(b, i, self.int(b, c, d)?)?
+            }
+            NodeKind::Binary { op } => {
+                let (l, r) = (self.int(b, b.child(i, 0)?, d)?, self.int(b, b.child(i, 1)?, d)?);
+                binary(op, l, r).ok()?
+            }
+            NodeKind::Unary { op, postfix: false } => {
+                let v = self.int(b, b.child(i, 0)?, d)?;
+                match op.as_str() {
+                    "-" => v.checked_neg()?,
+                    "+" => v,
+                    "!" => i64::from(v == 0),
+                    _ => return None,
+                }
+            }
+            NodeKind::Conditional => {
+                let c = self.int(b, b.child(i, 0)?, d)?;
+                self.int(b, b.child(i, if c != 0 { 1 } else { 2 })?, d)?
+            }
+            NodeKind::DeclRef { decl_id, decl_kind, .. }
+                if matches!(decl_kind.as_str(), "VarDecl" | "ParmVarDecl") =>
+            {
+                match self.model.globals.get(decl_id).and_then(|g| g.value.as_ref()) {
+                    // A namespace-scope constant (the model keeps a value only for those).
+                    Some(v) => self.int(&Body::new(None, v), 0, d + LOOKUP)?,
+                    None => self.var(b, decl_id, None, i, d + LOOKUP)?,
+                }
+            }
+            NodeKind::Member { name, arrow: false, .. } => {
+                let field = field_index(name)?;
+                let base = b.strip(b.child(i, 0)?);
+                let NodeKind::DeclRef { decl_id, .. } = b.kind(base) else { return None };
+                self.var(b, decl_id, Some(field), i, d + LOOKUP)?
+            }
+            NodeKind::Other { kind } if kind == "SubstNonTypeTemplateParmExpr" => {
+                self.int(b, *b.children(i).last()?, d)?
+            }
+            _ => return None,
+        };
+        // The value must be one of the node's type (a conversion clang made explicit keeps it).
+        match self.int_range(b.ty(i)) {
+            Some((lo, hi)) if (lo..=hi).contains(&v) => Some(v),
+            Some(_) => None,
+            None if b.ty(i).is_empty() => Some(v),
+            None => None,
+        }
+    }
+
+    fn int_range(&self, ty: &str) -> Option<(i64, i64)> {
+        int_range(ty, &self.model.typedefs)
+    }
+
+    /// `v` when node `i`'s integer type holds it (a conversion that would change it is unknown).
+    fn fits(&self, b: &Body, i: usize, v: i64) -> Option<i64> {
+        let (lo, hi) = self.int_range(b.ty(i))?;
+        (lo..=hi).contains(&v).then_some(v)
+    }
+
+    /// The three dimensions of a launch argument (a `dim3` or an integer).
+    fn dims(&self, b: &Body, e: usize, depth: usize) -> Dims {
+        const UNKNOWN: Dims = [None; 3];
+        if depth > MAX_DEPTH {
+            return UNKNOWN;
+        }
+        let e = b.strip(e);
+        match b.kind(e) {
+            NodeKind::Other { kind }
+                if matches!(kind.as_str(), "CXXConstructExpr" | "CXXTemporaryObjectExpr") =>
+            {
+                let args = b.children(e);
+                if let [one] = args.as_slice() {
+                    if is_dim3(b.ty(*one)) {
+                        return self.dims(b, *one, depth + 1);
+                    }
+                }
+                std::array::from_fn(|d| self.field_value(b, e, d, depth + 1))
+            }
+            NodeKind::InitList if is_dim3(b.ty(e)) => {
+                std::array::from_fn(|d| self.field_value(b, e, d, depth + 1))
+            }
+            NodeKind::DeclRef { decl_id, .. } if is_dim3(b.ty(e)) => {
+                std::array::from_fn(|d| self.var(b, decl_id, Some(d), e, depth + LOOKUP))
+            }
+            NodeKind::Conditional if is_dim3(b.ty(e)) => {
+                let (Some(c), Some(x), Some(y)) = (b.child(e, 0), b.child(e, 1), b.child(e, 2)) else {
+                    return UNKNOWN;
+                };
+                let (dx, dy) = (self.dims(b, x, depth + 1), self.dims(b, y, depth + 1));
+                match self.int(b, c, depth + 1) {
+                    Some(0) => dy,
+                    Some(_) => dx,
+                    None => std::array::from_fn(|i| dx[i].filter(|v| dy[i] == Some(*v))),
+                }
+            }
+            _ if self.int_range(b.ty(e)).is_some() => [self.int(b, e, depth + 1), Some(1), Some(1)],
+            _ => UNKNOWN,
+        }
+    }
+
+    /// Field `d` of a `dim3` construction or initializer list `e` (an absent or default
+    /// argument is 1, `dim3`'s default).
+    fn field_value(&self, b: &Body, e: usize, d: usize, depth: usize) -> Option<i64> {
+        let args = b.children(e);
+        if args.len() > 3 || args.iter().any(|a| !self.is_int_or_default(b, *a)) {
+            return None;
+        }
+        match args.get(d) {
+            None => Some(1),
+            Some(a) if is_default(b, *a) => Some(1),
+            Some(a) => self.int(b, *a, depth).filter(|v| (1..=i64::from(u32::MAX)).contains(v)),
+        }
+    }
+
+    fn is_int_or_default(&self, b: &Body, a: usize) -> bool {
+        is_default(b, a) || self.int_range(b.ty(a)).is_some()
+    }
+
+    /// The value variable `id` (field `field` of a `dim3`) has just before node `at` of `b`.
+    fn var(&self, b: &Body, id: &str, field: Option<usize>, at: usize, depth: usize) -> Option<i64> {
+        if depth > MAX_DEPTH || self.steps.get() == 0 {
+            return None;
+        }
+        self.steps.set(self.steps.get() - 1);
+        let (kind, defs) = self.definitions(b, id, field)?;
+        if (kind == VarKind::Dim3) != field.is_some() {
+            return None;
+        }
+        let value = self.reaching(b, id, &defs, at, depth)?;
+        let ok = match field {
+            Some(_) => (1..=i64::from(u32::MAX)).contains(&value),
+            None => (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&value),
+        };
+        ok.then_some(value)
+    }
+
+    /// What variable `id` is and every definition of the slot (`field`) in `b`; `None` when it
+    /// is not a local or parameter of `b` of integer or `dim3` type whose every change is seen.
+    /// A namespace-scope constant is its initializer.
+    fn definitions(&self, b: &Body, id: &str, field: Option<usize>) -> Option<(VarKind, Vec<Def>)> {
+        let mut defs = Vec::new();
+        let ty = if let Some(&v) = b.vars.get(id) {
+            if let NodeKind::Var { storage_class: Some(_), .. } = b.kind(v) {
+                // `static` (kept across calls), `extern`: changed outside this body.
+                return None;
+            }
+            let decl_at = b.parent[v].unwrap_or(v);
+            let init = b.child(v, 0);
+            let what = match (field, init) {
+                (None, Some(e)) => DefValue::Expr(e),
+                (Some(f), Some(e)) => DefValue::Field(e, f),
+                (_, None) => DefValue::Unknown,
+            };
+            defs.push(Def { at: Some(decl_at), what });
+            b.ty(v)
+        } else if let Some((f, p)) = b.f.and_then(|f| Some((f, f.params.iter().position(|p| p.id == id)?))) {
+            let ty = param_type(&f.params[p]);
+            if ty.contains('&') {
+                return None;
+            }
+            defs.push(Def {
+                at: None,
+                what: if field.is_none() { DefValue::Param(p) } else { DefValue::Unknown },
+            });
+            ty
+        } else {
+            return None;
+        };
+        let kind = if is_dim3(ty) && !ty.contains('&') {
+            VarKind::Dim3
+        } else if self.int_range(ty).is_some() {
+            VarKind::Int
+        } else {
+            return None;
+        };
+        // A `const` variable keeps its initializer (changing it is undefined).
+        let refs = if ty.trim_start().starts_with("const ") {
+            &[][..]
+        } else {
+            b.refs.get(id).map_or(&[][..], Vec::as_slice)
+        };
+        for &r in refs {
+            if let Some(d) = self.role(b, r, field)? {
+                defs.push(d);
+            }
+        }
+        Some((kind, defs))
+    }
+
+    /// What reference `r` does to the slot (`field`): nothing (`Some(None)`: a read, or a store
+    /// to another field), a definition, or `None` when the variable escapes (a lambda may
+    /// change it: no value at all).
+    fn role(&self, b: &Body, r: usize, field: Option<usize>) -> Option<Option<Def>> {
+        let mut cur = r;
+        let mut stored_field = None;
+        let up = |i: usize| {
+            let mut p = b.parent[i]?;
+            while matches!(b.kind(p), NodeKind::Paren) {
+                p = b.parent[p]?;
+            }
+            Some(p)
+        };
+        let mut p = up(cur);
+        if let Some(m) = p {
+            if let NodeKind::Member { name, arrow: false, .. } = b.kind(m) {
+                stored_field = field_index(name);
+                cur = m;
+                p = up(m);
+            }
+        }
+        let other_field = matches!((stored_field, field), (Some(a), Some(f)) if a != f);
+        let def = |what| Some(Def { at: Some(p.unwrap_or(cur)), what });
+        let role = match p.map(|p| (p, b.kind(p))) {
+            Some((_, NodeKind::ImplicitCast { cast })) if cast == "LValueToRValue" => None,
+            Some((p, NodeKind::ImplicitCast { cast })) if cast == "NoOp" && b.ty(p).starts_with("const ") => {
+                None
+            }
+            Some((p, NodeKind::Binary { op })) if op == "=" && b.child(p, 0) == Some(cur) => {
+                match b.child(p, 1) {
+                    _ if other_field => None,
+                    // A whole `dim3` assigned from an integer.
+                    Some(rhs) if field.is_some() && stored_field.is_none() => {
+                        def(DefValue::Field(rhs, field.unwrap_or(0)))
+                    }
+                    Some(rhs) => def(DefValue::Expr(rhs)),
+                    None => def(DefValue::Unknown),
+                }
+            }
+            Some((p, NodeKind::CompoundAssign { op })) if b.child(p, 0) == Some(cur) => match compound(op) {
+                _ if other_field => None,
+                Some(o) if field.is_none() || stored_field.is_some() => match b.child(p, 1) {
+                    Some(rhs) => def(DefValue::Compound(o, rhs)),
+                    None => def(DefValue::Unknown),
+                },
+                _ => def(DefValue::Unknown),
+            },
+            // `b = dim3(…)`: the implicit copy assignment.
+            Some((p, NodeKind::OperatorCall { operator: Some(o) }))
+                if o == "operator=" && b.child(p, 1) == Some(cur) && stored_field.is_none() =>
+            {
+                match (b.child(p, 2), field) {
+                    (Some(rhs), Some(f)) => def(DefValue::Field(rhs, f)),
+                    _ => def(DefValue::Unknown),
+                }
+            }
+            Some((_, NodeKind::Unary { op, .. })) if op == "++" || op == "--" => def(DefValue::Unknown),
+            // Its address taken, a non-`const` reference bound, a method called, …: the variable
+            // may change through an alias anywhere, so it has no value at all.
+            _ => return None,
+        };
+        if role.is_some() && b.in_lambda(r) {
+            return None;
+        }
+        Some(role)
+    }
+
+    /// The value the definitions give at `at` (the module comment's rule).
+    fn reaching(&self, b: &Body, id: &str, defs: &[Def], at: usize, depth: usize) -> Option<i64> {
+        let before = |d: &Def| d.at.is_none_or(|x| b.end[x] <= at);
+        let in_loop_with = |d: &Def| d.at.is_some_and(|x| x >= at && b.common_loop(x, at));
+        // A definition around `at` (`n = n * 2` read at its right side) is not before it.
+        let around = |d: &Def| d.at.is_some_and(|x| b.inside(at, x));
+        if b.has_goto {
+            return None;
+        }
+        let (di, d) = defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| before(d) && dominates(b, d.at, at))
+            .max_by_key(|(_, d)| d.at.map_or(0, |x| x + 1))?;
+        let from = d.at.map_or(0, |x| x + 1);
+        let value = self.def_value(b, id, d, depth)?;
+        for (i, other) in defs.iter().enumerate() {
+            if i == di || around(other) {
+                continue;
+            }
+            let between = before(other) && other.at.is_some_and(|x| x + 1 > from);
+            if (between || in_loop_with(other)) && self.def_value(b, id, other, depth)? != value {
+                return None;
+            }
+        }
+        Some(value)
+    }
+
+    fn def_value(&self, b: &Body, id: &str, d: &Def, depth: usize) -> Option<i64> {
+        match d.what {
+            DefValue::Expr(e) => self.int(b, e, depth + 1),
+            DefValue::Field(e, f) => self.dims(b, e, depth + 1)[f],
+            DefValue::Compound(op, rhs) => {
+                let at = d.at?;
+                let target = b.child(at, 0)?;
+                let field = match b.kind(b.strip(target)) {
+                    NodeKind::Member { name, .. } => Some(field_index(name)?),
+                    _ => None,
+                };
+                let old = self.var(b, id, field, at, depth + LOOKUP)?;
+                let r = self.int(b, rhs, depth + 1)?;
+                binary(op, old, r).ok()
+            }
+            DefValue::Param(index) => self.argument(b.f?, index, depth + LOOKUP),
+            DefValue::Unknown => None,
+        }
+    }
+
+    /// The value every call of `f` passes as argument `index`; `None` when `f` is `main`, has
+    /// no call, is used other than by direct calls (anywhere in the model, or by code the model
+    /// does not build), or two calls differ.
+    fn argument(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {
+        if f.name == "main" || depth > MAX_DEPTH {
+            return None;
+        }
+        let k = key(f);
+        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
+        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
+            return None;
+        }
+        let mut value = None;
+        for b in self.bodies {
+            for i in 0..b.nodes.len() {
+                let NodeKind::DeclRef { decl_id, .. } = b.kind(i) else { continue };
+                if !same(decl_id) {
+                    continue;
+                }
+                // The callee of a call: `Call(ImplicitCast(DeclRef), args…)`.
+                let decay = b.parent[i].filter(|p| matches!(b.kind(*p), NodeKind::ImplicitCast { .. }))?;
+                let call = b.parent[decay].filter(|c| matches!(b.kind(*c), NodeKind::Call { .. }))?;
+                if b.child(call, 0) != Some(decay) {
+                    return None;
+                }
+                let a = b.child(call, index + 1)?;
+                if is_default(b, a) {
+                    return None;
+                }
+                let v = self.int(b, a, depth + 1)?;
+                if value.is_some_and(|w| w != v) {
+                    return None;
+                }
+                value = Some(v);
+            }
+        }
+        value
+    }
+
+    /// Each dimension of launch argument `e` as an expression of the launch's arguments `args`
+    /// (where every launch computes it so: `(n + 255) / 256` with `n` passed as an argument).
+    fn relations(&self, b: &Body, e: usize, launch: usize, args: &[usize]) -> [Option<Rel>; 3] {
+        let e = b.strip(e);
+        // The items of a `dim3`, and the node from which their names must keep their values.
+        let (items, anchor): (Vec<usize>, usize) = match b.kind(e) {
+            NodeKind::Other { kind }
+                if matches!(kind.as_str(), "CXXConstructExpr" | "CXXTemporaryObjectExpr") =>
+            {
+                let written: Vec<usize> = b.children(e).into_iter().filter(|a| !is_default(b, *a)).collect();
+                match written.as_slice() {
+                    [one] if is_dim3(b.ty(*one)) => match b.kind(b.strip(*one)) {
+                        NodeKind::DeclRef { decl_id, .. } => match self.only_init(b, decl_id) {
+                            Some((init, at)) => (self.items(b, init), at),
+                            None => return Default::default(),
+                        },
+                        _ => return Default::default(),
+                    },
+                    // An integer variable: its initializer, when that is its one definition.
+                    [one] if matches!(b.kind(b.strip_int(*one)), NodeKind::DeclRef { .. }) => {
+                        let NodeKind::DeclRef { decl_id, .. } = b.kind(b.strip_int(*one)) else {
+                            return Default::default();
+                        };
+                        match self.only_init(b, decl_id) {
+                            Some((init, at)) if self.int_range(b.ty(init)).is_some() => (vec![init], at),
+                            _ => return Default::default(),
+                        }
+                    }
+                    _ => (written, launch),
+                }
+            }
+            _ => return Default::default(),
+        };
+        if items.len() > 3 {
+            return Default::default();
+        }
+        std::array::from_fn(|d| {
+            let r = self.rel_of(b, *items.get(d)?, anchor, args, 0)?;
+            r.has_param().then_some(r)
+        })
+    }
+
+    /// The written items of a `dim3` initializer (a construction or list).
+    fn items(&self, b: &Body, init: usize) -> Vec<usize> {
+        let e = b.strip(init);
+        match b.kind(e) {
+            NodeKind::Other { kind }
+                if matches!(kind.as_str(), "CXXConstructExpr" | "CXXTemporaryObjectExpr") =>
+            {
+                let written: Vec<usize> = b.children(e).into_iter().filter(|a| !is_default(b, *a)).collect();
+                match written.as_slice() {
+                    [one] if is_dim3(b.ty(*one)) => self.items(b, *one),
+                    _ => written,
+                }
+            }
+            NodeKind::InitList => b.children(e),
+            _ => vec![e],
+        }
+    }
+
+    /// The initializer of local `id` of `b` when its declaration is its one definition (and
+    /// the declaration's node).
+    fn only_init(&self, b: &Body, id: &str) -> Option<(usize, usize)> {
+        let v = *b.vars.get(id)?;
+        let slots = if is_dim3(b.ty(v)) { vec![Some(0), Some(1), Some(2)] } else { vec![None] };
+        for slot in slots {
+            let (_, defs) = self.definitions(b, id, slot)?;
+            if defs.len() != 1 {
+                return None;
+            }
+        }
+        Some((b.child(v, 0)?, b.parent[v].unwrap_or(v)))
+    }
+
+    /// `n` as a [`Rel`]: variables that are launch arguments (passed bare, and not redefined
+    /// from `anchor` on) are parameters, other names need a known value.
+    fn rel_of(&self, b: &Body, n: usize, anchor: usize, args: &[usize], depth: usize) -> Option<Rel> {
+        if depth > 16 {
+            return None;
+        }
+        let s = b.strip_int(n);
+        match b.kind(s) {
+            NodeKind::DeclRef { decl_id, .. } => {
+                let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
+                match args.iter().position(bare) {
+                    Some(i) if self.settled_before(b, decl_id, anchor) => Some(Rel::Param(i)),
+                    _ => self.int(b, n, 0).map(Rel::Const),
+                }
+            }
+            NodeKind::Binary { op } => {
+                let op = match op.as_str() {
+                    "+" => "+",
+                    "-" => "-",
+                    "*" => "*",
+                    "/" => "/",
+                    "%" => "%",
+                    "<<" => "<<",
+                    ">>" => ">>",
+                    _ => return None,
+                };
+                let l = self.rel_of(b, b.child(s, 0)?, anchor, args, depth + 1)?;
+                let r = self.rel_of(b, b.child(s, 1)?, anchor, args, depth + 1)?;
+                Some(Rel::Bin(op, Box::new(l), Box::new(r)))
+            }
+            _ => self.int(b, n, 0).map(Rel::Const),
+        }
+    }
+
+    /// Whether every definition of local or by-value parameter `id` of `b` lies before node
+    /// `pos` (so it reads the same value anywhere from `pos` on).
+    fn settled_before(&self, b: &Body, id: &str, pos: usize) -> bool {
+        match self.definitions(b, id, None) {
+            Some((VarKind::Int, defs)) => defs.iter().all(|d| d.at.is_none_or(|x| b.end[x] <= pos)),
+            _ => false,
+        }
+    }
+}
+
+/// Whether definition `d` (at node `d`, `None`: the function's entry) runs before `at` on every
+/// path: the statement holding it lies directly in a `{…}` that also holds `at` (not a
+/// `switch` body), before `at`, and nothing between it and that statement may skip it.
+fn dominates(b: &Body, d: Option<usize>, at: usize) -> bool {
+    let Some(d) = d else { return true };
+    let mut stmt = d;
+    loop {
+        let Some(p) = b.parent[stmt] else { return false };
+        if matches!(b.kind(p), NodeKind::Compound) {
+            break;
+        }
+        let conditional = b.is_loop(p)
+            || matches!(b.kind(p), NodeKind::If { .. } | NodeKind::Switch | NodeKind::Conditional)
+            || matches!(b.kind(p), NodeKind::Binary { op } if op == "&&" || op == "||")
+            || matches!(b.kind(p), NodeKind::Other { kind } if matches!(kind.as_str(), "LambdaExpr" | "BinaryConditionalOperator"));
+        if conditional {
+            return false;
+        }
+        stmt = p;
+    }
+    let Some(block) = b.parent[stmt] else { return false };
+    if b.parent[block].is_some_and(|p| matches!(b.kind(p), NodeKind::Switch)) {
+        return false;
+    }
+    b.inside(at, block) && b.end[stmt] <= at
+}
+
+fn is_default(b: &Body, a: usize) -> bool {
+    matches!(b.kind(a), NodeKind::Other { kind } if kind == "CXXDefaultArgExpr")
+}
+
+/// `x`, `y`, `z` as 0, 1, 2.
+fn field_index(f: &str) -> Option<usize> {
+    match f {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+fn compound(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "+=" => "+",
+        "-=" => "-",
+        "*=" => "*",
+        "/=" => "/",
+        "%=" => "%",
+        "<<=" => "<<",
+        ">>=" => ">>",
+        "&=" => "&",
+        "|=" => "|",
+        "^=" => "^",
+        _ => return None,
+    })
+}
+
+/// Every KPL name a statement of `b` assigns (locals declared, stored, read or atomically
+/// updated into).
+fn written_names(b: &Block) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    fn go(b: &Block, out: &mut BTreeSet<String>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => {
+                    out.insert(name.clone());
+                }
+                StmtKind::Read { dst, .. } => {
+                    out.insert(dst.clone());
+                }
+                StmtKind::Atomic { dst: Some(d), .. } => {
+                    out.insert(d.clone());
+                }
+                StmtKind::If { then, els, .. } => {
+                    go(then, out);
+                    if let Some(e) = els {
+                        go(e, out);
+                    }
+                }
+                StmtKind::While { body, .. } => go(body, out),
+                _ => {}
+            }
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// Replaces every read of a parameter in `consts` by its value (parameters no statement
+/// assigns: the value holds everywhere).
+fn substitute_block(b: &mut Block, consts: &HashMap<String, u32>) {
+    for s in &mut b.stmts {
+        match &mut s.kind {
+            StmtKind::Local { init, .. } => {
+                if let Some(e) = init {
+                    substitute(e, consts);
+                }
+            }
+            StmtKind::Assign { value, .. } => substitute(value, consts),
+            StmtKind::Read { index, .. } => index.iter_mut().for_each(|e| substitute(e, consts)),
+            StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => {
+                index.iter_mut().for_each(|e| substitute(e, consts));
+                substitute(value, consts);
+            }
+            StmtKind::Assume { cond } => substitute(cond, consts),
+            StmtKind::If { cond, then, els } => {
+                substitute(cond, consts);
+                substitute_block(then, consts);
+                if let Some(e) = els {
+                    substitute_block(e, consts);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                substitute(cond, consts);
+                substitute_block(body, consts);
+            }
+            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
+        }
+    }
+}
+
+fn substitute(e: &mut Expr, consts: &HashMap<String, u32>) {
+    match e {
+        Expr::Var(v) => {
+            if let Some(c) = consts.get(v.as_str()) {
+                *e = Expr::Const(*c);
+            }
+        }
+        Expr::Const(_) | Expr::Builtin(_) => {}
+        Expr::Unary(_, a) => substitute(a, consts),
+        Expr::Binary(_, a, b) => {
+            substitute(a, consts);
+            substitute(b, consts);
+        }
+        Expr::Select(c, a, b) => {
+            substitute(c, consts);
+            substitute(a, consts);
+            substitute(b, consts);
+        }
+        Expr::Call(_, args) => args.iter_mut().for_each(|a| substitute(a, consts)),
+    }
+}
+
+/// Puts `assume`s at the start of the kernel's body (no place for a barrier after them) and
+/// renumbers the labels in program order, the lowering's invariant; names follow the lines.
+fn prepend_assumptions(kernel: &mut Kernel, assumed: Vec<Expr>, source: &str) {
+    let at = Span::new(kernel.body.span.start, kernel.body.span.start + 1);
+    let mut front = Vec::new();
+    for cond in assumed {
+        let l =
+            kernel.fresh_label(String::new(), Place::Not("an assumption from the kernel's launches".into()));
+        front.push(Stmt { label: l, kind: StmtKind::Assume { cond }, span: at });
+    }
+    front.append(&mut kernel.body.stmts);
+    kernel.body.stmts = front;
+    renumber(kernel);
+    crate::kpl::assign_default_names(kernel, source);
+}
+
+/// Relabels `kernel` in program order (`main` 0, each block's start before its statements, an
+/// else block's label before its start), carrying places and flag guards along.
+fn renumber(kernel: &mut Kernel) {
+    // The old labels in program order; a label's new number is its position here.
+    fn block(b: &mut Block, label: Label, order: &mut Vec<Label>) {
+        let fresh = |old: Label, order: &mut Vec<Label>| {
+            order.push(old);
+            Label(order.len() as u32 - 1)
+        };
+        b.label = label;
+        b.start = fresh(b.start, order);
+        for s in &mut b.stmts {
+            s.label = fresh(s.label, order);
+            match &mut s.kind {
+                StmtKind::If { then, els, .. } => {
+                    block(then, s.label, order);
+                    if let Some(e) = els {
+                        let el = fresh(e.label, order);
+                        block(e, el, order);
+                    }
+                }
+                StmtKind::While { body, .. } => block(body, s.label, order),
+                _ => {}
+            }
+        }
+    }
+    let mut order = vec![kernel.body.label];
+    block(&mut kernel.body, Label(0), &mut order);
+    let places: Vec<Place> = order
+        .iter()
+        .map(|old| kernel.places.get(old.0 as usize).cloned().unwrap_or_else(|| Place::Not(String::new())))
+        .collect();
+    let n = places.len();
+    kernel.places = places;
+    let guards = std::mem::take(&mut kernel.flag_guards);
+    kernel.flag_guards = order
+        .iter()
+        .enumerate()
+        .filter(|(_, old)| guards.contains(old))
+        .map(|(i, _)| Label(i as u32))
+        .collect();
+    kernel.label_names = vec![LabelName { name: String::new(), explicit: false }; n];
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,192 @@
+//! Unit tests of the clang launch facts: they run the real clang (14+, `make deps`) on small
+//! files and read what [`HostLaunches`] makes of their host code.
+
+use super::*;
+use crate::clang::{find_clang, parse_file, ParseOptions};
+
+/// The model of `text` parsed as `k.cu` (the directory returned so the file outlives it).
+fn model(text: &str) -> (Model, tempfile::TempDir) {
+    let exe = find_clang(None).expect("these tests need clang 14+ (`make deps`)");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("k.cu");
+    std::fs::write(&path, text).expect("writes the file");
+    let parsed = parse_file(&exe, &path, &ParseOptions::default()).expect("clang parses the file");
+    let errors: Vec<_> =
+        parsed.diagnostics.iter().filter(|d| d.severity == crate::clang::Severity::Error).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    (parsed.model, dir)
+}
+
+/// The facts of the (first) kernel named `name`, no overrides.
+fn facts_of(m: &Model, name: &str) -> Option<LaunchFacts> {
+    let h = HostLaunches::collect(m);
+    let f = m.named(name).find(|f| f.body.is_some() && !f.is_template_pattern).expect("the kernel");
+    h.facts(f, &m.typedefs, &Overrides::default())
+}
+
+const KERNEL: &str = "__global__ void k(float *a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x] = n; }\n";
+
+#[test]
+fn literal_dim3_locals_fields_and_constants_are_known() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}constexpr int T = 128;\n#define ROWS 4\nint main() {{\n  float *a;\n  int n = 1000;\n  dim3 b;\n  b.x = T;\n  b.y = ROWS;\n  dim3 g(n / 10, 3);\n  k<<<g, b>>>(a, n);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block, [Some(128), Some(4), Some(1)]);
+    assert_eq!(f.grid, [Some(100), Some(3), Some(1)]);
+    assert_eq!(f.args, vec![("n".to_string(), 1000)]);
+}
+
+#[test]
+fn an_integer_configuration_is_n_1_1_and_a_loop_variable_is_unknown() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  for (int t = 64; t <= 512; t *= 2)\n    k<<<(4096 + t - 1) / t, t>>>(a, 7);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block, [None, Some(1), Some(1)]);
+    assert_eq!(f.grid, [None, Some(1), Some(1)]);
+    assert_eq!(f.args, vec![("n".to_string(), 7)]);
+}
+
+#[test]
+fn differing_launches_give_one_of_their_values() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  k<<<64, 256>>>(a, 1);\n  k<<<4096, 64>>>(a, 2);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block, [None, Some(1), Some(1)]);
+    assert_eq!(f.choices, vec![vec![(0, 0, 256), (1, 0, 64)], vec![(0, 0, 64), (1, 0, 4096)]]);
+    assert!(f.args.is_empty(), "{:?}", f.args);
+}
+
+#[test]
+fn a_helper_parameter_every_call_passes_alike_is_known() {
+    let text = |second: &str| {
+        format!(
+            "{KERNEL}void run(float *a, int threads) {{\n  dim3 block(threads);\n  k<<<1, block>>>(a, threads);\n}}\nint main() {{\n  float *a;\n  run(a, 64);\n  run(a, {second});\n  return 0;\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text("64"));
+    assert_eq!(facts_of(&m, "k").expect("facts").block, [Some(64), Some(1), Some(1)]);
+    let (m, _d) = model(&text("128"));
+    assert_eq!(facts_of(&m, "k").expect("facts").block, [None, Some(1), Some(1)]);
+}
+
+#[test]
+fn an_address_taken_kernel_gets_no_facts_but_a_runtime_launch_counts() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}typedef void (*kern)(float *, int);\nkern table[] = {{k}};\nint main() {{\n  float *a;\n  k<<<1, 32>>>(a, 1);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert!(f.notes[0].0.starts_with("no launch facts for `k`"), "{:?}", f.notes);
+    assert_eq!(f.block, [None; 3]);
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  void *args[] = {{&a}};\n  cudaFuncAttributes attr;\n  cudaFuncGetAttributes(&attr, k);\n  cudaLaunchKernel((void *)k, dim3(8), dim3(32), args, 0, 0);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!((f.block, f.grid), ([Some(32), Some(1), Some(1)], [Some(8), Some(1), Some(1)]));
+    assert!(f.args.is_empty(), "the runtime launch's arguments are not read: {:?}", f.args);
+}
+
+#[test]
+fn escaping_and_conditionally_assigned_locals_are_unknown() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}void set(int &x) {{ x = 7; }}\nint main(int argc, char **argv) {{\n  float *a;\n  int t = 32;\n  set(t);\n  int g = 4;\n  if (argc > 1) g = 8;\n  k<<<g, t>>>(a, 1);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(f.grid[0], None);
+}
+
+#[test]
+fn a_template_instance_takes_its_own_launches() {
+    let (m, _d) = model(
+        "template <int B> __global__ void t(float *a) { a[threadIdx.x % B] = 0; }\ntemplate __global__ void t<64>(float *);\nint main() {\n  float *a;\n  t<16><<<2, 16>>>(a);\n  t<32><<<4, 32>>>(a);\n  return 0;\n}\n",
+    );
+    let h = HostLaunches::collect(&m);
+    let inst = |arg: &str| {
+        let f = m
+            .named("t")
+            .find(
+                |f| matches!(f.template_args.first(), Some(crate::clang::TemplateArg::Value(v)) if v == arg),
+            )
+            .expect("the instance");
+        h.facts(f, &m.typedefs, &Overrides::default())
+    };
+    assert_eq!(inst("16").expect("facts").block, [Some(16), Some(1), Some(1)]);
+    assert_eq!(inst("32").expect("facts").grid, [Some(4), Some(1), Some(1)]);
+    assert!(inst("64").is_none(), "an instance never launched has no facts");
+}
+
+#[test]
+fn a_grid_computed_from_an_argument_is_a_relation() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = argc * 1000;\n  int blocks = (n + 255) / 256;\n  k<<<blocks, 256>>>(a, n);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.grid[0], None);
+    let params: Vec<(String, bool)> = vec![("a".into(), false), ("n".into(), true)];
+    let rel: Vec<String> =
+        f.relations.iter().map(|(p, d, r)| format!("{p}{d} {}", r.show(&params))).collect();
+    assert_eq!(rel, vec!["10 (n + 255) / 256".to_string()]);
+}
+
+#[test]
+fn apply_binds_arguments_and_assumes_what_is_fixed_in_part() {
+    let mut k =
+        crate::kpl::parse("kernel k(n) { local i := tid.x + n; assume i < 100000; }").expect("parses");
+    let facts = LaunchFacts {
+        block: [None, Some(1), Some(1)],
+        grid: [Some(4), Some(1), Some(1)],
+        args: vec![("n".into(), 5)],
+        params: vec![("n".into(), true)],
+        ..LaunchFacts::default()
+    };
+    let mut consts = HashMap::new();
+    consts.insert("n".to_string(), 5u32);
+    substitute_block(&mut k.body, &consts);
+    let text = crate::kpl::print(&k);
+    assert!(text.contains("tid.x + 5"), "{text}");
+    let assumed = crate::launch_facts::assumptions(&facts, &|_, _| false, false, &|_| None);
+    assert!(assumed.is_empty(), "a part fixed completely and one with only x unknown: {assumed:?}");
+    let before = k.label_count();
+    prepend_assumptions(&mut k, vec![Expr::Const(1)], "");
+    assert_eq!(k.label_count(), before + 1);
+    assert!(matches!(k.body.stmts[0].kind, StmtKind::Assume { .. }));
+    // Program order: the assumption comes right after the body's start.
+    assert_eq!(k.body.stmts[0].label, Label(k.body.start.0 + 1));
+}
+
+#[test]
+fn a_launch_of_a_prototype_is_a_launch_of_the_definition() {
+    // The launch before the definition names the prototype (another clang declaration), the one
+    // after it the definition: both count, so the block is "one of" their sizes, not 64 alone.
+    let (m, _d) = model(
+        "__global__ void k(float *a, int n);\nvoid first(float *a) { k<<<1, 32>>>(a, 1); }\n__global__ void k(float *a, const int n) { a[threadIdx.x] = n; }\nint main() {\n  float *a;\n  first(a);\n  k<<<1, 64>>>(a, 1);\n  return 0;\n}\n",
+    );
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(f.choices.len(), 2, "{:?}", f.choices);
+    assert_eq!(f.args, vec![("n".to_string(), 1)]);
+}
+
+#[test]
+fn a_local_changed_through_an_alias_or_a_lambda_has_no_value() {
+    // The pointer is taken before the last assignment and writes after it: the assignment's 32
+    // would be wrong at the launch, so the variable has no value anywhere.
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  int t = 16;\n  int *p = &t;\n  t = 32;\n  *p = 64;\n  int g = 2;\n  auto set = [&] {{ g = 8; }};\n  g = 4;\n  set();\n  k<<<g, t>>>(a, 1);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(f.grid[0], None);
+}
+
+#[test]
+fn a_cooperative_launch_through_a_reinterpret_cast_counts() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main() {{\n  float *a;\n  void *args[] = {{&a}};\n  cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(k), dim3(2, 2), dim3(16, 16), args, 0, 0);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!((f.block, f.grid), ([Some(16), Some(16), Some(1)], [Some(2), Some(2), Some(1)]));
+}
