@@ -560,9 +560,30 @@ fn loose_function_refs(n: &ast::Node, analysed: &HashSet<&str>, out: &mut Vec<Fu
             }),
             _ => {}
         }
-        let skip_body =
-            matches!(n.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl") && analysed.contains(n.id.as_str());
-        stack.extend(n.inner.iter().filter(|c| !(skip_body && c.kind == "CompoundStmt")));
+        let skip_body = matches!(n.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl")
+            && analysed.contains(n.id.as_str());
+        // A template with instances in the file runs only as those instances, whose bodies
+        // are analysed: its pattern (the first function of a function template, the record of
+        // a class template) refers to nothing that runs. One without instances keeps its
+        // pattern's references (it may be instantiated where the file does not show).
+        let pattern = match n.kind.as_str() {
+            "FunctionTemplateDecl" => {
+                let mut fns =
+                    n.inner.iter().filter(|c| matches!(c.kind.as_str(), "FunctionDecl" | "CXXMethodDecl"));
+                let first = fns.next();
+                first.filter(|_| fns.next().is_some()).map(|f| f.id.as_str())
+            }
+            "ClassTemplateDecl" if n.inner.iter().any(|c| c.kind == "ClassTemplateSpecializationDecl") => {
+                n.inner.iter().find(|c| c.kind == "CXXRecordDecl").map(|c| c.id.as_str())
+            }
+            _ => None,
+        };
+        stack.extend(
+            n.inner
+                .iter()
+                .filter(|c| !(skip_body && c.kind == "CompoundStmt"))
+                .filter(|c| pattern != Some(c.id.as_str())),
+        );
     }
 }
 
