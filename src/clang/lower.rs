@@ -2381,15 +2381,17 @@ fn strip_callee(n: &Node) -> &Node {
 
 /// Whether evaluating `n` may touch memory (an element, a dereference, a call).
 fn touches_memory(n: &Node) -> bool {
-    n.walk().iter().any(|x| match &x.kind {
+    match &n.kind {
+        // GPUVerify's ignored annotations lower to nothing (`__invariant(…), i < n`).
+        NodeKind::Call { callee: Some(name) } if super::IGNORED_ANNOTATIONS.contains(&name.as_str()) => false,
         NodeKind::ArraySubscript
         | NodeKind::Call { .. }
         | NodeKind::MemberCall { .. }
         | NodeKind::OperatorCall { .. }
         | NodeKind::Member { arrow: true, .. } => true,
-        NodeKind::Unary { op, .. } => op == "*",
-        _ => false,
-    })
+        NodeKind::Unary { op, .. } if op == "*" => true,
+        _ => n.children.iter().any(touches_memory),
+    }
 }
 
 /// `(void)e` and other discarded-value wrappers.
