@@ -1,0 +1,10 @@
+// 128-bit loads over a half-precision row (eight halves per float4). Memory is modelled one
+// word per element until issue #37, so a float4 view over 2-byte elements is refused, never
+// approximated.
+#include <cuda_fp16.h>
+
+__global__ void scale_half_rows(__half *x, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 packed = reinterpret_cast<float4 *>(x)[i];
+  reinterpret_cast<float4 *>(x)[i] = packed;
+}
