@@ -135,6 +135,9 @@ pub struct Node {
     /// `DeclRefExpr`: the declaration referred to.
     #[serde(default)]
     pub referenced_decl: Option<DeclRef>,
+    /// `UnaryExprOrTypeTraitExpr` of a type (`sizeof(float)`): the type.
+    #[serde(default)]
+    pub arg_type: Option<QualType>,
     /// `MemberExpr`: the member's declaration id.
     #[serde(default)]
     pub referenced_member_decl: Option<String>,

@@ -294,7 +294,7 @@ fn scalar(ty: &str) -> Option<Ty> {
     let t = words.join(" ");
     Some(match t.as_str() {
         "int" | "char" | "short" | "long" | "bool" | "_Bool" | "signed char" | "long long" | "int8_t"
-        | "int16_t" | "int32_t" | "int64_t" | "ptrdiff_t" | "intptr_t" => Ty::Int,
+        | "int16_t" | "int32_t" | "int64_t" | "ptrdiff_t" | "intptr_t" | "clock_t" | "time_t" => Ty::Int,
         "unsigned int" | "unsigned" | "unsigned char" | "unsigned short" | "unsigned long"
         | "unsigned long long" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t"
         | "uintptr_t" | "uint" => Ty::UInt,
@@ -461,7 +461,13 @@ impl<'a> Lx<'a> {
     /// `ty` with the file's type names replaced by what they stand for (`const uchar *` →
     /// `const unsigned char *`), a bounded number of times (a name may stand for another).
     fn resolve(&self, ty: &str) -> String {
-        let mut t = ty.to_string();
+        let mut t = ty.replace("typename ", "");
+        // Names inside template instances (`Packed<float>::Vec`) are not single words.
+        for (name, target) in self.typedefs.iter().filter(|(k, _)| k.contains('<')) {
+            if t.contains(name.as_str()) {
+                t = t.replace(name.as_str(), target);
+            }
+        }
         for _ in 0..8 {
             let mut changed = false;
             let mut out = String::new();
@@ -1756,6 +1762,23 @@ impl<'a> Lx<'a> {
                 Some(c) => self.rvalue(c),
                 None => Err(self.unsupported("an empty template argument", n)),
             },
+            // `sizeof` of a scalar, or of a struct whose words have one size (no padding).
+            NodeKind::TypeTrait { name, arg_ty } if name == "sizeof" => {
+                let t = arg_ty
+                    .clone()
+                    .or_else(|| n.children.first().and_then(|c| c.ty.clone()))
+                    .unwrap_or_default();
+                let t = self.resolve(&t);
+                let words = if self.scalar_of(&t).is_some() {
+                    Some(1)
+                } else {
+                    self.layout_of(&t).map(|l| l.words())
+                };
+                match (words, self.word_bytes(&t)) {
+                    (Some(w), Some(b)) => Ok((Expr::Const(w * b), Ty::UInt)),
+                    _ => Err(self.unsupported(format!("`sizeof` of `{t}`"), n)),
+                }
+            }
             // C++'s wrappers of a value: temporaries and their cleanups.
             NodeKind::Other { kind }
                 if matches!(

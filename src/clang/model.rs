@@ -329,6 +329,13 @@ pub enum NodeKind {
         /// The value when clang printed one.
         value: Option<String>,
     },
+    /// `sizeof`/`alignof` of a type (or, without one, of its child expression's type).
+    TypeTrait {
+        /// `sizeof`, `alignof`, …
+        name: String,
+        /// The type operand, desugared when clang gave that.
+        arg_ty: Option<String>,
+    },
     /// An absent optional part (of `for`).
     Empty,
     /// Any other node kind, by clang's name.
@@ -400,6 +407,8 @@ pub struct Record {
     pub fields: Vec<(String, String)>,
     /// It has base classes (their members come first in the layout; not read yet).
     pub has_bases: bool,
+    /// An alignment is written on it (`alignas`, `__align__`): its size may exceed its members'.
+    pub aligned: bool,
 }
 
 /// A reference to a function outside the bodies the model holds ([`Model::loose_refs`]).
@@ -639,7 +648,12 @@ fn record_of(d: &ast::Node) -> Record {
             (c.name.clone().unwrap_or_default(), ty.unwrap_or_default())
         })
         .collect();
-    Record { tag: d.tag_used.clone().unwrap_or_default(), fields, has_bases: !d.bases.is_empty() }
+    Record {
+        tag: d.tag_used.clone().unwrap_or_default(),
+        fields,
+        has_bases: !d.bases.is_empty(),
+        aligned: d.inner.iter().any(|c| c.kind == "AlignedAttr"),
+    }
 }
 
 fn join_scope(scope: &str, name: &str) -> String {
@@ -901,6 +915,10 @@ impl Builder<'_> {
             "ConditionalOperator" => NodeKind::Conditional,
             "InitListExpr" => NodeKind::InitList,
             "ConstantExpr" => NodeKind::Constant { value: value_text(n) },
+            "UnaryExprOrTypeTraitExpr" => NodeKind::TypeTrait {
+                name: n.name.clone().unwrap_or_default(),
+                arg_ty: n.arg_type.as_ref().map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone())),
+            },
             "NullStmt" => NodeKind::Empty,
             other => NodeKind::Other { kind: other.to_string() },
         };

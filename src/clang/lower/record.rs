@@ -31,11 +31,11 @@ pub(super) struct Layout {
 }
 
 /// What one word of a record holds.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) enum Member {
     Scalar(Ty),
-    /// A pointer to scalars of this class (a record passed by value may carry arrays).
-    Pointer(Ty),
+    /// A pointer to scalars or records (a record passed by value may carry arrays).
+    Pointer(Elem),
 }
 
 /// A member of a record, found by name.
@@ -57,14 +57,14 @@ impl Layout {
 
     fn find(&self, name: &str) -> Option<Found> {
         if let Some(i) = self.fields.iter().position(|(p, _)| p == name) {
-            return Some(Found::Word(i, self.fields[i].1));
+            return Some(Found::Word(i, self.fields[i].1.clone()));
         }
         let prefix = format!("{name}.");
         let start = self.fields.iter().position(|(p, _)| p.starts_with(&prefix))?;
         let fields: Vec<(String, Member)> = self.fields[start..]
             .iter()
             .take_while(|(p, _)| p.starts_with(&prefix))
-            .map(|(p, m)| (p[prefix.len()..].to_string(), *m))
+            .map(|(p, m)| (p[prefix.len()..].to_string(), m.clone()))
             .collect();
         Some(Found::Sub(start, Rc::new(Layout { name: format!("{}.{name}", self.name), fields })))
     }
@@ -177,7 +177,7 @@ fn scalar_bytes(ty: &str) -> Option<u32> {
         | "nv_bfloat16" | "c10::Half" | "at::Half" | "c10::BFloat16" | "at::BFloat16" => 2,
         "int" | "unsigned int" | "unsigned" | "float" | "int32_t" | "uint32_t" | "uint" => 4,
         "double" | "long long" | "unsigned long long" | "int64_t" | "uint64_t" | "long" | "unsigned long"
-        | "size_t" => 8,
+        | "size_t" | "clock_t" | "time_t" => 8,
         _ => return None,
     })
 }
@@ -224,8 +224,8 @@ impl Lx<'_> {
             let mty = self.resolve(mty);
             if let Some(t) = self.scalar_of(&mty) {
                 fields.push((member.clone(), Member::Scalar(t)));
-            } else if let Some(t) = pointee(&mty).and_then(|p| self.scalar_of(p)) {
-                fields.push((member.clone(), Member::Pointer(t)));
+            } else if let Some(e) = pointee(&mty).and_then(|p| self.elem_of_at(p, depth + 1)) {
+                fields.push((member.clone(), Member::Pointer(e)));
             } else {
                 let inner = self.layout_at(&mty, depth + 1)?;
                 fields.extend(inner.fields.into_iter().map(|(p, m)| (format!("{member}.{p}"), m)));
@@ -248,9 +248,13 @@ impl Lx<'_> {
 
     /// What an array of `ty` holds: a scalar or a record (`None`: neither).
     pub(super) fn elem_of(&self, ty: &str) -> Option<Elem> {
+        self.elem_of_at(ty, 0)
+    }
+
+    fn elem_of_at(&self, ty: &str, depth: usize) -> Option<Elem> {
         match self.scalar_of(ty) {
             Some(t) => Some(Elem::Scalar(t)),
-            None => self.layout_of(ty).map(Elem::Record),
+            None => self.layout_at(ty, depth).map(|l| Elem::Record(Rc::new(l))),
         }
     }
 
@@ -274,6 +278,9 @@ impl Lx<'_> {
             });
         }
         let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
+        if record.aligned {
+            return None;
+        }
         let mut size = None;
         for (_, mty) in &record.fields {
             let b = self.word_bytes(&self.resolve(mty))?;
@@ -325,8 +332,8 @@ impl Lx<'_> {
                     self.source_params.push((kpl.clone(), source));
                     fields.push(Binding::Scalar { kpl, ty: *t });
                 }
-                Member::Pointer(t) => {
-                    let elem = Elem::Scalar(*t);
+                Member::Pointer(elem) => {
+                    let elem = elem.clone();
                     self.declare_array(&kpl, &source, Space::Global, &[None], &elem, at);
                     fields.push(Binding::Array { kpl, elem, rank: 1 });
                 }
@@ -564,7 +571,7 @@ impl Lx<'_> {
                     };
                     let v = if matches!(&item.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
                     {
-                        sub.fields.iter().map(|(_, m)| (Expr::Const(0), member_ty(*m))).collect()
+                        sub.fields.iter().map(|(_, m)| (Expr::Const(0), member_ty(m))).collect()
                     } else {
                         self.record_values(item, &sub)?
                     };
@@ -604,7 +611,7 @@ impl Lx<'_> {
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
                     self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index: m.word(i) });
-                    vals.push((Expr::Var(dst), member_ty(*member)));
+                    vals.push((Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
             }
@@ -625,7 +632,7 @@ impl Lx<'_> {
             }
             Place::Memory(m) => {
                 for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
-                    let value = convert(v, vt, member_ty(*member));
+                    let value = convert(v, vt, member_ty(member));
                     self.emit(StmtKind::Write { array: m.array.clone(), index: m.word(i), value });
                 }
             }
@@ -666,9 +673,9 @@ impl Lx<'_> {
 }
 
 /// The type class of a member's word (a pointer member's word is an opaque integer).
-fn member_ty(m: Member) -> Ty {
+fn member_ty(m: &Member) -> Ty {
     match m {
-        Member::Scalar(t) => t,
+        Member::Scalar(t) => *t,
         Member::Pointer(_) => Ty::UInt,
     }
 }
