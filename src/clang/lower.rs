@@ -453,7 +453,7 @@ const WARP_COLLECTIVES: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
-fn not(e: Expr) -> Expr {
+pub(super) fn not(e: Expr) -> Expr {
     Expr::Unary(UnOp::Not, Box::new(e))
 }
 
@@ -1118,7 +1118,9 @@ impl<'a> Lx<'a> {
                 self.emit(StmtKind::Assign { name: offset, value: off });
                 Ok(())
             }
-            None => Err(self.unsupported("this `return` with a value", n)),
+            // The value of a call nobody reads: evaluated for its effects only.
+            None if touches_memory(v) => self.effect(v),
+            None => Ok(()),
         }
     }
 
@@ -1285,6 +1287,17 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Call { callee: Some(name) } => self.call(n, name, false).map(|_| ()),
             NodeKind::Other { kind } if kind == "ExprWithCleanups" => self.effect(self.only_child(n)?),
+            // `c ? f() : (void)0` (the `assert` macro): one branch's effects.
+            NodeKind::Conditional if n.children.len() == 3 && n.ty.as_deref() == Some("void") => {
+                let c = self.condition(&n.children[0])?;
+                let span = self.cur_span;
+                let label = self.label();
+                let then = self.open_block(label, None, |lx| lx.effect(&n.children[1]))?;
+                let el = self.label();
+                let els = self.open_block(el, None, |lx| lx.effect(&n.children[2]))?;
+                self.out.push(Stmt { label, kind: StmtKind::If { cond: c, then, els: Some(els) }, span });
+                Ok(())
+            }
             // `a = b` on structs and vectors: clang's implicit `operator=`.
             NodeKind::OperatorCall { operator: Some(op) } if op == "operator=" && n.children.len() == 3 => {
                 let (lhs, rhs) = (&n.children[1], &n.children[2]);
@@ -2132,8 +2145,9 @@ impl<'a> Lx<'a> {
                 self.emit(StmtKind::Read { dst: dst.clone(), array, index });
                 return Ok(Some((Expr::Var(dst), ty)));
             }
-            // Output of the host's console: no memory of the kernel changes.
-            "printf" if !want => {
+            // Output of the host's console: no memory of the kernel changes. A failed `assert`
+            // stops its thread; taking it to go on only adds executions.
+            "printf" | "__assert_fail" | "__assertfail" | "__trap" | "__brkpt" if !want => {
                 for a in &args[1.min(args.len())..] {
                     if a.ty.as_deref().and_then(|t| self.scalar_of(t)).is_some() {
                         self.rvalue(a)?;
@@ -2216,7 +2230,10 @@ impl<'a> Lx<'a> {
         let mut vals = Vec::new();
         for a in args {
             let at = self.resolve(a.ty.as_deref().unwrap_or(""));
-            if self.scalar_of(&at).is_some() {
+            if record::bare(&at).starts_with("texture<") {
+                // A texture reference: a read-only handle, the same for every thread.
+                vals.push(Expr::Const(0));
+            } else if self.scalar_of(&at).is_some() {
                 vals.push(self.rvalue(a)?.0);
             } else if let Some(layout) = self.layout_of(&at) {
                 vals.extend(self.record_values(a, &layout)?.into_iter().map(|(e, _)| e));
@@ -2236,11 +2253,9 @@ impl<'a> Lx<'a> {
     /// same place), and a marker after the call carries the caller's.
     fn inline(&mut self, n: &Node, f: &'a Function, args: &[Node]) -> R<Option<(Expr, Ty)>> {
         let ret_ty = n.ty.as_deref().unwrap_or("void");
-        let want = match self.scalar_of(ret_ty) {
-            Some(t) => Some(Want::Scalar(t)),
-            None if ret_ty == "void" => None,
-            None => return Err(self.unsupported(format!("a call of `{}` returning `{ret_ty}`", f.name), n)),
-        };
+        // A value that is not a scalar (`float3 &operator*=`) is dropped: a caller needing it
+        // says so ("the value of …").
+        let want = self.scalar_of(ret_ty).map(Want::Scalar);
         match self.inline_into(n, f, args, want)? {
             Some(Slot::Scalar(r, t)) => Ok(Some((Expr::Var(r), t))),
             _ => Ok(None),
@@ -2268,6 +2283,17 @@ impl<'a> Lx<'a> {
         if f.params.len() != args.len() {
             return Err(self.unsupported(format!("a call of `{}` with default arguments", f.name), n));
         }
+        // A left-out argument is the parameter's default (clang's `CXXDefaultArgExpr`).
+        let defaulted: Vec<Node> = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| match (&a.kind, &p.default) {
+                (NodeKind::Other { kind }, Some(d)) if kind == "CXXDefaultArgExpr" => d.clone(),
+                _ => a.clone(),
+            })
+            .collect();
+        let args = &defaulted[..];
         let Some(body) = f.body.as_ref() else {
             return Err(self.unsupported(format!("a call of `{}`, which has no body", f.name), n));
         };

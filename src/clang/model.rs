@@ -66,7 +66,7 @@ pub enum ExecSpace {
 }
 
 /// One function parameter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Param {
     /// clang's id of the declaration (what a `DeclRef` to it names).
     pub id: String,
@@ -76,6 +76,8 @@ pub struct Param {
     pub ty: String,
     /// The desugared type when it differs (`unsigned int` for a `uint32_t` parameter).
     pub desugared: Option<String>,
+    /// Its default argument (what a call that leaves it out passes).
+    pub default: Option<Node>,
 }
 
 /// One template argument of an instance.
@@ -807,12 +809,16 @@ impl Builder<'_> {
                 "CUDAGlobalAttr" => global = true,
                 "CUDADeviceAttr" => device = true,
                 "CUDAHostAttr" => host = true,
-                "ParmVarDecl" => params.push(Param {
-                    id: c.id.clone(),
-                    name: c.name.clone().unwrap_or_default(),
-                    ty: c.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
-                    desugared: c.ty.as_ref().and_then(|t| t.desugared.clone()),
-                }),
+                "ParmVarDecl" => {
+                    let default = c.inner.iter().find(|i| !i.kind.ends_with("Attr")).map(|i| self.node(i));
+                    params.push(Param {
+                        id: c.id.clone(),
+                        name: c.name.clone().unwrap_or_default(),
+                        ty: c.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
+                        desugared: c.ty.as_ref().and_then(|t| t.desugared.clone()),
+                        default,
+                    })
+                }
                 "CompoundStmt" => body = Some(c),
                 _ => {}
             }

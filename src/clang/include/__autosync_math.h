@@ -80,6 +80,19 @@ __host__ __device__ float min(float a, float b);
 __host__ __device__ float max(float a, float b);
 __host__ __device__ double min(double a, double b);
 __host__ __device__ double max(double a, double b);
+/* The mixed-signedness and mixed-precision overloads CUDA's math_functions.hpp declares. */
+__host__ __device__ unsigned int min(int a, unsigned int b);
+__host__ __device__ unsigned int min(unsigned int a, int b);
+__host__ __device__ unsigned int max(int a, unsigned int b);
+__host__ __device__ unsigned int max(unsigned int a, int b);
+__host__ __device__ unsigned long long min(long long a, unsigned long long b);
+__host__ __device__ unsigned long long min(unsigned long long a, long long b);
+__host__ __device__ unsigned long long max(long long a, unsigned long long b);
+__host__ __device__ unsigned long long max(unsigned long long a, long long b);
+__host__ __device__ double min(float a, double b);
+__host__ __device__ double min(double a, float b);
+__host__ __device__ double max(float a, double b);
+__host__ __device__ double max(double a, float b);
 extern "C" __host__ __device__ unsigned int umin(unsigned int a, unsigned int b);
 extern "C" __host__ __device__ unsigned int umax(unsigned int a, unsigned int b);
 

@@ -187,7 +187,8 @@ template <class T> __device__ T tex2DLayered(cudaTextureObject_t tex, float x, f
 template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y);
 template <class T> __device__ void surf2Dwrite(T data, cudaSurfaceObject_t surf, int x, int y);
 /* Legacy texture references. */
-template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType> struct texture {
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
   int normalized;
   enum cudaTextureFilterMode filterMode;
   enum cudaTextureAddressMode addressMode[3];

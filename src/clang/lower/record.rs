@@ -452,7 +452,10 @@ impl Lx<'_> {
             K::Constant { .. } => true,
             K::Other { kind } => matches!(
                 kind.as_str(),
-                "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+                "ExprWithCleanups"
+                    | "MaterializeTemporaryExpr"
+                    | "CXXBindTemporaryExpr"
+                    | "CompoundLiteralExpr"
             ),
             _ => false,
         };
@@ -483,6 +486,41 @@ impl Lx<'_> {
                 }
             }
             K::InitList => self.init_list(n, layout),
+            // `c ? a : b` of structs: word by word, each branch's reads only where it runs.
+            K::Conditional if n.children.len() == 3 => {
+                let c = self.condition(&n.children[0])?;
+                if !self.reads_memory(&n.children[1]) && !self.reads_memory(&n.children[2]) {
+                    let a = self.record_values(&n.children[1], layout)?;
+                    let b = self.record_values(&n.children[2], layout)?;
+                    return Ok(a
+                        .into_iter()
+                        .zip(b)
+                        .map(|((x, t), (y, _))| {
+                            (Expr::Select(Box::new(c.clone()), Box::new(x), Box::new(y)), t)
+                        })
+                        .collect());
+                }
+                let slots: Vec<(String, Ty)> =
+                    layout.fields.iter().map(|(_, m)| (self.temp(None), member_ty(m))).collect();
+                let span = self.cur_span;
+                let label = self.label();
+                let assign = |lx: &mut Self, e: &super::Node| -> R<()> {
+                    let vals = lx.record_values(e, layout)?;
+                    for ((r, t), (v, vt)) in slots.iter().zip(vals) {
+                        lx.emit(StmtKind::Assign { name: r.clone(), value: convert(v, vt, *t) });
+                    }
+                    Ok(())
+                };
+                let then = self.open_block(label, None, |lx| assign(lx, &n.children[1]))?;
+                let el = self.label();
+                let els = self.open_block(el, None, |lx| assign(lx, &n.children[2]))?;
+                self.out.push(crate::kpl::ast::Stmt {
+                    label,
+                    kind: StmtKind::If { cond: c, then, els: Some(els) },
+                    span,
+                });
+                Ok(slots.into_iter().map(|(r, t)| (Expr::Var(r), t)).collect())
+            }
             K::Call { callee: Some(name) } if name.starts_with("curand") => match self.curand_call(n, name) {
                 Some(r) => r,
                 None => Err(self.unsupported(format!("the result of `{name}`"), n)),
