@@ -31,6 +31,10 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 type R<T> = Result<T, Diagnostic>;
 
+mod groups;
+mod local_array;
+mod refs;
+
 /// Why a label has no place unless it gets one.
 const INSIDE: &str = "inside a statement (a barrier goes after a whole statement)";
 
@@ -75,6 +79,13 @@ enum Binding {
         array: String,
         ty: Ty,
         at: Expr,
+    },
+    /// A reference bound to an element: its indices, evaluated where it was bound (without
+    /// a thread-local array's row, which [`Lx::element`] puts in front).
+    Ref {
+        array: String,
+        index: Vec<Expr>,
+        ty: Ty,
     },
 }
 
@@ -124,6 +135,8 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         result: None,
         loops: Vec::new(),
         temps: 0,
+        groups: HashMap::new(),
+        private: HashSet::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -202,6 +215,10 @@ struct Lx<'a> {
     result: Option<(String, Ty)>,
     loops: Vec<LoopFlags>,
     temps: usize,
+    /// The cooperative groups bound to locals and parameters, by clang declaration id.
+    groups: HashMap<String, groups::Group>,
+    /// The KPL arrays that model thread-local arrays (indexed behind the thread's row).
+    private: HashSet<String>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -447,7 +464,10 @@ impl<'a> Lx<'a> {
     /// Whether evaluating `n` may touch memory: an element, a dereference, a call, or a
     /// variable that lives in memory (a `__shared__` or namespace-scope scalar).
     fn reads_memory(&self, n: &Node) -> bool {
-        touches_memory(n) || n.walk().iter().any(|x| matches!(self.binding(x), Some(Binding::Cell { .. })))
+        touches_memory(n)
+            || n.walk()
+                .iter()
+                .any(|x| matches!(self.binding(x), Some(Binding::Cell { .. } | Binding::Ref { .. })))
     }
 
     /// Makes the statements emitted next belong to `n` (their span in reports).
@@ -751,6 +771,13 @@ impl<'a> Lx<'a> {
             },
             NodeKind::DeclStmt => {
                 for v in &n.children {
+                    // `namespace cg = cooperative_groups;`, `using namespace …;`, local type
+                    // names: names clang has resolved already (a variable's type is read
+                    // desugared).
+                    if matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl" | "TypedefDecl" | "TypeAliasDecl"))
+                    {
+                        continue;
+                    }
                     self.declaration(v)?;
                 }
                 Ok(())
@@ -825,10 +852,25 @@ impl<'a> Lx<'a> {
     }
 
     fn declaration(&mut self, v: &Node) -> R<()> {
-        let NodeKind::Var { name, id, is_shared, is_constant, .. } = &v.kind else {
+        let NodeKind::Var { name, id, is_shared, is_constant, desugared, .. } = &v.kind else {
             return Err(self.unsupported("this declaration", v));
         };
-        let ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        if let Some(r) = self.group_declaration(v) {
+            return r;
+        }
+        let mut ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        let known = self.scalar_of(&ty).is_some()
+            || array_type(&ty).is_some_and(|(e, _)| self.scalar_of(&e).is_some())
+            || pointee(&ty).is_some_and(|e| self.scalar_of(e).is_some());
+        if !known {
+            // A name only clang knows (a local `typedef`, a member type of a template).
+            if let Some(d) = desugared {
+                ty = self.resolve(d);
+            }
+        }
+        if let Some(r) = self.ref_local(v, &ty) {
+            return r;
+        }
         if *is_constant {
             return Err(self.unsupported("`__constant__` variable", v));
         }
@@ -837,7 +879,7 @@ impl<'a> Lx<'a> {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
             if !is_shared {
-                return Err(self.unsupported("a thread-local array", v));
+                return self.private_array(v, (name, id), elem_ty, &dims);
             }
             if !v.children.is_empty() {
                 return Err(self.unsupported("an initialized `__shared__` array", v));
@@ -1059,6 +1101,7 @@ impl<'a> Lx<'a> {
                 self.update(target, op, Expr::Const(1), Ty::Int, n)
             }
             NodeKind::Call { callee: Some(name) } => self.call(n, name, false).map(|_| ()),
+            NodeKind::MemberCall { .. } => self.method_call(n, false).map(|_| ()),
             _ => {
                 // Evaluated for its reads; the value is dropped.
                 self.rvalue(n).map(|_| ())
@@ -1114,14 +1157,19 @@ impl<'a> Lx<'a> {
                 Binding::Alias { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::Const(_) => Err(self.unsupported("assigning a constant", n)),
                 Binding::Array { .. } => Err(self.unsupported("assigning a whole array", n)),
+                Binding::Ref { .. } => {
+                    let (array, index, ty) = self.element(s)?;
+                    Ok(Target::Elem { array, index, ty })
+                }
             };
         }
         let (array, index, ty) = self.element(s)?;
         Ok(Target::Elem { array, index, ty })
     }
 
-    /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`), its indices evaluated.
-    fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
+    /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`), its indices evaluated
+    /// (without a thread-local array's row: see [`Self::element`]).
+    fn element_in(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip(n);
         match &n.kind {
             NodeKind::ArraySubscript => {
@@ -1305,7 +1353,7 @@ impl<'a> Lx<'a> {
             },
             NodeKind::DeclRef { decl_kind, name, .. } => match self.binding(n).cloned() {
                 Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
-                Some(Binding::Cell { .. }) => self.load(n),
+                Some(Binding::Cell { .. } | Binding::Ref { .. }) => self.load(n),
                 Some(Binding::Const(init)) => {
                     let t = n.ty.as_deref().and_then(|t| self.scalar_of(t)).unwrap_or(Ty::Int);
                     let e = self.rvalue_as(&init, t)?;
@@ -1375,6 +1423,18 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Conditional => self.conditional(n),
             NodeKind::ArraySubscript => self.load(n),
+            NodeKind::MemberCall { .. } => match self.method_call(n, true)? {
+                Some(v) => Ok(v),
+                None => Err(self.unsupported("the value of this method call", n)),
+            },
+            // A value bound to a `const T &` parameter of a function without a body.
+            NodeKind::Other { kind } if kind == "ExprWithCleanups" || kind == "MaterializeTemporaryExpr" => {
+                self.only_child(n).and_then(|c| self.rvalue(c))
+            }
+            NodeKind::Member { .. } => match self.group_field(n) {
+                Some(r) => r,
+                None => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
+            },
             NodeKind::Call { callee: Some(name) } => {
                 let name = name.clone();
                 match self.call(n, &name, true)? {
@@ -1408,6 +1468,12 @@ impl<'a> Lx<'a> {
             Some(Binding::Const(_)) => self.rvalue(s),
             Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
                 Err(self.unsupported("an array or pointer as a value", n))
+            }
+            Some(Binding::Ref { .. }) => {
+                let (array, index, ty) = self.element(s)?;
+                let dst = self.temp(None);
+                self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                Ok((Expr::Var(dst), ty))
             }
             None => match &s.kind {
                 NodeKind::ArraySubscript | NodeKind::Unary { .. } => {
@@ -1521,6 +1587,9 @@ impl<'a> Lx<'a> {
     /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
     /// calls of scalars. `Some` value when the call has one.
     fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.group_call(n, want) {
+            return r;
+        }
         let args = &n.children[1.min(n.children.len())..];
         match name {
             "__syncthreads" if args.is_empty() && !want => {
@@ -1639,7 +1708,8 @@ impl<'a> Lx<'a> {
                 if rank != 1 {
                     return Err(self.unsupported("an atomic on a row of a multi-dimensional array", n));
                 }
-                (array, vec![offset.unwrap_or(Expr::Const(0))], ty)
+                let index = self.row_index(&array, vec![offset.unwrap_or(Expr::Const(0))]);
+                (array, index, ty)
             } else {
                 self.element(place)?
             };
@@ -1713,9 +1783,14 @@ impl<'a> Lx<'a> {
         };
         let call_span = self.cur_span;
         let mut bound = Vec::new();
+        let mut bound_groups = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
-            if pointee(&ty).is_some() {
+            if let Some(g) = self.group_param(&ty, a, n) {
+                bound_groups.push((p.id.clone(), g?));
+            } else if let Some(b) = self.ref_param(&ty, &p.name, &p.id, a, body) {
+                bound.push((p.id.clone(), b?));
+            } else if pointee(&ty).is_some() {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));
                 self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
@@ -1740,6 +1815,7 @@ impl<'a> Lx<'a> {
         for (id, b) in bound {
             self.bindings.insert(id, b);
         }
+        self.groups.extend(bound_groups);
         let parts = FunctionBody::of(body);
         let saved_ret = self.ret.take();
         let saved_loops = std::mem::take(&mut self.loops);
