@@ -852,7 +852,7 @@ impl<'a> Lx<'a> {
     }
 
     fn declaration(&mut self, v: &Node) -> R<()> {
-        let NodeKind::Var { name, id, is_shared, is_constant, desugared, .. } = &v.kind else {
+        let NodeKind::Var { name, id, is_shared, is_constant, is_constexpr, desugared, .. } = &v.kind else {
             return Err(self.unsupported("this declaration", v));
         };
         if let Some(r) = self.group_declaration(v) {
@@ -929,6 +929,14 @@ impl<'a> Lx<'a> {
         let Some(t) = self.scalar_of(&ty) else {
             return Err(self.unsupported(format!("a local of type `{ty}`"), v));
         };
+        if let (true, Some(init)) = (*is_constexpr, v.children.first()) {
+            // `constexpr int ITEMS = 4;` never changes: its value where it is read, like a
+            // constant of the file (and the classic lowering's).
+            if !self.reads_memory(init) {
+                self.bindings.insert(id.clone(), Binding::Const(init.clone()));
+                return Ok(());
+            }
+        }
         let init = match v.children.first() {
             Some(e) => Some(self.rvalue_as(e, t)?),
             None => None,

@@ -93,6 +93,46 @@ fn clang_lowers_every_plain_benchmark_with_the_classic_verdicts() {
     assert!(both >= 42, "only {both} kernels compared");
 }
 
+/// Corpus files whose kernels use cooperative groups (the block, tiles, the grid, through
+/// aliases, `using` and `auto`), thread-local arrays (register tiles, brace lists) and
+/// references (locals and parameters): every kernel lowers with clang, with the classic verdict.
+#[test]
+fn clang_lowers_groups_local_arrays_and_references_with_the_classic_verdicts() {
+    let files: Vec<PathBuf> = [
+        "benchmarks/sdk/bitonic_sort.cu",
+        "tests/cuda/lower/coop_groups.cu",
+        "tests/cuda/lower/coop_groups_using.cu",
+        "tests/cuda/apps/frontend/cg_grid_histogram.cu",
+        "tests/cuda/lower/coop_grid_valid.cu",
+        "tests/cuda/lower/coop_tiles.cu",
+        "tests/cuda/lower/local_array.cu",
+        "tests/cuda/fix/coop_groups.cu",
+        "tests/cuda/fix/coop_tile_dot.cu",
+        "tests/cuda/fix/ref_local.cu",
+        "tests/cuda/fix/reference.cu",
+        "tests/cuda/fix/whole/coop_groups_free_sync.cu",
+        "tests/cuda/apps/frontend/cg_static_locals.cu",
+        "tests/cuda/apps/frontend/cg_tile_shuffle_reduce_race.cu",
+        "tests/cuda/apps/frontend/local_array_register_gemm.cu",
+        "tests/cuda/apps/bounds/local_window_off_by_one.cu",
+        "tests/cuda/realworld/inc_coop_groups.cu",
+        "tests/cuda/realworld/local_array_race.cu",
+        "tests/verify/precision/c_ref_param.cu",
+        "tests/verify/precision/c_register_array_break.cu",
+        "tests/verify/precision/r_coop_groups_no_sync.cu",
+    ]
+    .iter()
+    .map(|f| root().join(f))
+    .collect();
+    for f in &files {
+        let (clang, refused) = verdicts(f, "clang");
+        assert!(refused.is_empty() && !clang.is_empty(), "{}: refused {refused:?}", f.display());
+    }
+    let (both, classic_only) = differential(&files);
+    assert_eq!(classic_only, 0, "kernels the clang front end refused");
+    assert!(both >= files.len(), "only {both} kernels compared");
+}
+
 /// `fix` on the paper's micro benchmarks without their barriers writes the same barriers with
 /// either front end (the places come from clang's ranges).
 #[test]
