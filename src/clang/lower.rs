@@ -31,6 +31,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 type R<T> = Result<T, Diagnostic>;
 
+mod fn_ptr;
 mod groups;
 mod local_array;
 mod refs;
@@ -137,6 +138,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         temps: 0,
         groups: HashMap::new(),
         private: HashSet::new(),
+        fn_ptrs: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -219,6 +221,8 @@ struct Lx<'a> {
     groups: HashMap<String, groups::Group>,
     /// The KPL arrays that model thread-local arrays (indexed behind the thread's row).
     private: HashSet<String>,
+    /// The function pointers bound to candidates, by clang declaration id.
+    fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -871,6 +875,9 @@ impl<'a> Lx<'a> {
         if let Some(r) = self.ref_local(v, &ty) {
             return r;
         }
+        if let Some(r) = self.fn_pointer_local(v, &ty) {
+            return r;
+        }
         if *is_constant {
             return Err(self.unsupported("`__constant__` variable", v));
         }
@@ -1109,6 +1116,11 @@ impl<'a> Lx<'a> {
                 self.update(target, op, Expr::Const(1), Ty::Int, n)
             }
             NodeKind::Call { callee: Some(name) } => self.call(n, name, false).map(|_| ()),
+            // `(*op)(a, b)`: a call through a function pointer.
+            NodeKind::Call { callee: None } => match self.fn_pointer_call(n, false) {
+                Some(r) => r.map(|_| ()),
+                None => Err(self.unsupported("a call of this callee", n)),
+            },
             NodeKind::MemberCall { .. } => self.method_call(n, false).map(|_| ()),
             _ => {
                 // Evaluated for its reads; the value is dropped.
@@ -1431,6 +1443,10 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Conditional => self.conditional(n),
             NodeKind::ArraySubscript => self.load(n),
+            NodeKind::Call { callee: None } => match self.fn_pointer_call(n, true).transpose()?.flatten() {
+                Some(v) => Ok(v),
+                None => Err(self.unsupported("a call of this callee", n)),
+            },
             NodeKind::MemberCall { .. } => match self.method_call(n, true)? {
                 Some(v) => Ok(v),
                 None => Err(self.unsupported("the value of this method call", n)),
@@ -1595,7 +1611,7 @@ impl<'a> Lx<'a> {
     /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
     /// calls of scalars. `Some` value when the call has one.
     fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
-        if let Some(r) = self.group_call(n, want) {
+        if let Some(r) = self.group_call(n, want).or_else(|| self.fn_pointer_call(n, want)) {
             return r;
         }
         let args = &n.children[1.min(n.children.len())..];
@@ -1798,6 +1814,8 @@ impl<'a> Lx<'a> {
                 bound_groups.push((p.id.clone(), g?));
             } else if let Some(b) = self.ref_param(&ty, &p.name, &p.id, a, body) {
                 bound.push((p.id.clone(), b?));
+            } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {
+                r?;
             } else if pointee(&ty).is_some() {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));

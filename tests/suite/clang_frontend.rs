@@ -94,10 +94,11 @@ fn clang_lowers_every_plain_benchmark_with_the_classic_verdicts() {
 }
 
 /// Corpus files whose kernels use cooperative groups (the block, tiles, the grid, through
-/// aliases, `using` and `auto`), thread-local arrays (register tiles, brace lists) and
-/// references (locals and parameters): every kernel lowers with clang, with the classic verdict.
+/// aliases, `using` and `auto`), thread-local arrays (register tiles, brace lists), references
+/// (locals and parameters) and function pointers: every kernel lowers with clang, with the
+/// classic verdict.
 #[test]
-fn clang_lowers_groups_local_arrays_and_references_with_the_classic_verdicts() {
+fn clang_lowers_groups_local_arrays_references_and_function_pointers_with_the_classic_verdicts() {
     let files: Vec<PathBuf> = [
         "benchmarks/sdk/bitonic_sort.cu",
         "tests/cuda/lower/coop_groups.cu",
@@ -120,6 +121,9 @@ fn clang_lowers_groups_local_arrays_and_references_with_the_classic_verdicts() {
         "tests/verify/precision/c_ref_param.cu",
         "tests/verify/precision/c_register_array_break.cu",
         "tests/verify/precision/r_coop_groups_no_sync.cu",
+        "tests/cuda/lower/fn_ptr_loop_cond.cu",
+        "tests/cuda/realworld/func_pointer_select.cu",
+        "tests/cuda/apps/frontend/fn_ptr_select_stencil_race.cu",
     ]
     .iter()
     .map(|f| root().join(f))
