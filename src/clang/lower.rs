@@ -88,6 +88,12 @@ enum Binding {
         index: Vec<Expr>,
         ty: Ty,
     },
+    /// A pointer parameter given a scalar local's address (`&sum`): `*p` and `p[0]` are the
+    /// local `kpl`.
+    VarPtr {
+        kpl: String,
+        ty: Ty,
+    },
 }
 
 /// A place in memory or a local, as an assignment's target.
@@ -1181,7 +1187,11 @@ impl<'a> Lx<'a> {
                     let (array, index, ty) = self.element(s)?;
                     Ok(Target::Elem { array, index, ty })
                 }
+                Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
             };
+        }
+        if let Some((kpl, ty)) = self.var_through(s)? {
+            return Ok(Target::Var { kpl, ty });
         }
         let (array, index, ty) = self.element(s)?;
         Ok(Target::Elem { array, index, ty })
@@ -1379,9 +1389,12 @@ impl<'a> Lx<'a> {
                     let e = self.rvalue_as(&init, t)?;
                     Ok((e, t))
                 }
-                Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
-                    Err(self.unsupported("an array or pointer as a value", n))
-                }
+                Some(
+                    Binding::Array { .. }
+                    | Binding::Ptr { .. }
+                    | Binding::Alias { .. }
+                    | Binding::VarPtr { .. },
+                ) => Err(self.unsupported("an array or pointer as a value", n)),
                 None if decl_kind == "EnumConstantDecl" => {
                     Err(self.unsupported(format!("the enumerator `{name}`"), n))
                 }
@@ -1490,9 +1503,9 @@ impl<'a> Lx<'a> {
                 Ok((Expr::Var(dst), ty))
             }
             Some(Binding::Const(_)) => self.rvalue(s),
-            Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
-                Err(self.unsupported("an array or pointer as a value", n))
-            }
+            Some(
+                Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. } | Binding::VarPtr { .. },
+            ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;
                 let dst = self.temp(None);
@@ -1501,6 +1514,9 @@ impl<'a> Lx<'a> {
             }
             None => match &s.kind {
                 NodeKind::ArraySubscript | NodeKind::Unary { .. } => {
+                    if let Some((kpl, ty)) = self.var_through(s)? {
+                        return Ok((Expr::Var(kpl), ty));
+                    }
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
                     self.emit(StmtKind::Read { dst: dst.clone(), array, index });
@@ -1816,6 +1832,8 @@ impl<'a> Lx<'a> {
                 bound.push((p.id.clone(), b?));
             } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {
                 r?;
+            } else if let Some(b) = pointee(&ty).and_then(|_| self.address_arg(a)) {
+                bound.push((p.id.clone(), b));
             } else if pointee(&ty).is_some() {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));

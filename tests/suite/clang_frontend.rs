@@ -95,7 +95,8 @@ fn clang_lowers_every_plain_benchmark_with_the_classic_verdicts() {
 
 /// Corpus files whose kernels use cooperative groups (the block, tiles, the grid, through
 /// aliases, `using` and `auto`), thread-local arrays (register tiles, brace lists), references
-/// (locals and parameters) and function pointers: every kernel lowers with clang, with the
+/// (locals and parameters), function pointers and locals' addresses given to pointer
+/// parameters: every kernel lowers with clang, with the
 /// classic verdict.
 #[test]
 fn clang_lowers_groups_local_arrays_references_and_function_pointers_with_the_classic_verdicts() {
@@ -124,6 +125,8 @@ fn clang_lowers_groups_local_arrays_references_and_function_pointers_with_the_cl
         "tests/cuda/lower/fn_ptr_loop_cond.cu",
         "tests/cuda/realworld/func_pointer_select.cu",
         "tests/cuda/apps/frontend/fn_ptr_select_stencil_race.cu",
+        "tests/cuda/apps/frontend/local_sum_helper_reduce_race.cu",
+        "tests/cuda/apps/frontend/worklist_pop_loop_cond.cu",
     ]
     .iter()
     .map(|f| root().join(f))

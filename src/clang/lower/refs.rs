@@ -123,6 +123,53 @@ impl<'a> Lx<'a> {
     }
 }
 
+impl<'a> Lx<'a> {
+    /// Hook of the inliner: a pointer parameter given the address of a scalar local (`&sum`)
+    /// or such a pointer passed on, bound as [`Binding::VarPtr`]: `*p` and `p[0]` are the
+    /// variable. `None`: `a` is no such address (a kernel parameter's address is not one:
+    /// KPL parameters are not assigned).
+    pub(super) fn address_arg(&mut self, a: &Node) -> Option<Binding> {
+        let (s, _) = under_temporary(super::strip(a));
+        match &s.kind {
+            NodeKind::Unary { op, .. } if op == "&" => {
+                match self.binding(under_temporary(s.children.first()?).0) {
+                    Some(Binding::Scalar { kpl, ty }) if !self.params.contains(kpl) => {
+                        Some(Binding::VarPtr { kpl: kpl.clone(), ty: *ty })
+                    }
+                    _ => None,
+                }
+            }
+            _ => match self.binding(s) {
+                Some(b @ Binding::VarPtr { .. }) => Some(b.clone()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The variable `*p` or `p[0]` is, for `p` bound to a variable's address. `Ok(None)`: `n`
+    /// is no access through such a pointer.
+    pub(super) fn var_through(&mut self, n: &Node) -> R<Option<(String, super::Ty)>> {
+        let n = super::strip(n);
+        let (p, index) = match &n.kind {
+            NodeKind::Unary { op, .. } if op == "*" => (self.only_child(n)?, None),
+            NodeKind::ArraySubscript => {
+                let [p, i] = n.children.as_slice() else { return Ok(None) };
+                (p, Some(i))
+            }
+            _ => return Ok(None),
+        };
+        let Some(Binding::VarPtr { kpl, ty }) = self.binding(super::strip(p)).cloned() else {
+            return Ok(None);
+        };
+        if let Some(i) = index {
+            if self.rvalue(i)?.0 != Expr::Const(0) {
+                return Err(self.unsupported("an element other than `[0]` of a variable's address", n));
+            }
+        }
+        Ok(Some((kpl, ty)))
+    }
+}
+
 /// The expression a reference is bound to, under parentheses, `const` conversions and what
 /// makes a temporary; and whether C++ made one (a value that is no lvalue).
 fn under_temporary(mut n: &Node) -> (&Node, bool) {
