@@ -183,6 +183,11 @@ pub struct Node {
     /// Children in document order.
     #[serde(default, deserialize_with = "inner_nodes")]
     pub inner: Vec<Node>,
+    /// `InitListExpr` with elements not written (`float r[4] = {1.0f}`): clang prints the
+    /// filler (the value of an element not written) first here, then the written elements,
+    /// in place of `inner`. Read like `inner`, so their locations move the tracker too.
+    #[serde(rename = "array_filler", default, deserialize_with = "inner_nodes")]
+    pub array_filler: Vec<Node>,
 }
 
 /// Says whether a file's declarations are dropped (stand-in and stub headers).

@@ -43,6 +43,11 @@ mod switch;
 
 type R<T> = Result<T, Diagnostic>;
 
+mod fn_ptr;
+mod groups;
+mod local_array;
+mod refs;
+
 /// Why a label has no place unless it gets one.
 const INSIDE: &str = "inside a statement (a barrier goes after a whole statement)";
 
@@ -95,6 +100,19 @@ enum Binding {
     Record(Rc<record::Locals>),
     /// A reference to a record in memory (`const Particle &q = p[i]`, a reference parameter).
     RecordRef(Rc<record::InMemory>),
+    /// A reference bound to an element: its indices, evaluated where it was bound (without
+    /// a thread-local array's row, which [`Lx::element`] puts in front).
+    Ref {
+        array: String,
+        index: Vec<Expr>,
+        ty: Ty,
+    },
+    /// A pointer parameter given a scalar local's address (`&sum`): `*p` and `p[0]` are the
+    /// local `kpl`.
+    VarPtr {
+        kpl: String,
+        ty: Ty,
+    },
 }
 
 /// What an array holds or a pointer points to.
@@ -192,9 +210,12 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         source_arrays: Vec::new(),
         source_params: Vec::new(),
         dynamic_shared: None,
-        groups: Default::default(),
+        ptr_groups: Default::default(),
         loops: Vec::new(),
         temps: 0,
+        groups: HashMap::new(),
+        private: HashSet::new(),
+        fn_ptrs: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -280,9 +301,15 @@ struct Lx<'a> {
     /// `extern __shared__` array (in the kernel and in each inlined copy of a function) is it.
     dynamic_shared: Option<(String, Option<u32>)>,
     /// The arrays pointers join into one (`pointer_groups.rs`).
-    groups: pointer_groups::PointerGroups,
+    ptr_groups: pointer_groups::PointerGroups,
     loops: Vec<LoopFlags>,
     temps: usize,
+    /// The cooperative groups bound to locals and parameters, by clang declaration id.
+    groups: HashMap<String, groups::Group>,
+    /// The KPL arrays that model thread-local arrays (indexed behind the thread's row).
+    private: HashSet<String>,
+    /// The function pointers bound to candidates, by clang declaration id.
+    fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -564,7 +591,7 @@ impl<'a> Lx<'a> {
         touches_memory(n)
             || n.walk()
                 .iter()
-                .any(|x| matches!(self.binding(x), Some(Binding::Cell { .. } | Binding::RecordRef(_))))
+                .any(|x| matches!(self.binding(x), Some(Binding::Cell { .. } | Binding::RecordRef(_) | Binding::Ref { .. })))
     }
 
     /// Makes the statements emitted next belong to `n` (their span in reports).
@@ -898,6 +925,13 @@ impl<'a> Lx<'a> {
             },
             NodeKind::DeclStmt => {
                 for v in &n.children {
+                    // `namespace cg = cooperative_groups;`, `using namespace …;`, local type
+                    // names: names clang has resolved already (a variable's type is read
+                    // desugared).
+                    if matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl" | "TypedefDecl" | "TypeAliasDecl"))
+                    {
+                        continue;
+                    }
                     self.declaration(v)?;
                 }
                 Ok(())
@@ -968,11 +1002,30 @@ impl<'a> Lx<'a> {
     }
 
     fn declaration(&mut self, v: &Node) -> R<()> {
-        let NodeKind::Var { name, id, is_shared, is_constant, storage_class, is_constexpr, .. } = &v.kind
+        let NodeKind::Var { name, id, is_shared, is_constant, storage_class, is_constexpr, desugared, .. } =
+            &v.kind
         else {
             return Err(self.unsupported("this declaration", v));
         };
-        let ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        if let Some(r) = self.group_declaration(v) {
+            return r;
+        }
+        let mut ty = self.resolve(v.ty.as_deref().unwrap_or_default());
+        let known = self.elem_of(&ty).is_some()
+            || array_type(&ty).is_some_and(|(e, _)| self.elem_of(&e).is_some())
+            || pointee(&ty).is_some_and(|e| self.elem_of(e).is_some());
+        if !known {
+            // A name only clang knows (a local `typedef`, a member type of a template).
+            if let Some(d) = desugared {
+                ty = self.resolve(d);
+            }
+        }
+        if let Some(r) = self.ref_local(v, &ty) {
+            return r;
+        }
+        if let Some(r) = self.fn_pointer_local(v, &ty) {
+            return r;
+        }
         let constant = *is_constexpr || ty.trim_start().starts_with("const ");
         if storage_class.as_deref() == Some("static") && !is_shared && !constant {
             // One variable for every thread of the grid, not a local.
@@ -988,7 +1041,10 @@ impl<'a> Lx<'a> {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
             if !is_shared {
-                return Err(self.unsupported("a thread-local array", v));
+                let Elem::Scalar(elem_ty) = elem else {
+                    return Err(self.unsupported("a thread-local array of structs", v));
+                };
+                return self.private_array(v, (name, id), elem_ty, &dims);
             }
             if initialized {
                 return Err(self.unsupported("an initialized `__shared__` array", v));
@@ -1050,7 +1106,7 @@ impl<'a> Lx<'a> {
             // A pointer local: the array it points into never changes; its element is a local.
             let Some(init) = v.children.first() else {
                 // `float *p; if (c) p = a; else p = b;`: a pointer of a group, set later.
-                let Some((array, elem)) = self.groups.variable(id) else {
+                let Some((array, elem)) = self.ptr_groups.variable(id) else {
                     return Err(self.unsupported("a pointer declared without a value", v));
                 };
                 let offset = self.fresh(&format!("{name}_at"));
@@ -1076,6 +1132,14 @@ impl<'a> Lx<'a> {
         let Some(t) = self.scalar_of(&ty) else {
             return Err(self.unsupported(format!("a local of type `{ty}`"), v));
         };
+        if let (true, Some(init)) = (*is_constexpr, v.children.first()) {
+            // `constexpr int ITEMS = 4;` never changes: its value where it is read, like a
+            // constant of the file (and the classic lowering's).
+            if !self.reads_memory(init) {
+                self.bindings.insert(id.clone(), Binding::Const(init.clone()));
+                return Ok(());
+            }
+        }
         let init = match v.children.first() {
             Some(e) => Some(self.rvalue_as(e, t)?),
             None => None,
@@ -1307,6 +1371,12 @@ impl<'a> Lx<'a> {
                 self.operator_call(n, op).map(|_| ())
             }
             NodeKind::OperatorCall { operator: Some(op) } => self.operator_call(n, op).map(|_| ()),
+            // `(*op)(a, b)`: a call through a function pointer.
+            NodeKind::Call { callee: None } => match self.fn_pointer_call(n, false) {
+                Some(r) => r.map(|_| ()),
+                None => Err(self.unsupported("a call of this callee", n)),
+            },
+            NodeKind::MemberCall { .. } => self.method_call(n, false).map(|_| ()),
             _ => {
                 // Evaluated for its reads; the value is dropped.
                 self.rvalue(n).map(|_| ())
@@ -1377,15 +1447,23 @@ impl<'a> Lx<'a> {
                 Binding::Record(_) | Binding::RecordRef(_) => {
                     Err(self.unsupported("assigning a whole struct this way", n))
                 }
+                Binding::Ref { .. } => {
+                    let (array, index, ty) = self.element(s)?;
+                    Ok(Target::Elem { array, index, ty })
+                }
+                Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
             };
+        }
+        if let Some((kpl, ty)) = self.var_through(s)? {
+            return Ok(Target::Var { kpl, ty });
         }
         let (array, index, ty) = self.element(s)?;
         Ok(Target::Elem { array, index, ty })
     }
 
     /// The scalar element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`, `a[i].x`, `p->x`), its
-    /// indices evaluated.
-    fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
+    /// indices evaluated (without a thread-local array's row: see [`Self::element`]).
+    fn element_in(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let n = strip(n);
         if let Some(Binding::Cell { kpl, ty }) = self.binding(n) {
             return Ok((kpl, vec![Expr::Const(0)], ty));
@@ -1566,7 +1644,8 @@ impl<'a> Lx<'a> {
         if rank != 1 {
             return Err(self.unsupported("a row of a multi-dimensional array through this pointer", n));
         }
-        Ok((array, vec![offset.unwrap_or(Expr::Const(0))], ty))
+        let index = self.row_index(&array, vec![offset.unwrap_or(Expr::Const(0))]);
+        Ok((array, index, ty))
     }
 
     /// The locals of the struct `&x` takes the address of, when `x` is one held in locals.
@@ -1680,15 +1759,18 @@ impl<'a> Lx<'a> {
             },
             NodeKind::DeclRef { decl_kind, name, decl_id } => match self.binding(n) {
                 Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
-                Some(Binding::Cell { .. }) => self.load(n),
+                Some(Binding::Cell { .. } | Binding::Ref { .. }) => self.load(n),
                 Some(Binding::Const(init)) => {
                     let t = n.ty.as_deref().and_then(|t| self.scalar_of(t)).unwrap_or(Ty::Int);
                     let e = self.rvalue_as(&init, t)?;
                     Ok((e, t))
                 }
-                Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
-                    Err(self.unsupported("an array or pointer as a value", n))
-                }
+                Some(
+                    Binding::Array { .. }
+                    | Binding::Ptr { .. }
+                    | Binding::Alias { .. }
+                    | Binding::VarPtr { .. },
+                ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
                 }
@@ -1763,6 +1845,32 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Conditional => self.conditional(n),
             NodeKind::ArraySubscript => self.load(n),
+            NodeKind::Call { callee: None } => match self.fn_pointer_call(n, true).transpose()?.flatten() {
+                Some(v) => Ok(v),
+                None => Err(self.unsupported("a call of this callee", n)),
+            },
+            // `h.operator float()`: a scalar class converted to its value.
+            NodeKind::MemberCall { method: Some(m) } if m.starts_with("operator ") => {
+                let object = n.children.first().and_then(|c| strip(c).children.first());
+                match (object, ty) {
+                    (Some(o), Some(t)) if o.ty.as_deref().and_then(|x| self.scalar_of(x)).is_some() => {
+                        Ok((self.rvalue_as(o, t)?, t))
+                    }
+                    _ => Err(self.unsupported(format!("the conversion `{m}`"), n)),
+                }
+            }
+            NodeKind::MemberCall { .. } => match self.method_call(n, true)? {
+                Some(v) => Ok(v),
+                None => Err(self.unsupported("the value of this method call", n)),
+            },
+            // A value bound to a `const T &` parameter of a function without a body.
+            NodeKind::Other { kind } if kind == "ExprWithCleanups" || kind == "MaterializeTemporaryExpr" => {
+                self.only_child(n).and_then(|c| self.rvalue(c))
+            }
+            NodeKind::Member { .. } => match self.group_field(n) {
+                Some(r) => r,
+                None => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
+            },
             NodeKind::Call { callee: Some(name) } => {
                 let name = name.clone();
                 match self.call(n, &name, true)? {
@@ -1819,16 +1927,6 @@ impl<'a> Lx<'a> {
                     _ => Err(self.unsupported("a constructor call with several arguments", n)),
                 }
             }
-            // `h.operator float()`: a scalar class converted to its value.
-            NodeKind::MemberCall { method: Some(m) } if m.starts_with("operator ") => {
-                let object = n.children.first().and_then(|c| strip(c).children.first());
-                match (object, ty) {
-                    (Some(o), Some(t)) if o.ty.as_deref().and_then(|x| self.scalar_of(x)).is_some() => {
-                        Ok((self.rvalue_as(o, t)?, t))
-                    }
-                    _ => Err(self.unsupported(format!("the conversion `{m}`"), n)),
-                }
-            }
             NodeKind::OperatorCall { operator: Some(op) } => {
                 let op = op.clone();
                 match self.operator_call(n, &op)? {
@@ -1855,14 +1953,23 @@ impl<'a> Lx<'a> {
                 Ok((Expr::Var(dst), ty))
             }
             Some(Binding::Const(_)) => self.rvalue(s),
-            Some(Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. }) => {
-                Err(self.unsupported("an array or pointer as a value", n))
+            Some(
+                Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. } | Binding::VarPtr { .. },
+            ) => Err(self.unsupported("an array or pointer as a value", n)),
+            Some(Binding::Ref { .. }) => {
+                let (array, index, ty) = self.element(s)?;
+                let dst = self.temp(None);
+                self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                Ok((Expr::Var(dst), ty))
             }
             Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                 Err(self.unsupported("a whole struct as a value here", n))
             }
             None => match &s.kind {
                 NodeKind::ArraySubscript | NodeKind::Unary { .. } | NodeKind::Member { .. } => {
+                    if let Some((kpl, ty)) = self.var_through(s)? {
+                        return Ok((Expr::Var(kpl), ty));
+                    }
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
                     self.emit(StmtKind::Read { dst: dst.clone(), array, index });
@@ -2029,6 +2136,9 @@ impl<'a> Lx<'a> {
     /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
     /// calls of scalars. `Some` value when the call has one.
     fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.group_call(n, want).or_else(|| self.fn_pointer_call(n, want)) {
+            return r;
+        }
         let args = &n.children[1.min(n.children.len())..];
         match name {
             "__syncthreads" if args.is_empty() && !want => {
@@ -2299,11 +2409,20 @@ impl<'a> Lx<'a> {
         };
         let call_span = self.cur_span;
         let mut bound = Vec::new();
+        let mut bound_groups = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
             if let Some(l) = self.address_of_local_record(a) {
                 // `f(&rng)` of a struct in locals: the parameter is those locals (`*p`, `p->x`).
                 bound.push((p.id.clone(), Binding::Record(l)));
+            } else if let Some(g) = self.group_param(&ty, a, n) {
+                bound_groups.push((p.id.clone(), g?));
+            } else if let Some(b) = self.ref_param(&ty, &p.name, &p.id, a, body) {
+                bound.push((p.id.clone(), b?));
+            } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {
+                r?;
+            } else if let Some(b) = pointee(&ty).and_then(|_| self.address_arg(a)) {
+                bound.push((p.id.clone(), b));
             } else if pointee(&ty).is_some() {
                 let (array, elem, off) = self.pointer(a)?;
                 let offset = self.fresh(&format!("{}_at", p.name));
@@ -2352,6 +2471,7 @@ impl<'a> Lx<'a> {
         for (id, b) in bound {
             self.bindings.insert(id, b);
         }
+        self.groups.extend(bound_groups);
         let parts = FunctionBody::of(body);
         let saved_ret = self.ret.take();
         let saved_loops = std::mem::take(&mut self.loops);

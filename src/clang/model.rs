@@ -196,6 +196,9 @@ pub enum NodeKind {
         is_constant: bool,
         /// `c`, `call` or `list` when initialized.
         init_style: Option<String>,
+        /// The declared type with its sugar removed (`cooperative_groups::thread_block` for
+        /// `cg::thread_block`), when it differs from the node's type.
+        desugared: Option<String>,
     },
     /// `for (init; cond; inc) body`: children are init, cond, inc, body with
     /// [`NodeKind::Empty`] for an absent part.
@@ -872,6 +875,7 @@ impl Builder<'_> {
                 is_shared: n.inner.iter().any(|c| c.kind == "CUDASharedAttr"),
                 is_constant: n.inner.iter().any(|c| c.kind == "CUDAConstantAttr"),
                 init_style: n.init.clone(),
+                desugared: n.ty.as_ref().and_then(|t| t.desugared.clone()),
             },
             "ForStmt" => NodeKind::For,
             "WhileStmt" => NodeKind::While,
@@ -928,9 +932,11 @@ impl Builder<'_> {
             "NullStmt" => NodeKind::Empty,
             other => NodeKind::Other { kind: other.to_string() },
         };
-        let mut children: Vec<Node> = n
-            .inner
-            .iter()
+        // An initializer list's filler (the first of `array_filler`) is the value of the
+        // elements not written: zero for scalars, which is what C++ gives them anyway.
+        let written = n.array_filler.iter().skip(1);
+        let mut children: Vec<Node> = written
+            .chain(&n.inner)
             .filter(|c| !c.kind.ends_with("Attr"))
             .map(|c| {
                 // clang prints an absent part (of a `for` header, say) as `{}`.

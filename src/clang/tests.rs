@@ -131,3 +131,37 @@ fn a_missing_clang_says_how_to_install_it() {
     let msg = e.to_string();
     assert!(msg.contains("apt-get install clang") && msg.contains("AUTOSYNC_CLANG=PATH"), "{msg}");
 }
+
+#[test]
+fn a_brace_list_keeps_its_written_elements_and_a_variable_its_desugared_type() {
+    if clang().is_none() {
+        return;
+    }
+    let (p, _dir) = parse_text(
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float *a) {\n  float r[4] = {1.0f, a[0]};\n  float t[2][3] = {0};\n  cg::thread_block b = cg::this_thread_block();\n  a[b.thread_rank()] = r[1] + t[0][0];\n}\n",
+    );
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let k = p.model.named("k").next().unwrap();
+    let nodes = k.body.as_ref().unwrap().walk();
+    let var = |want: &str| {
+        nodes
+            .iter()
+            .find(|n| matches!(&n.kind, NodeKind::Var { name, .. } if name == want))
+            .unwrap_or_else(|| panic!("no `{want}`"))
+    };
+    // clang prints a list with a filler under `array_filler` (the filler first): only the
+    // written elements are children.
+    let r = &var("r").children[0];
+    assert_eq!(r.kind, NodeKind::InitList);
+    assert_eq!(r.children.len(), 2);
+    let t = &var("t").children[0];
+    assert_eq!(t.children.len(), 1);
+    assert_eq!(t.children[0].kind, NodeKind::InitList);
+    assert_eq!(t.children[0].children.len(), 1);
+    let b = var("b");
+    assert!(
+        matches!(&b.kind, NodeKind::Var { desugared: Some(d), .. } if d == "cooperative_groups::thread_block"),
+        "{:?}",
+        b.kind
+    );
+}

@@ -156,6 +156,53 @@ fn clang_lowers_every_plain_benchmark_with_the_classic_verdicts() {
     assert!(both >= 42, "only {both} kernels compared");
 }
 
+/// Corpus files whose kernels use cooperative groups (the block, tiles, the grid, through
+/// aliases, `using` and `auto`), thread-local arrays (register tiles, brace lists), references
+/// (locals and parameters), function pointers and locals' addresses given to pointer
+/// parameters: every kernel lowers with clang, with the
+/// classic verdict.
+#[test]
+fn clang_lowers_groups_local_arrays_references_and_function_pointers_with_the_classic_verdicts() {
+    let files: Vec<PathBuf> = [
+        "benchmarks/sdk/bitonic_sort.cu",
+        "tests/cuda/lower/coop_groups.cu",
+        "tests/cuda/lower/coop_groups_using.cu",
+        "tests/cuda/apps/frontend/cg_grid_histogram.cu",
+        "tests/cuda/lower/coop_grid_valid.cu",
+        "tests/cuda/lower/coop_tiles.cu",
+        "tests/cuda/lower/local_array.cu",
+        "tests/cuda/fix/coop_groups.cu",
+        "tests/cuda/fix/coop_tile_dot.cu",
+        "tests/cuda/fix/ref_local.cu",
+        "tests/cuda/fix/reference.cu",
+        "tests/cuda/fix/whole/coop_groups_free_sync.cu",
+        "tests/cuda/apps/frontend/cg_static_locals.cu",
+        "tests/cuda/apps/frontend/cg_tile_shuffle_reduce_race.cu",
+        "tests/cuda/apps/frontend/local_array_register_gemm.cu",
+        "tests/cuda/apps/bounds/local_window_off_by_one.cu",
+        "tests/cuda/realworld/inc_coop_groups.cu",
+        "tests/cuda/realworld/local_array_race.cu",
+        "tests/verify/precision/c_ref_param.cu",
+        "tests/verify/precision/c_register_array_break.cu",
+        "tests/verify/precision/r_coop_groups_no_sync.cu",
+        "tests/cuda/lower/fn_ptr_loop_cond.cu",
+        "tests/cuda/realworld/func_pointer_select.cu",
+        "tests/cuda/apps/frontend/fn_ptr_select_stencil_race.cu",
+        "tests/cuda/apps/frontend/local_sum_helper_reduce_race.cu",
+        "tests/cuda/apps/frontend/worklist_pop_loop_cond.cu",
+    ]
+    .iter()
+    .map(|f| root().join(f))
+    .collect();
+    for f in &files {
+        let (clang, refused) = verdicts(f, "clang");
+        assert!(refused.is_empty() && !clang.is_empty(), "{}: refused {refused:?}", f.display());
+    }
+    let (both, classic_only) = differential(&files);
+    assert_eq!(classic_only, 0, "kernels the clang front end refused");
+    assert!(both >= files.len(), "only {both} kernels compared");
+}
+
 /// `fix` on the paper's micro benchmarks without their barriers writes the same barriers with
 /// either front end (the places come from clang's ranges).
 #[test]
@@ -195,7 +242,7 @@ fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
     std::fs::write(
         &path,
         "__global__ void ok(int *a) {\n  a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n}\n\n\
-         __global__ void local_tile(int *a) {\n  int r[4];\n  r[0] = a[threadIdx.x];\n  a[threadIdx.x] = r[0];\n}\n",
+         __global__ void jumps(int *a) {\n  if (threadIdx.x == 0)\n    goto done;\n  a[threadIdx.x] = 1;\ndone:\n  a[0] = 2;\n}\n",
     )
     .expect("writes the file");
     let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
@@ -206,8 +253,8 @@ fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
-    assert!(stderr.contains("unsupported by the clang front end: a thread-local array"), "{stderr}");
-    assert!(stderr.contains("two.cu:6:3"), "{stderr}");
+    assert!(stderr.contains("unsupported by the clang front end: this expression (GotoStmt)"), "{stderr}");
+    assert!(stderr.contains("two.cu:7:5"), "{stderr}");
     assert!(stdout.contains("kernel `ok`: 0 race(s)"), "{stdout}");
 }
 

@@ -102,8 +102,9 @@ fn device_functions_from_a_quoted_helper_header_and_runtime_launches() {
     assert!(nodes.iter().any(|n| matches!(&n.kind, NodeKind::Var { name, .. } if name == "r")
         && n.ty.as_deref() == Some("float[4][4]")
         && n.children.first().is_some_and(|c| c.kind == NodeKind::InitList)));
-    // `thread_block::sync` is static, as in CUDA: a plain call through a member expression.
-    assert!(nodes.iter().any(|n| matches!(&n.kind, NodeKind::Call { callee: Some(m) } if m == "sync")));
+    // `blk.sync()` is a member call of the group object (the stand-in's `thread_block` members
+    // are not static, unlike CUDA's, so that the call keeps its object).
+    assert!(nodes.iter().any(|n| matches!(&n.kind, NodeKind::MemberCall { method: Some(m) } if m == "sync")));
     assert!(nodes.iter().any(|n| n.kind == NodeKind::BuiltinVar { var: "threadIdx".into(), field: 'y' }));
 
     let half = p.model.named("scale_half").next().unwrap();

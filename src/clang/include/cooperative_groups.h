@@ -10,16 +10,18 @@ public:
   __device__ unsigned long long size() const;
   __device__ unsigned long long num_threads() const;
 };
+// CUDA declares these members static; here they are not, so that every call names its group
+// object (a member call the lowering reads, never a bare call of a function without a body).
 class thread_block : public thread_group {
 public:
-  __device__ static void sync();
-  __device__ static unsigned int thread_rank();
-  __device__ static unsigned int size();
-  __device__ static unsigned int num_threads();
-  __device__ static dim3 group_index();
-  __device__ static dim3 thread_index();
-  __device__ static dim3 group_dim();
-  __device__ static dim3 dim_threads();
+  __device__ void sync() const;
+  __device__ unsigned int thread_rank() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ dim3 group_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 group_dim() const;
+  __device__ dim3 dim_threads() const;
 };
 __device__ thread_block this_thread_block();
 class grid_group {
@@ -32,6 +34,8 @@ public:
   __device__ unsigned long long block_rank() const;
   __device__ unsigned long long num_blocks() const;
   __device__ dim3 group_dim() const;
+  __device__ dim3 block_index() const;
+  __device__ dim3 dim_blocks() const;
 };
 __device__ grid_group this_grid();
 class coalesced_group : public thread_group {
@@ -78,4 +82,8 @@ template <class Group> __device__ unsigned long long thread_rank(const Group &g)
 template <class Group> __device__ unsigned long long group_size(const Group &g);
 namespace details {}
 } // namespace cooperative_groups
+// `cg::reduce` and its function objects are declared in <cooperative_groups/reduce.h>; code
+// that uses them after including only this header compiles with some CUDA versions, so they
+// are here too (a stand-in that refused such code would refuse kernels for a header's sake).
+#include "cooperative_groups/reduce.h"
 #endif

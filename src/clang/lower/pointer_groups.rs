@@ -269,10 +269,10 @@ impl Lx<'_> {
                 SourceArray { names, scalar: false, fields, member_stride: u64::from(stride) },
             ));
             for (k, m) in members.iter().enumerate() {
-                self.groups.members.insert(m.id.clone(), (kpl.clone(), k as u32 * stride));
+                self.ptr_groups.members.insert(m.id.clone(), (kpl.clone(), k as u32 * stride));
             }
             for v in variables_of.get(root).into_iter().flatten() {
-                self.groups.variables.insert(v.clone(), (kpl.clone(), elem.clone()));
+                self.ptr_groups.variables.insert(v.clone(), (kpl.clone(), elem.clone()));
             }
         }
     }
@@ -286,7 +286,7 @@ impl Lx<'_> {
         elem: &Elem,
         assigned: bool,
     ) -> Option<Binding> {
-        let (array, start) = self.groups.member(id)?;
+        let (array, start) = self.ptr_groups.member(id)?;
         if assigned {
             let offset = self.fresh(&format!("{name}_at"));
             self.emit(StmtKind::Local { name: offset.clone(), init: Some(Expr::Const(start)) });

@@ -12,5 +12,7 @@ template <class T> struct bit_xor { __device__ T operator()(const T &a, const T 
 template <class Group, class T, class Op> __device__ T reduce(const Group &group, T &&val, Op &&op);
 template <class Group, class T, class Op> __device__ T inclusive_scan(const Group &group, T &&val, Op &&op);
 template <class Group, class T, class Op> __device__ T exclusive_scan(const Group &group, T &&val, Op &&op);
+template <class Group, class T> __device__ T inclusive_scan(const Group &group, T &&val);
+template <class Group, class T> __device__ T exclusive_scan(const Group &group, T &&val);
 } // namespace cooperative_groups
 #endif

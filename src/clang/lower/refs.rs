@@ -1,0 +1,208 @@
+//! References in the clang lowering (`int &x = a[i];`, `float &acc = s[t];`, `T &x`
+//! parameters of inlined functions), the classic lowering's model (`cuda/lower/refs.rs`): a
+//! reference is an alias of the place it is bound to — a local is that local's binding, an
+//! element is [`Binding::Ref`] with its indices evaluated once, where it is bound (C++ binds a
+//! reference once: later writes to `i` do not move `x`). A `const` reference to a value that is
+//! not such a place holds a copy (C++ binds it to a temporary).
+
+use super::{assigns, Binding, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, StmtKind};
+
+/// The referent of a reference type (`const float &` → (`float`, const)); `None` for a type
+/// that is no lvalue reference.
+fn referent(ty: &str) -> Option<(&str, bool)> {
+    let t = ty.trim().strip_suffix('&')?.trim_end();
+    if t.ends_with('&') {
+        // `T &&`: a forwarding or rvalue reference, not lowered.
+        return Some((t, false));
+    }
+    let (t, is_const) = match t.strip_prefix("const ") {
+        Some(r) => (r.trim(), true),
+        None => match t.strip_suffix(" const") {
+            Some(r) => (r.trim(), true),
+            None => (t, false),
+        },
+    };
+    Some((t, is_const))
+}
+
+impl<'a> Lx<'a> {
+    /// Hook of `declaration`: a reference local of type `ty`. `None`: `ty` is no reference.
+    pub(super) fn ref_local(&mut self, v: &Node, ty: &str) -> Option<R<()>> {
+        let NodeKind::Var { name, id, .. } = &v.kind else { return None };
+        referent(ty)?;
+        let Some(init) = v.children.first() else {
+            return Some(Err(self.unsupported("a reference without an initializer", v)));
+        };
+        let written = self.bodies.last().is_some_and(|b| assigns(b, id));
+        Some(self.bind_ref(init, ty, name, written, v).map(|b| {
+            self.bindings.insert(id.clone(), b);
+        }))
+    }
+
+    /// Hook of the inliner: the reference parameter `name` of type `ty` bound to `a`, in a
+    /// function whose body is `body`. `None`: `ty` is no reference.
+    pub(super) fn ref_param(
+        &mut self,
+        ty: &str,
+        name: &str,
+        id: &str,
+        a: &Node,
+        body: &Node,
+    ) -> Option<R<Binding>> {
+        referent(ty)?;
+        Some(self.bind_ref(a, ty, name, assigns(body, id), a))
+    }
+
+    /// What the reference `name` of type `ty` bound to `init` stands for; `written`: the
+    /// reference is assigned.
+    fn bind_ref(&mut self, init: &Node, ty: &str, name: &str, written: bool, at: &Node) -> R<Binding> {
+        let Some((to, is_const)) = referent(ty) else {
+            return Err(self.unsupported(format!("a reference of type `{ty}`"), at));
+        };
+        let Some(t) = self.scalar_of(to) else {
+            return Err(self.unsupported(format!("a reference to `{to}`"), at));
+        };
+        let (s, temporary) = under_temporary(init);
+        let lvalue = if temporary {
+            None
+        } else {
+            match self.binding(s) {
+                Some(
+                    b @ (Binding::Scalar { ty, .. } | Binding::Cell { ty, .. } | Binding::Ref { ty, .. }),
+                ) => {
+                    if let Binding::Scalar { kpl, .. } = &b {
+                        if written && self.params.contains(kpl) {
+                            return Err(self.unsupported(
+                                format!("the reference `&{name}` to a kernel parameter, assigned (copy the parameter into a local first)"),
+                                at,
+                            ));
+                        }
+                    }
+                    Some((b, ty))
+                }
+                Some(_) => None,
+                None => match &s.kind {
+                    NodeKind::ArraySubscript => Some(self.element_ref(s, name)?),
+                    NodeKind::Unary { op, .. } if op == "*" => Some(self.element_ref(s, name)?),
+                    _ => None,
+                },
+            }
+        };
+        match lvalue {
+            Some((b, lt)) if lt == t => Ok(b),
+            _ if is_const => {
+                // A copy of the value, converted: what the temporary C++ binds holds.
+                let v = self.rvalue_as(s, t)?;
+                let kpl = self.declare(name);
+                self.emit(StmtKind::Local { name: kpl.clone(), init: Some(v) });
+                Ok(Binding::Scalar { kpl, ty: t })
+            }
+            _ => Err(self.unsupported(
+                format!("binding the reference `&{name}` to this (only a local, a `__shared__` scalar or an array element of its type)"),
+                init,
+            )),
+        }
+    }
+
+    /// The element `n` denotes as a [`Binding::Ref`]: its index components that are not
+    /// constants copied into fresh locals now, so later writes to what they read do not move it.
+    fn element_ref(&mut self, n: &Node, name: &str) -> R<(Binding, super::Ty)> {
+        let (array, index, ty) = self.place(n)?;
+        let mut fixed = Vec::new();
+        for (k, c) in index.into_iter().enumerate() {
+            if matches!(c, Expr::Const(_)) {
+                fixed.push(c);
+                continue;
+            }
+            let x = self.fresh(&format!("{name}_i{k}"));
+            self.emit(StmtKind::Local { name: x.clone(), init: Some(c) });
+            fixed.push(Expr::var(&x));
+        }
+        Ok((Binding::Ref { array, index: fixed, ty }, ty))
+    }
+}
+
+impl<'a> Lx<'a> {
+    /// Hook of the inliner: a pointer parameter given the address of a scalar local (`&sum`)
+    /// or such a pointer passed on, bound as [`Binding::VarPtr`]: `*p` and `p[0]` are the
+    /// variable. `None`: `a` is no such address (a kernel parameter's address is not one:
+    /// KPL parameters are not assigned).
+    pub(super) fn address_arg(&mut self, a: &Node) -> Option<Binding> {
+        let (s, _) = under_temporary(super::strip(a));
+        match &s.kind {
+            NodeKind::Unary { op, .. } if op == "&" => {
+                match self.binding(under_temporary(s.children.first()?).0) {
+                    Some(Binding::Scalar { kpl, ty }) if !self.params.contains(&kpl) => {
+                        Some(Binding::VarPtr { kpl, ty })
+                    }
+                    _ => None,
+                }
+            }
+            _ => match self.binding(s) {
+                Some(b @ Binding::VarPtr { .. }) => Some(b.clone()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The variable `*p` or `p[0]` is, for `p` bound to a variable's address. `Ok(None)`: `n`
+    /// is no access through such a pointer.
+    pub(super) fn var_through(&mut self, n: &Node) -> R<Option<(String, super::Ty)>> {
+        let n = super::strip(n);
+        let (p, index) = match &n.kind {
+            NodeKind::Unary { op, .. } if op == "*" => (self.only_child(n)?, None),
+            NodeKind::ArraySubscript => {
+                let [p, i] = n.children.as_slice() else { return Ok(None) };
+                (p, Some(i))
+            }
+            _ => return Ok(None),
+        };
+        let Some(Binding::VarPtr { kpl, ty }) = self.binding(super::strip(p)) else {
+            return Ok(None);
+        };
+        if let Some(i) = index {
+            if self.rvalue(i)?.0 != Expr::Const(0) {
+                return Err(self.unsupported("an element other than `[0]` of a variable's address", n));
+            }
+        }
+        Ok(Some((kpl, ty)))
+    }
+}
+
+/// The expression a reference is bound to, under parentheses, `const` conversions and what
+/// makes a temporary; and whether C++ made one (a value that is no lvalue).
+fn under_temporary(mut n: &Node) -> (&Node, bool) {
+    let mut temporary = false;
+    loop {
+        let through = match &n.kind {
+            NodeKind::Paren => true,
+            NodeKind::ImplicitCast { cast } => cast == "NoOp",
+            NodeKind::Other { kind } => {
+                temporary |= kind == "MaterializeTemporaryExpr";
+                matches!(
+                    kind.as_str(),
+                    "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr"
+                )
+            }
+            _ => false,
+        };
+        match n.children.first() {
+            Some(c) if through && n.children.len() == 1 => n = c,
+            _ => return (n, temporary),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::referent;
+
+    #[test]
+    fn reference_types_name_their_referent() {
+        assert_eq!(referent("float &"), Some(("float", false)));
+        assert_eq!(referent("const int &"), Some(("int", true)));
+        assert_eq!(referent("float"), None);
+        assert_eq!(referent("float *"), None);
+    }
+}
