@@ -1967,6 +1967,10 @@ impl<'a> Lx<'a> {
             }
             None => match &s.kind {
                 NodeKind::ArraySubscript | NodeKind::Unary { .. } | NodeKind::Member { .. } => {
+                    // A member of a group's `dim3` (`g.thread_index().x`).
+                    if let Some(r) = self.group_field(s) {
+                        return r;
+                    }
                     if let Some((kpl, ty)) = self.var_through(s)? {
                         return Ok((Expr::Var(kpl), ty));
                     }
