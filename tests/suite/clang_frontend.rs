@@ -66,8 +66,9 @@ fn verdicts(file: &Path, front_end: &str) -> (BTreeMap<String, Verdict>, Vec<Str
     verdicts_of(&[file.to_path_buf()], front_end, false, &[])
 }
 
-/// The kernels of two runs that both lowered: (how many, the disagreements in words); a kernel
-/// only the clang run lowered is a disagreement too.
+/// The kernels of two runs that both lowered: (how many, how many only the classic run lowered,
+/// the disagreements in words). A kernel only the clang run lowered is not compared (the clang
+/// front end reads C++ the classic one refuses); the corpus tests hold it to the truth.
 fn compare(
     what: &str,
     classic: &BTreeMap<String, Verdict>,
@@ -82,19 +83,21 @@ fn compare(
             None => classic_only += 1,
         }
     }
-    for name in clang.keys().filter(|k| !classic.contains_key(*k)) {
-        disagreements.push(format!("{what} `{name}`: lowered by clang only"));
-    }
     (both, classic_only, disagreements)
 }
 
+/// The `.cu` files under `dirs`, but not the modern corpus (`tests/cuda/apps/modern`, written
+/// for the clang front end and held to the truth by its own test: the classic front end refuses
+/// most of it and times out on some).
 fn cu_files(dirs: &[&str]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack: Vec<PathBuf> = dirs.iter().map(|d| root().join(d)).collect();
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).expect("reads the corpus").flatten() {
             let p = e.path();
-            if p.is_dir() {
+            if p.is_dir() && p.ends_with("tests/cuda/apps/modern") {
+                continue;
+            } else if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "cu") {
                 files.push(p);
