@@ -322,9 +322,21 @@ fn scalar(ty: &str) -> Option<Ty> {
     Some(match t.as_str() {
         "int" | "char" | "short" | "long" | "bool" | "_Bool" | "signed char" | "long long" | "int8_t"
         | "int16_t" | "int32_t" | "int64_t" | "ptrdiff_t" | "intptr_t" | "clock_t" | "time_t" => Ty::Int,
-        "unsigned int" | "unsigned" | "unsigned char" | "unsigned short" | "unsigned long"
-        | "unsigned long long" | "size_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t"
-        | "uintptr_t" | "uint" => Ty::UInt,
+        "unsigned int"
+        | "unsigned"
+        | "unsigned char"
+        | "unsigned short"
+        | "unsigned long"
+        | "unsigned long long"
+        | "size_t"
+        | "uint8_t"
+        | "uint16_t"
+        | "uint32_t"
+        | "uint64_t"
+        | "uintptr_t"
+        | "uint"
+        | "cudaTextureObject_t"
+        | "cudaSurfaceObject_t" => Ty::UInt,
         "float" | "double" | "long double" | "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16"
         | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "c10::Half" | "at::Half" | "c10::BFloat16" | "at::BFloat16" => {
             Ty::Float
@@ -589,9 +601,12 @@ impl<'a> Lx<'a> {
     /// variable that lives in memory (a `__shared__` or namespace-scope scalar).
     fn reads_memory(&self, n: &Node) -> bool {
         touches_memory(n)
-            || n.walk()
-                .iter()
-                .any(|x| matches!(self.binding(x), Some(Binding::Cell { .. } | Binding::RecordRef(_) | Binding::Ref { .. })))
+            || n.walk().iter().any(|x| {
+                matches!(
+                    self.binding(x),
+                    Some(Binding::Cell { .. } | Binding::RecordRef(_) | Binding::Ref { .. })
+                )
+            })
     }
 
     /// Makes the statements emitted next belong to `n` (their span in reports).
@@ -1002,8 +1017,9 @@ impl<'a> Lx<'a> {
     }
 
     fn declaration(&mut self, v: &Node) -> R<()> {
-        let NodeKind::Var { name, id, is_shared, is_constant, storage_class, is_constexpr, desugared, .. } =
-            &v.kind
+        let NodeKind::Var {
+            name, id, is_shared, is_constant, storage_class, is_constexpr, desugared, ..
+        } = &v.kind
         else {
             return Err(self.unsupported("this declaration", v));
         };

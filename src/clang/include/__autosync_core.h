@@ -36,8 +36,8 @@ typedef __PTRDIFF_TYPE__ ptrdiff_t;
     static __device__ __forceinline__ unsigned int __fetch_x() { return SX(); }               \
     static __device__ __forceinline__ unsigned int __fetch_y() { return SY(); }               \
     static __device__ __forceinline__ unsigned int __fetch_z() { return SZ(); }               \
-    operator struct uint3() const;                                                            \
-    operator struct dim3() const;                                                             \
+    __device__ operator struct uint3() const;                                                 \
+    __device__ operator struct dim3() const;                                                  \
                                                                                               \
   private:                                                                                    \
     TAG() = delete;                                                                           \

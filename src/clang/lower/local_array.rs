@@ -37,8 +37,10 @@ impl<'a> Lx<'a> {
         full.extend(sizes.iter().map(|s| Some(*s)));
         self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: full, span });
         self.private.insert(kpl.clone());
-        self.bindings
-            .insert(id.to_string(), Binding::Array { kpl: kpl.clone(), elem: super::Elem::Scalar(elem), rank: sizes.len() });
+        self.bindings.insert(
+            id.to_string(),
+            Binding::Array { kpl: kpl.clone(), elem: super::Elem::Scalar(elem), rank: sizes.len() },
+        );
         let Some(init) = v.children.first() else { return Ok(()) };
         if init.kind != NodeKind::InitList {
             return Err(self.unsupported("this initializer of a thread-local array", init));

@@ -447,7 +447,10 @@ impl Lx<'_> {
         let through = |k: &K| match k {
             K::Paren | K::FunctionalCast => true,
             K::ImplicitCast { cast } | K::CStyleCast { cast } => {
-                matches!(cast.as_str(), "NoOp" | "LValueToRValue" | "ConstructorConversion")
+                matches!(
+                    cast.as_str(),
+                    "NoOp" | "LValueToRValue" | "ConstructorConversion" | "UserDefinedConversion"
+                )
             }
             K::Constant { .. } => true,
             K::Other { kind } => matches!(
@@ -482,10 +485,40 @@ impl Lx<'_> {
                         }
                         Ok(vals)
                     }
+                    // `dim3 tile(TILE, TILE)`: its components, a left-out one 1.
+                    args if layout.name == "dim3" && args.len() <= 3 => {
+                        let mut vals = Vec::new();
+                        for k in 0..3 {
+                            let v = match args.get(k) {
+                                Some(a) if !matches!(&a.kind, K::Other { kind } if kind == "CXXDefaultArgExpr") => {
+                                    self.rvalue_as(a, Ty::UInt)?
+                                }
+                                _ => Expr::Const(1),
+                            };
+                            vals.push((v, Ty::UInt));
+                        }
+                        Ok(vals)
+                    }
                     _ => Err(self.unsupported(format!("a constructor call of `{}`", layout.name), n)),
                 }
             }
             K::InitList => self.init_list(n, layout),
+            // `dim3 t = threadIdx;`: the built-in's components.
+            K::MemberCall { method: Some(m) } if m == "operator dim3" || m == "operator uint3" => {
+                let object = n.children.first().and_then(|c| strip(c).children.first()).map(strip);
+                let var = match object.map(|o| &o.kind) {
+                    Some(K::DeclRef { name, .. }) => name.clone(),
+                    _ => return Err(self.unsupported(format!("the conversion `{m}`"), n)),
+                };
+                let mut vals = Vec::new();
+                for field in ['x', 'y', 'z'] {
+                    let Some(b) = super::builtin(&var, field) else {
+                        return Err(self.unsupported(format!("the conversion `{m}` of `{var}`"), n));
+                    };
+                    vals.push((Expr::Builtin(b), Ty::UInt));
+                }
+                Ok(vals)
+            }
             // `c ? a : b` of structs: word by word, each branch's reads only where it runs.
             K::Conditional if n.children.len() == 3 => {
                 let c = self.condition(&n.children[0])?;
@@ -687,6 +720,26 @@ impl Lx<'_> {
         let vals = self.record_values(rhs, &layout)?;
         let place = self.record_place(lhs)?;
         self.write_record(place, vals, n)
+    }
+
+    /// A reference to the record `init` (`const Body &b = tile[k]`, a `float3 &` parameter): the
+    /// record's locals, or its place in memory with the element fixed where it is bound.
+    pub(super) fn record_ref(&mut self, init: &super::Node, layout: Rc<Layout>) -> R<Binding> {
+        match self.record_place(init)? {
+            Place::Locals(l) => Ok(Binding::Record(l)),
+            Place::Memory(m) => {
+                let base = match &m.base {
+                    Expr::Const(_) | Expr::Var(_) => m.base.clone(),
+                    e => Expr::var(&self.temp(Some(e.clone()))),
+                };
+                Ok(Binding::RecordRef(Rc::new(InMemory {
+                    array: m.array.clone(),
+                    prefix: m.prefix.clone(),
+                    base,
+                    layout,
+                })))
+            }
+        }
     }
 
     /// A local record declaration: fresh locals, then the initializer's values.

@@ -61,6 +61,9 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported(format!("a reference of type `{ty}`"), at));
         };
         let Some(t) = self.scalar_of(to) else {
+            if let Some(layout) = self.layout_of(&self.resolve(to)) {
+                return self.record_ref(init, layout);
+            }
             return Err(self.unsupported(format!("a reference to `{to}`"), at));
         };
         let (s, temporary) = under_temporary(init);
