@@ -134,24 +134,9 @@ pub(super) fn not_default_arg(n: &Node) -> bool {
     !matches!(&n.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr")
 }
 
-/// A value under what only makes it a temporary (`T &&` arguments bind one).
-pub(super) fn strip_temporary(mut n: &Node) -> &Node {
-    loop {
-        let through = match &n.kind {
-            NodeKind::ImplicitCast { cast } => cast == "NoOp",
-            NodeKind::Other { kind } => {
-                matches!(
-                    kind.as_str(),
-                    "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr"
-                )
-            }
-            _ => false,
-        };
-        match n.children.first() {
-            Some(c) if through && n.children.len() == 1 => n = c,
-            _ => return n,
-        }
-    }
+/// A value under what only makes it a temporary (`T &&` arguments bind one) and parentheses.
+pub(super) fn strip_temporary(n: &Node) -> &Node {
+    super::refs::under_temporary(n).0
 }
 
 /// The parameter types of a function type as clang prints it (`float (const T &, float &&)`),

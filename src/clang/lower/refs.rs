@@ -175,7 +175,7 @@ impl<'a> Lx<'a> {
 
 /// The expression a reference is bound to, under parentheses, `const` conversions and what
 /// makes a temporary; and whether C++ made one (a value that is no lvalue).
-fn under_temporary(mut n: &Node) -> (&Node, bool) {
+pub(super) fn under_temporary(mut n: &Node) -> (&Node, bool) {
     let mut temporary = false;
     loop {
         let through = match &n.kind {
