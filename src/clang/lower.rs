@@ -187,7 +187,15 @@ enum Want {
 
 /// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`). `name` is the
 /// kernel's name in reports (`k<128>` for an instance).
-pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &super::Model) -> R<Kernel> {
+/// Warnings (calls modelled without their body) go to `warnings`.
+pub fn lower_kernel(
+    f: &Function,
+    name: String,
+    src: &str,
+    file: &str,
+    model: &super::Model,
+    warnings: &mut Vec<Diagnostic>,
+) -> R<Kernel> {
     let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
     let mut lx = Lx {
         src,
@@ -210,6 +218,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         source_arrays: Vec::new(),
         source_params: Vec::new(),
         dynamic_shared: None,
+        warnings: Vec::new(),
         ptr_groups: Default::default(),
         loops: Vec::new(),
         temps: 0,
@@ -263,6 +272,7 @@ pub fn lower_kernel(f: &Function, name: String, src: &str, file: &str, model: &s
         source_params: lx.source_params.into_iter().collect(),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
+    warnings.append(&mut lx.warnings);
     Ok(kernel)
 }
 
@@ -300,6 +310,8 @@ struct Lx<'a> {
     /// The KPL array of the block's dynamic shared memory and the size of its words: every
     /// `extern __shared__` array (in the kernel and in each inlined copy of a function) is it.
     dynamic_shared: Option<(String, Option<u32>)>,
+    /// What the lowering modelled without knowing it (a call of a function without a body).
+    warnings: Vec<Diagnostic>,
     /// The arrays pointers join into one (`pointer_groups.rs`).
     ptr_groups: pointer_groups::PointerGroups,
     loops: Vec<LoopFlags>,
@@ -2332,6 +2344,10 @@ impl<'a> Lx<'a> {
             if let Some(f) = model.definition(decl_id) {
                 return self.inline(n, f, args);
             }
+            // A function of the user's files defined elsewhere (a library, another file).
+            if model.by_id(decl_id).is_some() {
+                return self.undefined_call(n, name, args, want);
+            }
         }
         let ret = n.ty.as_deref().unwrap_or("void");
         let rt = self.scalar_of(ret);
@@ -2350,6 +2366,93 @@ impl<'a> Lx<'a> {
             None => {
                 Err(self.unsupported(format!("a call of `{name}` (device functions are not inlined yet)"), n))
             }
+        }
+    }
+
+    /// A call of a function the file declares but does not define (the classic front end's
+    /// model, docs/cuda.md "Calls"), with a warning naming it: without pointer arguments a pure
+    /// function of its arguments; through each pointer argument one read and (unless it points
+    /// to `const`) one write of the array at an arbitrary index of the thread, so every race the
+    /// function could take part in can be found; a local whose address is passed gets an
+    /// arbitrary value; the result is arbitrary.
+    fn undefined_call(&mut self, n: &Node, name: &str, args: &[Node], want: bool) -> R<Option<(Expr, Ty)>> {
+        let is_ptr = |a: &Node| a.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['));
+        let at = self.span_of(n).unwrap_or(self.cur_span);
+        let mut reached = Vec::new();
+        let ret = n.ty.as_deref().unwrap_or("void");
+        if !args.iter().any(is_ptr) {
+            self.warnings.push(
+                Diagnostic::warning(format!("call to `{name}`, which has no definition in this file"), at)
+                    .with_note("modelled as an opaque pure function of its arguments"),
+            );
+            let rt = self.scalar_of(ret);
+            let vals = self.opaque_args(name, args, n)?;
+            return match rt {
+                Some(t) => Ok(Some((Expr::Call(name.to_string(), vals), t))),
+                None if ret == "void" => Ok(None),
+                None => Err(self.unsupported(format!("a call of `{name}` returning `{ret}`"), n)),
+            };
+        }
+        for a in args {
+            if !is_ptr(a) {
+                if a.ty.as_deref().and_then(|t| self.scalar_of(t)).is_some() {
+                    self.rvalue(a)?;
+                }
+                continue;
+            }
+            let arbitrary = |lx: &mut Self| {
+                let u = lx.fresh("_any");
+                lx.emit(StmtKind::Local { name: u.clone(), init: None });
+                Expr::var(&u)
+            };
+            if let Some(l) = self.address_of_local_record(a) {
+                for b in &l.fields {
+                    if let Binding::Scalar { kpl, .. } = b {
+                        let v = arbitrary(self);
+                        self.emit(StmtKind::Assign { name: kpl.clone(), value: v });
+                    }
+                }
+                continue;
+            }
+            if let Some(Binding::VarPtr { kpl, .. }) = self.address_arg(a) {
+                let v = arbitrary(self);
+                self.emit(StmtKind::Assign { name: kpl, value: v });
+                continue;
+            }
+            let (array, _, _) = self.pointer(strip(a))?;
+            let read_only =
+                a.ty.as_deref().and_then(pointee).is_some_and(|p| p.split_whitespace().any(|w| w == "const"));
+            let i = arbitrary(self);
+            let index = self.row_index(&array, vec![i]);
+            let dst = self.temp(None);
+            self.emit(StmtKind::Read { dst, array: array.clone(), index });
+            if !read_only {
+                let i = arbitrary(self);
+                let index = self.row_index(&array, vec![i]);
+                let value = arbitrary(self);
+                self.emit(StmtKind::Write { array: array.clone(), index, value });
+            }
+            let source = self
+                .source_arrays
+                .iter()
+                .find(|(k, _)| *k == array)
+                .and_then(|(_, v)| v.names.first().cloned());
+            reached.push(format!("`{}`", source.unwrap_or(array)));
+        }
+        self.warnings.push(
+            Diagnostic::warning(format!("call to `{name}`, which has no definition in this file"), at)
+                .with_note(format!(
+                    "modelled as an opaque call: it may read and write any element reachable through {}",
+                    reached.join(", ")
+                )),
+        );
+        match self.scalar_of(ret) {
+            Some(t) if want => {
+                let u = self.fresh("_result");
+                self.emit(StmtKind::Local { name: u.clone(), init: None });
+                Ok(Some((Expr::var(&u), t)))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -2714,7 +2817,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             )));
             continue;
         }
-        match lower_kernel(f, name, source, &file, &parsed.model) {
+        match lower_kernel(f, name, source, &file, &parsed.model, &mut warnings) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
