@@ -147,24 +147,32 @@ pub(super) fn scaled(e: Expr, k: u32) -> Expr {
     }
 }
 
-/// `float4` → (float, 4): CUDA's vector types, `half2`/`__nv_bfloat162` pairs, `dim3`.
-fn builtin_vector(name: &str) -> Option<(Ty, usize)> {
+/// `float4` → (float, 4 words of 4 bytes): CUDA's vector types, `half2`/`__nv_bfloat162`
+/// pairs, `dim3` — their class, their number of words and the size of each, from one table.
+fn builtin_vector(name: &str) -> Option<(Ty, usize, u32)> {
     match name {
-        "half2" | "__half2" | "nv_bfloat162" | "__nv_bfloat162" => return Some((Ty::Float, 2)),
-        "dim3" => return Some((Ty::UInt, 3)),
+        "half2" | "__half2" | "nv_bfloat162" | "__nv_bfloat162" => return Some((Ty::Float, 2, 2)),
+        "dim3" => return Some((Ty::UInt, 3, 4)),
         _ => {}
     }
     let n = name.chars().last()?.to_digit(10)? as usize;
     if !(1..=4).contains(&n) {
         return None;
     }
-    let ty = match &name[..name.len() - 1] {
-        "char" | "short" | "int" | "long" | "longlong" => Ty::Int,
-        "uchar" | "ushort" | "uint" | "ulong" | "ulonglong" => Ty::UInt,
-        "float" | "double" => Ty::Float,
+    let (ty, bytes) = match &name[..name.len() - 1] {
+        "char" => (Ty::Int, 1),
+        "uchar" => (Ty::UInt, 1),
+        "short" => (Ty::Int, 2),
+        "ushort" => (Ty::UInt, 2),
+        "int" => (Ty::Int, 4),
+        "uint" => (Ty::UInt, 4),
+        "float" => (Ty::Float, 4),
+        "long" | "longlong" => (Ty::Int, 8),
+        "ulong" | "ulonglong" => (Ty::UInt, 8),
+        "double" => (Ty::Float, 8),
         _ => return None,
     };
-    Some((ty, n))
+    Some((ty, n, bytes))
 }
 
 /// The bytes of a scalar type of CUDA (`None`: not a scalar, or a size we do not assume).
@@ -207,7 +215,7 @@ impl Lx<'_> {
         if let Some(state) = super::curand::state_layout(&name) {
             return Some(state);
         }
-        if let Some((t, n)) = builtin_vector(&name) {
+        if let Some((t, n, _)) = builtin_vector(&name) {
             let fields =
                 ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
             return Some(Layout { name, fields });
@@ -264,18 +272,8 @@ impl Lx<'_> {
             return scalar_bytes(ty).or_else(|| scalar_bytes(&self.resolve(ty)));
         }
         let name = bare(ty);
-        if let Some((_, _)) = builtin_vector(&name) {
-            let elem = match &name[..] {
-                "half2" | "__half2" | "nv_bfloat162" | "__nv_bfloat162" => return Some(2),
-                "dim3" => return Some(4),
-                n => &n[..n.len() - 1],
-            };
-            return Some(match elem {
-                "char" | "uchar" => 1,
-                "short" | "ushort" => 2,
-                "int" | "uint" | "float" => 4,
-                _ => 8,
-            });
+        if let Some((_, _, bytes)) = builtin_vector(&name) {
+            return Some(bytes);
         }
         let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
         if record.aligned {
@@ -640,8 +638,7 @@ impl Lx<'_> {
                     let Some(Found::Sub(_, sub)) = layout.find(head) else {
                         return Err(self.unsupported("this initializer", item));
                     };
-                    let v = if matches!(&item.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
-                    {
+                    let v = if is_value_init(item) {
                         sub.fields.iter().map(|(_, m)| (Expr::Const(0), member_ty(m))).collect()
                     } else {
                         self.record_values(item, &sub)?
@@ -650,12 +647,7 @@ impl Lx<'_> {
                     vals.extend(v);
                 }
                 Some(item) => {
-                    let v = if matches!(&item.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
-                    {
-                        Expr::Const(0)
-                    } else {
-                        self.rvalue_as(item, t)?
-                    };
+                    let v = if is_value_init(item) { Expr::Const(0) } else { self.rvalue_as(item, t)? };
                     vals.push((v, t));
                     i += 1;
                 }
@@ -761,6 +753,11 @@ impl Lx<'_> {
         self.bindings.insert(id.to_string(), Binding::Record(locals));
         Ok(())
     }
+}
+
+/// clang's `ImplicitValueInitExpr`: a member an initializer list leaves out (zero).
+fn is_value_init(n: &super::Node) -> bool {
+    matches!(&n.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
 }
 
 /// The type class of a member's word (a pointer member's word is an opaque integer).
