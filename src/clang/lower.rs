@@ -185,7 +185,8 @@ enum Want {
     Pointer,
 }
 
-/// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`). `name` is the
+/// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`, or in a header
+/// it includes at `outside`, where everything of the kernel is then reported). `name` is the
 /// kernel's name in reports (`k<128>` for an instance).
 /// Warnings (calls modelled without their body) go to `warnings`.
 pub fn lower_kernel(
@@ -193,6 +194,7 @@ pub fn lower_kernel(
     name: String,
     src: &str,
     file: &str,
+    outside: Option<Span>,
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
@@ -241,7 +243,7 @@ pub fn lower_kernel(
     let main = lx.label();
     lx.places[main.0 as usize] = Place::Not("the kernel body as a whole".into());
     let start = lx.label();
-    let body_span = lx.span_of(body).unwrap_or(Span::new(0, 0));
+    let body_span = lx.span_of(body).or(outside).unwrap_or(Span::new(0, 0));
     lx.cur_span = body_span;
     if let Some(p) = lx.start_place(body) {
         lx.places[start.0 as usize] = p;
@@ -2744,13 +2746,39 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             None => n.clone(),
         })
         .collect();
-    let opts = super::ParseOptions {
+    let mut opts = super::ParseOptions {
         include_dirs: options.include_dirs.clone(),
         defines,
         ..super::ParseOptions::default()
     };
-    let parsed = super::parse_file(&exe, path, &opts)
-        .map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))?;
+    let parse = |opts: &super::ParseOptions| {
+        super::parse_file(&exe, path, opts).map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))
+    };
+    let mut parsed = parse(&opts)?;
+    // Template kernels the file never instantiates are checked through an instance clang makes
+    // at the end of the file: `--template-arg` values, the defaults, and `float` for a type
+    // parameter left open (the generic instance, `k<T>`).
+    let generic = generic_instances(&parsed.model, path, &options.template_args);
+    let mut refused = generic.refused;
+    if !generic.appendix.is_empty() {
+        opts.appendix = Some(generic.appendix.clone());
+        parsed = parse(&opts)?;
+        // An argument clang rejects (`--template-arg T=Nope`) is an error at the appendix.
+        for d in parsed.diagnostics.iter().filter(|d| {
+            matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
+                && d.file.is_some()
+                && d.file == parsed.appendix_file
+        }) {
+            let Some((name, at)) = (d.line as usize).checked_sub(2).and_then(|i| generic.order.get(i)) else {
+                continue;
+            };
+            refused.push(
+                Diagnostic::error(format!("the instance `{name}` of this template kernel does not compile: {}", d.message), *at)
+                    .with_label("template kernel")
+                    .with_note("its arguments come from `--template-arg`, the template's defaults, and `float` for a type parameter left open"),
+            );
+        }
+    }
     let main_file = parsed
         .model
         .functions
@@ -2790,21 +2818,30 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         warnings.push(Diagnostic::warning(note.message.clone(), Span::new(0, 0)));
     }
     let mut kernels = Vec::new();
-    let mut refused = Vec::new();
     // What the host code says about the launches (header and command line override it).
     let launches = (!options.no_launch_facts).then(|| super::launch::HostLaunches::collect(&parsed.model));
     let overrides = crate::launch_facts::Overrides {
         header: header.geometry.clone(),
         command_line: options.command_line.clone(),
     };
-    let Some(file) = main_file else {
-        return Ok(crate::cuda::LoweredFile { kernels, warnings, refused });
-    };
+    // clang names the main file as it was given (a kernel there shows the spelling).
+    let file: std::sync::Arc<str> = main_file.unwrap_or_else(|| path.display().to_string().into());
     for f in parsed.model.kernels() {
-        if f.is_template_pattern || f.body.is_none() || f.range.as_ref().is_none_or(|r| r.file != file) {
+        if f.is_template_pattern || f.body.is_none() {
             continue;
         }
-        let name = instance_name(f);
+        // A kernel of a header the file includes is the file's too (the host code launching it
+        // is here); it is reported at the `#include` line, where nothing can be inserted.
+        let Some(kernel_file) = f.range.as_ref().map(|r| r.file.clone()) else { continue };
+        let outside = if kernel_file == file {
+            None
+        } else {
+            match include_line(source, path, &options.include_dirs, &kernel_file) {
+                Some(at) => Some(at),
+                None => continue,
+            }
+        };
+        let name = generic.names.get(&template_key(f)).cloned().unwrap_or_else(|| instance_name(f));
         if let Some(only) = &options.only {
             if *only != f.name && *only != name {
                 continue;
@@ -2817,7 +2854,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             )));
             continue;
         }
-        match lower_kernel(f, name, source, &file, &parsed.model, &mut warnings) {
+        match lower_kernel(f, name, source, &file, outside, &parsed.model, &mut warnings) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
@@ -2834,6 +2871,108 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         }
     }
     Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
+}
+
+/// The instances a file's uninstantiated template kernels are checked through.
+struct GenericInstances {
+    /// C++ that makes clang instantiate each (read after the file).
+    appendix: String,
+    /// Each instance's name in reports, by [`template_key`]: the arguments as given, a type
+    /// parameter left open by its own name (`reduceSum<T>`).
+    names: HashMap<String, String>,
+    /// Template kernels with a value parameter nobody gives a value.
+    refused: Vec<Diagnostic>,
+    /// Each instance's name and its template's name in the file, in the appendix's order (its
+    /// line `i + 2` makes instance `i`).
+    order: Vec<(String, Span)>,
+}
+
+/// What tells a function template apart across parses: its qualified name and where it is.
+fn template_key(f: &Function) -> String {
+    // The file by its canonical name: the second parse reads it through an absolute path.
+    let file = |r: &SrcRange| {
+        let p = std::path::Path::new(&*r.file);
+        p.canonicalize().map_or_else(|_| r.file.to_string(), |c| c.display().to_string())
+    };
+    let at = f.range.as_ref().map(|r| format!("{}:{}", file(r), r.start.offset)).unwrap_or_default();
+    format!("{}@{at}", f.qualified_name())
+}
+
+/// The instances of the template kernels of `path` (or its headers) that have none: each
+/// parameter from `--template-arg` (`template_args`), else its default, else — a type
+/// parameter — `float`, how the verifier models a value it knows nothing of (uninterpreted
+/// arithmetic and comparisons), so every fact used holds for any type. A value parameter
+/// with neither has no meaning to check: the kernel is refused, saying how to give one.
+fn generic_instances(
+    model: &super::Model,
+    path: &std::path::Path,
+    given: &[(String, String)],
+) -> GenericInstances {
+    let mut out = GenericInstances {
+        appendix: String::new(),
+        names: HashMap::new(),
+        refused: Vec::new(),
+        order: Vec::new(),
+    };
+    let instantiated: HashSet<String> = model
+        .functions
+        .iter()
+        .filter(|f| !f.is_template_pattern && !f.template_params.is_empty())
+        .map(template_key)
+        .collect();
+    for f in model.kernels() {
+        if !f.is_template_pattern || f.body.is_none() || instantiated.contains(&template_key(f)) {
+            continue;
+        }
+        if !f.range.as_ref().is_some_and(|r| same_path(&r.file, path)) {
+            continue;
+        }
+        let mut args = Vec::new();
+        let mut shown = Vec::new();
+        let mut open_value = None;
+        let mut defaulted = false;
+        for p in &f.template_params {
+            let value = given.iter().rev().find(|(n, _)| *n == p.name).map(|(_, v)| v.clone());
+            match value {
+                Some(v) if !defaulted => {
+                    args.push(v.clone());
+                    shown.push(v);
+                }
+                None if p.has_default => defaulted = true,
+                None if p.is_type && !defaulted => {
+                    args.push("float".to_string());
+                    shown.push(p.name.clone());
+                }
+                _ => {
+                    open_value.get_or_insert(p.name.clone());
+                }
+            }
+        }
+        let kname = f.qualified_name();
+        let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
+        if let Some(p) = open_value {
+            out.refused.push(
+                Diagnostic::error(
+                    format!("template kernel `{kname}` has no instantiation and no value for template parameter `{p}`"),
+                    at,
+                )
+                .with_label("template kernel")
+                .with_note(format!(
+                    "add an explicit instantiation (`template __global__ void {kname}<…>(…);`) or pass `--template-arg {p}=VALUE`"
+                )),
+            );
+            continue;
+        }
+        out.appendix.push_str(&format!(
+            "static void __autosync_instance_{}() {{ (void)&{kname}<{}>; }}\n",
+            out.names.len(),
+            args.join(", ")
+        ));
+        let name = format!("{}<{}>", f.name, shown.join(", "));
+        out.names.insert(template_key(f), name.clone());
+        out.order.push((name, at));
+    }
+    out
 }
 
 /// The clang of this process, found and version-checked once: `find_clang` runs
@@ -2858,6 +2997,41 @@ fn instance_name(f: &Function) -> String {
         })
         .collect();
     format!("{}<{}>", f.name, args.join(", "))
+}
+
+/// The `#include "…"` line of `source` (the file `path`) that brings in `header`: the one
+/// naming it, else — a header included by a header — the first quoted include; `None` when the
+/// file includes no header of its own (`header` is then a system one).
+fn include_line(
+    source: &str,
+    path: &std::path::Path,
+    include_dirs: &[std::path::PathBuf],
+    header: &str,
+) -> Option<Span> {
+    let header = std::path::Path::new(header).canonicalize().ok()?;
+    let dir = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let mut first = None;
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let text = line.trim();
+        let Some(rest) = text.strip_prefix('#').map(str::trim_start).and_then(|t| t.strip_prefix("include"))
+        else {
+            continue;
+        };
+        let Some(name) = rest.trim().strip_prefix('"').and_then(|r| r.split('"').next()) else { continue };
+        let lead = line.len() - line.trim_start().len();
+        let span = Span::new(start + lead, start + lead + text.len());
+        first.get_or_insert(span);
+        let names_it = std::iter::once(&dir)
+            .chain(include_dirs)
+            .any(|d| d.join(name).canonicalize().ok().is_some_and(|c| c == header));
+        if names_it {
+            return Some(span);
+        }
+    }
+    first
 }
 
 /// Whether clang's name of a file is `path`.

@@ -28,7 +28,7 @@ pub use annotations::IGNORED_ANNOTATIONS;
 pub use invoke::{find_clang, CLANG_ENV, MIN_CLANG_MAJOR};
 pub use model::{
     ExecSpace, Function, Launch, LaunchKind, Model, Node, NodeKind, Param, Pos, SrcRange, SrcText,
-    TemplateArg,
+    TemplateArg, TemplateParam,
 };
 
 /// A clang executable whose version was checked.
@@ -55,6 +55,10 @@ pub struct ParseOptions {
     pub max_missing_headers: usize,
     /// Where the stand-in headers are written (default: [`headers::default_cache_root`]).
     pub cache_root: Option<PathBuf>,
+    /// C++ read after the file, as if written at its end (explicit instances of its templates):
+    /// clang then parses a wrapper that includes the file and adds this text, so every place
+    /// in the file keeps its name, line and column.
+    pub appendix: Option<String>,
 }
 
 impl Default for ParseOptions {
@@ -66,6 +70,7 @@ impl Default for ParseOptions {
             timeout: Duration::from_secs(60),
             max_missing_headers: 32,
             cache_root: None,
+            appendix: None,
         }
     }
 }
@@ -131,6 +136,9 @@ pub struct ParsedFile {
     pub notes: Vec<Note>,
     /// Every diagnostic clang printed on the last run.
     pub diagnostics: Vec<ClangDiagnostic>,
+    /// clang's name of the file that read [`ParseOptions::appendix`] (deleted by now): its
+    /// declarations are not in the model, its diagnostics are the appendix's.
+    pub appendix_file: Option<String>,
     /// Measurements.
     pub stats: ParseStats,
 }
@@ -236,7 +244,12 @@ pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<Pa
     let header_dir = headers::ensure_headers(&root)?;
     let mut notes = Vec::new();
     let started = Instant::now();
-    let (out, stubs) = invoke::run_with_stubs(exe, path, opts, &header_dir, &mut notes)?;
+    let wrapper = match &opts.appendix {
+        Some(text) => Some(wrapper_with(path, text)?),
+        None => None,
+    };
+    let parsed_path = wrapper.as_ref().map_or(path.to_path_buf(), |(_, p)| p.clone());
+    let (out, stubs) = invoke::run_with_stubs(exe, &parsed_path, opts, &header_dir, &mut notes)?;
     let clang_time = started.elapsed();
     let diagnostics = invoke::parse_diagnostics(&out.stderr);
     match out.code {
@@ -259,9 +272,12 @@ pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<Pa
     let model_start = Instant::now();
     let header_prefix = header_dir.display().to_string();
     let stub_prefix = stubs.as_ref().map(|s| s.path().display().to_string());
+    let appendix_file = wrapper.as_ref().map(|(_, p)| p.display().to_string());
+    let appendix_name = appendix_file.clone();
     let foreign: ast::Foreign = Arc::new(move |f: &str| {
         f.starts_with(&header_prefix)
             || stub_prefix.as_deref().is_some_and(|s| f.starts_with(s))
+            || appendix_name.as_deref() == Some(f)
             || f.starts_with('<')
     });
     let dump = ast::parse_dump(&out.json, foreign)
@@ -276,7 +292,20 @@ pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<Pa
         model_time: model_start.elapsed(),
         skipped_decls: dump.skipped,
     };
-    Ok(ParsedFile { model, notes, diagnostics, stats })
+    Ok(ParsedFile { model, notes, diagnostics, appendix_file, stats })
+}
+
+/// A temporary file that includes `path` (by its absolute name, so the file's own quoted
+/// includes still resolve from its directory) and then reads `appendix`.
+fn wrapper_with(path: &Path, appendix: &str) -> Result<(tempfile::TempDir, PathBuf), ClangError> {
+    let fail =
+        |e: std::io::Error| ClangError::Unreadable { file: path.to_path_buf(), message: e.to_string() };
+    let absolute = std::path::absolute(path).map_err(fail)?;
+    let dir = tempfile::Builder::new().prefix("autosync-instances-").tempdir().map_err(fail)?;
+    let wrapper = dir.path().join("instances.cu");
+    let name = absolute.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
+    std::fs::write(&wrapper, format!("#include \"{name}\"\n{appendix}\n")).map_err(fail)?;
+    Ok((dir, wrapper))
 }
 
 fn tail(s: &str) -> String {

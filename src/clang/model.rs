@@ -113,6 +113,9 @@ pub struct Function {
     /// Whether this is the uninstantiated body of a function template (types may be
     /// dependent: `<dependent type>`, `T *`).
     pub is_template_pattern: bool,
+    /// The template's parameters, on its pattern and on each instance alike; empty for a
+    /// function that is not a template.
+    pub template_params: Vec<TemplateParam>,
     /// The body (a `CompoundStmt`), `None` for a prototype.
     pub body: Option<Node>,
     /// The whole declaration.
@@ -124,6 +127,17 @@ pub struct Function {
     pub errors: Vec<ClangDiagnostic>,
     /// Kernel launches in the body, in source order.
     pub launches: Vec<Launch>,
+}
+
+/// A parameter of a function template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateParam {
+    /// Its name (empty when unnamed).
+    pub name: String,
+    /// A type parameter (`typename T`), else a value parameter (`int N`) or a template.
+    pub is_type: bool,
+    /// Whether the template gives it a default argument.
+    pub has_default: bool,
 }
 
 impl Function {
@@ -687,10 +701,14 @@ impl Builder<'_> {
                 // The first FunctionDecl child is the pattern; later ones are the instances
                 // clang created (implicit or explicit).
                 let mut first = true;
+                let params = template_params(d);
                 for c in &d.inner {
                     if matches!(c.kind.as_str(), "FunctionDecl" | "CXXMethodDecl") {
                         let args = instance_args(d, c);
                         self.function(c, scope, first, args);
+                        if let Some(f) = self.functions.last_mut().filter(|f| f.id == c.id) {
+                            f.template_params = params.clone();
+                        }
                         first = false;
                     }
                 }
@@ -847,6 +865,7 @@ impl Builder<'_> {
             params,
             template_args,
             is_template_pattern: is_pattern,
+            template_params: Vec::new(),
             body,
             range: d.range.as_ref().and_then(src_range),
             name_range: d.loc.as_ref().and_then(|l| {
@@ -1122,6 +1141,26 @@ fn instance_args(template: &ast::Node, instance: &ast::Node) -> Vec<TemplateArg>
                 TemplateArg::Value(if v == "1" { "true" } else { "false" }.into())
             }
             a => a,
+        })
+        .collect()
+}
+
+/// The parameters of a `FunctionTemplateDecl`; a default argument is dumped as the
+/// parameter's `TemplateArgument` child.
+fn template_params(template: &ast::Node) -> Vec<TemplateParam> {
+    template
+        .inner
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind.as_str(),
+                "TemplateTypeParmDecl" | "NonTypeTemplateParmDecl" | "TemplateTemplateParmDecl"
+            )
+        })
+        .map(|p| TemplateParam {
+            name: p.name.clone().unwrap_or_default(),
+            is_type: p.kind == "TemplateTypeParmDecl",
+            has_default: p.inner.iter().any(|a| a.kind == "TemplateArgument"),
         })
         .collect()
 }
