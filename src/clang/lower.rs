@@ -623,16 +623,22 @@ impl<'a> Lx<'a> {
             })
     }
 
-    /// Makes the statements emitted next belong to `n` (their span in reports).
+    /// Makes the statements emitted next belong to `n` (their span in reports): the statement
+    /// as written, its `;` included (clang's range of an expression statement ends before it).
     fn at(&mut self, n: &Node) {
-        if let Some(s) = self.span_of(n) {
+        if let Some(mut s) = self.span_of(n) {
+            let rest = self.src.as_bytes().get(s.end..).unwrap_or_default();
+            let blanks = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+            if rest.get(blanks) == Some(&b';') {
+                s.end += blanks + 1;
+            }
             self.cur_span = s;
         }
     }
 
     fn unsupported(&self, what: impl Into<String>, n: &Node) -> Diagnostic {
         Diagnostic::error(
-            format!("unsupported by the clang front end: {}", what.into()),
+            format!("unsupported: {}", what.into()),
             self.span_of(n).unwrap_or(self.cur_span),
         )
     }
@@ -762,7 +768,7 @@ impl<'a> Lx<'a> {
 
     fn unsupported_param(&self, p: &super::Param, at: Span) -> Diagnostic {
         Diagnostic::error(
-            format!("unsupported by the clang front end: parameter `{}` of type `{}`", p.name, p.ty),
+            format!("unsupported: parameter `{}` of type `{}`", p.name, p.ty),
             at,
         )
     }
@@ -1899,7 +1905,7 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Member { .. } => match self.group_field(n) {
                 Some(r) => r,
-                None => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
+                None => Err(self.unsupported(construct_name(n), n)),
             },
             NodeKind::Call { callee: Some(name) } => {
                 let name = name.clone();
@@ -1964,7 +1970,7 @@ impl<'a> Lx<'a> {
                     None => Err(self.unsupported(format!("the value of `{op}`"), n)),
                 }
             }
-            _ => Err(self.unsupported(format!("this expression ({})", kind_name(n)), n)),
+            _ => Err(self.unsupported(construct_name(n), n)),
         }
     }
 
@@ -2717,6 +2723,55 @@ fn parse_int(s: &str) -> Option<u32> {
     s.parse::<u64>().ok().map(|v| v as u32)
 }
 
+/// A kernel's refusal `d` with the kernel's other constructs that are never modelled (inline
+/// `asm`, `goto`, …) as secondary labels, "also unsupported: …": the user sees at once all that
+/// keeps the kernel from being checked, not one construct per run. What only follows from the
+/// first refusal (a member of a refused parameter) is not listed.
+fn also_unsupported(mut d: Diagnostic, f: &Function, name: &str, file: &str, len: usize) -> Diagnostic {
+    let Some(body) = &f.body else { return d };
+    let mut more = 0;
+    for n in body.walk() {
+        let construct = construct_name(n);
+        if construct.starts_with("this construct") {
+            continue;
+        }
+        let Some(r) = n.range.as_ref().filter(|r| &*r.file == file && r.end <= len) else { continue };
+        let span = Span::new(r.start.offset, r.end);
+        if d.span.is_some_and(|at| span.start <= at.start && at.start < span.end.max(span.start + 1)) {
+            continue;
+        }
+        d = d.with_secondary(span, format!("also unsupported: {construct}"));
+        more += 1;
+    }
+    if more > 0 {
+        d = d.with_note(format!(
+            "kernel `{name}` is not analysed: it uses {more} more construct(s) autosync does not model (marked)"
+        ));
+    }
+    d
+}
+
+/// What a construct the lowering does not model is called in a refusal.
+fn construct_name(n: &Node) -> String {
+    let kind = kind_name(n);
+    let words = match kind.as_str() {
+        "GCCAsmStmt" | "MSAsmStmt" => "inline `asm`",
+        "GotoStmt" => "`goto`",
+        "IndirectGotoStmt" => "a computed `goto`",
+        "LabelStmt" => "a label (a `goto` target)",
+        "CXXForRangeStmt" => "a range-based `for`",
+        "CXXTryStmt" => "`try`",
+        "CXXThrowExpr" => "`throw`",
+        "LambdaExpr" => "a lambda",
+        "CXXNewExpr" => "`new`",
+        "CXXDeleteExpr" => "`delete`",
+        "StmtExpr" => "a statement expression (`({ … })`)",
+        "CoroutineBodyStmt" | "CoreturnStmt" | "CoawaitExpr" | "CoyieldExpr" => "a coroutine",
+        _ => return format!("this construct ({kind})"),
+    };
+    words.to_string()
+}
+
 fn kind_name(n: &Node) -> String {
     match &n.kind {
         NodeKind::Other { kind } => kind.clone(),
@@ -2752,7 +2807,15 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
         ..super::ParseOptions::default()
     };
     let parse = |opts: &super::ParseOptions| {
-        super::parse_file(&exe, path, opts).map_err(|e| Diagnostic::error(e.to_string(), Span::new(0, 0)))
+        super::parse_file(&exe, path, opts).map_err(|e| match e {
+            // serde_json's depth limit (128) is ours: the classic limit's message.
+            super::ClangError::Json { message, .. } if message.contains("recursion limit") => {
+                Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
+                    "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
+                )
+            }
+            e => Diagnostic::error(e.to_string(), Span::new(0, 0)),
+        })
     };
     let mut parsed = parse(&opts)?;
     // Template kernels the file never instantiates are checked through an instance clang makes
@@ -2854,7 +2917,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             )));
             continue;
         }
-        match lower_kernel(f, name, source, &file, outside, &parsed.model, &mut warnings) {
+        match lower_kernel(f, name.clone(), source, &file, outside, &parsed.model, &mut warnings) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
@@ -2862,15 +2925,70 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
                 }
                 kernels.push(crate::cuda::Lowered { kernel });
             }
-            Err(d) => refused.push(d),
+            Err(d) => refused.push(also_unsupported(d, f, &name, &file, source.len())),
         }
     }
     if let Some(only) = &options.only {
         if kernels.is_empty() && refused.is_empty() {
-            return Err(Diagnostic::error(format!("no kernel named `{only}` in this file"), Span::new(0, 0)));
+            let mut names: Vec<String> = Vec::new();
+            for f in parsed.model.kernels().filter(|f| f.body.is_some()) {
+                if f.range.as_ref().is_some_and(|r| r.file == file) && !names.contains(&f.name) {
+                    names.push(f.name.clone());
+                }
+            }
+            return Err(no_such_kernel(only, &names));
         }
     }
+    // clang's errors outside every kernel (host code, file scope) leave the kernels as clang
+    // recovered them: with no kernel left the first one is the file's error, else a warning.
+    let outside_kernels = parsed.diagnostics.iter().filter(|d| {
+        matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
+            && d.file.as_deref().is_some_and(|f| same_path(f, path))
+            && !parsed.model.kernels().any(|k| k.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col)))
+    });
+    let errors: Vec<&super::ClangDiagnostic> = outside_kernels.collect();
+    if let Some(first) = errors.first() {
+        let at = offset_of(source, first.line, first.col).unwrap_or(0);
+        if kernels.is_empty() && refused.is_empty() {
+            return Err(Diagnostic::error(first.message.clone(), Span::new(at, at))
+                .with_note("clang reported this error and found no kernel it could read in this file"));
+        }
+        warnings.push(Diagnostic::warning(
+            format!(
+                "clang reported {} error(s) outside the kernels (this one first): {}",
+                errors.len(),
+                first.message
+            ),
+            Span::new(at, at),
+        )
+        .with_note("nvcc would not compile this file; its kernels are checked as clang read them"));
+    }
     Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
+}
+
+/// The error for `--kernel NAME` when the file defines no kernel of that name: the closest
+/// names (by Jaro-Winkler similarity, as a reader's typo or a shortened name), or the file's
+/// kernels when none is close.
+fn no_such_kernel(name: &str, names: &[String]) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(format!("no `__global__` kernel named `{name}` in this file"), Span::new(0, 0));
+    let mut close: Vec<(f64, &String)> = names
+        .iter()
+        .map(|n| (strsim::jaro_winkler(&name.to_lowercase(), &n.to_lowercase()), n))
+        .filter(|(score, _)| *score >= crate::limits::KERNEL_NAME_SIMILARITY)
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let quoted = |ns: &[&String]| ns.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    if !close.is_empty() {
+        let best: Vec<&String> = close.iter().take(3).map(|(_, n)| *n).collect();
+        d = d.with_note(format!("help: did you mean {}?", quoted(&best).replace(", ", " or ")));
+    } else if names.is_empty() {
+        d = d.with_note("the file defines no `__global__` function");
+    } else {
+        let all: Vec<&String> = names.iter().collect();
+        d = d.with_note(format!("the file's kernels: {}", quoted(&all)));
+    }
+    d
 }
 
 /// The instances a file's uninstantiated template kernels are checked through.

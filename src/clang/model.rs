@@ -1181,8 +1181,35 @@ fn template_args(d: &ast::Node) -> Vec<TemplateArg> {
         .collect()
 }
 
+/// The length of the UTF-8 byte-order mark `file` starts with (0 or 3), read once per file:
+/// clang counts it in offsets, our texts do not ([`crate::source`]: an offset is the file's
+/// after the BOM).
+fn bom_len(file: &str) -> usize {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+    let read = || {
+        let mut head = [0u8; 3];
+        let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+        if n == 3 && head == *b"\xEF\xBB\xBF" {
+            3
+        } else {
+            0
+        }
+    };
+    match SEEN.lock() {
+        Ok(mut guard) => *guard.get_or_insert_with(HashMap::new).entry(file.to_string()).or_insert_with(read),
+        Err(_) => read(),
+    }
+}
+
+/// A clang offset in `file` as an offset of our text of it.
+fn text_offset(file: &str, offset: u64) -> usize {
+    (offset as usize).saturating_sub(bom_len(file))
+}
+
 fn point_range(b: &Bare) -> SrcRange {
-    let start = Pos { offset: b.offset as usize, line: b.line, col: b.col };
+    let start = Pos { offset: text_offset(&b.file, b.offset), line: b.line, col: b.col };
     SrcRange { file: b.file.clone(), start, end: start.offset + b.tok_len as usize, last_token: start }
 }
 
@@ -1195,8 +1222,8 @@ fn src_range(r: &ast::Range) -> Option<SrcRange> {
     }
     Some(SrcRange {
         file: b.file.clone(),
-        start: Pos { offset: b.offset as usize, line: b.line, col: b.col },
-        end: (e.offset + u64::from(e.tok_len)) as usize,
-        last_token: Pos { offset: e.offset as usize, line: e.line, col: e.col },
+        start: Pos { offset: text_offset(&b.file, b.offset), line: b.line, col: b.col },
+        end: text_offset(&b.file, e.offset + u64::from(e.tok_len)),
+        last_token: Pos { offset: text_offset(&b.file, e.offset), line: e.line, col: e.col },
     })
 }

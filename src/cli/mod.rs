@@ -85,10 +85,9 @@ pub struct LaunchArgs {
     /// parameters; reports list each fact used
     #[arg(long)]
     pub no_launch_facts: bool,
-    /// The CUDA front end: `classic` (the default) or `clang` (clang 14+ parses the file
-    /// against autosync's own CUDA headers; it lowers a subset of CUDA so far, no launch facts
-    /// yet, and a kernel it cannot lower is refused with what it met)
-    #[arg(long, value_name = "NAME", value_parser = ["classic", "clang"], default_value = "classic")]
+    /// The CUDA front end: `clang` (the default: clang 14+ parses the file against autosync's
+    /// own CUDA headers) or `classic` (the hand-written one it replaces)
+    #[arg(long, value_name = "NAME", value_parser = ["classic", "clang"], default_value = "clang")]
     pub front_end: String,
 }
 
