@@ -195,6 +195,7 @@ pub fn lower_kernel(
     src: &str,
     file: &str,
     outside: Option<Span>,
+    assumptions: &[(&Function, &str)],
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
@@ -252,6 +253,7 @@ pub fn lower_kernel(
     lx.pointer_groups(f, body, name_span);
     lx.parameters(f, name_span)?;
     lx.globals(name_span);
+    lx.cli_assumptions(f, assumptions, body_span)?;
     let body_parts = FunctionBody::of(body);
     if body_parts.returns_early {
         lx.ret = Some(lx.flag("ret"));
@@ -877,6 +879,42 @@ impl<'a> Lx<'a> {
         Ok(())
     }
 
+    /// The command line's `--assume` expressions (each a function over `kernel`'s parameters,
+    /// see [`assumption_decls`]) as `assume` statements at the kernel's start, with the
+    /// meaning of `__requires`. An expression that reads memory is refused: it would hold at
+    /// the start only, and GPUVerify's preconditions are over parameters.
+    fn cli_assumptions(&mut self, kernel: &Function, assumptions: &[(&Function, &str)], at: Span) -> R<()> {
+        for (function, shown) in assumptions {
+            let wrap = |d: Diagnostic| {
+                Diagnostic::error(format!("in `--assume '{shown}'`: {}", d.message), at)
+                    .with_note("the expression is read in the scope of the kernel's parameters")
+            };
+            for (p, kp) in function.params.iter().zip(&kernel.params) {
+                if let Some(b) = self.bindings.get(&kp.id).cloned() {
+                    self.bindings.insert(p.id.clone(), b);
+                }
+            }
+            let expr = function
+                .body
+                .as_ref()
+                .and_then(|b| b.children.iter().find(|c| matches!(c.kind, NodeKind::Return)))
+                .and_then(|r| r.children.first())
+                .ok_or_else(|| wrap(Diagnostic::error("not an expression", at)))?;
+            let (stmts, cond) = self.nested(|s| s.condition(expr)).map_err(wrap)?;
+            if stmts.iter().any(|s| !matches!(s.kind, StmtKind::Local { .. } | StmtKind::Assign { .. })) {
+                return Err(wrap(Diagnostic::error("an assumption may not read memory", at)));
+            }
+            let before = self.out.len();
+            self.out.extend(stmts);
+            self.emit(StmtKind::Assume { cond });
+            for s in &mut self.out[before..] {
+                s.span = at;
+                self.places[s.label.0 as usize] = Place::Not("an assumption from the command line".into());
+            }
+        }
+        Ok(())
+    }
+
     /// Runs `f` into a fresh statement list.
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(Vec<Stmt>, T)> {
         let saved = std::mem::take(&mut self.out);
@@ -925,9 +963,7 @@ impl<'a> Lx<'a> {
 
     /// Lowers a source statement; the last KPL statement it emits takes the place after it.
     fn stmt(&mut self, n: &Node, ctx: Ctx) -> R<()> {
-        if let Some(s) = self.span_of(n) {
-            self.cur_span = s;
-        }
+        self.at(n);
         let before = self.out.len();
         self.stmt_kind(n)?;
         if self.out.len() > before {
@@ -2821,11 +2857,29 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
     // Template kernels the file never instantiates are checked through an instance clang makes
     // at the end of the file: `--template-arg` values, the defaults, and `float` for a type
     // parameter left open (the generic instance, `k<T>`).
-    let generic = generic_instances(&parsed.model, path, &options.template_args);
-    let mut refused = generic.refused;
-    if !generic.appendix.is_empty() {
+    let mut generic = generic_instances(&parsed.model, path, &options.template_args);
+    let mut refused = std::mem::take(&mut generic.refused);
+    // `--assume` expressions become device functions over each kernel's parameters, read by
+    // clang after the file (its macros, types and names apply) and lowered at the kernel's start.
+    let assumed = assumption_decls(&parsed.model, path, &generic, &options.assumptions);
+    if !assumed.decls.is_empty() {
+        opts.appendix_decls = Some(assumed.decls.clone());
+    }
+    if !generic.appendix.is_empty() || !assumed.decls.is_empty() {
         opts.appendix = Some(generic.appendix.clone());
         parsed = parse(&opts)?;
+        if let Some(d) = parsed.diagnostics.iter().find(|d| {
+            matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
+                && d.file.as_deref().is_some_and(|f| f.ends_with(super::APPENDIX_DECLS_FILE))
+        }) {
+            let shown = (d.line as usize)
+                .checked_sub(ASSUME_PRELUDE_LINES + 1)
+                .and_then(|i| assumed.texts.get(i % options.assumptions.len().max(1)))
+                .cloned()
+                .unwrap_or_default();
+            return Err(Diagnostic::error(format!("in `--assume '{shown}'`: {}", d.message), Span::new(0, 0))
+                .with_note("the expression is read in the scope of each kernel's parameters"));
+        }
         // An argument clang rejects (`--template-arg T=Nope`) is an error at the appendix.
         for d in parsed.diagnostics.iter().filter(|d| {
             matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
@@ -2917,7 +2971,26 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             )));
             continue;
         }
-        match lower_kernel(f, name.clone(), source, &file, outside, &parsed.model, &mut warnings) {
+        let assumptions: Vec<(&Function, &str)> = match assumed.kernels.get(&assumption_key(&name, f)) {
+            Some(k) => options
+                .assumptions
+                .iter()
+                .enumerate()
+                .filter_map(|(j, text)| {
+                    let wanted = format!("__autosync_assume_{k}_{j}");
+                    parsed.model.functions.iter().find(|a| a.name == wanted && a.body.is_some()).map(|a| (a, text.as_str()))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        if assumptions.len() != options.assumptions.len() {
+            refused.push(Diagnostic::error(
+                format!("kernel `{name}`: the `--assume` expressions could not be read in its scope"),
+                f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end)),
+            ));
+            continue;
+        }
+        match lower_kernel(f, name.clone(), source, &file, outside, &assumptions, &parsed.model, &mut warnings) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
@@ -2991,6 +3064,83 @@ fn no_such_kernel(name: &str, names: &[String]) -> Diagnostic {
     d
 }
 
+/// The `--assume` expressions as C++ for clang: one device function per kernel and
+/// expression, `__autosync_assume_K_J`, whose parameters have the kernel's types (taken from
+/// the kernel's own type, so no type is spelled) and names and which returns the expression.
+struct AssumptionDecls {
+    /// The header text (empty without assumptions).
+    decls: String,
+    /// Each function's expression as the user wrote it, in the header's line order.
+    texts: Vec<String>,
+    /// Kernel K's key ([`assumption_key`]) and K.
+    kernels: HashMap<String, usize>,
+}
+
+/// Lines of the header before the first assumption (the parameter-type helper).
+const ASSUME_PRELUDE_LINES: usize = 3;
+
+/// What tells a kernel (an instance) apart across parses: its name in reports and its place.
+fn assumption_key(display: &str, f: &Function) -> String {
+    format!("{display}|{}", template_key(f))
+}
+
+fn assumption_decls(
+    model: &super::Model,
+    path: &std::path::Path,
+    generic: &GenericInstances,
+    assumptions: &[String],
+) -> AssumptionDecls {
+    let mut out = AssumptionDecls { decls: String::new(), texts: Vec::new(), kernels: HashMap::new() };
+    if assumptions.is_empty() {
+        return out;
+    }
+    // The type of parameter I of a function pointer type F.
+    out.decls.push_str("template <int I, class F> struct __autosync_param;\n");
+    out.decls.push_str("template <class R, class A, class... As> struct __autosync_param<0, R (*)(A, As...)> { typedef A type; };\n");
+    out.decls.push_str("template <int I, class R, class A, class... As> struct __autosync_param<I, R (*)(A, As...)> { typedef typename __autosync_param<I - 1, R (*)(As...)>::type type; };\n");
+    let mut kernels: Vec<(String, String, &Function)> = Vec::new();
+    for f in model.kernels().filter(|f| f.body.is_some() && !f.is_template_pattern) {
+        let args: Vec<String> = f
+            .template_args
+            .iter()
+            .map(|a| match a {
+                super::TemplateArg::Value(v) | super::TemplateArg::Type(v) | super::TemplateArg::Other(v) => {
+                    v.clone()
+                }
+            })
+            .collect();
+        let reference = if args.is_empty() {
+            f.qualified_name()
+        } else {
+            format!("{}<{}>", f.qualified_name(), args.join(", "))
+        };
+        kernels.push((instance_name(f), reference, f));
+    }
+    for f in model.kernels().filter(|f| f.is_template_pattern) {
+        if let Some((display, reference)) = generic.references.get(&template_key(f)) {
+            kernels.push((display.clone(), reference.clone(), f));
+        }
+    }
+    for (k, (display, reference, f)) in kernels.into_iter().enumerate() {
+        let _ = path;
+        out.kernels.insert(assumption_key(&display, f), k);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("typename __autosync_param<{i}, decltype(&{reference})>::type {}", p.name))
+            .collect();
+        for (j, a) in assumptions.iter().enumerate() {
+            out.decls.push_str(&format!(
+                "__device__ bool __autosync_assume_{k}_{j}({}) {{ return ({a}); }}\n",
+                params.join(", ")
+            ));
+            out.texts.push(a.clone());
+        }
+    }
+    out
+}
+
 /// The instances a file's uninstantiated template kernels are checked through.
 struct GenericInstances {
     /// C++ that makes clang instantiate each (read after the file).
@@ -3003,6 +3153,9 @@ struct GenericInstances {
     /// Each instance's name and its template's name in the file, in the appendix's order (its
     /// line `i + 2` makes instance `i`).
     order: Vec<(String, Span)>,
+    /// Each instance's name in reports and how C++ names it (`k<float, 64>`), by
+    /// [`template_key`].
+    references: HashMap<String, (String, String)>,
 }
 
 /// What tells a function template apart across parses: its qualified name and where it is.
@@ -3031,6 +3184,7 @@ fn generic_instances(
         names: HashMap::new(),
         refused: Vec::new(),
         order: Vec::new(),
+        references: HashMap::new(),
     };
     let instantiated: HashSet<String> = model
         .functions
@@ -3088,6 +3242,7 @@ fn generic_instances(
         ));
         let name = format!("{}<{}>", f.name, shown.join(", "));
         out.names.insert(template_key(f), name.clone());
+        out.references.insert(template_key(f), (name.clone(), format!("{kname}<{}>", args.join(", "))));
         out.order.push((name, at));
     }
     out

@@ -59,6 +59,9 @@ pub struct ParseOptions {
     /// clang then parses a wrapper that includes the file and adds this text, so every place
     /// in the file keeps its name, line and column.
     pub appendix: Option<String>,
+    /// C++ read after [`ParseOptions::appendix`], from a header of its own whose declarations
+    /// are part of the model (the `--assume` expressions, as device functions).
+    pub appendix_decls: Option<String>,
 }
 
 impl Default for ParseOptions {
@@ -71,6 +74,7 @@ impl Default for ParseOptions {
             max_missing_headers: 32,
             cache_root: None,
             appendix: None,
+            appendix_decls: None,
         }
     }
 }
@@ -244,9 +248,9 @@ pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<Pa
     let header_dir = headers::ensure_headers(&root)?;
     let mut notes = Vec::new();
     let started = Instant::now();
-    let wrapper = match &opts.appendix {
-        Some(text) => Some(wrapper_with(path, text)?),
-        None => None,
+    let wrapper = match (&opts.appendix, &opts.appendix_decls) {
+        (None, None) => None,
+        (text, decls) => Some(wrapper_with(path, text.as_deref().unwrap_or(""), decls.as_deref())?),
     };
     let parsed_path = wrapper.as_ref().map_or(path.to_path_buf(), |(_, p)| p.clone());
     let (out, stubs) = invoke::run_with_stubs(exe, &parsed_path, opts, &header_dir, &mut notes)?;
@@ -296,17 +300,31 @@ pub fn parse_file(exe: &ClangExe, path: &Path, opts: &ParseOptions) -> Result<Pa
 }
 
 /// A temporary file that includes `path` (by its absolute name, so the file's own quoted
-/// includes still resolve from its directory) and then reads `appendix`.
-fn wrapper_with(path: &Path, appendix: &str) -> Result<(tempfile::TempDir, PathBuf), ClangError> {
+/// includes still resolve from its directory), then reads `appendix`, then includes a header
+/// holding `decls`.
+fn wrapper_with(
+    path: &Path,
+    appendix: &str,
+    decls: Option<&str>,
+) -> Result<(tempfile::TempDir, PathBuf), ClangError> {
     let fail =
         |e: std::io::Error| ClangError::Unreadable { file: path.to_path_buf(), message: e.to_string() };
+    let quoted = |p: &Path| p.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
     let absolute = std::path::absolute(path).map_err(fail)?;
     let dir = tempfile::Builder::new().prefix("autosync-instances-").tempdir().map_err(fail)?;
     let wrapper = dir.path().join("instances.cu");
-    let name = absolute.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
-    std::fs::write(&wrapper, format!("#include \"{name}\"\n{appendix}\n")).map_err(fail)?;
+    let mut text = format!("#include \"{}\"\n{appendix}\n", quoted(&absolute));
+    if let Some(decls) = decls {
+        let header = dir.path().join(APPENDIX_DECLS_FILE);
+        std::fs::write(&header, decls).map_err(fail)?;
+        text.push_str(&format!("#include \"{}\"\n", quoted(&header)));
+    }
+    std::fs::write(&wrapper, text).map_err(fail)?;
     Ok((dir, wrapper))
 }
+
+/// The name of the header holding [`ParseOptions::appendix_decls`].
+pub const APPENDIX_DECLS_FILE: &str = "assumptions.cuh";
 
 fn tail(s: &str) -> String {
     let lines: Vec<&str> = s.lines().collect();

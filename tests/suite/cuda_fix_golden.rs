@@ -262,5 +262,5 @@ fn template_args_from_the_command_line() {
     let (code, _, err) =
         autosync(tmp.path(), &["check", "--template-arg", "N=64", "--template-arg", "T=Nope", "t.cu"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("here `Nope`"), "{err}");
+    assert!(err.contains("the instance `k<64, Nope>` of this template kernel does not compile"), "{err}");
 }
