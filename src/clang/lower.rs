@@ -46,6 +46,7 @@ type R<T> = Result<T, Diagnostic>;
 mod fn_ptr;
 mod groups;
 mod local_array;
+mod range_for;
 mod refs;
 
 /// Why a label has no place unless it gets one.
@@ -404,8 +405,9 @@ fn jumps(n: &Node, which: &NodeKind) -> bool {
     if &n.kind == which {
         return true;
     }
-    match n.kind {
+    match &n.kind {
         NodeKind::For | NodeKind::While | NodeKind::Do => false,
+        NodeKind::Other { kind } if kind == "CXXForRangeStmt" => false,
         NodeKind::Switch if *which == NodeKind::Break => false,
         _ => n.children.iter().any(|c| jumps(c, which)),
     }
@@ -982,6 +984,7 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             NodeKind::For => self.for_loop(n),
+            NodeKind::Other { kind } if kind == "CXXForRangeStmt" => self.range_for(n),
             NodeKind::While => {
                 let (cond, body) = match n.children.as_slice() {
                     [c, b] => (c, b),
@@ -1252,6 +1255,22 @@ impl<'a> Lx<'a> {
         body: &Node,
         body_first: bool,
     ) -> R<()> {
+        self.emit_loop_with(n, init, cond, inc, None, body, body_first)
+    }
+
+    /// [`Lx::emit_loop`] whose iterations first lower the declarations of `prologue` (a
+    /// range-based `for`'s loop variable), which have no place of their own.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_loop_with(
+        &mut self,
+        n: &Node,
+        init: Option<&Node>,
+        cond: Option<&Node>,
+        inc: Option<&Node>,
+        prologue: Option<&Node>,
+        body: &Node,
+        body_first: bool,
+    ) -> R<()> {
         if let Some(i) = init {
             match i.kind {
                 NodeKind::DeclStmt => {
@@ -1295,6 +1314,12 @@ impl<'a> Lx<'a> {
         let lowered = self.open_block(label, source, |lx| {
             if let Some(c) = &cont {
                 lx.emit(StmtKind::Assign { name: c.clone(), value: Expr::Const(0) });
+            }
+            if let Some(h) = prologue {
+                lx.at(h);
+                for v in &h.children {
+                    lx.declaration(v)?;
+                }
             }
             lx.body_stmts(body, n)?;
             // The tail, skipped after `break`/`return`: the increment and the condition again.
@@ -1831,6 +1856,7 @@ impl<'a> Lx<'a> {
                         Ok((Expr::Unary(UnOp::BitNot, Box::new(e)), t))
                     }
                     "*" => self.load(n),
+                    "++" | "--" => self.step_in_expression(n, a, op == "++"),
                     _ => {
                         Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
                     }
@@ -2010,6 +2036,26 @@ impl<'a> Lx<'a> {
                 _ => self.rvalue(s),
             },
         }
+    }
+
+    /// `i++`, `++i`, `i--`, `--i` (`n`, of the operand `x`) as a value: the local is updated
+    /// here and the value is a copy of it, taken before the update for a postfix operator.
+    /// Only a scalar local of integer type: another operand (an element, a pointer) is
+    /// refused.
+    fn step_in_expression(&mut self, n: &Node, x: &Node, up: bool) -> R<(Expr, Ty)> {
+        let postfix = matches!(n.kind, NodeKind::Unary { postfix: true, .. });
+        let target = self.target(x)?;
+        let Target::Var { kpl, ty } = &target else {
+            return Err(self.unsupported("`++`/`--` of this operand inside an expression (only of a local)", n));
+        };
+        if *ty == Ty::Float {
+            return Err(self.unsupported("`++`/`--` of a floating local inside an expression", n));
+        }
+        let (kpl, ty) = (kpl.clone(), *ty);
+        let old = postfix.then(|| self.temp(Some(Expr::var(&kpl))));
+        self.update(target, if up { "+" } else { "-" }, Expr::Const(1), Ty::Int, n)?;
+        let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&kpl))));
+        Ok((Expr::var(&value), ty))
     }
 
     /// `a && b` / `a || b`: `b` is evaluated only where C evaluates it when it reads memory.
@@ -2682,6 +2728,9 @@ fn touches_memory(n: &Node) -> bool {
         | NodeKind::OperatorCall { .. }
         | NodeKind::Member { arrow: true, .. } => true,
         NodeKind::Unary { op, .. } if op == "*" => true,
+        // An effect on a local: the operators that evaluate their operands only where C does
+        // (`&&`, `?:`) must keep it where C evaluates it, like a read of memory.
+        NodeKind::Unary { op, .. } if op == "++" || op == "--" => true,
         _ => n.children.iter().any(touches_memory),
     }
 }
