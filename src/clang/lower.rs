@@ -45,6 +45,7 @@ type R<T> = Result<T, Diagnostic>;
 
 mod fn_ptr;
 mod groups;
+mod lambda;
 mod local_array;
 mod range_for;
 mod refs;
@@ -226,6 +227,7 @@ pub fn lower_kernel(
         groups: HashMap::new(),
         private: HashSet::new(),
         fn_ptrs: HashMap::new(),
+        lambdas: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -323,6 +325,8 @@ struct Lx<'a> {
     private: HashSet<String>,
     /// The function pointers bound to candidates, by clang declaration id.
     fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
+    /// The locals bound to lambdas' closures, by clang declaration id.
+    lambdas: HashMap<String, lambda::Closure>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -397,7 +401,12 @@ fn pointee(ty: &str) -> Option<&str> {
 }
 
 fn has_return(n: &Node) -> bool {
-    n.walk().iter().any(|x| x.kind == NodeKind::Return)
+    // A lambda's `return` leaves the lambda (inlined where it is called), not this function.
+    n.kind == NodeKind::Return || (!is_lambda(n) && n.children.iter().any(has_return))
+}
+
+fn is_lambda(n: &Node) -> bool {
+    matches!(&n.kind, NodeKind::Other { kind } if kind == "LambdaExpr")
 }
 
 /// Whether `n` (a loop body) breaks or continues its own loop (`which`: Break or Continue).
@@ -407,7 +416,7 @@ fn jumps(n: &Node, which: &NodeKind) -> bool {
     }
     match &n.kind {
         NodeKind::For | NodeKind::While | NodeKind::Do => false,
-        NodeKind::Other { kind } if kind == "CXXForRangeStmt" => false,
+        NodeKind::Other { kind } if kind == "CXXForRangeStmt" || kind == "LambdaExpr" => false,
         NodeKind::Switch if *which == NodeKind::Break => false,
         _ => n.children.iter().any(|c| jumps(c, which)),
     }
@@ -1039,6 +1048,9 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported("this declaration", v));
         };
         if let Some(r) = self.group_declaration(v) {
+            return r;
+        }
+        if let Some(r) = self.lambda_local(v) {
             return r;
         }
         let mut ty = self.resolve(v.ty.as_deref().unwrap_or_default());
@@ -2159,6 +2171,9 @@ impl<'a> Lx<'a> {
     /// operators our headers declare on `__half` and friends, which are scalars here) is the
     /// built-in operator on the values.
     fn operator_call(&mut self, n: &Node, op: &str) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.lambda_call(n) {
+            return r;
+        }
         let callee = n.children.first().map(strip_callee);
         if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
             let model = self.model;

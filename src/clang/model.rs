@@ -400,6 +400,10 @@ pub struct Model {
     /// arguments, template patterns' bodies, members of class templates the model does not
     /// build. A function named here may be called from code the model does not show.
     pub loose_refs: Vec<FunctionRef>,
+    /// The call operator of every lambda in the bodies built (not a generic lambda's, which
+    /// is a template), by clang id: what a call of the lambda runs. Its body stays in the
+    /// enclosing body too, under the `LambdaExpr`.
+    pub lambdas: HashMap<String, Function>,
 }
 
 /// A struct or class definition of the user's files: its non-static data members in
@@ -516,6 +520,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         unnamed_record: None,
         enums: HashSet::new(),
         enumerators: HashMap::new(),
+        lambdas: HashMap::new(),
     };
     for decl in &unit.inner {
         b.decl(decl, "");
@@ -550,6 +555,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         enums: b.enums,
         enumerators: b.enumerators,
         loose_refs,
+        lambdas: b.lambdas,
     }
 }
 
@@ -624,6 +630,7 @@ struct Builder<'s> {
     unnamed_record: Option<Record>,
     enums: HashSet<String>,
     enumerators: HashMap<String, i64>,
+    lambdas: HashMap<String, Function>,
 }
 
 /// The value of the first `ConstantExpr` in `n` (an enumerator's written value, under casts).
@@ -802,6 +809,28 @@ impl Builder<'_> {
         if d.is_implicit || !self.seen.insert(d.id.clone()) {
             return;
         }
+        let f = self.make_function(d, scope, is_pattern, template_args);
+        self.functions.push(f);
+    }
+
+    /// The call operators of the lambda `n` (a `LambdaExpr`) into [`Builder::lambdas`].
+    fn lambda(&mut self, n: &ast::Node) {
+        let class = n.inner.iter().filter(|c| c.kind == "CXXRecordDecl");
+        for m in class.flat_map(|c| &c.inner) {
+            if m.kind == "CXXMethodDecl" && m.name.as_deref() == Some("operator()") {
+                let f = self.make_function(m, "", false, Vec::new());
+                self.lambdas.insert(m.id.clone(), f);
+            }
+        }
+    }
+
+    fn make_function(
+        &mut self,
+        d: &ast::Node,
+        scope: &str,
+        is_pattern: bool,
+        template_args: Vec<TemplateArg>,
+    ) -> Function {
         let mut global = false;
         let mut device = false;
         let mut host = false;
@@ -837,7 +866,7 @@ impl Builder<'_> {
             self.collect_launches(raw, &mut launches);
         }
         let body = body.map(|b| self.node(b));
-        self.functions.push(Function {
+        Function {
             id: d.id.clone(),
             previous: d.previous_decl.clone(),
             name: d.name.clone().unwrap_or_default(),
@@ -855,7 +884,7 @@ impl Builder<'_> {
             }),
             errors: Vec::new(),
             launches,
-        });
+        }
     }
 
     fn node(&mut self, n: &ast::Node) -> Node {
@@ -863,6 +892,9 @@ impl Builder<'_> {
         let range = n.range.as_ref().and_then(src_range);
         if let Some(bv) = builtin_var(n) {
             return Node { kind: bv, ty, range, children: Vec::new() };
+        }
+        if n.kind == "LambdaExpr" {
+            self.lambda(n);
         }
         let kind = match n.kind.as_str() {
             "CompoundStmt" => NodeKind::Compound,
