@@ -260,6 +260,7 @@ pub fn lower_kernel(
     lx.seq(&body_parts.stmts)?;
     let stmts = std::mem::take(&mut lx.out);
     let n = lx.places.len();
+    let fn_pointers = lx.kernel_fn_pointers();
     let mut kernel = Kernel {
         name,
         params: lx.params,
@@ -271,7 +272,7 @@ pub fn lower_kernel(
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
         source_arrays: lx.source_arrays.into_iter().collect(),
-        fn_pointers: Default::default(),
+        fn_pointers,
         source_params: lx.source_params.into_iter().collect(),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
@@ -725,6 +726,10 @@ impl<'a> Lx<'a> {
 
     fn parameters(&mut self, f: &Function, at: Span) -> R<()> {
         for p in &f.params {
+            if let Some(r) = self.fn_pointer_kernel_param(p, f.body.as_ref(), at) {
+                r?;
+                continue;
+            }
             let ty = p.desugared.as_deref().unwrap_or(&p.ty);
             let key = p.id.clone();
             if let Some(t) = self.scalar_of(ty) {
