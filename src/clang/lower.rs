@@ -44,6 +44,7 @@ mod switch;
 type R<T> = Result<T, Diagnostic>;
 
 mod fn_ptr;
+mod goto;
 mod groups;
 mod lambda;
 mod local_array;
@@ -228,6 +229,7 @@ pub fn lower_kernel(
         private: HashSet::new(),
         fn_ptrs: HashMap::new(),
         lambdas: HashMap::new(),
+        gotos: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -328,6 +330,9 @@ struct Lx<'a> {
     fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
     /// The locals bound to lambdas' closures, by clang declaration id.
     lambdas: HashMap<String, lambda::Closure>,
+    /// The labels whose `goto` regions are being lowered, by clang declaration id: the flag a
+    /// `goto` to it sets.
+    gotos: HashMap<String, String>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -857,6 +862,7 @@ impl<'a> Lx<'a> {
                 v.extend(l.cont.iter().cloned());
             }
         }
+        v.extend(self.goto_flags_set_by(s));
         v
     }
 
@@ -868,6 +874,9 @@ impl<'a> Lx<'a> {
 
     /// A statement list: after a statement that may jump, the rest runs under `if (!flags)`.
     fn seq(&mut self, stmts: &[&Node]) -> R<()> {
+        if let Some(r) = self.goto_seq(stmts) {
+            return r;
+        }
         for (i, s) in stmts.iter().enumerate() {
             self.stmt(s, Ctx::Normal)?;
             let rest = &stmts[i + 1..];
@@ -933,6 +942,10 @@ impl<'a> Lx<'a> {
 
     /// Lowers a source statement; the last KPL statement it emits takes the place after it.
     fn stmt(&mut self, n: &Node, ctx: Ctx) -> R<()> {
+        // A label's statement is where the text is: the place after it is indented like it.
+        if let (NodeKind::Label { .. }, Some(c)) = (&n.kind, n.children.first()) {
+            return self.stmt(c, ctx);
+        }
         if let Some(s) = self.span_of(n) {
             self.cur_span = s;
         }
@@ -1039,6 +1052,11 @@ impl<'a> Lx<'a> {
                 }
                 None => Err(self.unsupported("`continue` outside a loop", n)),
             },
+            NodeKind::Label { .. } => match n.children.first() {
+                Some(c) => self.stmt_kind(c),
+                None => Ok(()),
+            },
+            NodeKind::Goto { target } => self.goto_stmt(n, target),
             NodeKind::Switch => self.switch(n),
             NodeKind::Case | NodeKind::Default => Err(self.unsupported("`case` label", n)),
             _ => self.effect(n),
@@ -1322,6 +1340,7 @@ impl<'a> Lx<'a> {
         if has_return(body) {
             stop.extend(self.ret.iter().cloned());
         }
+        stop.extend(self.goto_flags_set_by(body));
         let loop_cond =
             if stop.is_empty() { head } else { Expr::bin(BinOp::And, head, Self::none_set(&stop)) };
         let span = self.cur_span;

@@ -220,6 +220,18 @@ pub enum NodeKind {
     Break,
     /// `continue`.
     Continue,
+    /// `name: stmt`; the child is the statement.
+    Label {
+        /// The label's name.
+        name: String,
+        /// clang's id of the label's declaration (what a [`NodeKind::Goto`] names).
+        decl_id: String,
+    },
+    /// `goto name`.
+    Goto {
+        /// clang's id of the declaration of the label it jumps to.
+        target: String,
+    },
     /// `switch (e) body`.
     Switch,
     /// `case v: stmt`: children value, statement.
@@ -917,6 +929,11 @@ impl Builder<'_> {
             "BreakStmt" => NodeKind::Break,
             "ContinueStmt" => NodeKind::Continue,
             "SwitchStmt" => NodeKind::Switch,
+            "LabelStmt" => NodeKind::Label {
+                name: n.name.clone().unwrap_or_default(),
+                decl_id: n.decl_id.clone().unwrap_or_default(),
+            },
+            "GotoStmt" => NodeKind::Goto { target: n.target_label_decl_id.clone().unwrap_or_default() },
             "CaseStmt" => NodeKind::Case,
             "DefaultStmt" => NodeKind::Default,
             "CallExpr" => NodeKind::Call { callee: n.inner.first().and_then(callee_name) },
