@@ -2082,7 +2082,9 @@ impl<'a> Lx<'a> {
         let postfix = matches!(n.kind, NodeKind::Unary { postfix: true, .. });
         let target = self.target(x)?;
         let Target::Var { kpl, ty } = &target else {
-            return Err(self.unsupported("`++`/`--` of this operand inside an expression (only of a local)", n));
+            return Err(
+                self.unsupported("`++`/`--` of this operand inside an expression (only of a local)", n)
+            );
         };
         if *ty == Ty::Float {
             return Err(self.unsupported("`++`/`--` of a floating local inside an expression", n));

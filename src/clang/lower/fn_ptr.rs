@@ -125,7 +125,10 @@ impl<'a> Lx<'a> {
         }
         let refuse = |why: &str| {
             crate::diag::Diagnostic::error(
-                format!("unsupported by the clang front end: the function pointer parameter `{}`: {why}", p.name),
+                format!(
+                    "unsupported by the clang front end: the function pointer parameter `{}`: {why}",
+                    p.name
+                ),
                 at,
             )
         };
@@ -162,7 +165,8 @@ impl<'a> Lx<'a> {
         }
         let mut defs: Vec<&Function> = Vec::new();
         let mut add = |f: &'a Function| {
-            let device = matches!(f.space, super::super::ExecSpace::Device | super::super::ExecSpace::HostDevice);
+            let device =
+                matches!(f.space, super::super::ExecSpace::Device | super::super::ExecSpace::HostDevice);
             if device && f.body.is_some() && !defs.iter().any(|d| d.id == f.id) {
                 defs.push(f);
             }
@@ -196,8 +200,11 @@ impl<'a> Lx<'a> {
             .values()
             .filter(|c| c.by_arity && self.params.contains(&c.selector))
             .map(|c| {
-                let targets =
-                    c.targets.iter().map(|id| model.by_id(id).map_or(id.clone(), |f| f.name.clone())).collect();
+                let targets = c
+                    .targets
+                    .iter()
+                    .map(|id| model.by_id(id).map_or(id.clone(), |f| f.name.clone()))
+                    .collect();
                 (c.selector.clone(), crate::kpl::FnPointer { name: c.selector.clone(), targets })
             })
             .collect()

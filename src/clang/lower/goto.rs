@@ -25,9 +25,17 @@ const LEFT: &str = "after a jump (`goto`) some threads may have left";
 enum Unit {
     One(usize),
     /// Statements `from..=to` repeat while a backward `goto` to the label `id` is taken.
-    Back { from: usize, to: usize, id: String },
+    Back {
+        from: usize,
+        to: usize,
+        id: String,
+    },
     /// Statements `from..to` are skipped by a forward `goto` to the label `id` (statement `to`).
-    Fwd { from: usize, to: usize, id: String },
+    Fwd {
+        from: usize,
+        to: usize,
+        id: String,
+    },
 }
 
 /// The labels `s` carries (`a: b: stmt`), outermost first.
@@ -148,7 +156,9 @@ impl<'a> Lx<'a> {
         for r in regions {
             let (from, end) = bounds(&r);
             if from < i {
-                return Err(self.unsupported("overlapping `goto` regions (irreducible control flow)", items[from]));
+                return Err(
+                    self.unsupported("overlapping `goto` regions (irreducible control flow)", items[from])
+                );
             }
             units.extend((i..from).map(Unit::One));
             units.push(r);
@@ -265,7 +275,9 @@ impl<'a> Lx<'a> {
         while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
             i += 1;
         }
-        if bytes.get(i) != Some(&b':') || !self.src.get(span.start..).is_some_and(|s| s.starts_with(name.as_str())) {
+        if bytes.get(i) != Some(&b':')
+            || !self.src.get(span.start..).is_some_and(|s| s.starts_with(name.as_str()))
+        {
             return Place::Not(INSIDE.into());
         }
         let colon_end = i + 1;

@@ -29,7 +29,10 @@ fn lambda_of(n: &Node) -> Option<&Node> {
         match &n.kind {
             NodeKind::Other { kind } if kind == "LambdaExpr" => return Some(n),
             NodeKind::Other { kind }
-                if matches!(kind.as_str(), "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr") =>
+                if matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+                ) =>
             {
                 n = strip(n.children.first()?);
             }
@@ -79,7 +82,8 @@ impl<'a> Lx<'a> {
         for (field, init) in fields.iter().zip(inits) {
             let by_ref = field.ty.as_deref().is_some_and(|t| t.trim_end().ends_with('&'));
             let NodeKind::DeclRef { decl_id, name, .. } = &strip(init).kind else {
-                return Err(self.unsupported("a lambda capture that is not a variable (`this`, an init-capture)", init));
+                return Err(self
+                    .unsupported("a lambda capture that is not a variable (`this`, an init-capture)", init));
             };
             if by_ref {
                 continue;
@@ -123,7 +127,9 @@ impl<'a> Lx<'a> {
             _ => None,
         };
         let Some(closure) = closure else {
-            return Some(Err(self.unsupported("a call of this lambda (only of a local it initializes)", object)));
+            return Some(Err(
+                self.unsupported("a call of this lambda (only of a local it initializes)", object)
+            ));
         };
         let saved: Vec<(String, Option<Binding>)> = closure
             .copies

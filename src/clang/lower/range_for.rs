@@ -61,31 +61,29 @@ fn parts(n: &Node) -> Option<Parts<'_>> {
 /// `n` with every `*__begin` (`begin` is its id) replaced by `element`.
 fn replace_deref(n: &Node, begin: &str, element: &Node) -> Node {
     if let NodeKind::Unary { op, .. } = &n.kind {
-        let reads_begin = n.children.first().map(strip).is_some_and(
-            |c| matches!(&c.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == begin),
-        );
+        let reads_begin = n
+            .children
+            .first()
+            .map(strip)
+            .is_some_and(|c| matches!(&c.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == begin));
         if op == "*" && reads_begin {
             return Node { ty: n.ty.clone(), ..element.clone() };
         }
     }
-    Node {
-        children: n.children.iter().map(|c| replace_deref(c, begin, element)).collect(),
-        ..n.clone()
-    }
+    Node { children: n.children.iter().map(|c| replace_deref(c, begin, element)).collect(), ..n.clone() }
 }
 
 impl<'a> Lx<'a> {
     /// `for (T x : a) body` (a `CXXForRangeStmt`).
     pub(super) fn range_for(&mut self, n: &Node) -> R<()> {
         let Some(p) = parts(n) else {
-            return Err(self.unsupported("this range-based `for` (an init-statement or several variables)", n));
+            return Err(
+                self.unsupported("this range-based `for` (an init-statement or several variables)", n)
+            );
         };
         let range = strip(p.range);
         let no_size = |lx: &Self, why: &str| {
-            lx.unsupported(
-                format!("a range-based `for` over this: {why} (write an index loop)"),
-                p.range,
-            )
+            lx.unsupported(format!("a range-based `for` over this: {why} (write an index loop)"), p.range)
         };
         if !matches!(range.kind, NodeKind::DeclRef { .. }) {
             return Err(no_size(self, "not the name of an array"));
@@ -126,9 +124,10 @@ impl<'a> Lx<'a> {
         let mut head = replace_deref(p.var, &p.begin, &element);
         // The loop variable's statements are the range's (where C++ reads the element).
         head.range = range.range.clone();
-        let hidden_read = head.walk().into_iter().any(
-            |x| matches!(&x.kind, NodeKind::DeclRef { decl_id, .. } if p.hidden.contains(decl_id)),
-        );
+        let hidden_read = head
+            .walk()
+            .into_iter()
+            .any(|x| matches!(&x.kind, NodeKind::DeclRef { decl_id, .. } if p.hidden.contains(decl_id)));
         if hidden_read {
             return Err(self.unsupported("this range-based `for`'s loop variable", p.var));
         }
