@@ -6,9 +6,11 @@
 //! as opaque words, `fadd`/`fcmp_lt`/… like the classic front end), `__shared__` arrays of any
 //! rank (`extern` ones unsized), pointer parameters as global arrays, `a[i]`, `a[i][j]`, `*p`,
 //! `*(p + i)`, assignments and compound assignments, `++`/`--`, `if`/`else`, `for`/`while`/
-//! `do`, `break`/`continue`/`return` in the lock-step paper's predicated form (flag locals and
-//! `if (!flags)` guards over the rest of a block), `switch` whose sections end in `break`
-//! (`switch.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
+//! `do`, range-based `for` over an array of known size (`range_for.rs`), `break`/`continue`/
+//! `return` and `goto` to a label of an enclosing statement list (`goto.rs`) in the lock-step
+//! paper's predicated form (flag locals and `if (!flags)` guards over the rest of a block),
+//! `switch` whose sections end in `break` (`switch.rs`), lambdas called where they are declared
+//! (`lambda.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
 //! integers, structs and vector types one word per scalar member (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
