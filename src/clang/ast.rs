@@ -180,6 +180,12 @@ pub struct Node {
     /// `CXXRecordDecl`: its base classes (only whether there are any is read).
     #[serde(default)]
     pub bases: Vec<serde::de::IgnoredAny>,
+    /// `LabelStmt`: the id of the label's declaration (what a `goto` names).
+    #[serde(default)]
+    pub decl_id: Option<String>,
+    /// `GotoStmt`: the id of the declaration of the label it jumps to.
+    #[serde(default)]
+    pub target_label_decl_id: Option<String>,
     /// Children in document order.
     #[serde(default, deserialize_with = "inner_nodes")]
     pub inner: Vec<Node>,

@@ -324,11 +324,8 @@ impl<'m> Body<'m> {
                 NodeKind::Var { id, .. } => {
                     b.vars.insert(id.as_str(), i);
                 }
-                NodeKind::Other { kind }
-                    if matches!(kind.as_str(), "GotoStmt" | "LabelStmt" | "IndirectGotoStmt") =>
-                {
-                    b.has_goto = true
-                }
+                NodeKind::Goto { .. } | NodeKind::Label { .. } => b.has_goto = true,
+                NodeKind::Other { kind } if kind == "IndirectGotoStmt" => b.has_goto = true,
                 _ => {}
             }
             stack.push((n, parent, Some(i)));

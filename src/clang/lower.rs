@@ -6,9 +6,11 @@
 //! as opaque words, `fadd`/`fcmp_lt`/… like the classic front end), `__shared__` arrays of any
 //! rank (`extern` ones unsized), pointer parameters as global arrays, `a[i]`, `a[i][j]`, `*p`,
 //! `*(p + i)`, assignments and compound assignments, `++`/`--`, `if`/`else`, `for`/`while`/
-//! `do`, `break`/`continue`/`return` in the lock-step paper's predicated form (flag locals and
-//! `if (!flags)` guards over the rest of a block), `switch` whose sections end in `break`
-//! (`switch.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
+//! `do`, range-based `for` over an array of known size (`range_for.rs`), `break`/`continue`/
+//! `return` and `goto` to a label of an enclosing statement list (`goto.rs`) in the lock-step
+//! paper's predicated form (flag locals and `if (!flags)` guards over the rest of a block),
+//! `switch` whose sections end in `break` (`switch.rs`), lambdas called where they are declared
+//! (`lambda.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
 //! integers, structs and vector types one word per scalar member (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
@@ -44,8 +46,11 @@ mod switch;
 type R<T> = Result<T, Diagnostic>;
 
 mod fn_ptr;
+mod goto;
 mod groups;
+mod lambda;
 mod local_array;
+mod range_for;
 mod refs;
 
 /// Why a label has no place unless it gets one.
@@ -228,6 +233,8 @@ pub fn lower_kernel(
         groups: HashMap::new(),
         private: HashSet::new(),
         fn_ptrs: HashMap::new(),
+        lambdas: HashMap::new(),
+        gotos: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -261,6 +268,7 @@ pub fn lower_kernel(
     lx.seq(&body_parts.stmts)?;
     let stmts = std::mem::take(&mut lx.out);
     let n = lx.places.len();
+    let fn_pointers = lx.kernel_fn_pointers();
     let mut kernel = Kernel {
         name,
         params: lx.params,
@@ -272,7 +280,7 @@ pub fn lower_kernel(
         flag_guards: lx.flag_guards,
         launch_facts: Vec::new(),
         source_arrays: lx.source_arrays.into_iter().collect(),
-        fn_pointers: Default::default(),
+        fn_pointers,
         source_params: lx.source_params.into_iter().collect(),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
@@ -326,6 +334,11 @@ struct Lx<'a> {
     private: HashSet<String>,
     /// The function pointers bound to candidates, by clang declaration id.
     fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
+    /// The locals bound to lambdas' closures, by clang declaration id.
+    lambdas: HashMap<String, lambda::Closure>,
+    /// The labels whose `goto` regions are being lowered, by clang declaration id: the flag a
+    /// `goto` to it sets.
+    gotos: HashMap<String, String>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -400,7 +413,12 @@ fn pointee(ty: &str) -> Option<&str> {
 }
 
 fn has_return(n: &Node) -> bool {
-    n.walk().iter().any(|x| x.kind == NodeKind::Return)
+    // A lambda's `return` leaves the lambda (inlined where it is called), not this function.
+    n.kind == NodeKind::Return || (!is_lambda(n) && n.children.iter().any(has_return))
+}
+
+fn is_lambda(n: &Node) -> bool {
+    matches!(&n.kind, NodeKind::Other { kind } if kind == "LambdaExpr")
 }
 
 /// Whether `n` (a loop body) breaks or continues its own loop (`which`: Break or Continue).
@@ -408,8 +426,9 @@ fn jumps(n: &Node, which: &NodeKind) -> bool {
     if &n.kind == which {
         return true;
     }
-    match n.kind {
+    match &n.kind {
         NodeKind::For | NodeKind::While | NodeKind::Do => false,
+        NodeKind::Other { kind } if kind == "CXXForRangeStmt" || kind == "LambdaExpr" => false,
         NodeKind::Switch if *which == NodeKind::Break => false,
         _ => n.children.iter().any(|c| jumps(c, which)),
     }
@@ -724,6 +743,10 @@ impl<'a> Lx<'a> {
 
     fn parameters(&mut self, f: &Function, at: Span) -> R<()> {
         for p in &f.params {
+            if let Some(r) = self.fn_pointer_kernel_param(p, f.body.as_ref(), at) {
+                r?;
+                continue;
+            }
             let ty = p.desugared.as_deref().unwrap_or(&p.ty);
             let key = p.id.clone();
             if let Some(t) = self.scalar_of(ty) {
@@ -851,6 +874,7 @@ impl<'a> Lx<'a> {
                 v.extend(l.cont.iter().cloned());
             }
         }
+        v.extend(self.goto_flags_set_by(s));
         v
     }
 
@@ -862,6 +886,9 @@ impl<'a> Lx<'a> {
 
     /// A statement list: after a statement that may jump, the rest runs under `if (!flags)`.
     fn seq(&mut self, stmts: &[&Node]) -> R<()> {
+        if let Some(r) = self.goto_seq(stmts) {
+            return r;
+        }
         for (i, s) in stmts.iter().enumerate() {
             self.stmt(s, Ctx::Normal)?;
             let rest = &stmts[i + 1..];
@@ -963,6 +990,10 @@ impl<'a> Lx<'a> {
 
     /// Lowers a source statement; the last KPL statement it emits takes the place after it.
     fn stmt(&mut self, n: &Node, ctx: Ctx) -> R<()> {
+        // A label's statement is where the text is: the place after it is indented like it.
+        if let (NodeKind::Label { .. }, Some(c)) = (&n.kind, n.children.first()) {
+            return self.stmt(c, ctx);
+        }
         self.at(n);
         let before = self.out.len();
         self.stmt_kind(n)?;
@@ -1026,6 +1057,7 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             NodeKind::For => self.for_loop(n),
+            NodeKind::Other { kind } if kind == "CXXForRangeStmt" => self.range_for(n),
             NodeKind::While => {
                 let (cond, body) = match n.children.as_slice() {
                     [c, b] => (c, b),
@@ -1066,6 +1098,11 @@ impl<'a> Lx<'a> {
                 }
                 None => Err(self.unsupported("`continue` outside a loop", n)),
             },
+            NodeKind::Label { .. } => match n.children.first() {
+                Some(c) => self.stmt_kind(c),
+                None => Ok(()),
+            },
+            NodeKind::Goto { target } => self.goto_stmt(n, target),
             NodeKind::Switch => self.switch(n),
             NodeKind::Case | NodeKind::Default => Err(self.unsupported("`case` label", n)),
             _ => self.effect(n),
@@ -1080,6 +1117,9 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported("this declaration", v));
         };
         if let Some(r) = self.group_declaration(v) {
+            return r;
+        }
+        if let Some(r) = self.lambda_local(v) {
             return r;
         }
         let mut ty = self.resolve(v.ty.as_deref().unwrap_or_default());
@@ -1296,6 +1336,22 @@ impl<'a> Lx<'a> {
         body: &Node,
         body_first: bool,
     ) -> R<()> {
+        self.emit_loop_with(n, init, cond, inc, None, body, body_first)
+    }
+
+    /// [`Lx::emit_loop`] whose iterations first lower the declarations of `prologue` (a
+    /// range-based `for`'s loop variable), which have no place of their own.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_loop_with(
+        &mut self,
+        n: &Node,
+        init: Option<&Node>,
+        cond: Option<&Node>,
+        inc: Option<&Node>,
+        prologue: Option<&Node>,
+        body: &Node,
+        body_first: bool,
+    ) -> R<()> {
         if let Some(i) = init {
             match i.kind {
                 NodeKind::DeclStmt => {
@@ -1330,6 +1386,7 @@ impl<'a> Lx<'a> {
         if has_return(body) {
             stop.extend(self.ret.iter().cloned());
         }
+        stop.extend(self.goto_flags_set_by(body));
         let loop_cond =
             if stop.is_empty() { head } else { Expr::bin(BinOp::And, head, Self::none_set(&stop)) };
         let span = self.cur_span;
@@ -1339,6 +1396,12 @@ impl<'a> Lx<'a> {
         let lowered = self.open_block(label, source, |lx| {
             if let Some(c) = &cont {
                 lx.emit(StmtKind::Assign { name: c.clone(), value: Expr::Const(0) });
+            }
+            if let Some(h) = prologue {
+                lx.at(h);
+                for v in &h.children {
+                    lx.declaration(v)?;
+                }
             }
             lx.body_stmts(body, n)?;
             // The tail, skipped after `break`/`return`: the increment and the condition again.
@@ -1875,6 +1938,7 @@ impl<'a> Lx<'a> {
                         Ok((Expr::Unary(UnOp::BitNot, Box::new(e)), t))
                     }
                     "*" => self.load(n),
+                    "++" | "--" => self.step_in_expression(n, a, op == "++"),
                     _ => {
                         Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
                     }
@@ -2056,6 +2120,28 @@ impl<'a> Lx<'a> {
         }
     }
 
+    /// `i++`, `++i`, `i--`, `--i` (`n`, of the operand `x`) as a value: the local is updated
+    /// here and the value is a copy of it, taken before the update for a postfix operator.
+    /// Only a scalar local of integer type: another operand (an element, a pointer) is
+    /// refused.
+    fn step_in_expression(&mut self, n: &Node, x: &Node, up: bool) -> R<(Expr, Ty)> {
+        let postfix = matches!(n.kind, NodeKind::Unary { postfix: true, .. });
+        let target = self.target(x)?;
+        let Target::Var { kpl, ty } = &target else {
+            return Err(
+                self.unsupported("`++`/`--` of this operand inside an expression (only of a local)", n)
+            );
+        };
+        if *ty == Ty::Float {
+            return Err(self.unsupported("`++`/`--` of a floating local inside an expression", n));
+        }
+        let (kpl, ty) = (kpl.clone(), *ty);
+        let old = postfix.then(|| self.temp(Some(Expr::var(&kpl))));
+        self.update(target, if up { "+" } else { "-" }, Expr::Const(1), Ty::Int, n)?;
+        let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&kpl))));
+        Ok((Expr::var(&value), ty))
+    }
+
     /// `a && b` / `a || b`: `b` is evaluated only where C evaluates it when it reads memory.
     fn logical(&mut self, n: &Node, and: bool) -> R<(Expr, Ty)> {
         let (a, b) = self.two(n)?;
@@ -2157,6 +2243,9 @@ impl<'a> Lx<'a> {
     /// operators our headers declare on `__half` and friends, which are scalars here) is the
     /// built-in operator on the values.
     fn operator_call(&mut self, n: &Node, op: &str) -> R<Option<(Expr, Ty)>> {
+        if let Some(r) = self.lambda_call(n) {
+            return r;
+        }
         let callee = n.children.first().map(strip_callee);
         if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
             let model = self.model;
@@ -2726,6 +2815,9 @@ fn touches_memory(n: &Node) -> bool {
         | NodeKind::OperatorCall { .. }
         | NodeKind::Member { arrow: true, .. } => true,
         NodeKind::Unary { op, .. } if op == "*" => true,
+        // An effect on a local: the operators that evaluate their operands only where C does
+        // (`&&`, `?:`) must keep it where C evaluates it, like a read of memory.
+        NodeKind::Unary { op, .. } if op == "++" || op == "--" => true,
         _ => n.children.iter().any(touches_memory),
     }
 }

@@ -234,6 +234,18 @@ pub enum NodeKind {
     Break,
     /// `continue`.
     Continue,
+    /// `name: stmt`; the child is the statement.
+    Label {
+        /// The label's name.
+        name: String,
+        /// clang's id of the label's declaration (what a [`NodeKind::Goto`] names).
+        decl_id: String,
+    },
+    /// `goto name`.
+    Goto {
+        /// clang's id of the declaration of the label it jumps to.
+        target: String,
+    },
     /// `switch (e) body`.
     Switch,
     /// `case v: stmt`: children value, statement.
@@ -414,6 +426,10 @@ pub struct Model {
     /// arguments, template patterns' bodies, members of class templates the model does not
     /// build. A function named here may be called from code the model does not show.
     pub loose_refs: Vec<FunctionRef>,
+    /// The call operator of every lambda in the bodies built (not a generic lambda's, which
+    /// is a template), by clang id: what a call of the lambda runs. Its body stays in the
+    /// enclosing body too, under the `LambdaExpr`.
+    pub lambdas: HashMap<String, Function>,
 }
 
 /// A struct or class definition of the user's files: its non-static data members in
@@ -530,6 +546,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         unnamed_record: None,
         enums: HashSet::new(),
         enumerators: HashMap::new(),
+        lambdas: HashMap::new(),
     };
     for decl in &unit.inner {
         b.decl(decl, "");
@@ -564,6 +581,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         enums: b.enums,
         enumerators: b.enumerators,
         loose_refs,
+        lambdas: b.lambdas,
     }
 }
 
@@ -638,6 +656,7 @@ struct Builder<'s> {
     unnamed_record: Option<Record>,
     enums: HashSet<String>,
     enumerators: HashMap<String, i64>,
+    lambdas: HashMap<String, Function>,
 }
 
 /// The value of the first `ConstantExpr` in `n` (an enumerator's written value, under casts).
@@ -820,6 +839,28 @@ impl Builder<'_> {
         if d.is_implicit || !self.seen.insert(d.id.clone()) {
             return;
         }
+        let f = self.make_function(d, scope, is_pattern, template_args);
+        self.functions.push(f);
+    }
+
+    /// The call operators of the lambda `n` (a `LambdaExpr`) into [`Builder::lambdas`].
+    fn lambda(&mut self, n: &ast::Node) {
+        let class = n.inner.iter().filter(|c| c.kind == "CXXRecordDecl");
+        for m in class.flat_map(|c| &c.inner) {
+            if m.kind == "CXXMethodDecl" && m.name.as_deref() == Some("operator()") {
+                let f = self.make_function(m, "", false, Vec::new());
+                self.lambdas.insert(m.id.clone(), f);
+            }
+        }
+    }
+
+    fn make_function(
+        &mut self,
+        d: &ast::Node,
+        scope: &str,
+        is_pattern: bool,
+        template_args: Vec<TemplateArg>,
+    ) -> Function {
         let mut global = false;
         let mut device = false;
         let mut host = false;
@@ -855,7 +896,7 @@ impl Builder<'_> {
             self.collect_launches(raw, &mut launches);
         }
         let body = body.map(|b| self.node(b));
-        self.functions.push(Function {
+        Function {
             id: d.id.clone(),
             previous: d.previous_decl.clone(),
             name: d.name.clone().unwrap_or_default(),
@@ -874,7 +915,7 @@ impl Builder<'_> {
             }),
             errors: Vec::new(),
             launches,
-        });
+        }
     }
 
     fn node(&mut self, n: &ast::Node) -> Node {
@@ -882,6 +923,9 @@ impl Builder<'_> {
         let range = n.range.as_ref().and_then(src_range);
         if let Some(bv) = builtin_var(n) {
             return Node { kind: bv, ty, range, children: Vec::new() };
+        }
+        if n.kind == "LambdaExpr" {
+            self.lambda(n);
         }
         let kind = match n.kind.as_str() {
             "CompoundStmt" => NodeKind::Compound,
@@ -904,6 +948,11 @@ impl Builder<'_> {
             "BreakStmt" => NodeKind::Break,
             "ContinueStmt" => NodeKind::Continue,
             "SwitchStmt" => NodeKind::Switch,
+            "LabelStmt" => NodeKind::Label {
+                name: n.name.clone().unwrap_or_default(),
+                decl_id: n.decl_id.clone().unwrap_or_default(),
+            },
+            "GotoStmt" => NodeKind::Goto { target: n.target_label_decl_id.clone().unwrap_or_default() },
             "CaseStmt" => NodeKind::Case,
             "DefaultStmt" => NodeKind::Default,
             "CallExpr" => NodeKind::Call { callee: n.inner.first().and_then(callee_name) },

@@ -8,9 +8,16 @@
 //! `selector == i` (the last under the rest): every access and barrier of the function the
 //! program calls is there, under the condition the program calls it under.
 //!
+//! A kernel parameter of function pointer type is the host's value, the same in every thread:
+//! its candidates are the device functions of the file whose address the file takes (the only
+//! ones a pointer can hold without undefined behaviour, assuming whole-program compilation: a
+//! pointer from another translation unit under `-rdc` is not modelled), its selector the
+//! parameter itself, assumed below their number; a call keeps those of its arity (a pointer
+//! of the call's type holds no other), like the classic lowering.
+//!
 //! Refused at their place: a pointer assigned after its declaration, one used as a value
-//! (stored, compared, passed to what is not inlined), kernel parameters of function type (the
-//! host's value), and any other pointer expression.
+//! (stored, compared, passed to what is not inlined), a kernel parameter whose candidates are
+//! none or that is chosen among by `?:`, and any other pointer expression.
 
 use super::{assigns, strip_callee, Function, Lx, Node, NodeKind, Ty, R};
 use crate::kpl::ast::{BinOp, Expr, Stmt, StmtKind};
@@ -20,6 +27,29 @@ use crate::kpl::ast::{BinOp, Expr, Stmt, StmtKind};
 pub(super) struct FnChoice {
     targets: Vec<String>,
     selector: String,
+    /// The candidates are every address-taken device function (a kernel parameter): a call
+    /// keeps those of its arity.
+    by_arity: bool,
+}
+
+/// Whether `n` holds a reference to a function other than as a call's callee, collected into
+/// `out` by clang id.
+fn address_taken(n: &Node, out: &mut Vec<String>) {
+    // An explicit stack: the walk is over whole bodies, however deep.
+    let mut stack = vec![(n, false)];
+    while let Some((n, callee)) = stack.pop() {
+        if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
+            if !callee && decl_kind.contains("Function") && !out.contains(decl_id) {
+                out.push(decl_id.clone());
+            }
+        }
+        let calls = matches!(n.kind, NodeKind::Call { .. } | NodeKind::OperatorCall { .. });
+        for (k, c) in n.children.iter().enumerate() {
+            // The callee of a call, through its decay to a pointer, is no address taken.
+            let through = callee && matches!(n.kind, NodeKind::ImplicitCast { .. } | NodeKind::Paren);
+            stack.push((c, (calls && k == 0) || through));
+        }
+    }
 }
 
 /// Whether `ty` is a pointer to a function (`float (*)(float, float)`).
@@ -31,15 +61,15 @@ impl<'a> Lx<'a> {
     /// The candidates `n` may denote and the index of the one it does (an expression
     /// evaluated here, in C's order): a function with a body, `&f`, `?:` of such values,
     /// another bound pointer.
-    fn fn_value(&mut self, n: &Node) -> R<(Vec<String>, Expr)> {
+    fn fn_value(&mut self, n: &Node) -> R<(Vec<String>, Expr, bool)> {
         let s = strip_callee(n);
         match &s.kind {
             NodeKind::DeclRef { decl_id, .. } => {
                 if let Some(c) = self.fn_ptrs.get(decl_id) {
-                    return Ok((c.targets.clone(), Expr::var(&c.selector)));
+                    return Ok((c.targets.clone(), Expr::var(&c.selector), c.by_arity));
                 }
                 match self.model.by_id(decl_id) {
-                    Some(f) if f.body.is_some() => Ok((vec![f.id.clone()], Expr::Const(0))),
+                    Some(f) if f.body.is_some() => Ok((vec![f.id.clone()], Expr::Const(0), false)),
                     _ => {
                         Err(self
                             .unsupported("this function pointer (only functions of the file with a body)", n))
@@ -52,15 +82,18 @@ impl<'a> Lx<'a> {
                     return Err(self.unsupported("this `?:`", s));
                 };
                 let c = self.condition(c)?;
-                let (mut ta, sa) = self.fn_value(a)?;
-                let (tb, sb) = self.fn_value(b)?;
+                let (mut ta, sa, aa) = self.fn_value(a)?;
+                let (tb, sb, ab) = self.fn_value(b)?;
+                if aa || ab {
+                    return Err(self.unsupported("a `?:` of a function pointer parameter", s));
+                }
                 let shift = ta.len() as u32;
                 ta.extend(tb);
                 let sb = match sb {
                     Expr::Const(k) => Expr::Const(k + shift),
                     e => Expr::bin(BinOp::Add, e, Expr::Const(shift)),
                 };
-                Ok((ta, Expr::Select(Box::new(c), Box::new(sa), Box::new(sb))))
+                Ok((ta, Expr::Select(Box::new(c), Box::new(sa), Box::new(sb)), false))
             }
             _ => Err(self.unsupported("this function pointer value", n)),
         }
@@ -71,11 +104,110 @@ impl<'a> Lx<'a> {
         if body.is_some_and(|b| assigns(b, id)) {
             return Err(self.unsupported("a function pointer assigned after its declaration", init));
         }
-        let (targets, sel) = self.fn_value(init)?;
+        let (targets, sel, by_arity) = self.fn_value(init)?;
         let selector = self.fresh(&format!("{name}_fn"));
         self.emit(StmtKind::Local { name: selector.clone(), init: Some(sel) });
-        self.fn_ptrs.insert(id.to_string(), FnChoice { targets, selector });
+        self.fn_ptrs.insert(id.to_string(), FnChoice { targets, selector, by_arity });
         Ok(())
+    }
+
+    /// Hook of `parameters`: a kernel parameter of function pointer type, bound to the file's
+    /// address-taken device functions under its own value. `None`: `p` is no such parameter.
+    pub(super) fn fn_pointer_kernel_param(
+        &mut self,
+        p: &super::super::Param,
+        body: Option<&Node>,
+        at: crate::span::Span,
+    ) -> Option<R<()>> {
+        let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
+        if !is_fn_pointer(&ty) {
+            return None;
+        }
+        let refuse = |why: &str| {
+            crate::diag::Diagnostic::error(
+                format!(
+                    "unsupported: the function pointer parameter `{}`: {why}",
+                    p.name
+                ),
+                at,
+            )
+        };
+        if body.is_some_and(|b| assigns(b, &p.id)) {
+            return Some(Err(refuse("it is assigned")));
+        }
+        let targets = self.address_taken_device_functions();
+        if targets.is_empty() {
+            return Some(Err(refuse("the file takes the address of no device function it could hold")));
+        }
+        let kpl = self.declare(&p.name);
+        self.params.push(kpl.clone());
+        let count = u32::try_from(targets.len()).unwrap_or(u32::MAX);
+        self.emit(StmtKind::Assume { cond: Expr::bin(BinOp::ULt, Expr::var(&kpl), Expr::Const(count)) });
+        self.fn_ptrs.insert(p.id.clone(), FnChoice { targets, selector: kpl, by_arity: true });
+        Some(Ok(()))
+    }
+
+    /// The device functions with a body whose address the file takes anywhere (a function's
+    /// body, a namespace-scope initializer, a template pattern), by clang id of their
+    /// definition, in the order of the definitions.
+    fn address_taken_device_functions(&self) -> Vec<String> {
+        let model = self.model;
+        let mut ids = Vec::new();
+        for f in &model.functions {
+            if let Some(b) = &f.body {
+                address_taken(b, &mut ids);
+            }
+        }
+        for g in model.globals.values() {
+            if let Some(v) = &g.value {
+                address_taken(v, &mut ids);
+            }
+        }
+        let mut defs: Vec<&Function> = Vec::new();
+        let mut add = |f: &'a Function| {
+            let device =
+                matches!(f.space, super::super::ExecSpace::Device | super::super::ExecSpace::HostDevice);
+            if device && f.body.is_some() && !defs.iter().any(|d| d.id == f.id) {
+                defs.push(f);
+            }
+        };
+        for id in &ids {
+            if let Some(f) = model.definition(id) {
+                add(f);
+            }
+        }
+        for r in &model.loose_refs {
+            match &r.decl_id {
+                Some(id) => {
+                    if let Some(f) = model.definition(id) {
+                        add(f);
+                    }
+                }
+                // A name a template pattern leaves unresolved: any function of that name.
+                None => model.functions.iter().filter(|f| f.name == r.name).for_each(&mut add),
+            }
+        }
+        let pos = |f: &Function| f.range.as_ref().map(|r| (r.file.to_string(), r.start.offset));
+        defs.sort_by_key(|f| pos(f));
+        defs.into_iter().map(|f| f.id.clone()).collect()
+    }
+
+    /// The function pointer parameters of the kernel as the source has them
+    /// (`Kernel::fn_pointers`): by KPL name, the candidates' names by the parameter's value.
+    pub(super) fn kernel_fn_pointers(&self) -> std::collections::BTreeMap<String, crate::kpl::FnPointer> {
+        let model = self.model;
+        self.fn_ptrs
+            .values()
+            .filter(|c| c.by_arity && self.params.contains(&c.selector))
+            .map(|c| {
+                let targets = c
+                    .targets
+                    .iter()
+                    .map(|id| model.by_id(id).map_or(id.clone(), |f| f.name.clone()))
+                    .collect();
+                (c.selector.clone(), crate::kpl::FnPointer { name: c.selector.clone(), targets })
+            })
+            .collect()
     }
 
     /// Hook of `declaration`: a local pointer to a function. `None`: `ty` is no such pointer.
@@ -146,13 +278,35 @@ impl<'a> Lx<'a> {
         };
         let model = self.model;
         let mut branches = Vec::new();
-        for id in &choice.targets {
+        for (i, id) in choice.targets.iter().enumerate() {
             let Some(f) = model.by_id(id) else {
                 return Err(self.unsupported("a call through this function pointer", n));
             };
-            branches.push(f);
+            if choice.by_arity && f.params.len() != args.len() {
+                continue;
+            }
+            branches.push((u32::try_from(i).unwrap_or(u32::MAX), f));
         }
-        self.branch(n, choice, &branches, args, result.as_ref().map(|(r, _)| r.as_str()), 0)?;
+        if branches.is_empty() {
+            return Err(self.unsupported(
+                format!(
+                    "a call through this function pointer: no device function of the file whose address it takes has {} parameter(s)",
+                    args.len()
+                ),
+                n,
+            ));
+        }
+        if branches.len() < choice.targets.len() {
+            // A pointer of this call's type holds no function of another arity.
+            let held = branches
+                .iter()
+                .map(|(k, _)| Expr::bin(BinOp::Eq, Expr::var(&choice.selector), Expr::Const(*k)))
+                .reduce(|a, b| Expr::bin(BinOp::Or, a, b));
+            if let Some(cond) = held {
+                self.emit(StmtKind::Assume { cond });
+            }
+        }
+        self.branch(n, choice, &branches, args, result.as_ref().map(|(r, _)| r.as_str()))?;
         Ok(result.map(|(r, t)| (Expr::var(&r), t)))
     }
 
@@ -160,12 +314,11 @@ impl<'a> Lx<'a> {
         &mut self,
         n: &Node,
         choice: &FnChoice,
-        fs: &[&'a Function],
+        fs: &[(u32, &'a Function)],
         args: &[Node],
         result: Option<&str>,
-        i: u32,
     ) -> R<()> {
-        let Some((f, rest)) = fs.split_first() else { return Ok(()) };
+        let Some(((i, f), rest)) = fs.split_first() else { return Ok(()) };
         let call = |lx: &mut Self| -> R<()> {
             let v = lx.inline(n, f, args)?;
             if let (Some(r), Some((v, _))) = (result, v) {
@@ -176,12 +329,12 @@ impl<'a> Lx<'a> {
         if rest.is_empty() {
             return call(self);
         }
-        let cond = Expr::bin(BinOp::Eq, Expr::var(&choice.selector), Expr::Const(i));
+        let cond = Expr::bin(BinOp::Eq, Expr::var(&choice.selector), Expr::Const(*i));
         let span = self.cur_span;
         let label = self.label();
         let then = self.open_block(label, None, call)?;
         let el = self.label();
-        let els = self.open_block(el, None, |lx| lx.branch(n, choice, rest, args, result, i + 1))?;
+        let els = self.open_block(el, None, |lx| lx.branch(n, choice, rest, args, result))?;
         self.out.push(Stmt { label, kind: StmtKind::If { cond, then, els: Some(els) }, span });
         Ok(())
     }

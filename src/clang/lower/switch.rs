@@ -35,6 +35,9 @@ impl Lx<'_> {
         if body.kind != NodeKind::Compound {
             return Err(self.unsupported("a `switch` whose body is not a block", n));
         }
+        if let Some(e) = self.goto_out_of_switch(body) {
+            return Err(e);
+        }
         let mut sections: Vec<Section> = Vec::new();
         for c in &body.children {
             if !matches!(c.kind, NodeKind::Case | NodeKind::Default) {
