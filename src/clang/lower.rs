@@ -1001,7 +1001,16 @@ impl<'a> Lx<'a> {
             let place = self.place_after(n, ctx);
             if let Some(last) = self.out.last() {
                 let l = last.label.0 as usize;
-                self.places[l] = place;
+                // After an `if` with an `else` is after its else block (in KPL's label order
+                // the `if`'s own label ends the then block, where no source line is).
+                match &last.kind {
+                    StmtKind::If { els: Some(e), .. } => {
+                        let e = e.label.0 as usize;
+                        self.places[l] = Place::Not("between a then block and its else".into());
+                        self.places[e] = place;
+                    }
+                    _ => self.places[l] = place,
+                }
             }
         }
         Ok(())
