@@ -40,6 +40,7 @@ pub(crate) use curand::CURAND_STATES;
 mod pointer_groups;
 mod record;
 mod switch;
+mod type_names;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -955,7 +956,8 @@ impl<'a> Lx<'a> {
                     // `namespace cg = cooperative_groups;`, `using namespace …;`, local type
                     // names: names clang has resolved already (a variable's type is read
                     // desugared).
-                    if matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl" | "TypedefDecl" | "TypeAliasDecl"))
+                    if matches!(&v.kind, NodeKind::TypeName { .. })
+                        || matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl"))
                     {
                         continue;
                     }
@@ -1046,6 +1048,8 @@ impl<'a> Lx<'a> {
             // A name only clang knows (a local `typedef`, a member type of a template).
             if let Some(d) = desugared {
                 ty = self.resolve(d);
+            } else if let Some(t) = self.resolve_local_type_names(&ty) {
+                ty = self.resolve(&t);
             }
         }
         if let Some(r) = self.ref_local(v, &ty) {
