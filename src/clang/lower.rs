@@ -1162,6 +1162,12 @@ impl<'a> Lx<'a> {
             return self.record_local(v, name, id, layout);
         }
         let Some(t) = self.scalar_of(&ty) else {
+            if self.is_union(&ty) {
+                return Err(self.unsupported(
+                    format!("the union `{ty}` (only unions whose members are scalars of one size)"),
+                    v,
+                ));
+            }
             return Err(self.unsupported(format!("a local of type `{ty}`"), v));
         };
         if let (true, Some(init)) = (*is_constexpr, v.children.first()) {
