@@ -1073,10 +1073,7 @@ impl<'a> Lx<'a> {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
             if !is_shared {
-                let Elem::Scalar(elem_ty) = elem else {
-                    return Err(self.unsupported("a thread-local array of structs", v));
-                };
-                return self.private_array(v, (name, id), elem_ty, &dims);
+                return self.private_array(v, (name, id), elem, &dims);
             }
             if initialized {
                 return Err(self.unsupported("an initialized `__shared__` array", v));

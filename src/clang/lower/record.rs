@@ -735,7 +735,9 @@ impl Lx<'_> {
                 let mut vals = Vec::new();
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
-                    self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index: m.word(i) });
+                    // A thread-local array's element (`mine[1] = mine[0]`) behind the thread's row.
+                    let index = self.row_index(&m.array, m.word(i));
+                    self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index });
                     vals.push((Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
@@ -758,7 +760,8 @@ impl Lx<'_> {
             Place::Memory(m) => {
                 for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
                     let value = convert(v, vt, member_ty(member));
-                    self.emit(StmtKind::Write { array: m.array.clone(), index: m.word(i), value });
+                    let index = self.row_index(&m.array, m.word(i));
+                    self.emit(StmtKind::Write { array: m.array.clone(), index, value });
                 }
             }
         }
@@ -823,7 +826,7 @@ fn is_value_init(n: &super::Node) -> bool {
 }
 
 /// The type class of a member's word (a pointer member's word is an opaque integer).
-fn member_ty(m: &Member) -> Ty {
+pub(super) fn member_ty(m: &Member) -> Ty {
     match m {
         Member::Scalar(t) => *t,
         Member::Pointer(_) => Ty::UInt,
