@@ -37,6 +37,7 @@ use std::rc::Rc;
 
 mod curand;
 pub(crate) use curand::CURAND_STATES;
+mod bits;
 mod pointer_groups;
 mod record;
 mod switch;
@@ -2243,6 +2244,10 @@ impl<'a> Lx<'a> {
                 );
                 return Ok(Some((pow2, Ty::Int)));
             }
+            "__brev" if args.len() == 1 => {
+                let a = self.rvalue_as(&args[0], Ty::UInt)?;
+                return Ok(Some(self.bit_reverse(a)));
+            }
             // 24-bit multiplies: the low 32 bits of the product, exactly.
             "__mul24" | "__umul24" if args.len() == 2 => {
                 let t = if name == "__umul24" { Ty::UInt } else { Ty::Int };
@@ -2309,9 +2314,16 @@ impl<'a> Lx<'a> {
                 let (x, _) = self.rvalue(&args[0])?;
                 let base = name.trim_start_matches('_').trim_end_matches('f');
                 for (arg, part) in [(&args[1], "sin"), (&args[2], "cos")] {
-                    let (array, index, ty) = self.pointee_element(arg, n)?;
+                    // A local's address (`&s`) is the local itself: KPL locals have no address.
+                    let target = match self.address_arg(arg) {
+                        Some(Binding::VarPtr { kpl, ty }) => Target::Var { kpl, ty },
+                        _ => {
+                            let (array, index, ty) = self.pointee_element(arg, n)?;
+                            Target::Elem { array, index, ty }
+                        }
+                    };
                     let value = Expr::Call(format!("{base}.{part}"), vec![x.clone()]);
-                    self.emit(StmtKind::Write { array, index, value: convert(value, Ty::Float, ty) });
+                    self.store(target, value, Ty::Float);
                 }
                 return Ok(None);
             }
