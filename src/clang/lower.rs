@@ -40,6 +40,7 @@ pub(crate) use curand::CURAND_STATES;
 mod bits;
 mod pointer_groups;
 mod record;
+mod row_pointer;
 mod switch;
 mod type_names;
 
@@ -227,6 +228,7 @@ pub fn lower_kernel(
         groups: HashMap::new(),
         private: HashSet::new(),
         fn_ptrs: HashMap::new(),
+        views: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -324,6 +326,9 @@ struct Lx<'a> {
     private: HashSet<String>,
     /// The function pointers bound to candidates, by clang declaration id.
     fn_ptrs: HashMap<String, fn_ptr::FnChoice>,
+    /// Rows of multi-dimensional arrays pointers point into, by view name: the array and the
+    /// outer indices (`row_pointer.rs`).
+    views: HashMap<String, (String, Vec<Expr>)>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -1623,15 +1628,22 @@ impl<'a> Lx<'a> {
                         record::Place::Memory(m) if m.prefix.is_empty() => {
                             Ok((m.array.clone(), Elem::Record(layout), m.base.clone()))
                         }
+                        // `&a[i][j]`: a pointer into the row `a[i]`.
+                        record::Place::Memory(m) if !self.is_view(&m.array) => {
+                            let prefix = self.row_index(&m.array, m.prefix.clone());
+                            let view = self.row_view(&m.array, prefix);
+                            Ok((view, Elem::Record(layout), m.base.clone()))
+                        }
                         _ => Err(self.unsupported("the address of this struct", n)),
                     };
                 }
-                let (array, index, ty) = self.element(place)?;
-                match <[Expr; 1]>::try_from(index) {
-                    Ok([i]) => Ok((array, Elem::Scalar(ty), i)),
-                    Err(_) => {
-                        Err(self.unsupported("the address of an element of a multi-dimensional array", n))
-                    }
+                let (array, mut index, ty) = self.element(place)?;
+                match index.pop() {
+                    Some(i) if index.is_empty() => Ok((array, Elem::Scalar(ty), i)),
+                    // `&a[i][j]` (or an element of a thread-local array, behind the thread's
+                    // row): a pointer into the row.
+                    Some(i) => Ok((self.row_view(&array, index), Elem::Scalar(ty), i)),
+                    None => Err(self.unsupported("the address of this element", n)),
                 }
             }
             // `c ? a : b` of two pointers into one array (a pointer group's members).
@@ -1661,6 +1673,10 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
+            NodeKind::ArraySubscript => match self.row_decay(n) {
+                Some(r) => r,
+                None => Err(self.unsupported("this subscript as a pointer", n)),
+            },
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
         }
     }
@@ -1680,7 +1696,7 @@ impl<'a> Lx<'a> {
         if rank != 1 {
             return Err(self.unsupported("a row of a multi-dimensional array through this pointer", n));
         }
-        let index = self.row_index(&array, vec![offset.unwrap_or(Expr::Const(0))]);
+        let (array, index) = self.in_memory(array, vec![offset.unwrap_or(Expr::Const(0))]);
         Ok((array, index, ty))
     }
 
@@ -2439,6 +2455,13 @@ impl<'a> Lx<'a> {
                 continue;
             }
             let (array, _, _) = self.pointer(strip(a))?;
+            if self.is_view(&array) {
+                // Its body may step into any row: no single row's accesses stand for it.
+                return Err(self.unsupported(
+                    format!("a pointer into a row of a multi-dimensional array passed to `{name}`, which has no body"),
+                    a,
+                ));
+            }
             let read_only =
                 a.ty.as_deref().and_then(pointee).is_some_and(|p| p.split_whitespace().any(|w| w == "const"));
             let i = arbitrary(self);

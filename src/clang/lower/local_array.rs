@@ -122,10 +122,11 @@ impl<'a> Lx<'a> {
     }
 
     /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`, a reference bound to an
-    /// element, a scalar kept in memory), its indices evaluated, the thread's row in front for a thread-local array.
+    /// element, a scalar kept in memory), its indices evaluated, the thread's row in front for a
+    /// thread-local array, a row pointer's outer indices in front ([`Self::in_memory`]).
     pub(super) fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let (array, index, ty) = self.place(n)?;
-        let index = self.row_index(&array, index);
+        let (array, index) = self.in_memory(array, index);
         Ok((array, index, ty))
     }
 

@@ -736,8 +736,8 @@ impl Lx<'_> {
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
                     // A thread-local array's element (`mine[1] = mine[0]`) behind the thread's row.
-                    let index = self.row_index(&m.array, m.word(i));
-                    self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index });
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
+                    self.emit(StmtKind::Read { dst: dst.clone(), array, index });
                     vals.push((Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
@@ -760,8 +760,8 @@ impl Lx<'_> {
             Place::Memory(m) => {
                 for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
                     let value = convert(v, vt, member_ty(member));
-                    let index = self.row_index(&m.array, m.word(i));
-                    self.emit(StmtKind::Write { array: m.array.clone(), index, value });
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
+                    self.emit(StmtKind::Write { array, index, value });
                 }
             }
         }
