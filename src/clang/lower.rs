@@ -9,7 +9,8 @@
 //! `do`, `break`/`continue`/`return` in the lock-step paper's predicated form (flag locals and
 //! `if (!flags)` guards over the rest of a block), `switch` whose sections end in `break`
 //! (`switch.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
-//! integers, structs and vector types one word per scalar member (`record.rs`: locals,
+//! integers, structs and vector types one word per scalar member, unions of scalars of one
+//! size as one word their members alias (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
 //! inlined (through their prototypes too), and calls of functions without a body (our headers'

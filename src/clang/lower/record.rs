@@ -224,7 +224,8 @@ pub(super) fn bare(ty: &str) -> String {
 
 impl Lx<'_> {
     /// The layout of a record type (vector types, the user's structs), or `None` when the
-    /// type is not one we lay out (unions, base classes, array members, templates).
+    /// type is not one we lay out (unions with members of different sizes or kinds, base
+    /// classes, array members, templates).
     pub(super) fn layout_of(&self, ty: &str) -> Option<Rc<Layout>> {
         self.layout_at(ty, 0).map(Rc::new)
     }
