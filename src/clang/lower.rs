@@ -11,7 +11,8 @@
 //! paper's predicated form (flag locals and `if (!flags)` guards over the rest of a block),
 //! `switch` whose sections end in `break` (`switch.rs`), lambdas called where they are declared
 //! (`lambda.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
-//! integers, structs and vector types one word per scalar member (`record.rs`: locals,
+//! integers, structs and vector types one word per scalar member, unions of scalars of one
+//! size as one word their members alias (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
 //! inlined (through their prototypes too), and calls of functions without a body (our headers'
@@ -39,9 +40,12 @@ use std::rc::Rc;
 
 mod curand;
 pub(crate) use curand::CURAND_STATES;
+mod bits;
 mod pointer_groups;
 mod record;
+mod row_pointer;
 mod switch;
+mod type_names;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -235,6 +239,7 @@ pub fn lower_kernel(
         fn_ptrs: HashMap::new(),
         lambdas: HashMap::new(),
         gotos: HashMap::new(),
+        views: HashMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -339,6 +344,9 @@ struct Lx<'a> {
     /// The labels whose `goto` regions are being lowered, by clang declaration id: the flag a
     /// `goto` to it sets.
     gotos: HashMap<String, String>,
+    /// Rows of multi-dimensional arrays pointers point into, by view name: the array and the
+    /// outer indices (`row_pointer.rs`).
+    views: HashMap<String, (String, Vec<Expr>)>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -1039,7 +1047,8 @@ impl<'a> Lx<'a> {
                     // `namespace cg = cooperative_groups;`, `using namespace …;`, local type
                     // names: names clang has resolved already (a variable's type is read
                     // desugared).
-                    if matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl" | "TypedefDecl" | "TypeAliasDecl"))
+                    if matches!(&v.kind, NodeKind::TypeName { .. })
+                        || matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl"))
                     {
                         continue;
                     }
@@ -1139,6 +1148,8 @@ impl<'a> Lx<'a> {
             // A name only clang knows (a local `typedef`, a member type of a template).
             if let Some(d) = desugared {
                 ty = self.resolve(d);
+            } else if let Some(t) = self.resolve_local_type_names(&ty) {
+                ty = self.resolve(&t);
             }
         }
         if let Some(r) = self.ref_local(v, &ty) {
@@ -1162,10 +1173,7 @@ impl<'a> Lx<'a> {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
             if !is_shared {
-                let Elem::Scalar(elem_ty) = elem else {
-                    return Err(self.unsupported("a thread-local array of structs", v));
-                };
-                return self.private_array(v, (name, id), elem_ty, &dims);
+                return self.private_array(v, (name, id), elem, &dims);
             }
             if initialized {
                 return Err(self.unsupported("an initialized `__shared__` array", v));
@@ -1251,6 +1259,12 @@ impl<'a> Lx<'a> {
             return self.record_local(v, name, id, layout);
         }
         let Some(t) = self.scalar_of(&ty) else {
+            if self.is_union(&ty) {
+                return Err(self.unsupported(
+                    format!("the union `{ty}` (only unions whose members are scalars of one size)"),
+                    v,
+                ));
+            }
             return Err(self.unsupported(format!("a local of type `{ty}`"), v));
         };
         if let (true, Some(init)) = (*is_constexpr, v.children.first()) {
@@ -1731,15 +1745,22 @@ impl<'a> Lx<'a> {
                         record::Place::Memory(m) if m.prefix.is_empty() => {
                             Ok((m.array.clone(), Elem::Record(layout), m.base.clone()))
                         }
+                        // `&a[i][j]`: a pointer into the row `a[i]`.
+                        record::Place::Memory(m) if !self.is_view(&m.array) => {
+                            let prefix = self.row_index(&m.array, m.prefix.clone());
+                            let view = self.row_view(&m.array, prefix);
+                            Ok((view, Elem::Record(layout), m.base.clone()))
+                        }
                         _ => Err(self.unsupported("the address of this struct", n)),
                     };
                 }
-                let (array, index, ty) = self.element(place)?;
-                match <[Expr; 1]>::try_from(index) {
-                    Ok([i]) => Ok((array, Elem::Scalar(ty), i)),
-                    Err(_) => {
-                        Err(self.unsupported("the address of an element of a multi-dimensional array", n))
-                    }
+                let (array, mut index, ty) = self.element(place)?;
+                match index.pop() {
+                    Some(i) if index.is_empty() => Ok((array, Elem::Scalar(ty), i)),
+                    // `&a[i][j]` (or an element of a thread-local array, behind the thread's
+                    // row): a pointer into the row.
+                    Some(i) => Ok((self.row_view(&array, index), Elem::Scalar(ty), i)),
+                    None => Err(self.unsupported("the address of this element", n)),
                 }
             }
             // `c ? a : b` of two pointers into one array (a pointer group's members).
@@ -1769,6 +1790,10 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
+            NodeKind::ArraySubscript => match self.row_decay(n) {
+                Some(r) => r,
+                None => Err(self.unsupported("this subscript as a pointer", n)),
+            },
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
         }
     }
@@ -1788,7 +1813,7 @@ impl<'a> Lx<'a> {
         if rank != 1 {
             return Err(self.unsupported("a row of a multi-dimensional array through this pointer", n));
         }
-        let index = self.row_index(&array, vec![offset.unwrap_or(Expr::Const(0))]);
+        let (array, index) = self.in_memory(array, vec![offset.unwrap_or(Expr::Const(0))]);
         Ok((array, index, ty))
     }
 
@@ -2378,6 +2403,10 @@ impl<'a> Lx<'a> {
                 );
                 return Ok(Some((pow2, Ty::Int)));
             }
+            "__brev" if args.len() == 1 => {
+                let a = self.rvalue_as(&args[0], Ty::UInt)?;
+                return Ok(Some(self.bit_reverse(a)));
+            }
             // 24-bit multiplies: the low 32 bits of the product, exactly.
             "__mul24" | "__umul24" if args.len() == 2 => {
                 let t = if name == "__umul24" { Ty::UInt } else { Ty::Int };
@@ -2444,9 +2473,16 @@ impl<'a> Lx<'a> {
                 let (x, _) = self.rvalue(&args[0])?;
                 let base = name.trim_start_matches('_').trim_end_matches('f');
                 for (arg, part) in [(&args[1], "sin"), (&args[2], "cos")] {
-                    let (array, index, ty) = self.pointee_element(arg, n)?;
+                    // A local's address (`&s`) is the local itself: KPL locals have no address.
+                    let target = match self.address_arg(arg) {
+                        Some(Binding::VarPtr { kpl, ty }) => Target::Var { kpl, ty },
+                        _ => {
+                            let (array, index, ty) = self.pointee_element(arg, n)?;
+                            Target::Elem { array, index, ty }
+                        }
+                    };
                     let value = Expr::Call(format!("{base}.{part}"), vec![x.clone()]);
-                    self.emit(StmtKind::Write { array, index, value: convert(value, Ty::Float, ty) });
+                    self.store(target, value, Ty::Float);
                 }
                 return Ok(None);
             }
@@ -2562,6 +2598,13 @@ impl<'a> Lx<'a> {
                 continue;
             }
             let (array, _, _) = self.pointer(strip(a))?;
+            if self.is_view(&array) {
+                // Its body may step into any row: no single row's accesses stand for it.
+                return Err(self.unsupported(
+                    format!("a pointer into a row of a multi-dimensional array passed to `{name}`, which has no body"),
+                    a,
+                ));
+            }
             let read_only =
                 a.ty.as_deref().and_then(pointee).is_some_and(|p| p.split_whitespace().any(|w| w == "const"));
             let i = arbitrary(self);

@@ -367,6 +367,14 @@ pub enum NodeKind {
         /// The type operand, desugared when clang gave that.
         arg_ty: Option<String>,
     },
+    /// A type name declared in a body (`typedef typename AccType<T>::type acc_t;`): clang
+    /// prints no desugared type for an array or pointer of it (`acc_t[256]`), only here.
+    TypeName {
+        /// The name.
+        name: String,
+        /// What it stands for, desugared when clang gave that (`float` in an instance).
+        target: String,
+    },
     /// An absent optional part (of `for`).
     Empty,
     /// Any other node kind, by clang's name.
@@ -998,6 +1006,14 @@ impl Builder<'_> {
                 arg_ty: n.arg_type.as_ref().map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone())),
             },
             "NullStmt" => NodeKind::Empty,
+            "TypedefDecl" | "TypeAliasDecl" => NodeKind::TypeName {
+                name: n.name.clone().unwrap_or_default(),
+                target: n
+                    .ty
+                    .as_ref()
+                    .map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone()))
+                    .unwrap_or_default(),
+            },
             other => NodeKind::Other { kind: other.to_string() },
         };
         // An initializer list's filler (the first of `array_filler`) is the value of the

@@ -202,6 +202,14 @@ fn clang_lowers_groups_arrays_references_fn_pointers_range_for_goto_and_lambdas_
         "tests/cuda/fix/goto.fixed.cu",
         "tests/cuda/realworld/lambda_index.cu",
         "tests/cuda/realworld/lambda_race.cu",
+        "tests/cuda/apps/frontend/row_sum_acc_type.cu",
+        "tests/cuda/apps/frontend/row_sum_acc_type_race.cu",
+        "tests/cuda/realworld/union_float_bits.cu",
+        "tests/cuda/realworld/local_struct_topk.cu",
+        "tests/cuda/fix/alias.cu",
+        "tests/cuda/fix/alias.fixed.cu",
+        "benchmarks/sdk/fft_butterfly.cu",
+        "tests/cuda/realworld/sincos_out_params.cu",
     ]
     .iter()
     .map(|f| root().join(f))
@@ -243,6 +251,116 @@ fn fix_with_clang_writes_the_classic_placement() {
         );
         assert_eq!(diff("clang"), classic, "{}", f.display());
     }
+}
+
+/// Kernels whose races hang on what the clang front end's memory model gives exactly: a
+/// union's members read one word's bits, a thread-local array of structs keeps each thread's
+/// values (its initializer's left-out words zero), a pointer into a row of a multi-dimensional
+/// array keeps the row it was formed from. The first line of each kernel picks the slot.
+const EXACT_MEMORY: &str = r#"//--blockDim=16,4 --gridDim=1
+union IU { int i; unsigned u; };
+struct Tagged { int tag; union IU v; };
+struct P { int a; unsigned b; };
+__device__ void set(float *p, int i, float v) { p[i] = v; }
+
+__global__ void union_distinct(unsigned *out) {
+    __shared__ unsigned s[64];
+    union IU b; b.i = threadIdx.x + 16 * threadIdx.y; s[b.u] = 1;
+}
+__global__ void union_same(unsigned *out) {
+    __shared__ unsigned s[64];
+    union IU b; b.i = 0; s[b.u] = threadIdx.x;
+}
+__global__ void union_nested(unsigned *out) {
+    __shared__ unsigned s[64];
+    Tagged t; t.v.u = 3; s[t.v.i] = threadIdx.x;
+}
+__global__ void structs_own(int *out) {
+    __shared__ int s[64];
+    P m[2] = {{0, threadIdx.x + 16 * threadIdx.y}, {1, 2}}; s[m[0].b] = 1;
+}
+__global__ void structs_left_out(int *out) {
+    __shared__ int s[64];
+    P m[2] = {{0, threadIdx.x + 16 * threadIdx.y}}; s[m[1].b] = threadIdx.x;
+}
+__global__ void structs_copied(int *out) {
+    __shared__ int s[64];
+    P m[2]; m[0].b = threadIdx.x + 16 * threadIdx.y; m[1] = m[0]; m[0].b = 0; s[m[1].b] = 1;
+}
+__global__ void row_fixed(float *out) {
+    __shared__ float tile[4][16];
+    unsigned r = threadIdx.y; float *p = tile[r]; r = 0; *(p + threadIdx.x) = r;
+}
+__global__ void row_shared(float *out) {
+    __shared__ float tile[4][16];
+    float *p = &tile[0][0]; p[threadIdx.x] = threadIdx.y;
+}
+__global__ void row_inlined(float *out) {
+    __shared__ float2 t[4][16];
+    float2 *q = &t[threadIdx.y][0]; q[threadIdx.x].x = 1.0f; set(&t[threadIdx.y][0].y, 2 * threadIdx.x, 0.0f);
+}
+"#;
+
+#[test]
+fn clang_models_unions_local_struct_arrays_and_row_pointers_exactly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("exact.cu");
+    std::fs::write(&path, EXACT_MEMORY).expect("writes the file");
+    // Whether a concrete run (exact values) sees a race, and whether `check` reports one.
+    let races = [
+        ("union_distinct", false),
+        ("union_same", true),
+        ("union_nested", true),
+        ("structs_own", false),
+        ("structs_left_out", true),
+        ("structs_copied", false),
+        ("row_fixed", false),
+        ("row_shared", true),
+        ("row_inlined", false),
+    ];
+    let (checked, refused) = verdicts(&path, "clang");
+    assert!(refused.is_empty(), "{refused:?}");
+    for (kernel, racy) in races {
+        let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+            .args(["run", "--front-end", "clang", "--kernel", kernel])
+            .arg(&path)
+            .output()
+            .expect("runs autosync");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let seen = !stdout.contains(": 0 race(s)");
+        assert_eq!(seen, racy, "{kernel}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let (clean, findings, _) = checked.get(kernel).unwrap_or_else(|| panic!("{kernel} not checked"));
+        if racy {
+            assert!(!clean && *findings > 0, "{kernel}: the race is not reported");
+        }
+    }
+    // Exact where values come from no memory (the verifier takes memory's values as unknown).
+    for kernel in ["union_distinct", "row_fixed"] {
+        assert_eq!(checked[kernel], (true, 0, Vec::new()), "{kernel}");
+    }
+}
+
+/// What these models do not cover is refused at its place: a union whose members differ in
+/// size (one member's bytes are not a word's bits to another), a row pointer given to a
+/// function without a body (it may step into any row).
+#[test]
+fn clang_refuses_wide_unions_and_row_pointers_into_unknown_functions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("refused.cu");
+    std::fs::write(
+        &path,
+        "union Wide { double d; int i; };\n__device__ void opaque(float *p);\n\
+         __global__ void wide(int *a) {\n  Wide w;\n  w.d = 1.0;\n  a[w.i] = 1;\n}\n\
+         __global__ void unknown(float *a) {\n  __shared__ float t[4][16];\n  opaque(t[threadIdx.y]);\n}\n",
+    )
+    .expect("writes the file");
+    let (checked, refused) = verdicts(&path, "clang");
+    assert!(checked.is_empty(), "{checked:?}");
+    assert!(refused.iter().any(|m| m.contains("the union `Wide`")), "{refused:?}");
+    assert!(
+        refused.iter().any(|m| m.contains("a pointer into a row") && m.contains("`opaque`")),
+        "{refused:?}"
+    );
 }
 
 /// A construct the clang front end does not lower yet refuses that kernel at the construct,

@@ -33,6 +33,7 @@ pub(super) fn state_layout(name: &str) -> Option<Layout> {
     CURAND_STATES.contains(&name).then(|| Layout {
         name: name.to_string(),
         fields: vec![("rng".to_string(), Member::Scalar(Ty::UInt))],
+        aliases: Vec::new(),
     })
 }
 

@@ -5,10 +5,13 @@
 //! Two threads never share an element, so no access to one can race, and the verifier
 //! recognises the row (`ArrayDecl::is_thread_row`) and checks the thread's own indices
 //! against the declared sizes (out of bounds). The values are exact. Declared again (in a
-//! loop), the array keeps its words, which C leaves indeterminate anyway.
+//! loop), the array keeps its words, which C leaves indeterminate anyway. An array of structs
+//! (`Cand mine[2]`) is one word per scalar member like any record array (`record.rs`): the
+//! last dimension holds the words, and a record's place in it stays without the row, which
+//! its reads and writes put in front.
 
-use super::{strip, Binding, Lx, Node, NodeKind, Ty, R};
-use crate::kpl::ast::{ArrayDecl, Expr, Space, StmtKind};
+use super::{convert, record, strip, Binding, Elem, Lx, Node, NodeKind, Ty, R};
+use crate::kpl::ast::{Expr, Space, StmtKind};
 
 impl<'a> Lx<'a> {
     /// Hook of `declaration`: the thread-local array `v` (`name`, clang id `id`) of `elem`s
@@ -17,7 +20,7 @@ impl<'a> Lx<'a> {
         &mut self,
         v: &Node,
         (name, id): (&str, &str),
-        elem: Ty,
+        elem: Elem,
         dims: &[Option<u32>],
     ) -> R<()> {
         if let NodeKind::Var { storage_class: Some(s), .. } = &v.kind {
@@ -35,25 +38,33 @@ impl<'a> Lx<'a> {
         let span = self.span_of(v).unwrap_or(self.cur_span);
         let mut full: Vec<Option<u32>> = crate::kpl::THREAD_ROW_DIMS.iter().map(|d| Some(*d)).collect();
         full.extend(sizes.iter().map(|s| Some(*s)));
-        self.arrays.push(ArrayDecl { name: kpl.clone(), space: Space::Shared, dims: full, span });
+        self.declare_array(&kpl, name, Space::Shared, &full, &elem, span);
         self.private.insert(kpl.clone());
         self.bindings.insert(
             id.to_string(),
-            Binding::Array { kpl: kpl.clone(), elem: super::Elem::Scalar(elem), rank: sizes.len() },
+            Binding::Array { kpl: kpl.clone(), elem: elem.clone(), rank: sizes.len() },
         );
-        let Some(init) = v.children.first() else { return Ok(()) };
+        // An array of structs is default-constructed, which initializes nothing.
+        let Some(init) = v.children.first().filter(|c| !super::is_default_construction(c)) else {
+            return Ok(());
+        };
         if init.kind != NodeKind::InitList {
             return Err(self.unsupported("this initializer of a thread-local array", init));
         }
         // C++ evaluates a brace list's elements in order and gives the others zero; clang's
         // list is fully braced (elided braces restored), one list per dimension.
         let mut values = Vec::new();
-        self.init_values(init, &sizes, elem, &mut values)?;
-        let total: usize = sizes.iter().map(|s| *s as usize).product();
+        self.init_values(init, &sizes, &elem, &mut values)?;
+        // Words, not elements: a record's words extend the last dimension.
+        let mut words = sizes.clone();
+        if let Some(last) = words.last_mut() {
+            *last *= elem.words();
+        }
+        let total: usize = words.iter().map(|s| *s as usize).product();
         for (k, value) in values.into_iter().chain(std::iter::repeat(None)).take(total).enumerate() {
             let mut index = Vec::new();
             let mut rest = k;
-            for s in sizes.iter().rev() {
+            for s in words.iter().rev() {
                 index.push(Expr::Const((rest % *s as usize) as u32));
                 rest /= *s as usize;
             }
@@ -65,10 +76,11 @@ impl<'a> Lx<'a> {
         Ok(())
     }
 
-    /// The values of the brace list `list` for a block of `sizes` of `elem`s, in row-major
-    /// order; `None` for an element the list does not give (zero). Evaluated here, in order.
-    fn init_values(&mut self, list: &Node, sizes: &[u32], elem: Ty, out: &mut Vec<Option<Expr>>) -> R<()> {
-        let block: usize = sizes.iter().map(|s| *s as usize).product();
+    /// The values of the brace list `list` for a block of `sizes` of `elem`s, word by word in
+    /// row-major order; `None` for a word the list does not give (zero). Evaluated here, in
+    /// order.
+    fn init_values(&mut self, list: &Node, sizes: &[u32], elem: &Elem, out: &mut Vec<Option<Expr>>) -> R<()> {
+        let block = sizes.iter().map(|s| *s as usize).product::<usize>() * elem.words() as usize;
         let start = out.len();
         let Some((&outer, inner)) = sizes.split_first() else {
             return Err(self.unsupported("this initializer of a thread-local array", list));
@@ -78,8 +90,17 @@ impl<'a> Lx<'a> {
         }
         for item in &list.children {
             if inner.is_empty() {
-                let e = self.rvalue_as(item, elem)?;
-                out.push(Some(e));
+                match elem {
+                    Elem::Scalar(t) => {
+                        let e = self.rvalue_as(item, *t)?;
+                        out.push(Some(e));
+                    }
+                    Elem::Record(layout) => {
+                        let vals = self.record_values(item, layout)?;
+                        let tys = layout.fields.iter().map(|(_, m)| record::member_ty(m));
+                        out.extend(vals.into_iter().zip(tys).map(|((e, et), t)| Some(convert(e, et, t))));
+                    }
+                }
             } else if strip(item).kind == NodeKind::InitList {
                 self.init_values(strip(item), inner, elem, out)?;
             } else {
@@ -101,10 +122,11 @@ impl<'a> Lx<'a> {
     }
 
     /// The array element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`, a reference bound to an
-    /// element, a scalar kept in memory), its indices evaluated, the thread's row in front for a thread-local array.
+    /// element, a scalar kept in memory), its indices evaluated, the thread's row in front for a
+    /// thread-local array, a row pointer's outer indices in front ([`Self::in_memory`]).
     pub(super) fn element(&mut self, n: &Node) -> R<(String, Vec<Expr>, Ty)> {
         let (array, index, ty) = self.place(n)?;
-        let index = self.row_index(&array, index);
+        let (array, index) = self.in_memory(array, index);
         Ok((array, index, ty))
     }
 

@@ -28,6 +28,11 @@ pub(super) struct Layout {
     pub(super) name: String,
     /// One per word, in layout order: the member's path (`pos.x`) and what it holds.
     pub(super) fields: Vec<(String, Member)>,
+    /// The other members of unions, each sharing a word with the first (`u` of
+    /// `union { float f; unsigned u; }`): path, word, type. Only members of one size share a
+    /// word, so reading one is the exact reinterpretation of the word's bits (floats are
+    /// their bits in KPL).
+    pub(super) aliases: Vec<(String, usize, Ty)>,
 }
 
 /// What one word of a record holds.
@@ -59,6 +64,9 @@ impl Layout {
         if let Some(i) = self.fields.iter().position(|(p, _)| p == name) {
             return Some(Found::Word(i, self.fields[i].1.clone()));
         }
+        if let Some((_, i, t)) = self.aliases.iter().find(|(p, _, _)| p == name) {
+            return Some(Found::Word(*i, Member::Scalar(*t)));
+        }
         let prefix = format!("{name}.");
         let start = self.fields.iter().position(|(p, _)| p.starts_with(&prefix))?;
         let fields: Vec<(String, Member)> = self.fields[start..]
@@ -66,7 +74,14 @@ impl Layout {
             .take_while(|(p, _)| p.starts_with(&prefix))
             .map(|(p, m)| (p[prefix.len()..].to_string(), m.clone()))
             .collect();
-        Some(Found::Sub(start, Rc::new(Layout { name: format!("{}.{name}", self.name), fields })))
+        let end = start + fields.len();
+        let aliases = self
+            .aliases
+            .iter()
+            .filter(|(p, i, _)| p.starts_with(&prefix) && (start..end).contains(i))
+            .map(|(p, i, t)| (p[prefix.len()..].to_string(), i - start, *t))
+            .collect();
+        Some(Found::Sub(start, Rc::new(Layout { name: format!("{}.{name}", self.name), fields, aliases })))
     }
 }
 
@@ -82,6 +97,11 @@ impl Locals {
     /// The binding of member `name` (a nested record is a record of the same locals).
     pub(super) fn member(&self, name: &str) -> Option<Binding> {
         match self.layout.find(name)? {
+            // A union's member reads its word as its own type.
+            Found::Word(i, Member::Scalar(ty)) => match self.fields.get(i)? {
+                Binding::Scalar { kpl, .. } => Some(Binding::Scalar { kpl: kpl.clone(), ty }),
+                b => Some(b.clone()),
+            },
             Found::Word(i, _) => self.fields.get(i).cloned(),
             Found::Sub(start, layout) => {
                 let fields = self.fields.get(start..start + layout.fields.len())?.to_vec();
@@ -193,7 +213,9 @@ fn scalar_bytes(ty: &str) -> Option<u32> {
 /// The type name without qualifiers and tag keyword (`const struct Quad` → `Quad`).
 pub(super) fn bare(ty: &str) -> String {
     ty.split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "volatile" | "struct" | "class" | "__restrict" | "__restrict__"))
+        .filter(|w| {
+            !matches!(*w, "const" | "volatile" | "struct" | "class" | "union" | "__restrict" | "__restrict__")
+        })
         .collect::<Vec<_>>()
         .join(" ")
         .trim_start_matches("::")
@@ -202,7 +224,8 @@ pub(super) fn bare(ty: &str) -> String {
 
 impl Lx<'_> {
     /// The layout of a record type (vector types, the user's structs), or `None` when the
-    /// type is not one we lay out (unions, base classes, array members, templates).
+    /// type is not one we lay out (unions with members of different sizes or kinds, base
+    /// classes, array members, templates).
     pub(super) fn layout_of(&self, ty: &str) -> Option<Rc<Layout>> {
         self.layout_at(ty, 0).map(Rc::new)
     }
@@ -218,16 +241,20 @@ impl Lx<'_> {
         if let Some((t, n, _)) = builtin_vector(&name) {
             let fields =
                 ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
-            return Some(Layout { name, fields });
+            return Some(Layout { name, fields, aliases: Vec::new() });
         }
         let record = self.record_named(&name).or_else(|| {
             let resolved = bare(&self.resolve(&name));
             (resolved != name).then(|| self.record_named(&resolved)).flatten()
         })?;
-        if record.tag == "union" || record.has_bases || record.fields.is_empty() {
+        if record.tag == "union" {
+            return self.union_layout(name, record);
+        }
+        if record.has_bases || record.fields.is_empty() {
             return None;
         }
         let mut fields = Vec::new();
+        let mut aliases = Vec::new();
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
             if let Some(t) = self.scalar_of(&mty) {
@@ -236,10 +263,40 @@ impl Lx<'_> {
                 fields.push((member.clone(), Member::Pointer(e)));
             } else {
                 let inner = self.layout_at(&mty, depth + 1)?;
+                let base = fields.len();
+                aliases.extend(
+                    inner.aliases.into_iter().map(|(p, i, t)| (format!("{member}.{p}"), base + i, t)),
+                );
                 fields.extend(inner.fields.into_iter().map(|(p, m)| (format!("{member}.{p}"), m)));
             }
         }
-        Some(Layout { name, fields })
+        Some(Layout { name, fields, aliases })
+    }
+
+    /// A union whose members are scalars of one size: one word, which the first member
+    /// names and the others alias. Other unions (a wider member, an array or struct member)
+    /// are no layout: what one member reads of another's bytes is not a word's bits.
+    fn union_layout(&self, name: String, record: &super::super::model::Record) -> Option<Layout> {
+        let mut members = Vec::new();
+        let mut size = None;
+        for (member, mty) in &record.fields {
+            let mty = self.resolve(mty);
+            let t = self.scalar_of(&mty)?;
+            let bytes = scalar_bytes(&mty)?;
+            if size.is_some_and(|s| s != bytes) {
+                return None;
+            }
+            size = Some(bytes);
+            members.push((member.clone(), t));
+        }
+        let (first, t) = members.first()?.clone();
+        let aliases = members[1..].iter().map(|(m, t)| (m.clone(), 0, *t)).collect();
+        Some(Layout { name, fields: vec![(first, Member::Scalar(t))], aliases })
+    }
+
+    /// Whether `ty` names one of the user's unions.
+    pub(super) fn is_union(&self, ty: &str) -> bool {
+        self.record_named(&bare(ty)).is_some_and(|r| r.tag == "union")
     }
 
     /// The user's record named `name` (qualified, or by its last part when only one has it).
@@ -619,6 +676,12 @@ impl Lx<'_> {
     /// `{a, b, …}`: the members in order, nested records from nested lists or values, the
     /// rest zero (C++ value-initializes members an aggregate list leaves out).
     fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<(Expr, Ty)>> {
+        if !layout.aliases.is_empty() && !n.children.is_empty() {
+            // Which member of a union a list sets (`{.u = 1}`) is not in the model.
+            return Err(
+                self.unsupported(format!("an initializer list of `{}`, which holds a union", layout.name), n)
+            );
+        }
         let mut vals: Vec<(Expr, Ty)> = Vec::new();
         let mut items = n.children.iter();
         let mut i = 0;
@@ -673,7 +736,9 @@ impl Lx<'_> {
                 let mut vals = Vec::new();
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
-                    self.emit(StmtKind::Read { dst: dst.clone(), array: m.array.clone(), index: m.word(i) });
+                    // A thread-local array's element (`mine[1] = mine[0]`) behind the thread's row.
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
+                    self.emit(StmtKind::Read { dst: dst.clone(), array, index });
                     vals.push((Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
@@ -696,7 +761,8 @@ impl Lx<'_> {
             Place::Memory(m) => {
                 for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
                     let value = convert(v, vt, member_ty(member));
-                    self.emit(StmtKind::Write { array: m.array.clone(), index: m.word(i), value });
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
+                    self.emit(StmtKind::Write { array, index, value });
                 }
             }
         }
@@ -761,7 +827,7 @@ fn is_value_init(n: &super::Node) -> bool {
 }
 
 /// The type class of a member's word (a pointer member's word is an opaque integer).
-fn member_ty(m: &Member) -> Ty {
+pub(super) fn member_ty(m: &Member) -> Ty {
     match m {
         Member::Scalar(t) => *t,
         Member::Pointer(_) => Ty::UInt,

@@ -1,0 +1,82 @@
+//! Pointers into a row of a multi-dimensional array (`float *row = &tile[ty][0];`,
+//! `const float *col = tile[tx];`), the classic lowering's model: the pointer keeps the outer
+//! indices of the element it was formed from and moves in the last dimension only.
+//!
+//! A pointer of this lowering is a one-dimensional array, an element type and a word offset.
+//! A row pointer is a *view*: a fresh name standing for the array with its outer indices fixed
+//! (their values when the pointer was formed, kept in temporaries), so every use of pointers
+//! (offsets, `p[i]`, `*(p + i)`, members of records) works on it unchanged; where an access is
+//! emitted, [`Lx::in_memory`] turns the view back into the array and puts the outer indices in
+//! front. A view never reaches KPL as an array name. Stepping past the row's end is an
+//! out-of-bounds index of the last dimension (C's flat layout would reach the next row): the
+//! verifier reports it rather than guessing.
+
+use super::{strip, Elem, Lx, Node, NodeKind, R};
+use crate::kpl::ast::Expr;
+
+impl Lx<'_> {
+    /// A view of `array` with the outer indices `prefix` (a thread-local array's row already
+    /// in front), each value fixed now.
+    pub(super) fn row_view(&mut self, array: &str, prefix: Vec<Expr>) -> String {
+        let prefix = prefix
+            .into_iter()
+            .map(|e| match e {
+                Expr::Const(_) | Expr::Builtin(_) => e,
+                e => Expr::var(&self.temp(Some(e))),
+            })
+            .collect();
+        let view = self.fresh(&format!("{array}_row"));
+        self.views.insert(view.clone(), (array.to_string(), prefix));
+        view
+    }
+
+    /// The array and full index an access to `index` of `array` is: a view's array with its
+    /// outer indices in front, a thread-local array's element behind the thread's row.
+    pub(super) fn in_memory(&self, array: String, index: Vec<Expr>) -> (String, Vec<Expr>) {
+        match self.views.get(&array) {
+            Some((real, prefix)) => {
+                let mut full = prefix.clone();
+                full.extend(index);
+                (real.clone(), full)
+            }
+            None => {
+                let index = self.row_index(&array, index);
+                (array, index)
+            }
+        }
+    }
+
+    /// Whether `array` is a view (a row of a multi-dimensional array).
+    pub(super) fn is_view(&self, array: &str) -> bool {
+        self.views.contains_key(array)
+    }
+
+    /// `a[i]` of a two-dimensional `a` (`a[i][j]` of a three-dimensional one) as a pointer to
+    /// the row's first element. `None`: `n` is no subscript.
+    pub(super) fn row_decay(&mut self, n: &Node) -> Option<R<(String, Elem, Expr)>> {
+        if n.kind != NodeKind::ArraySubscript {
+            return None;
+        }
+        let mut subs = Vec::new();
+        let mut b = n;
+        while b.kind == NodeKind::ArraySubscript {
+            let [base, index] = b.children.as_slice() else { return None };
+            subs.push(index);
+            b = strip(base);
+        }
+        subs.reverse();
+        Some((|| {
+            let (array, elem, rank, offset) = self.array_base(b)?;
+            if rank < 2 || offset.is_some() || subs.len() + 1 != rank {
+                return Err(self.unsupported("this subscript as a pointer (only a row of an array)", n));
+            }
+            let mut prefix = Vec::new();
+            for i in subs {
+                prefix.push(self.rvalue(i)?.0);
+            }
+            let prefix = self.row_index(&array, prefix);
+            let view = self.row_view(&array, prefix);
+            Ok((view, elem, Expr::Const(0)))
+        })())
+    }
+}
