@@ -666,10 +666,7 @@ impl<'a> Lx<'a> {
     }
 
     fn unsupported(&self, what: impl Into<String>, n: &Node) -> Diagnostic {
-        Diagnostic::error(
-            format!("unsupported: {}", what.into()),
-            self.span_of(n).unwrap_or(self.cur_span),
-        )
+        Diagnostic::error(format!("unsupported: {}", what.into()), self.span_of(n).unwrap_or(self.cur_span))
     }
 
     /// A fresh KPL name based on `base`: no name of the source and none declared before.
@@ -800,10 +797,7 @@ impl<'a> Lx<'a> {
     }
 
     fn unsupported_param(&self, p: &super::Param, at: Span) -> Diagnostic {
-        Diagnostic::error(
-            format!("unsupported: parameter `{}` of type `{}`", p.name, p.ty),
-            at,
-        )
+        Diagnostic::error(format!("unsupported: parameter `{}` of type `{}`", p.name, p.ty), at)
     }
 
     /// Binds the namespace-scope variables any function of the file reads or writes: arrays
@@ -3021,8 +3015,11 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
                 .and_then(|i| assumed.texts.get(i % options.assumptions.len().max(1)))
                 .cloned()
                 .unwrap_or_default();
-            return Err(Diagnostic::error(format!("in `--assume '{shown}'`: {}", d.message), Span::new(0, 0))
-                .with_note("the expression is read in the scope of each kernel's parameters"));
+            return Err(Diagnostic::error(
+                format!("in `--assume '{shown}'`: {}", d.message),
+                Span::new(0, 0),
+            )
+            .with_note("the expression is read in the scope of each kernel's parameters"));
         }
         // An argument clang rejects (`--template-arg T=Nope`) is an error at the appendix.
         for d in parsed.diagnostics.iter().filter(|d| {
@@ -3122,7 +3119,12 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
                 .enumerate()
                 .filter_map(|(j, text)| {
                     let wanted = format!("__autosync_assume_{k}_{j}");
-                    parsed.model.functions.iter().find(|a| a.name == wanted && a.body.is_some()).map(|a| (a, text.as_str()))
+                    parsed
+                        .model
+                        .functions
+                        .iter()
+                        .find(|a| a.name == wanted && a.body.is_some())
+                        .map(|a| (a, text.as_str()))
                 })
                 .collect(),
             None => Vec::new(),
@@ -3134,7 +3136,16 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             ));
             continue;
         }
-        match lower_kernel(f, name.clone(), source, &file, outside, &assumptions, &parsed.model, &mut warnings) {
+        match lower_kernel(
+            f,
+            name.clone(),
+            source,
+            &file,
+            outside,
+            &assumptions,
+            &parsed.model,
+            &mut warnings,
+        ) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
@@ -3161,7 +3172,10 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
     let outside_kernels = parsed.diagnostics.iter().filter(|d| {
         matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
             && d.file.as_deref().is_some_and(|f| same_path(f, path))
-            && !parsed.model.kernels().any(|k| k.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col)))
+            && !parsed
+                .model
+                .kernels()
+                .any(|k| k.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col)))
     });
     let errors: Vec<&super::ClangDiagnostic> = outside_kernels.collect();
     if let Some(first) = errors.first() {
@@ -3170,15 +3184,17 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             return Err(Diagnostic::error(first.message.clone(), Span::new(at, at))
                 .with_note("clang reported this error and found no kernel it could read in this file"));
         }
-        warnings.push(Diagnostic::warning(
-            format!(
-                "clang reported {} error(s) outside the kernels (this one first): {}",
-                errors.len(),
-                first.message
-            ),
-            Span::new(at, at),
-        )
-        .with_note("nvcc would not compile this file; its kernels are checked as clang read them"));
+        warnings.push(
+            Diagnostic::warning(
+                format!(
+                    "clang reported {} error(s) outside the kernels (this one first): {}",
+                    errors.len(),
+                    first.message
+                ),
+                Span::new(at, at),
+            )
+            .with_note("nvcc would not compile this file; its kernels are checked as clang read them"),
+        );
     }
     Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
 }

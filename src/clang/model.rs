@@ -1255,7 +1255,8 @@ fn bom_len(file: &str) -> usize {
     static SEEN: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
     let read = || {
         let mut head = [0u8; 3];
-        let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+        let n =
+            std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
         if n == 3 && head == *b"\xEF\xBB\xBF" {
             3
         } else {

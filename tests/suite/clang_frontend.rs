@@ -384,10 +384,7 @@ fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     // A `goto` into a nested statement: irreducible in the predicated form.
-    assert!(
-        stderr.contains("unsupported: a `goto` into or out of a nested statement"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("unsupported: a `goto` into or out of a nested statement"), "{stderr}");
     assert!(stderr.contains("two.cu:7:5"), "{stderr}");
     assert!(stdout.contains("kernel `ok`: 0 race(s)"), "{stdout}");
 }

@@ -177,13 +177,18 @@ fn assume_flag_is_a_precondition_of_the_kernel() {
     let unknown = autosync(&["check", "--assume", "stride >= 128", f]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(
-        text(&unknown.stderr).contains("in `--assume 'stride >= 128'`: use of undeclared identifier 'stride'"),
+        text(&unknown.stderr)
+            .contains("in `--assume 'stride >= 128'`: use of undeclared identifier 'stride'"),
         "{}",
         text(&unknown.stderr)
     );
     let garbled = autosync(&["check", "--assume", "pitch >= (128", f]);
     assert_eq!(garbled.status.code(), Some(2));
-    assert!(text(&garbled.stderr).contains("in `--assume 'pitch >= (128'`: expected ')'"), "{}", text(&garbled.stderr));
+    assert!(
+        text(&garbled.stderr).contains("in `--assume 'pitch >= (128'`: expected ')'"),
+        "{}",
+        text(&garbled.stderr)
+    );
 }
 
 #[test]

@@ -54,7 +54,10 @@ fn address_taken(n: &Node, out: &mut Vec<String>) {
 
 /// Whether `ty` is a pointer to a function (`float (*)(float, float)`).
 fn is_fn_pointer(ty: &str) -> bool {
-    ty.contains("(*)") || ty.contains("(*const)")
+    // `float (*)[512]` points to rows of an array: the declarator is followed by a `[`.
+    ["(*)", "(*const)"]
+        .iter()
+        .any(|d| ty.match_indices(d).any(|(i, _)| ty[i + d.len()..].trim_start().starts_with('(')))
 }
 
 impl<'a> Lx<'a> {
@@ -125,10 +128,7 @@ impl<'a> Lx<'a> {
         }
         let refuse = |why: &str| {
             crate::diag::Diagnostic::error(
-                format!(
-                    "unsupported: the function pointer parameter `{}`: {why}",
-                    p.name
-                ),
+                format!("unsupported: the function pointer parameter `{}`: {why}", p.name),
                 at,
             )
         };
