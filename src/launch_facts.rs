@@ -130,11 +130,6 @@ impl LaunchFacts {
         let full = |d: [Option<u32>; 3]| -> Option<[u32; 3]> { Some([d[0]?, d[1]?, d[2]?]) };
         Geometry { block_dim: full(self.block), grid_dim: full(self.grid), warp_sync: None }
     }
-
-    /// The value a launch fact gives parameter `name`.
-    pub fn argument(&self, name: &str) -> Option<i64> {
-        self.args.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-    }
 }
 
 /// CUDA's limits on each dimension: (block, grid).

@@ -8,7 +8,6 @@
 #![allow(clippy::result_large_err)]
 
 pub mod bench;
-pub mod clang;
 pub mod config;
 pub mod cuda;
 pub mod diag;

@@ -34,7 +34,7 @@ pub const MAX_KPL_EXPR_OPS: usize = 1000;
 /// below it; a kernel past it is refused with `nesting too deep`.
 pub const MAX_KERNEL_NESTING: usize = 2000;
 
-/// Calls the clang front end inlines inside one another (`clang::lower`): deeper call chains
+/// Calls the clang front end inlines inside one another (`cuda::lower`): deeper call chains
 /// are refused, so inlining cannot blow the stack.
 pub const MAX_INLINE_DEPTH: usize = 32;
 

@@ -85,10 +85,6 @@ pub struct LaunchArgs {
     /// parameters; reports list each fact used
     #[arg(long)]
     pub no_launch_facts: bool,
-    /// The CUDA front end: `clang` (the default: clang 14+ parses the file against autosync's
-    /// own CUDA headers) or `classic` (the hand-written one it replaces)
-    #[arg(long, value_name = "NAME", value_parser = ["classic", "clang"], default_value = "clang")]
-    pub front_end: String,
 }
 
 impl LaunchArgs {
@@ -106,7 +102,6 @@ impl LaunchArgs {
             all_dims: self.all_dims,
             wrap: self.wrap,
             no_launch_facts: self.no_launch_facts,
-            clang: self.front_end == "clang",
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Source-text helpers: line ends, indentation and where a barrier line can go.
+//! Source-text helpers: line ends, indentation and where a barrier line can go (the places
+//! `fix` may insert at, computed from the user's text and clang's ranges).
 
 use crate::kpl::ast::Place;
 

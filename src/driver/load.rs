@@ -129,15 +129,10 @@ pub fn lower_source_partial(
     let mut refused = Vec::new();
     let mut kernels = if is_cuda {
         let options = launch.front_end(path)?;
-        let file = if launch.clang {
-            crate::clang::lower::lower_file(&source, &options)
-        } else {
-            crate::cuda::lower_all(&source, &options)
-        }
-        .map_err(input)?;
+        let file = crate::cuda::lower_file(&source, &options).map_err(input)?;
         warnings.extend(file.warnings.iter().map(|w| w.render(&name, &source)));
         refused = file.refused;
-        file.kernels.into_iter().map(|l| l.kernel).collect()
+        file.kernels
     } else if !launch.include_dirs.is_empty()
         || !launch.defines.is_empty()
         || !launch.template_arg.is_empty()

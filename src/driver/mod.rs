@@ -142,8 +142,6 @@ pub struct LaunchOptions {
     /// Take nothing from the file's host code: no launch geometry, no argument values
     /// (`--no-launch-facts`).
     pub no_launch_facts: bool,
-    /// Lower CUDA files with the clang front end (`--front-end clang`).
-    pub clang: bool,
 }
 
 impl LaunchOptions {

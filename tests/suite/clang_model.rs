@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use autosync::clang::{self, ExecSpace, LaunchKind, NodeKind, ParseOptions, ParsedFile, TemplateArg};
+use autosync::cuda::{self as clang, ExecSpace, LaunchKind, NodeKind, ParseOptions, ParsedFile, TemplateArg};
 
 fn input(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/clang").join(name)

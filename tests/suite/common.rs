@@ -1,8 +1,39 @@
-//! Helpers shared by the test modules: running the built binary, and showing places for the
-//! golden tests of the CUDA front end (`cuda_lower`, `preprocess`).
+//! Helpers shared by the test modules: running the built binary, lowering CUDA (clang reads
+//! files: text is written to a temporary file first), and showing places for the golden tests
+//! of the CUDA front end (`cuda_lower`, `preprocess`).
 
-use autosync::diag::line_col;
-use autosync::kpl::Place;
+use autosync::cuda::{lower_file, FrontEndOptions, LoweredFile};
+use autosync::diag::{line_col, Diagnostic};
+use autosync::kpl::{Kernel, Place};
+use std::path::Path;
+
+/// Lowers the CUDA file `path` with `options` (its `path` set to `path`).
+pub fn lower_path(path: &Path, options: FrontEndOptions) -> Result<LoweredFile, Diagnostic> {
+    let src = std::fs::read_to_string(path).expect("read the CUDA file");
+    lower_file(&src, &FrontEndOptions { path: Some(path.to_path_buf()), ..options })
+}
+
+/// The kernels of the CUDA file `path`: an error at the first refused kernel, or when there is
+/// none.
+pub fn kernels_of_path(path: &Path, options: FrontEndOptions) -> Result<Vec<Kernel>, Diagnostic> {
+    let file = lower_path(path, options)?;
+    if let Some(d) = file.refused.into_iter().next() {
+        return Err(d);
+    }
+    if file.kernels.is_empty() {
+        return Err(Diagnostic::error("no `__global__` kernel in this file", autosync::span::Span::new(0, 0)));
+    }
+    Ok(file.kernels)
+}
+
+/// The kernels of the CUDA text `src` (as a file `t.cu` of its own), only `only` when given;
+/// spans are offsets of `src`.
+pub fn kernels_of_text(src: &str, only: Option<&str>) -> Result<Vec<Kernel>, Diagnostic> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.cu");
+    std::fs::write(&path, src).expect("write the CUDA text");
+    kernels_of_path(&path, FrontEndOptions { only: only.map(str::to_string), ..FrontEndOptions::default() })
+}
 
 /// One line describing where a barrier after a label would go in `src`, with `line:col`
 /// positions (the form the expected `// places:` sections of the golden files use).

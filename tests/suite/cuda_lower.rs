@@ -5,8 +5,8 @@
 //! - `tests/cuda/errors/NAME.cu` is rejected with the `line:col: message` in `NAME.err`;
 //! - every `.cu` file under `benchmarks/` (recursively: micro, plain, sdk) lowers without error.
 
-use crate::common::show_place;
-use autosync::cuda::{lower_all, lower_file, lower_file_with, FrontEndOptions};
+use crate::common::{kernels_of_path, kernels_of_text, lower_path, show_place};
+use autosync::cuda::FrontEndOptions;
 use autosync::diag::{line_col, Severity};
 use autosync::kpl::{self, Kernel, Place};
 use std::fmt::Write;
@@ -98,13 +98,13 @@ fn check_invariants(k: &Kernel) {
 #[test]
 fn lowering_matches_expected_kpl() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
-    compare_goldens(&dir, "kpl", |cu, src| match lower_all(src, &FrontEndOptions::default()) {
+    compare_goldens(&dir, "kpl", |cu, src| match lower_path(cu, FrontEndOptions::default()) {
         Ok(file) => {
             // A refused kernel is no golden to bless: it would render as nothing.
             if let Some(d) = file.refused.first() {
                 panic!("{}: a kernel is refused: {}", cu.display(), d.render(&cu.display().to_string(), src));
             }
-            let ks: Vec<Kernel> = file.kernels.into_iter().map(|l| l.kernel).collect();
+            let ks: Vec<Kernel> = file.kernels;
             ks.iter().for_each(check_invariants);
             // The front end's warnings first, as KPL comments (most files have none).
             let mut out: String = file
@@ -130,7 +130,7 @@ fn lowering_matches_expected_kpl() {
 #[test]
 fn unsupported_constructs_are_errors_at_their_position() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/errors");
-    compare_goldens(&dir, "err", |_, src| match lower_file(src, None) {
+    compare_goldens(&dir, "err", |cu, src| match kernels_of_path(cu, FrontEndOptions::default()) {
         Ok(_) => "lowered without error\n".to_string(),
         Err(d) => {
             let (l, c) = d.span.map(|s| line_col(src, s.start)).unwrap_or((0, 0));
@@ -191,9 +191,8 @@ fn benchmarks_lower_without_error() {
     let mut failures = Vec::new();
     for cu in all {
         let src = std::fs::read_to_string(&cu).expect("read benchmark");
-        let options = FrontEndOptions { path: Some(cu.clone()), ..FrontEndOptions::default() };
         let known = UNSUPPORTED_BENCHMARKS.iter().find(|(f, _)| cu.ends_with(f));
-        match (lower_file_with(&src, &options), known) {
+        match (kernels_of_path(&cu, FrontEndOptions::default()), known) {
             (Ok(ks), None) => ks.iter().for_each(check_invariants),
             (Ok(_), Some((f, _))) => {
                 failures.push(format!("{f} lowers now: remove it from UNSUPPORTED_BENCHMARKS"))
@@ -213,11 +212,11 @@ fn benchmarks_lower_without_error() {
 #[test]
 fn only_selects_one_kernel_and_missing_names_are_errors() {
     let src = "__global__ void a(int *A) { A[threadIdx.x] = 1; }\n__global__ void b(int *B) { B[0] = 2; }\n";
-    let ks = lower_file(src, Some("b")).expect("lowers");
+    let ks = kernels_of_text(src, Some("b")).expect("lowers");
     assert_eq!(ks.len(), 1);
     assert_eq!(ks[0].name, "b");
-    assert_eq!(lower_file(src, None).expect("lowers").len(), 2);
-    let err = lower_file(src, Some("c")).expect_err("no kernel c");
+    assert_eq!(kernels_of_text(src, None).expect("lowers").len(), 2);
+    let err = kernels_of_text(src, Some("c")).expect_err("no kernel c");
     assert!(err.message.contains("no `__global__` kernel named `c`"), "{}", err.message);
 }
 
@@ -225,9 +224,10 @@ fn only_selects_one_kernel_and_missing_names_are_errors() {
 fn lowering_is_deterministic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/lower");
     for cu in files(&dir, "cu") {
-        let src = std::fs::read_to_string(&cu).expect("read test input");
-        let a = lower_file(&src, None).map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
-        let b = lower_file(&src, None).map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
+        let a = kernels_of_path(&cu, FrontEndOptions::default())
+            .map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
+        let b = kernels_of_path(&cu, FrontEndOptions::default())
+            .map(|ks| ks.iter().map(kpl::print).collect::<Vec<_>>());
         assert_eq!(a.ok(), b.ok());
     }
 }
@@ -235,7 +235,7 @@ fn lowering_is_deterministic() {
 #[test]
 fn template_instances_are_separate_kernels_sharing_places() {
     let src = "template <unsigned int B, typename T>\n__global__ void r(T *g) {\n    __shared__ T s[B];\n    s[threadIdx.x] = g[threadIdx.x];\n    __syncthreads();\n    if (B >= 512) {\n        g[threadIdx.x] = s[B - 1 - threadIdx.x];\n    }\n}\ntemplate __global__ void r<256, float>(float *g);\ntemplate __global__ void r<512, int>(int *g);\n";
-    let ks = lower_file(src, None).expect("lowers");
+    let ks = kernels_of_text(src, None).expect("lowers");
     let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["r<256, float>", "r<512, int>"]);
     ks.iter().for_each(check_invariants);
@@ -254,12 +254,15 @@ fn template_instances_are_separate_kernels_sharing_places() {
     assert!(a.iter().all(|p| line_places(&ks[1]).contains(p)), "shared places");
     // With neither an instantiation nor a value the error names the parameter and the flag.
     let bare = src.lines().filter(|l| !l.starts_with("template __global__")).collect::<Vec<_>>().join("\n");
-    let err = lower_file(&bare, None).expect_err("needs template arguments");
+    let err = kernels_of_text(&bare, None).expect_err("needs template arguments");
     assert!(err.message.contains("template parameter `B`"), "{}", err.message);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("bare.cu");
+    std::fs::write(&path, &bare).expect("write");
     let opts = FrontEndOptions {
         template_args: vec![("B".into(), "128".into()), ("T".into(), "unsigned int".into())],
         ..FrontEndOptions::default()
     };
-    let ks = lower_file_with(&bare, &opts).expect("lowers with --template-arg");
+    let ks = kernels_of_path(&path, opts).expect("lowers with --template-arg");
     assert_eq!(ks[0].name, "r<128, unsigned int>");
 }

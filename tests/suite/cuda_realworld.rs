@@ -303,12 +303,6 @@ fn check_fix(cu: &Path, name: &str, e: &Expect) -> Option<String> {
 }
 
 fn evaluate(cu: &Path) -> Row {
-    evaluate_with(cu, &[])
-}
-
-/// `evaluate` with `extra` arguments after the `.expect`'s own `args:`, for `check` and `fix`
-/// alike (the modern corpus adds `--front-end clang`).
-fn evaluate_with(cu: &Path, extra: &[&str]) -> Row {
     let name = cu.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let mut row = Row {
         file: name.clone(),
@@ -327,8 +321,6 @@ fn evaluate_with(cu: &Path, extra: &[&str]) -> Row {
                 return row;
             }
         };
-    let mut e = e;
-    e.args.extend(extra.iter().map(|a| a.to_string()));
     row.expected = show(&e.verdict);
     if let Some(n) = e.fix_barriers {
         row.expected += &format!(" fix+{n}");
@@ -517,7 +509,7 @@ fn is_known_wrong(root: &Path, f: &Path) -> bool {
 
 /// The modern corpus (`tests/cuda/apps/modern/`, README.md there): issue #36's files in the style
 /// of current ML code — torch extensions, helper headers, register tiles, cooperative groups,
-/// fp16/bf16/fp8 — run with `--front-end clang`. Strict on every file clang lowers (verdict and
+/// fp16/bf16/fp8. Strict on every file the front end lowers (verdict and
 /// fix outcome), except the known-wrong list above; the files it refuses are counted against
 /// `MODERN_CLANG_REFUSALS`.
 #[test]
@@ -527,7 +519,7 @@ fn modern_corpus_verdicts() {
     let rows: Vec<(PathBuf, Row)> = files
         .par_iter()
         .filter(|f| !is_known_wrong(&root, f))
-        .map(|f| (f.clone(), evaluate_with(f, &["--front-end", "clang"])))
+        .map(|f| (f.clone(), evaluate(f)))
         .collect();
     let mut table = String::new();
     let mut failures = Vec::new();
@@ -574,7 +566,7 @@ fn modern_corpus_known_wrong_stay_wrong() {
     assert_eq!(wrong.len(), MODERN_CLANG_KNOWN_WRONG.len(), "a known-wrong file is missing");
     let now_right: Vec<String> = wrong
         .par_iter()
-        .map(|f| (f, evaluate_with(f, &["--front-end", "clang"])))
+        .map(|f| (f, evaluate(f)))
         .filter(|(_, r)| matches!(r.status, Status::Correct | Status::ExpectedError))
         .map(|(f, _)| f.display().to_string())
         .collect();

@@ -3,7 +3,7 @@
 //! grid-barrier intervals, the oracle's grid cases and grid divergence, the synthesis (which keeps
 //! grid barriers and adds no `barrier` beside one), and the CUDA front end.
 
-use autosync::cuda::lower_file;
+use crate::common::kernels_of_text;
 use autosync::interp::{self, RunConfig, RunReport, Scope as IScope};
 use autosync::kpl::{self, Kernel, Label, StmtKind};
 use autosync::synth::{self, SynthOptions, Synthesis, Unfixable};
@@ -372,7 +372,7 @@ __global__ void only_first(int *part, int *total) {
     if (blockIdx.x == 0 && threadIdx.x == 0) total[0] = part[1];
 }
 "#;
-    let kernels = lower_file(src, None).unwrap_or_else(|d| panic!("{}", d.render("t.cu", src)));
+    let kernels = kernels_of_text(src, None).unwrap_or_else(|d| panic!("{}", d.render("t.cu", src)));
     assert_eq!(kernels.len(), 2);
     for mut k in kernels {
         k.geometry.block_dim = Some([32, 1, 1]);

@@ -4,16 +4,15 @@
 //!
 //! Run one area with `cargo test --release --test suite -- MODULE::`.
 
-mod common;
-
 mod bench;
-mod clang_frontend;
+
 mod clang_model;
 mod cli;
 mod cli_budget;
 mod cli_fix;
 mod cli_multi;
 mod cli_options;
+mod common;
 mod config;
 mod cuda_fix_golden;
 mod cuda_frontend;
@@ -22,6 +21,7 @@ mod cuda_realworld;
 mod docs;
 mod fix_check;
 mod fix_safety;
+mod frontend_models;
 mod fuzz_cli;
 mod gridsync;
 mod interp;

@@ -14,7 +14,8 @@
 //! The last test runs `autosync fix` on `tests/cuda/fix_partial/*.cu` (kernels with block-level
 //! and grid-level races) and compares the diff and the report with the files beside them.
 
-use autosync::cuda::{lower_file_with, FrontEndOptions};
+use crate::common::kernels_of_path;
+use autosync::cuda::FrontEndOptions;
 use autosync::verify::{Oracle, OracleOptions, Scope, Verdict, Z3Oracle};
 use std::path::{Path, PathBuf};
 
@@ -63,8 +64,7 @@ fn verdict_lines(text: &str) -> String {
 
 fn verdict_of(path: &Path, wrap: bool) -> String {
     let src = std::fs::read_to_string(path).expect("read kernel");
-    let opts = FrontEndOptions { path: Some(path.to_path_buf()), ..FrontEndOptions::default() };
-    let kernels = match lower_file_with(&src, &opts) {
+    let kernels = match kernels_of_path(path, FrontEndOptions::default()) {
         Ok(k) => k,
         Err(d) => return format!("front end error: {}\n", d.render(&path.display().to_string(), &src)),
     };

@@ -392,7 +392,7 @@ fn oracle_covers_the_interpreter_on_benchmark_ablations() {
     paths.sort();
     for p in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "cu")) {
         let src = std::fs::read_to_string(&p).expect("read");
-        for mut k in autosync::cuda::lower_file(&src, None)
+        for mut k in crate::common::kernels_of_path(&p, autosync::cuda::FrontEndOptions::default())
             .unwrap_or_else(|d| panic!("{}", d.render(&p.display().to_string(), &src)))
         {
             // Two blocks are enough for grid races and keep the interpreter fast; oracle and

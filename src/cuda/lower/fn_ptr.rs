@@ -1,356 +1,341 @@
-//! Function pointers among the file's functions: `binop_t op = useMul ? mulf : addf;`, a device
-//! function's parameter `float (*f)(float)` given `square`, a kernel parameter `op_t op` the host
-//! fetched from a `__device__ op_t d_add = add;` symbol.
+//! Function pointers among the file's functions in the clang lowering, the classic lowering's
+//! model (`cuda/lower/fn_ptr.rs`): `binop_t op = useMul ? mulf : addf;`, a device function's
+//! parameter `float (*f)(float)` given `square`.
 //!
-//! A function pointer is bound ([`Binding::Func`]) to a list of candidate functions and a
-//! selector, a KPL expression whose value is the index of the candidate it holds (fixed when the
-//! pointer gets its value: a local holds the selector of its initializer). A call `op(a, b)`
-//! (or `(*op)(a, b)`) is one inlined call per candidate, each under `selector == i` (the last
-//! one under the rest), so every access and barrier of the function the program calls is there,
-//! under the condition the program calls it under.
+//! A pointer is bound to its candidate functions and a selector, a local holding the index of
+//! the candidate it holds, set where the pointer gets its value (C evaluates the `?:` there).
+//! A call `op(a, b)` or `(*op)(a, b)` is one inlined call per candidate, each under
+//! `selector == i` (the last under the rest): every access and barrier of the function the
+//! program calls is there, under the condition the program calls it under.
 //!
-//! Soundness: a pointer given a function name, `&f`, `?:` among such values or another bound
-//! pointer holds exactly the candidate its selector names. A kernel parameter is a value from the
-//! host, the same in every thread: its candidates are every function of the file whose address
-//! the file takes (the only functions a pointer can name without undefined behaviour, assuming
-//! whole-program compilation: a pointer from another translation unit under `-rdc` is not
-//! modelled), of the call's arity, under an unknown uniform selector. A pointer re-pointed after
-//! its declaration, stored, compared or used as a value, a table of pointers, and a kernel
-//! parameter with no candidate are refused at their position.
+//! A kernel parameter of function pointer type is the host's value, the same in every thread:
+//! its candidates are the device functions of the file whose address the file takes (the only
+//! ones a pointer can hold without undefined behaviour, assuming whole-program compilation: a
+//! pointer from another translation unit under `-rdc` is not modelled), its selector the
+//! parameter itself, assumed below their number; a call keeps those of its arity (a pointer
+//! of the call's type holds no other), like the classic lowering.
+//!
+//! Refused at their place: a pointer assigned after its declaration, one used as a value
+//! (stored, compared, passed to what is not inlined), a kernel parameter whose candidates are
+//! none or that is chosen among by `?:`, and any other pointer expression.
 
-use super::*;
+use super::{assigns, strip_callee, Function, Lx, Node, NodeKind, Ty, R};
+use crate::kpl::ast::{BinOp, Expr, Stmt, StmtKind};
 
-/// The functions a function pointer may hold and which one it holds.
+/// The functions a pointer may hold (by clang id) and the local that says which.
 #[derive(Clone, Debug)]
 pub(super) struct FnChoice {
-    /// The candidates, by name (a name may repeat; the selector picks a position).
-    pub(super) targets: Rc<[String]>,
-    /// The position of the candidate held, an effect-free KPL expression (for a kernel
-    /// parameter the parameter itself, assumed below the number of candidates).
-    pub(super) selector: Expr,
-    /// The candidates are all the file's address-taken functions (a kernel parameter): a call
+    targets: Vec<String>,
+    selector: String,
+    /// The candidates are every address-taken device function (a kernel parameter): a call
     /// keeps those of its arity.
-    pub(super) by_arity: bool,
+    by_arity: bool,
 }
 
-impl<'t> Lx<'_, 't> {
-    /// The identifier a parameter or declarator names when its type is a pointer to a function
-    /// (`binop_t op` with `typedef float (*binop_t)(float, float);`, or `float (*op)(float)`).
-    pub(super) fn fn_ptr_name<'n>(&self, ty: Node, decl: Node<'n>) -> Option<Node<'n>> {
-        use crate::cuda::typedefs::{resolve, Alias};
-        if decl.kind() == "identifier" {
-            let named = matches!(resolve(text(ty, self.src), &self.file.aliases), Some(Alias::FnPtr));
-            return named.then_some(decl);
-        }
-        if decl.kind() != "function_declarator" {
-            return None;
-        }
-        let inner = decl.child_by_field_name("declarator")?;
-        let inner = if inner.kind() == "parenthesized_declarator" { inner.named_child(0)? } else { inner };
-        if inner.kind() != "pointer_declarator" {
-            return None;
-        }
-        inner.child_by_field_name("declarator").filter(|d| d.kind() == "identifier")
-    }
-
-    /// Whether `n` declares one function pointer with an initializer (`fn_ptr_declaration`).
-    pub(super) fn is_fn_ptr_declaration(&self, n: Node) -> bool {
-        let Some(ty) = n.child_by_field_name("type") else { return false };
-        let mut c = n.walk();
-        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
-        decls.iter().any(|d| {
-            let d =
-                if d.kind() == "init_declarator" { d.child_by_field_name("declarator") } else { Some(*d) };
-            d.is_some_and(|d| self.fn_ptr_name(ty, d).is_some())
-        })
-    }
-
-    /// `binop_t op = c ? mulf : addf;`: binds `op` to the candidates with the selector's value
-    /// at this point held in a fresh local.
-    pub(super) fn fn_ptr_declaration(&mut self, n: Node) -> R<()> {
-        let ty = n.child_by_field_name("type").ok_or_else(|| unsupported("declaration", n))?;
-        let mut c = n.walk();
-        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
-        for d in decls {
-            let (decl, value) = match d.kind() {
-                "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
-                _ => (Some(d), None),
-            };
-            let name = decl.and_then(|x| self.fn_ptr_name(ty, x)).ok_or_else(|| {
-                unsupported(
-                    format!("`{}` beside a function pointer in one declaration", text(d, self.src)),
-                    d,
-                )
-            })?;
-            let value = value.ok_or_else(|| {
-                unsupported(
-                    format!("the function pointer `{}` without an initializer", text(name, self.src)),
-                    d,
-                )
-            })?;
-            let mut choice = self.fn_choice(value)?;
-            if !matches!(choice.selector, Expr::Const(_) | Expr::Var(_)) {
-                // Fixed now: the condition's inputs may change before a call.
-                let sel = self.temp(Some(choice.selector));
-                choice.selector = Expr::Var(sel);
+/// Whether `n` holds a reference to a function other than as a call's callee, collected into
+/// `out` by clang id.
+fn address_taken(n: &Node, out: &mut Vec<String>) {
+    // An explicit stack: the walk is over whole bodies, however deep.
+    let mut stack = vec![(n, false)];
+    while let Some((n, callee)) = stack.pop() {
+        if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
+            if !callee && decl_kind.contains("Function") && !out.contains(decl_id) {
+                out.push(decl_id.clone());
             }
-            self.bind(text(name, self.src), Binding::Func(choice));
         }
+        let calls = matches!(n.kind, NodeKind::Call { .. } | NodeKind::OperatorCall { .. });
+        for (k, c) in n.children.iter().enumerate() {
+            // The callee of a call, through its decay to a pointer, is no address taken.
+            let through = callee && matches!(n.kind, NodeKind::ImplicitCast { .. } | NodeKind::Paren);
+            stack.push((c, (calls && k == 0) || through));
+        }
+    }
+}
+
+/// Whether `ty` is a pointer to a function (`float (*)(float, float)`).
+fn is_fn_pointer(ty: &str) -> bool {
+    // `float (*)[512]` points to rows of an array: the declarator is followed by a `[`.
+    ["(*)", "(*const)"]
+        .iter()
+        .any(|d| ty.match_indices(d).any(|(i, _)| ty[i + d.len()..].trim_start().starts_with('(')))
+}
+
+impl<'a> Lx<'a> {
+    /// The candidates `n` may denote and the index of the one it does (an expression
+    /// evaluated here, in C's order): a function with a body, `&f`, `?:` of such values,
+    /// another bound pointer.
+    fn fn_value(&mut self, n: &Node) -> R<(Vec<String>, Expr, bool)> {
+        let s = strip_callee(n);
+        match &s.kind {
+            NodeKind::DeclRef { decl_id, .. } => {
+                if let Some(c) = self.fn_ptrs.get(decl_id) {
+                    return Ok((c.targets.clone(), Expr::var(&c.selector), c.by_arity));
+                }
+                match self.model.by_id(decl_id) {
+                    Some(f) if f.body.is_some() => Ok((vec![f.id.clone()], Expr::Const(0), false)),
+                    _ => {
+                        Err(self
+                            .unsupported("this function pointer (only functions of the file with a body)", n))
+                    }
+                }
+            }
+            NodeKind::Unary { op, .. } if op == "&" => self.fn_value(self.only_child(s)?),
+            NodeKind::Conditional => {
+                let [c, a, b] = s.children.as_slice() else {
+                    return Err(self.unsupported("this `?:`", s));
+                };
+                let c = self.condition(c)?;
+                let (mut ta, sa, aa) = self.fn_value(a)?;
+                let (tb, sb, ab) = self.fn_value(b)?;
+                if aa || ab {
+                    return Err(self.unsupported("a `?:` of a function pointer parameter", s));
+                }
+                let shift = ta.len() as u32;
+                ta.extend(tb);
+                let sb = match sb {
+                    Expr::Const(k) => Expr::Const(k + shift),
+                    e => Expr::bin(BinOp::Add, e, Expr::Const(shift)),
+                };
+                Ok((ta, Expr::Select(Box::new(c), Box::new(sa), Box::new(sb)), false))
+            }
+            _ => Err(self.unsupported("this function pointer value", n)),
+        }
+    }
+
+    /// Binds the pointer `id` (never assigned in `body`) to the value `init`.
+    fn bind_fn_pointer(&mut self, id: &str, name: &str, init: &Node, body: Option<&Node>) -> R<()> {
+        if body.is_some_and(|b| assigns(b, id)) {
+            return Err(self.unsupported("a function pointer assigned after its declaration", init));
+        }
+        let (targets, sel, by_arity) = self.fn_value(init)?;
+        let selector = self.fresh(&format!("{name}_fn"));
+        self.emit(StmtKind::Local { name: selector.clone(), init: Some(sel) });
+        self.fn_ptrs.insert(id.to_string(), FnChoice { targets, selector, by_arity });
         Ok(())
     }
 
-    /// A kernel parameter of function pointer type: the uniform parameter `name`, holding one of
-    /// the file's address-taken functions. `None`: `p` is no such parameter.
-    pub(super) fn fn_ptr_kernel_parameter(&mut self, f: Node, ty: Node, decl: Node) -> Option<R<()>> {
-        let name = self.fn_ptr_name(ty, decl)?;
-        let cname = text(name, self.src).to_string();
-        let mut root = f;
-        while let Some(p) = root.parent() {
-            root = p;
+    /// Hook of `parameters`: a kernel parameter of function pointer type, bound to the file's
+    /// address-taken device functions under its own value. `None`: `p` is no such parameter.
+    pub(super) fn fn_pointer_kernel_param(
+        &mut self,
+        p: &super::super::Param,
+        body: Option<&Node>,
+        at: crate::span::Span,
+    ) -> Option<R<()>> {
+        let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
+        if !is_fn_pointer(&ty) {
+            return None;
         }
-        // Device functions only: a pointer a kernel calls cannot hold a host function.
-        let device = self
-            .prog
-            .functions
-            .iter()
-            .filter(|(_, d)| declared_device(d.node, self.src))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        let targets = address_taken(root, self.src, &device);
-        if targets.is_empty() {
-            return Some(Err(unsupported(
-                format!("the function pointer parameter `{cname}`: the file takes the address of no function it could hold"),
-                decl,
-            )));
-        }
-        let k = if self.taken.contains(&cname) || crate::kpl::is_keyword(&cname) {
-            self.fresh_name(&cname)
-        } else {
-            cname.clone()
+        let refuse = |why: &str| {
+            crate::diag::Diagnostic::error(
+                format!("unsupported: the function pointer parameter `{}`: {why}", p.name),
+                at,
+            )
         };
-        self.declare_kpl(&k);
-        self.push_param(&k, &cname);
-        // The pointer holds one of them: its value is a position in the list.
+        if body.is_some_and(|b| assigns(b, &p.id)) {
+            return Some(Err(refuse("it is assigned")));
+        }
+        let targets = self.address_taken_device_functions();
+        if targets.is_empty() {
+            return Some(Err(refuse("the file takes the address of no device function it could hold")));
+        }
+        let kpl = self.declare(&p.name);
+        self.params.push(kpl.clone());
         let count = u32::try_from(targets.len()).unwrap_or(u32::MAX);
-        self.cur_span = span(decl);
-        let l = self
-            .emit(StmtKind::Assume { cond: Expr::bin(BinOp::ULt, Expr::Var(k.clone()), Expr::Const(count)) });
-        self.set_place(l, Place::Not("the range of a function pointer parameter".into()));
-        self.fn_pointers
-            .insert(k.clone(), crate::kpl::FnPointer { name: cname.clone(), targets: targets.clone() });
-        self.bind(
-            &cname,
-            Binding::Func(FnChoice { targets: targets.into(), selector: Expr::Var(k), by_arity: true }),
-        );
+        self.emit(StmtKind::Assume { cond: Expr::bin(BinOp::ULt, Expr::var(&kpl), Expr::Const(count)) });
+        self.fn_ptrs.insert(p.id.clone(), FnChoice { targets, selector: kpl, by_arity: true });
         Some(Ok(()))
     }
 
-    /// A device function's parameter of function pointer type, given the argument `a`. `None`:
-    /// `p` is no such parameter.
-    pub(super) fn fn_ptr_param(&mut self, p: Node, a: Node) -> Option<R<BoundParam>> {
-        let ty = p.child_by_field_name("type")?;
-        let name = self.fn_ptr_name(ty, p.child_by_field_name("declarator")?)?;
-        let cname = text(name, self.src).to_string();
-        Some(self.fn_choice(a).map(|c| BoundParam::Alias { cname, binding: Binding::Func(c) }))
-    }
-
-    /// The candidates and selector of a function pointer value: a function of the file, `&f`,
-    /// a bound pointer, `c ? x : y` of those.
-    fn fn_choice(&mut self, e: Node) -> R<FnChoice> {
-        let src = self.src;
-        match e.kind() {
-            "parenthesized_expression" => {
-                let inner = e.named_child(0).ok_or_else(|| unsupported("empty parentheses", e))?;
-                self.fn_choice(inner)
+    /// The device functions with a body whose address the file takes anywhere (a function's
+    /// body, a namespace-scope initializer, a template pattern), by clang id of their
+    /// definition, in the order of the definitions.
+    fn address_taken_device_functions(&self) -> Vec<String> {
+        let model = self.model;
+        let mut ids = Vec::new();
+        for f in &model.functions {
+            if let Some(b) = &f.body {
+                address_taken(b, &mut ids);
             }
-            "pointer_expression" if e.child_by_field_name("operator").is_some_and(|o| text(o, src) == "&") => {
-                let arg = e.child_by_field_name("argument").ok_or_else(|| unsupported("`&`", e))?;
-                self.fn_choice(arg)
+        }
+        for g in model.globals.values() {
+            if let Some(v) = &g.value {
+                address_taken(v, &mut ids);
             }
-            "identifier" => {
-                let name = text(e, src);
-                match self.lookup(name) {
-                    Some(Binding::Func(c)) => Ok(c.clone()),
-                    None if self.prog.has_function(name) => {
-                        Ok(FnChoice { targets: Rc::from([name.to_string()]), selector: Expr::Const(0), by_arity: false })
+        }
+        let mut defs: Vec<&Function> = Vec::new();
+        let mut add = |f: &'a Function| {
+            let device =
+                matches!(f.space, super::super::ExecSpace::Device | super::super::ExecSpace::HostDevice);
+            if device && f.body.is_some() && !defs.iter().any(|d| d.id == f.id) {
+                defs.push(f);
+            }
+        };
+        for id in &ids {
+            if let Some(f) = model.definition(id) {
+                add(f);
+            }
+        }
+        for r in &model.loose_refs {
+            match &r.decl_id {
+                Some(id) => {
+                    if let Some(f) = model.definition(id) {
+                        add(f);
                     }
-                    _ => Err(unsupported(format!("`{name}` as a function pointer (not a function of the file)"), e)),
                 }
+                // A name a template pattern leaves unresolved: any function of that name.
+                None => model.functions.iter().filter(|f| f.name == r.name).for_each(&mut add),
             }
-            "conditional_expression" => {
-                let (c, a, b) = self.ternary_parts(e)?;
-                let ce = self.cond(c)?;
-                let x = self.fn_choice(a)?;
-                let y = self.fn_choice(b)?;
-                if x.by_arity || y.by_arity {
-                    return Err(unsupported("choosing between a function pointer parameter and another function", e));
-                }
-                let offset = u32::try_from(x.targets.len()).unwrap_or(u32::MAX);
-                let targets: Vec<String> = x.targets.iter().chain(y.targets.iter()).cloned().collect();
-                let shifted = match y.selector {
-                    Expr::Const(k) => Expr::Const(k.saturating_add(offset)),
-                    s => Expr::bin(BinOp::Add, s, Expr::Const(offset)),
-                };
-                Ok(FnChoice {
-                    targets: targets.into(),
-                    selector: Expr::Select(Box::new(ce), Box::new(x.selector), Box::new(shifted)),
-                    by_arity: false,
-                })
-            }
-            _ => Err(unsupported(
-                format!(
-                    "the function pointer value `{}` (only the file's functions, `&f`, `?:` among them and pointers bound to them)",
-                    text(e, src)
-                ),
-                e,
-            )),
         }
+        let pos = |f: &Function| f.range.as_ref().map(|r| (r.file.to_string(), r.start.offset));
+        defs.sort_by_key(|f| pos(f));
+        defs.into_iter().map(|f| f.id.clone()).collect()
     }
 
-    /// A call through the function pointer bound to `choice`: one inlined call per candidate
-    /// under its selector value, the result in a fresh local when `used`.
-    pub(super) fn fn_ptr_call(
-        &mut self,
-        n: Node,
-        name: &str,
-        choice: FnChoice,
-        args: &[Node],
-        used: bool,
-    ) -> R<Option<(Expr, Ty)>> {
-        let mut cases: Vec<(u32, String)> = choice
-            .targets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (u32::try_from(i).unwrap_or(u32::MAX), t.clone()))
-            .collect();
-        if choice.by_arity {
-            let prog = self.prog;
-            cases.retain(|(_, t)| {
-                prog.functions.iter().any(|(fname, d)| fname == t && fn_params(d.node).len() == args.len())
-            });
-            if cases.is_empty() {
-                return Err(unsupported(
-                    format!(
-                        "the call through `{name}`: no function of the file whose address it takes has {} parameter(s)",
-                        args.len()
-                    ),
-                    n,
-                ));
-            }
+    /// The function pointer parameters of the kernel as the source has them
+    /// (`Kernel::fn_pointers`): by KPL name, the candidates' names by the parameter's value.
+    pub(super) fn kernel_fn_pointers(&self) -> std::collections::BTreeMap<String, crate::kpl::FnPointer> {
+        let model = self.model;
+        self.fn_ptrs
+            .values()
+            .filter(|c| c.by_arity && self.params.contains(&c.selector))
+            .map(|c| {
+                let targets = c
+                    .targets
+                    .iter()
+                    .map(|id| model.by_id(id).map_or(id.clone(), |f| f.name.clone()))
+                    .collect();
+                (c.selector.clone(), crate::kpl::FnPointer { name: c.selector.clone(), targets })
+            })
+            .collect()
+    }
+
+    /// Hook of `declaration`: a local pointer to a function. `None`: `ty` is no such pointer.
+    pub(super) fn fn_pointer_local(&mut self, v: &Node, ty: &str) -> Option<R<()>> {
+        let NodeKind::Var { id, name, .. } = &v.kind else { return None };
+        if !is_fn_pointer(ty) {
+            return None;
         }
-        if choice.by_arity && cases.len() < choice.targets.len() {
-            // A pointer of this call's type cannot hold a function of another arity.
-            let held = cases
+        let Some(init) = v.children.first() else {
+            return Some(Err(self.unsupported("a function pointer declared without a value", v)));
+        };
+        let body = self.bodies.last().copied();
+        Some(self.bind_fn_pointer(id, name, init, body))
+    }
+
+    /// Hook of the inliner: a parameter of function-pointer type given `a`. `None`: `ty` is no
+    /// such pointer.
+    pub(super) fn fn_pointer_param(
+        &mut self,
+        ty: &str,
+        (id, name): (&str, &str),
+        a: &Node,
+        body: &Node,
+    ) -> Option<R<()>> {
+        is_fn_pointer(ty)
+            .then(|| self.bind_fn_pointer(id, if name.is_empty() { "f" } else { name }, a, Some(body)))
+    }
+
+    /// Hook of `call`: a call through a bound pointer (`op(a, b)`, `(*op)(a, b)`). `None`: the
+    /// callee is no such pointer.
+    pub(super) fn fn_pointer_call(&mut self, n: &Node, want: bool) -> Option<R<Option<(Expr, Ty)>>> {
+        let mut callee = strip_callee(n.children.first()?);
+        while let NodeKind::Unary { op, .. } = &callee.kind {
+            if op != "*" {
+                break;
+            }
+            callee = strip_callee(callee.children.first()?);
+        }
+        let NodeKind::DeclRef { decl_id, .. } = &callee.kind else { return None };
+        let choice = self.fn_ptrs.get(decl_id)?.clone();
+        Some(self.call_each(n, &choice, want))
+    }
+
+    /// One inlined call per candidate, under `selector == i`, the last under the rest. The
+    /// scalar arguments are evaluated once, before (C evaluates them before the call, and
+    /// one read per source read keeps the findings the classic lowering's).
+    fn call_each(&mut self, n: &Node, choice: &FnChoice, want: bool) -> R<Option<(Expr, Ty)>> {
+        let mut args = Vec::new();
+        for (k, a) in n.children[1..].iter().enumerate() {
+            if a.ty.as_deref().and_then(|t| self.scalar_of(t)).is_none() {
+                args.push(a.clone());
+                continue;
+            }
+            let (e, t) = self.rvalue(a)?;
+            let kpl = self.temp(Some(e));
+            // The value stands in for the argument: a name bound to the temporary.
+            let id = format!("{}#arg{k}", choice.selector);
+            self.bindings.insert(id.clone(), super::Binding::Scalar { kpl: kpl.clone(), ty: t });
+            let kind = NodeKind::DeclRef { name: kpl, decl_id: id, decl_kind: "VarDecl".into() };
+            args.push(Node { kind, ty: a.ty.clone(), range: a.range.clone(), children: Vec::new() });
+        }
+        let args = &args[..];
+        let rt = n.ty.as_deref().and_then(|t| self.scalar_of(t));
+        let result = match (want, rt) {
+            (true, Some(t)) => Some((self.temp(None), t)),
+            (true, None) => return Err(self.unsupported("the value of this call", n)),
+            (false, _) => None,
+        };
+        let model = self.model;
+        let mut branches = Vec::new();
+        for (i, id) in choice.targets.iter().enumerate() {
+            let Some(f) = model.by_id(id) else {
+                return Err(self.unsupported("a call through this function pointer", n));
+            };
+            if choice.by_arity && f.params.len() != args.len() {
+                continue;
+            }
+            branches.push((u32::try_from(i).unwrap_or(u32::MAX), f));
+        }
+        if branches.is_empty() {
+            return Err(self.unsupported(
+                format!(
+                    "a call through this function pointer: no device function of the file whose address it takes has {} parameter(s)",
+                    args.len()
+                ),
+                n,
+            ));
+        }
+        if branches.len() < choice.targets.len() {
+            // A pointer of this call's type holds no function of another arity.
+            let held = branches
                 .iter()
-                .map(|(k, _)| Expr::bin(BinOp::Eq, choice.selector.clone(), Expr::Const(*k)))
+                .map(|(k, _)| Expr::bin(BinOp::Eq, Expr::var(&choice.selector), Expr::Const(*k)))
                 .reduce(|a, b| Expr::bin(BinOp::Or, a, b));
             if let Some(cond) = held {
                 self.emit(StmtKind::Assume { cond });
             }
         }
-        if let [(_, only)] = &cases[..] {
-            return self.inline_call(n, only, None, args);
-        }
-        // C++ evaluates the arguments once, before the call: scalar ones are evaluated here
-        // (their reads are not repeated per candidate).
-        let first = self.prog.functions.iter().find(|(f, _)| *f == cases[0].1).map(|(_, d)| d.clone());
-        let mut prebound = Vec::new();
-        if let Some(def) = first.filter(|d| d.tparams.is_empty()) {
-            for (p, a) in fn_params(def.node).iter().zip(args) {
-                let (Some(ty), Some(decl)) =
-                    (p.child_by_field_name("type"), p.child_by_field_name("declarator"))
-                else {
-                    continue;
-                };
-                let scalar = decl.kind() == "identifier"
-                    && self.agg_type(ty).is_none()
-                    && self.fn_ptr_name(ty, decl).is_none()
-                    && !self.is_group_type(ty);
-                if scalar {
-                    let (e, t) = self.expr(*a)?;
-                    let held = self.temp(Some(e));
-                    prebound.push((a.id(), (Expr::Var(held), t)));
-                }
-            }
-        }
-        let saved = std::mem::replace(&mut self.prebound_args, prebound.into_iter().collect());
-        let result = if used { Some(self.temp(None)) } else { None };
-        let mut ty = None;
-        let r = self.fn_cases(n, &choice.selector, &cases, args, result.as_deref(), &mut ty);
-        self.prebound_args = saved;
-        r?;
-        Ok(result.zip(ty).map(|(r, t)| (Expr::Var(r), t)))
+        self.branch(n, choice, &branches, args, result.as_ref().map(|(r, _)| r.as_str()))?;
+        Ok(result.map(|(r, t)| (Expr::var(&r), t)))
     }
 
-    /// `if (selector == k0) r = f0(args); else if … else r = fn(args);` over `cases`.
-    fn fn_cases(
+    fn branch(
         &mut self,
-        n: Node,
-        selector: &Expr,
-        cases: &[(u32, String)],
+        n: &Node,
+        choice: &FnChoice,
+        fs: &[(u32, &'a Function)],
         args: &[Node],
         result: Option<&str>,
-        ty: &mut Option<Ty>,
     ) -> R<()> {
-        let one = |s: &mut Self, target: &str, ty: &mut Option<Ty>| -> R<()> {
-            let r = s.inline_call(n, target, None, args)?;
-            if let (Some(dst), Some((e, t))) = (result, r) {
-                let want = *ty.get_or_insert(t);
-                s.emit(StmtKind::Assign { name: dst.to_string(), value: convert(e, t, want) });
+        let Some(((i, f), rest)) = fs.split_first() else { return Ok(()) };
+        let call = |lx: &mut Self| -> R<()> {
+            let v = lx.inline(n, f, args)?;
+            if let (Some(r), Some((v, _))) = (result, v) {
+                lx.emit(StmtKind::Assign { name: r.to_string(), value: v });
             }
             Ok(())
         };
-        let [(k, first), rest @ ..] = cases else { return Ok(()) };
         if rest.is_empty() {
-            return one(self, first, ty);
+            return call(self);
         }
-        let cond = Expr::bin(BinOp::Eq, selector.clone(), Expr::Const(*k));
-        let l = self.label();
-        let ts = self.label();
-        let (then, _) = self.nested(|s| one(s, first, ty))?;
+        let cond = Expr::bin(BinOp::Eq, Expr::var(&choice.selector), Expr::Const(*i));
+        let span = self.cur_span;
+        let label = self.label();
+        let then = self.open_block(label, None, call)?;
         let el = self.label();
-        let es = self.label();
-        let (els, _) = self.nested(|s| s.fn_cases(n, selector, rest, args, result, ty))?;
-        let sp = self.cur_span;
-        let then = Block { label: l, start: ts, stmts: then, span: sp };
-        let els = Some(Block { label: el, start: es, stmts: els, span: sp });
-        self.out.push(Stmt { label: l, kind: StmtKind::If { cond, then, els }, span: sp });
+        let els = self.open_block(el, None, |lx| lx.branch(n, choice, rest, args, result))?;
+        self.out.push(Stmt { label, kind: StmtKind::If { cond, then, els: Some(els) }, span });
         Ok(())
     }
-}
-
-/// Whether the function definition `f` is declared `__device__`.
-fn declared_device(f: Node, src: &str) -> bool {
-    let mut c = f.walk();
-    let found = f
-        .children(&mut c)
-        .take_while(|ch| ch.kind() != "function_declarator")
-        .any(|ch| text(ch, src).split_whitespace().any(|w| w == "__device__"));
-    found
-}
-
-/// The file's functions (`functions`) whose address the file takes: named anywhere but as the
-/// callee of a call or in a function's own declarator, in order of first mention.
-fn address_taken(root: Node, src: &str, functions: &std::collections::HashSet<&str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // An explicit stack: the walk is over the whole file, however deep.
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "identifier" {
-            let name = text(n, src);
-            let parent = n.parent();
-            let callee = parent.is_some_and(|p| {
-                p.kind() == "call_expression"
-                    && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id())
-            });
-            let declarator = parent.is_some_and(|p| p.kind() == "function_declarator");
-            if functions.contains(name) && !callee && !declarator && !out.iter().any(|o| o == name) {
-                out.push(name.to_string());
-            }
-        }
-        let mut c = n.walk();
-        let children: Vec<Node> = n.children(&mut c).collect();
-        stack.extend(children.into_iter().rev());
-    }
-    out
 }

@@ -1,163 +1,148 @@
-//! Lambdas inside a kernel or device function, inlined at each call like device functions.
+//! Lambdas in device code, the classic lowering's model (`cuda/lower/lambda.rs`): `auto f =
+//! [captures](params) { … };` binds `f` to its closure (no KPL statement but the copies of
+//! by-value captures), and `f(a, b)` inlines the closure's call operator
+//! ([`super::super::Model::lambdas`]) like a device function.
 //!
-//! `auto f = [&](int x, int y) { return y * W + x; };` binds `f` to the lambda (no KPL
-//! statement); `f(a, b)` inlines its body with the parameters bound like a device function's.
-//! The body sees the scope at the CALL (captured names are looked up there): exact for `[&]`
-//! captures, and for by-value captures (`[=]`, `[x]`) when no captured name is assigned after
-//! the lambda's definition — otherwise the call is an error naming the variable, since the copy
-//! and the variable would differ. A lambda that is not called directly (passed to a function,
-//! stored, returned) is an error at that use; generic lambdas (`auto` parameters) are errors.
+//! clang's body of the lambda refers to a captured variable by the variable's own declaration:
+//! a capture by reference is therefore the variable's binding where the lambda is called (the
+//! variable itself). A capture by value is a copy taken where the lambda is created: a fresh
+//! local for a scalar (or a pointer's offset), bound in the variable's place while the body is
+//! inlined, so later writes to the variable do not reach the copy (and a `mutable` lambda's
+//! writes reach only its copy). Captures of anything else by value, init-captures and `this`
+//! are refused; so is any use of the closure but a direct call (a copy, an argument).
 
-use super::*;
+use super::{strip, strip_callee, Binding, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, StmtKind};
 
-impl<'t> Lx<'_, 't> {
-    /// Records `auto f = [captures](params) { … };` (one declarator whose value is a lambda);
-    /// false when `n` is not such a declaration.
-    pub(super) fn lambda_declaration(&mut self, n: Node<'t>) -> bool {
-        let Some(ty) = n.child_by_field_name("type") else { return false };
-        if text(ty, self.src) != "auto" {
-            return false;
+/// A local bound to a lambda's closure. Which call operator a call of it runs is the one of
+/// its type (a closure type is the lambda's own), which clang names at the call.
+#[derive(Clone, Debug)]
+pub(super) struct Closure {
+    /// The variables captured by value and the copies that stand for them in the body.
+    copies: Vec<(String, Binding)>,
+}
+
+/// The lambda an initializer is, through the nodes that leave it the same object.
+fn lambda_of(n: &Node) -> Option<&Node> {
+    let mut n = strip(n);
+    loop {
+        match &n.kind {
+            NodeKind::Other { kind } if kind == "LambdaExpr" => return Some(n),
+            NodeKind::Other { kind }
+                if matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+                ) =>
+            {
+                n = strip(n.children.first()?);
+            }
+            _ => return None,
         }
-        let mut c = n.walk();
-        let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
-        let [d] = decls[..] else { return false };
-        let (Some(name), Some(value)) = (d.child_by_field_name("declarator"), d.child_by_field_name("value"))
-        else {
-            return false;
+    }
+}
+
+impl<'a> Lx<'a> {
+    /// Hook of `declaration`: `auto f = [..](..) { .. };`. `None`: `v` is not initialized with a
+    /// lambda.
+    pub(super) fn lambda_local(&mut self, v: &Node) -> Option<R<()>> {
+        let NodeKind::Var { id, .. } = &v.kind else { return None };
+        let lambda = lambda_of(v.children.first()?)?;
+        Some(self.closure(lambda, v).map(|c| {
+            self.lambdas.insert(id.clone(), c);
+        }))
+    }
+
+    fn closure(&mut self, lambda: &Node, v: &Node) -> R<Closure> {
+        let class = lambda
+            .children
+            .first()
+            .filter(|c| matches!(&c.kind, NodeKind::Other { kind } if kind == "CXXRecordDecl"));
+        let Some(class) = class else {
+            return Err(self.unsupported("this lambda", lambda));
         };
-        if name.kind() != "identifier" || value.kind() != "lambda_expression" {
-            return false;
+        let generic = class
+            .children
+            .iter()
+            .any(|m| matches!(&m.kind, NodeKind::Other { kind } if kind == "FunctionTemplateDecl"));
+        if generic {
+            return Err(self.unsupported("a generic lambda (`auto` parameters)", lambda));
         }
-        let cname = text(name, self.src).to_string();
-        // The name now stands for the lambda (`lambdas`), not a binding of this scope.
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.remove(&cname);
+        // clang lists the captured variables' fields in the closure class in the order of
+        // their initializers, which are the lambda's children between the class and the body.
+        let fields: Vec<&Node> = class
+            .children
+            .iter()
+            .filter(|c| matches!(&c.kind, NodeKind::Other { kind } if kind == "FieldDecl"))
+            .collect();
+        let inits = &lambda.children[1..lambda.children.len().saturating_sub(1)];
+        if fields.len() != inits.len() {
+            return Err(self.unsupported("this lambda's captures", lambda));
         }
-        self.lambdas.insert(cname, value);
-        true
-    }
-
-    /// Inlines a call of the lambda bound to `fname`, if there is one.
-    pub(super) fn lambda_call(
-        &mut self,
-        n: Node,
-        fname: &str,
-        args: &[Node],
-    ) -> Option<R<Option<(Expr, Ty)>>> {
-        if self.lookup(fname).is_some() {
-            return None;
-        }
-        let lam = *self.lambdas.get(fname)?;
-        Some(self.inline_lambda(n, fname, lam, args))
-    }
-
-    fn inline_lambda(&mut self, n: Node, fname: &str, lam: Node<'t>, args: &[Node]) -> R<Option<(Expr, Ty)>> {
-        let src = self.src;
-        let body =
-            lam.child_by_field_name("body").ok_or_else(|| unsupported("a lambda without a body", lam))?;
-        let by_value = lam.child_by_field_name("captures").is_some_and(|c| {
-            let t = text(c, src);
-            t.contains('=')
-                || t.trim_matches(['[', ']']).split(',').any(|x| {
-                    let x = x.trim();
-                    !x.is_empty() && !x.starts_with('&') && x != "this"
-                })
-        });
-        if by_value {
-            if let Some(v) = assigned_after(self.fn_body, lam, body, src) {
-                return Err(unsupported(
-                    format!("the lambda `{fname}` captures `{v}` by value, and `{v}` is assigned after the lambda"),
-                    n,
-                )
-                .with_note("lambdas are inlined at their calls: capture by reference, or copy the value into a const local"));
-            }
-        }
-        let params = fn_params(lam);
-        for p in &params {
-            if p.child_by_field_name("type").is_some_and(|t| text(t, src) == "auto") {
-                return Err(unsupported(format!("the generic lambda `{fname}` (`auto` parameters)"), *p));
-            }
-        }
-        let ret = self.lambda_result(lam, body, &params)?;
-        self.inline_callee(n, fname, None, args, Some((lam, ret)))
-    }
-
-    /// The result type of a lambda: its trailing `-> T`, else the type of its first `return e;`
-    /// with the parameters typed as declared; `None` for a lambda that returns nothing.
-    fn lambda_result(&mut self, lam: Node, body: Node, params: &[Node]) -> R<Option<Ty>> {
-        let decl = lam.child_by_field_name("declarator");
-        let trailing = decl.and_then(|d| {
-            let mut c2 = d.walk();
-            let t = d.children(&mut c2).find(|x| x.kind() == "trailing_return_type");
-            t
-        });
-        if let Some(t) =
-            trailing.and_then(|t| t.named_child(0)).and_then(|t| t.child_by_field_name("type").or(Some(t)))
-        {
-            return self.ty(t).map(Some);
-        }
-        let Some(ret) = first_return_value(body) else { return Ok(None) };
-        let mut scope = HashMap::new();
-        for p in params {
-            let (Some(t), Some(d)) = (p.child_by_field_name("type"), p.child_by_field_name("declarator"))
-            else {
-                continue;
+        let mut copies = Vec::new();
+        for (field, init) in fields.iter().zip(inits) {
+            let by_ref = field.ty.as_deref().is_some_and(|t| t.trim_end().ends_with('&'));
+            let NodeKind::DeclRef { decl_id, name, .. } = &strip(init).kind else {
+                return Err(self
+                    .unsupported("a lambda capture that is not a variable (`this`, an init-capture)", init));
             };
-            if d.kind() == "identifier" {
-                if let Ok(ty) = self.ty(t) {
-                    scope.insert(text(d, self.src).to_string(), Binding::Var { kpl: String::new(), ty });
-                }
+            if by_ref {
+                continue;
             }
+            let copy = match self.bindings.get(decl_id).cloned() {
+                Some(Binding::Scalar { kpl, ty }) => {
+                    let c = self.fresh(name);
+                    self.emit(StmtKind::Local { name: c.clone(), init: Some(Expr::var(&kpl)) });
+                    Binding::Scalar { kpl: c, ty }
+                }
+                Some(Binding::Ptr { array, elem, offset }) => {
+                    let c = self.fresh(&format!("{name}_at"));
+                    self.emit(StmtKind::Local { name: c.clone(), init: Some(Expr::var(&offset)) });
+                    Binding::Ptr { array, elem, offset: c }
+                }
+                // Values that never change: the copy is the same.
+                Some(b @ (Binding::Const(_) | Binding::Alias { .. })) => b,
+                _ => {
+                    return Err(self.unsupported(
+                        format!("the lambda capture of `{name}` by value (only scalars and pointers)"),
+                        v,
+                    ))
+                }
+            };
+            copies.push((decl_id.clone(), copy));
         }
-        self.scopes.push(scope);
-        let ty = self.static_type(ret);
-        self.scopes.pop();
-        Ok(Some(ty))
+        Ok(Closure { copies })
     }
-}
 
-/// The expression of the first `return e;` under `n` (not inside a nested lambda).
-fn first_return_value(n: Node) -> Option<Node> {
-    if n.kind() == "return_statement" {
-        return n.named_child(0).filter(|e| e.kind() != "comment");
-    }
-    if n.kind() == "lambda_expression" {
-        return None;
-    }
-    let mut c = n.walk();
-    let children: Vec<Node> = n.children(&mut c).collect();
-    children.into_iter().find_map(first_return_value)
-}
-
-/// A name used in the lambda's body that the function assigns after the lambda's definition.
-fn assigned_after(func: Option<Node>, lam: Node, body: Node, src: &str) -> Option<String> {
-    let func = func?;
-    let mut used = HashSet::new();
-    collect_idents(body, src, &mut used);
-    let mut found = None;
-    walk_assignments(func, src, &mut |target, at| {
-        if at >= lam.end_byte() && used.contains(target) && found.is_none() {
-            found = Some(target.to_string());
+    /// Hook of `operator_call`: `f(a, b)` of a local bound to a closure. `None`: `n` calls no
+    /// lambda.
+    pub(super) fn lambda_call(&mut self, n: &Node) -> Option<R<Option<(super::Expr, super::Ty)>>> {
+        let NodeKind::DeclRef { decl_id: op, .. } = &strip_callee(n.children.first()?).kind else {
+            return None;
+        };
+        let model = self.model;
+        let f = model.lambdas.get(op)?;
+        let object = n.children.get(1)?;
+        let closure = match &strip(object).kind {
+            NodeKind::DeclRef { decl_id, .. } => self.lambdas.get(decl_id).cloned(),
+            _ => None,
+        };
+        let Some(closure) = closure else {
+            return Some(Err(
+                self.unsupported("a call of this lambda (only of a local it initializes)", object)
+            ));
+        };
+        let saved: Vec<(String, Option<Binding>)> = closure
+            .copies
+            .iter()
+            .map(|(id, b)| (id.clone(), self.bindings.insert(id.clone(), b.clone())))
+            .collect();
+        let r = self.inline(n, f, &n.children[2..]);
+        for (id, b) in saved {
+            match b {
+                Some(b) => self.bindings.insert(id, b),
+                None => self.bindings.remove(&id),
+            };
         }
-    });
-    found
-}
-
-fn walk_assignments(n: Node, src: &str, f: &mut impl FnMut(&str, usize)) {
-    let target = match n.kind() {
-        "assignment_expression" => n.child_by_field_name("left"),
-        "update_expression" => n.child_by_field_name("argument"),
-        _ => None,
-    };
-    if let Some(t) = target {
-        let base = text(t, src).split(|c: char| !(c.is_alphanumeric() || c == '_')).find(|w| !w.is_empty());
-        if let Some(b) = base {
-            f(b, n.start_byte());
-        }
-    }
-    let mut c = n.walk();
-    let children: Vec<Node> = n.children(&mut c).collect();
-    for ch in children {
-        walk_assignments(ch, src, f);
+        Some(r)
     }
 }

@@ -1,200 +1,211 @@
-//! References: reference locals and reference parameters bound to an lvalue.
+//! References in the clang lowering (`int &x = a[i];`, `float &acc = s[t];`, `T &x`
+//! parameters of inlined functions), the classic lowering's model (`cuda/lower/refs.rs`): a
+//! reference is an alias of the place it is bound to — a local is that local's binding, an
+//! element is [`Binding::Ref`] with its indices evaluated once, where it is bound (C++ binds a
+//! reference once: later writes to `i` do not move `x`). A `const` reference to a value that is
+//! not such a place holds a copy (C++ binds it to a temporary).
 
-use super::*;
+use super::{assigns, Binding, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, StmtKind};
 
-impl<'t> Lx<'_, 't> {
-    /// A reference local `T &r = init;` (`const T &r`, `float4 &v`) declared by `decl`: bound
-    /// like a reference parameter ([`Self::ref_arg`]) to the lvalue `init` denotes, its index
-    /// evaluated once, here; reads and writes of `r` are reads and writes of that lvalue. A
-    /// `const` one bound to a non-lvalue holds a copy.
-    pub(super) fn ref_local(
-        &mut self,
-        decl: Node,
-        rd: Node,
-        init: Node,
-        agg: Option<Rc<Agg>>,
-        ty: Ty,
-    ) -> R<()> {
-        let Some(name) = rd.named_child(0).filter(|x| x.kind() == "identifier") else {
-            return Err(self.bad_declarator(rd));
+/// The referent of a reference type (`const float &` → (`float`, const)); `None` for a type
+/// that is no lvalue reference.
+fn referent(ty: &str) -> Option<(&str, bool)> {
+    let t = ty.trim().strip_suffix('&')?.trim_end();
+    if t.ends_with('&') {
+        // `T &&`: a forwarding or rvalue reference, not lowered.
+        return Some((t, false));
+    }
+    let (t, is_const) = match t.strip_prefix("const ") {
+        Some(r) => (r.trim(), true),
+        None => match t.strip_suffix(" const") {
+            Some(r) => (r.trim(), true),
+            None => (t, false),
+        },
+    };
+    Some((t, is_const))
+}
+
+impl<'a> Lx<'a> {
+    /// Hook of `declaration`: a reference local of type `ty`. `None`: `ty` is no reference.
+    pub(super) fn ref_local(&mut self, v: &Node, ty: &str) -> Option<R<()>> {
+        let NodeKind::Var { name, id, .. } = &v.kind else { return None };
+        referent(ty)?;
+        let Some(init) = v.children.first() else {
+            return Some(Err(self.unsupported("a reference without an initializer", v)));
         };
-        let cname = text(name, self.src).to_string();
-        let is_const = {
-            let mut c = decl.walk();
-            let q = decl
-                .children(&mut c)
-                .any(|ch| ch.kind() == "type_qualifier" && text(ch, self.src) == "const");
-            q
-        };
-        // Where `r` is visible: the enclosing block (a name assigned anywhere there counts).
-        let scope = decl.parent().unwrap_or(decl);
-        let writes = assigns(scope, self.src, &cname) || body_writes_fields(scope, self.src, &cname);
-        self.binding_local = true;
-        let b = self.ref_arg(init, &cname, agg, ty, is_const, writes);
-        self.binding_local = false;
-        self.bind_bound(b?, scope);
-        Ok(())
+        let written = self.bodies.last().is_some_and(|b| assigns(b, id));
+        Some(self.bind_ref(init, ty, name, written, v).map(|b| {
+            self.bindings.insert(id.clone(), b);
+        }))
     }
 
-    /// The index of an element a reference is bound to, evaluated now: every component that is
-    /// not a constant is copied into a fresh local, so later writes to the variables it reads
-    /// do not move the reference.
-    pub(super) fn fix_index(&mut self, base: &str, index: Vec<Expr>) -> Vec<Expr> {
-        let mut out = Vec::new();
-        for (i, c) in index.into_iter().enumerate() {
+    /// Hook of the inliner: the reference parameter `name` of type `ty` bound to `a`, in a
+    /// function whose body is `body`. `None`: `ty` is no reference.
+    pub(super) fn ref_param(
+        &mut self,
+        ty: &str,
+        name: &str,
+        id: &str,
+        a: &Node,
+        body: &Node,
+    ) -> Option<R<Binding>> {
+        referent(ty)?;
+        Some(self.bind_ref(a, ty, name, assigns(body, id), a))
+    }
+
+    /// What the reference `name` of type `ty` bound to `init` stands for; `written`: the
+    /// reference is assigned.
+    fn bind_ref(&mut self, init: &Node, ty: &str, name: &str, written: bool, at: &Node) -> R<Binding> {
+        let Some((to, is_const)) = referent(ty) else {
+            return Err(self.unsupported(format!("a reference of type `{ty}`"), at));
+        };
+        let Some(t) = self.scalar_of(to) else {
+            if let Some(layout) = self.layout_of(&self.resolve(to)) {
+                return self.record_ref(init, layout);
+            }
+            return Err(self.unsupported(format!("a reference to `{to}`"), at));
+        };
+        let (s, temporary) = under_temporary(init);
+        let lvalue = if temporary {
+            None
+        } else {
+            match self.binding(s) {
+                Some(
+                    b @ (Binding::Scalar { ty, .. } | Binding::Cell { ty, .. } | Binding::Ref { ty, .. }),
+                ) => {
+                    if let Binding::Scalar { kpl, .. } = &b {
+                        if written && self.params.contains(kpl) {
+                            return Err(self.unsupported(
+                                format!("the reference `&{name}` to a kernel parameter, assigned (copy the parameter into a local first)"),
+                                at,
+                            ));
+                        }
+                    }
+                    Some((b, ty))
+                }
+                Some(_) => None,
+                None => match &s.kind {
+                    NodeKind::ArraySubscript => Some(self.element_ref(s, name)?),
+                    NodeKind::Unary { op, .. } if op == "*" => Some(self.element_ref(s, name)?),
+                    _ => None,
+                },
+            }
+        };
+        match lvalue {
+            Some((b, lt)) if lt == t => Ok(b),
+            _ if is_const => {
+                // A copy of the value, converted: what the temporary C++ binds holds.
+                let v = self.rvalue_as(s, t)?;
+                let kpl = self.declare(name);
+                self.emit(StmtKind::Local { name: kpl.clone(), init: Some(v) });
+                Ok(Binding::Scalar { kpl, ty: t })
+            }
+            _ => Err(self.unsupported(
+                format!("binding the reference `&{name}` to this (only a local, a `__shared__` scalar or an array element of its type)"),
+                init,
+            )),
+        }
+    }
+
+    /// The element `n` denotes as a [`Binding::Ref`]: its index components that are not
+    /// constants copied into fresh locals now, so later writes to what they read do not move it.
+    fn element_ref(&mut self, n: &Node, name: &str) -> R<(Binding, super::Ty)> {
+        let (array, index, ty) = self.place(n)?;
+        let mut fixed = Vec::new();
+        for (k, c) in index.into_iter().enumerate() {
             if matches!(c, Expr::Const(_)) {
-                out.push(c);
+                fixed.push(c);
                 continue;
             }
-            let b = format!("{base}_i{i}");
-            let name =
-                if self.taken.contains(&b) || crate::kpl::is_keyword(&b) { self.fresh_name(&b) } else { b };
-            self.declare_kpl(&name);
-            let l = self.emit(StmtKind::Local { name: name.clone(), init: Some(c) });
-            self.set_place(l, Place::Not(INSIDE.into()));
-            out.push(Expr::Var(name));
+            let x = self.fresh(&format!("{name}_i{k}"));
+            self.emit(StmtKind::Local { name: x.clone(), init: Some(c) });
+            fixed.push(Expr::var(&x));
         }
-        out
+        Ok((Binding::Ref { array, index: fixed, ty }, ty))
     }
+}
 
-    /// Binds the reference parameter `cname` (`T &x`, `const T &x`; `agg` for a vector/struct
-    /// `T`) to the argument `a`: the lvalue it denotes (a local, a vector/struct field, an array
-    /// element, a whole vector/struct local or element), its indices evaluated once, now. A
-    /// `const` reference to something that is not an lvalue of type `T` binds a copy (C++ binds
-    /// it to a temporary); a non-`const` one is an error. `writes`: the callee assigns `cname`.
-    pub(super) fn ref_arg(
-        &mut self,
-        a: Node,
-        cname: &str,
-        agg: Option<Rc<Agg>>,
-        ty: Ty,
-        is_const: bool,
-        writes: bool,
-    ) -> R<BoundParam> {
-        let role = if self.binding_local { "local" } else { "parameter" };
-        let a = strip_parens(a);
-        let cname = cname.to_string();
-        let not_lvalue = |what: &str| {
-            unsupported(
-                format!("binding the reference {role} `&{cname}` to `{}` ({what})", text(a, self.src)),
-                a,
-            )
-            .with_note("a non-`const` reference must be bound to a variable, a field or an array element of its type")
-        };
-        if let Some(agg) = agg {
-            let bound = match a.kind() {
-                "identifier" => {
-                    let b = self.lookup(text(a, self.src)).cloned();
-                    match &b {
-                        Some(Binding::Agg { agg: a2, .. }) | Some(Binding::Ref { agg: Some(a2), .. })
-                            if a2.fields == agg.fields =>
-                        {
-                            b
-                        }
-                        _ => None,
+impl<'a> Lx<'a> {
+    /// Hook of the inliner: a pointer parameter given the address of a scalar local (`&sum`)
+    /// or such a pointer passed on, bound as [`Binding::VarPtr`]: `*p` and `p[0]` are the
+    /// variable. `None`: `a` is no such address (a kernel parameter's address is not one:
+    /// KPL parameters are not assigned).
+    pub(super) fn address_arg(&mut self, a: &Node) -> Option<Binding> {
+        let (s, _) = under_temporary(super::strip(a));
+        match &s.kind {
+            NodeKind::Unary { op, .. } if op == "&" => {
+                match self.binding(under_temporary(s.children.first()?).0) {
+                    Some(Binding::Scalar { kpl, ty }) if !self.params.contains(&kpl) => {
+                        Some(Binding::VarPtr { kpl, ty })
                     }
-                }
-                "subscript_expression" if self.agg_base(a).is_some_and(|(_, a2)| a2.fields == agg.fields) => {
-                    let (array, index, _) = self.agg_element(a)?;
-                    let index = self.fix_index(&cname, index);
-                    Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
-                }
-                // `*p`, `*(p + k)`: the element a pointer into a vector/struct array points at.
-                "pointer_expression"
-                    if is_deref(a)
-                        && a.child_by_field_name("argument")
-                            .and_then(|p| self.agg_of(p))
-                            .is_some_and(|a2| a2.fields == agg.fields) =>
-                {
-                    let ptr =
-                        a.child_by_field_name("argument").ok_or_else(|| unsupported("dereference", a))?;
-                    let (array, index, _) = self.agg_deref(ptr)?;
-                    let index = self.fix_index(&cname, index);
-                    Some(Binding::Ref { array, elem: agg.fields[0].1, index, agg: Some(agg.clone()) })
-                }
-                _ => None,
-            };
-            return match bound {
-                Some(binding) => Ok(BoundParam::Alias { cname, binding }),
-                None if is_const => {
-                    let values = self.agg_value(a, &agg)?;
-                    Ok(BoundParam::AggValue { cname, agg, values })
-                }
-                None => Err(not_lvalue(&format!("not a {} variable or element", agg.name))),
-            };
-        }
-        // A scalar: the lvalue as a binding with its type, or `None` when `a` is not one.
-        let lvalue: Option<(Binding, Ty)> = match a.kind() {
-            "identifier" => {
-                let name = text(a, self.src);
-                self.bring_file_array(name);
-                match self.lookup(name).cloned() {
-                    Some(Binding::Var { kpl, ty: t }) => {
-                        if writes && self.params.contains(&kpl) {
-                            // KPL parameters are read-only; the kernel assigns no copy of it.
-                            return Err(unsupported(
-                                if role == "local" {
-                                    format!("binding the reference local `&{cname}` to the kernel parameter `{name}`, and assigning it")
-                                } else {
-                                    format!("passing the kernel parameter `{name}` to the reference parameter `&{cname}`, which the function assigns")
-                                },
-                                a,
-                            )
-                            .with_note("copy the parameter into a local first"));
-                        }
-                        Some((Binding::Var { kpl, ty: t }, t))
-                    }
-                    Some(Binding::Ref { array, elem, index, agg: None }) => {
-                        Some((Binding::Ref { array, elem, index, agg: None }, elem))
-                    }
-                    Some(Binding::Array { kpl, elem, scalar: true, .. }) => Some((
-                        Binding::Ref { array: kpl, elem, index: vec![Expr::Const(0)], agg: None },
-                        elem,
-                    )),
                     _ => None,
                 }
             }
-            "field_expression" => match self.field_target(a)? {
-                Some(Target2::Var(v, t)) => Some((Binding::Var { kpl: v, ty: t }, t)),
-                Some(Target2::Mem(array, index, t)) => {
-                    let index = self.fix_index(&cname, index);
-                    Some((Binding::Ref { array, elem: t, index, agg: None }, t))
-                }
-                None => None,
+            _ => match self.binding(s) {
+                Some(b @ Binding::VarPtr { .. }) => Some(b.clone()),
+                _ => None,
             },
-            "subscript_expression" => {
-                let (array, index, t) = self.access(a)?;
-                let index = self.fix_index(&cname, index);
-                Some((Binding::Ref { array, elem: t, index, agg: None }, t))
-            }
-            "pointer_expression" if a.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
-                let (array, index, t) = self.access(a)?;
-                let index = self.fix_index(&cname, index);
-                Some((Binding::Ref { array, elem: t, index, agg: None }, t))
-            }
-            _ => None,
-        };
-        match lvalue {
-            Some((binding, t)) if t == ty => Ok(BoundParam::Alias { cname, binding }),
-            Some((binding, t)) if is_const => {
-                // A converted copy of the lvalue's current value.
-                let value = match binding {
-                    Binding::Var { kpl, .. } => Expr::Var(kpl),
-                    Binding::Ref { array, index, .. } => {
-                        let tmp = self.temp(None);
-                        self.emit(StmtKind::Read { dst: tmp.clone(), array, index });
-                        Expr::Var(tmp)
-                    }
-                    _ => return Err(not_lvalue("an unexpected binding")),
-                };
-                Ok(BoundParam::Value { cname, value: convert(value, t, ty), ty, ctype: None })
-            }
-            Some(_) => Err(not_lvalue("an lvalue of another type")),
-            None if is_const => {
-                let (e, t) = self.expr(a)?;
-                Ok(BoundParam::Value { cname, value: convert(e, t, ty), ty, ctype: None })
-            }
-            None => Err(not_lvalue("not a variable, field or array element")),
         }
+    }
+
+    /// The variable `*p` or `p[0]` is, for `p` bound to a variable's address. `Ok(None)`: `n`
+    /// is no access through such a pointer.
+    pub(super) fn var_through(&mut self, n: &Node) -> R<Option<(String, super::Ty)>> {
+        let n = super::strip(n);
+        let (p, index) = match &n.kind {
+            NodeKind::Unary { op, .. } if op == "*" => (self.only_child(n)?, None),
+            NodeKind::ArraySubscript => {
+                let [p, i] = n.children.as_slice() else { return Ok(None) };
+                (p, Some(i))
+            }
+            _ => return Ok(None),
+        };
+        let Some(Binding::VarPtr { kpl, ty }) = self.binding(super::strip(p)) else {
+            return Ok(None);
+        };
+        if let Some(i) = index {
+            if self.rvalue(i)?.0 != Expr::Const(0) {
+                return Err(self.unsupported("an element other than `[0]` of a variable's address", n));
+            }
+        }
+        Ok(Some((kpl, ty)))
+    }
+}
+
+/// The expression a reference is bound to, under parentheses, `const` conversions and what
+/// makes a temporary; and whether C++ made one (a value that is no lvalue).
+pub(super) fn under_temporary(mut n: &Node) -> (&Node, bool) {
+    let mut temporary = false;
+    loop {
+        let through = match &n.kind {
+            NodeKind::Paren => true,
+            NodeKind::ImplicitCast { cast } => cast == "NoOp",
+            NodeKind::Other { kind } => {
+                temporary |= kind == "MaterializeTemporaryExpr";
+                matches!(
+                    kind.as_str(),
+                    "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr"
+                )
+            }
+            _ => false,
+        };
+        match n.children.first() {
+            Some(c) if through && n.children.len() == 1 => n = c,
+            _ => return (n, temporary),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::referent;
+
+    #[test]
+    fn reference_types_name_their_referent() {
+        assert_eq!(referent("float &"), Some(("float", false)));
+        assert_eq!(referent("const int &"), Some(("int", true)));
+        assert_eq!(referent("float"), None);
+        assert_eq!(referent("float *"), None);
     }
 }

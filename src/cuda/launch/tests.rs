@@ -2,7 +2,7 @@
 //! files and read what [`HostLaunches`] makes of their host code.
 
 use super::*;
-use crate::clang::{find_clang, parse_file, ParseOptions};
+use crate::cuda::{find_clang, parse_file, ParseOptions};
 
 /// The model of `text` parsed as `k.cu` (the directory returned so the file outlives it).
 fn model(text: &str) -> (Model, tempfile::TempDir) {
@@ -12,7 +12,7 @@ fn model(text: &str) -> (Model, tempfile::TempDir) {
     std::fs::write(&path, text).expect("writes the file");
     let parsed = parse_file(&exe, &path, &ParseOptions::default()).expect("clang parses the file");
     let errors: Vec<_> =
-        parsed.diagnostics.iter().filter(|d| d.severity == crate::clang::Severity::Error).collect();
+        parsed.diagnostics.iter().filter(|d| d.severity == crate::cuda::Severity::Error).collect();
     assert!(errors.is_empty(), "{errors:?}");
     (parsed.model, dir)
 }
@@ -108,7 +108,7 @@ fn a_template_instance_takes_its_own_launches() {
         let f = m
             .named("t")
             .find(
-                |f| matches!(f.template_args.first(), Some(crate::clang::TemplateArg::Value(v)) if v == arg),
+                |f| matches!(f.template_args.first(), Some(crate::cuda::TemplateArg::Value(v)) if v == arg),
             )
             .expect("the instance");
         h.facts(f, &m.typedefs, &Overrides::default())

@@ -28,7 +28,7 @@
 //! name of the source); one memory access per KPL statement.
 
 use super::model::{Function, Node, NodeKind, SrcRange};
-use crate::cuda::text::{block_start_place, braced_place, line_place};
+use super::text::{block_start_place, braced_place, line_place};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{
     ArrayDecl, AtomicOp, AtomicScope, BinOp, Block, Builtin, Dim, Expr, Kernel, Label, LabelName, Place,
@@ -39,7 +39,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 mod curand;
-pub(crate) use curand::CURAND_STATES;
 mod bits;
 mod pointer_groups;
 mod record;
@@ -2953,12 +2952,17 @@ fn kind_name(n: &Node) -> String {
     }
 }
 
-/// Lowers every kernel the main file defines (each template instance clang made; `only`: the
-/// kernels of that name or instance name) with clang: the classic front end's contract
-/// ([`crate::cuda::lower_all`]), without launch facts yet (the geometry comes from the header
-/// comment and the command line). A kernel clang reported errors in, or one using what this
-/// front end does not lower, is refused with the reason at its place.
-pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<crate::cuda::LoweredFile> {
+/// Lowers every kernel the file `options.path` (whose text is `source`) defines or includes
+/// from a header of its own, in source order: each template instance clang made, the generic
+/// instance of a template the file never instantiates, or with `only` the kernels of that name
+/// or instance name. The geometry comes from the command line, the header comment and the
+/// file's launches (unless `no_launch_facts`). A kernel clang reported errors in, or one using
+/// what the lowering does not model, is refused with the reason at its place; a file without
+/// kernels is `Ok` with none.
+///
+/// Errors: clang missing or failing, a directive error, no kernel named `only`, an `--assume`
+/// expression clang rejects, or clang's errors with no kernel left.
+pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::LoweredFile> {
     let path = options
         .path
         .as_deref()
@@ -3151,7 +3155,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
                 if let Some(l) = &launches {
                     l.apply(&mut kernel, f, &parsed.model, &overrides, &geometry, source);
                 }
-                kernels.push(crate::cuda::Lowered { kernel });
+                kernels.push(kernel);
             }
             Err(d) => refused.push(also_unsupported(d, f, &name, &file, source.len())),
         }
@@ -3196,7 +3200,7 @@ pub fn lower_file(source: &str, options: &crate::cuda::FrontEndOptions) -> R<cra
             .with_note("nvcc would not compile this file; its kernels are checked as clang read them"),
         );
     }
-    Ok(crate::cuda::LoweredFile { kernels, warnings, refused })
+    Ok(super::LoweredFile { kernels, warnings, refused })
 }
 
 /// The error for `--kernel NAME` when the file defines no kernel of that name: the closest

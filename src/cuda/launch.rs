@@ -21,7 +21,7 @@
 //! - Values: integer literals, constants clang evaluated (`ConstantExpr`), namespace-scope
 //!   constants, `dim3` constructions (`CXXConstructExpr`, `CXXTemporaryObjectExpr`; an absent
 //!   argument is the constructor's default, 1), integral conversions that keep the value, C
-//!   arithmetic ([`crate::cuda::consts::binary`], checked on 64 bits), host locals and `dim3`
+//!   arithmetic ([`binary`], checked on 64 bits), host locals and `dim3`
 //!   fields by reaching definitions, and parameters of host helpers that every call passes the
 //!   same value. Macros are expanded by clang. Anything else is unknown.
 //!
@@ -39,7 +39,6 @@
 //! use the module cannot see through has none; unknown is always a sound answer.
 
 use super::model::{Function, Model, Node, NodeKind, SrcRange};
-use crate::cuda::consts::binary;
 use crate::kpl::ast::{Block, Expr, Kernel, Label, LabelName, Place, Stmt, StmtKind};
 use crate::kpl::Geometry;
 use crate::launch_facts::{Dims, LaunchFacts, Launches, Overrides, Rel, Site, LAUNCHING, NON_LAUNCHING};
@@ -595,7 +594,7 @@ impl Host<'_, '_> {
             }
             NodeKind::Binary { op } => {
                 let (l, r) = (self.int(b, b.child(i, 0)?, d)?, self.int(b, b.child(i, 1)?, d)?);
-                binary(op, l, r).ok()?
+                binary(op, l, r)?
             }
             NodeKind::Unary { op, postfix: false } => {
                 let v = self.int(b, b.child(i, 0)?, d)?;
@@ -887,7 +886,7 @@ impl Host<'_, '_> {
                 };
                 let old = self.var(b, id, field, at, depth + LOOKUP)?;
                 let r = self.int(b, rhs, depth + 1)?;
-                binary(op, old, r).ok()
+                binary(op, old, r)
             }
             DefValue::Param(index) => self.argument(b.f?, index, depth + LOOKUP),
             DefValue::Unknown => None,
@@ -1254,5 +1253,34 @@ fn renumber(kernel: &mut Kernel) {
     kernel.label_names = vec![LabelName { name: String::new(), explicit: false }; n];
 }
 
+/// `a op b` with C's integer operators on 64-bit values, checked: `None` on overflow, division
+/// by zero, a shift count outside 0..64 or an operator that is not C's.
+fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
+    let shift = |b: i64| u32::try_from(b).ok().filter(|s| *s < 64);
+    Some(match op {
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        "/" | "%" if b == 0 => return None,
+        "/" => a.checked_div(b)?,
+        "%" => a.checked_rem(b)?,
+        "<<" => a.checked_shl(shift(b)?)?,
+        ">>" => a >> shift(b)?,
+        "&" => a & b,
+        "|" => a | b,
+        "^" => a ^ b,
+        "<" => (a < b) as i64,
+        "<=" => (a <= b) as i64,
+        ">" => (a > b) as i64,
+        ">=" => (a >= b) as i64,
+        "==" => (a == b) as i64,
+        "!=" => (a != b) as i64,
+        "&&" => (a != 0 && b != 0) as i64,
+        "||" => (a != 0 || b != 0) as i64,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests;
+
