@@ -1283,4 +1283,3 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
 
 #[cfg(test)]
 mod tests;
-

@@ -38,8 +38,8 @@ use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-mod curand;
 mod bits;
+mod curand;
 mod pointer_groups;
 mod record;
 mod row_pointer;
@@ -654,7 +654,7 @@ impl<'a> Lx<'a> {
     /// Makes the statements emitted next belong to `n` (their span in reports): the statement
     /// as written, its `;` included (clang's range of an expression statement ends before it).
     fn at(&mut self, n: &Node) {
-        if let Some(mut s) = self.span_of(n) {
+        if let Some(mut s) = self.statement_span(n) {
             let rest = self.src.as_bytes().get(s.end..).unwrap_or_default();
             let blanks = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
             if rest.get(blanks) == Some(&b';') {
@@ -713,9 +713,38 @@ impl<'a> Lx<'a> {
         name
     }
 
+    /// The span of the statement `n`: a function-like macro's use whole (clang's range of a
+    /// statement the macro expands to ends at the macro's name).
+    fn statement_span(&self, n: &Node) -> Option<Span> {
+        let mut s = self.span_of(n)?;
+        let bytes = self.src.as_bytes();
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut i = s.end;
+        while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            i += 1;
+        }
+        if s.end > s.start && ident(bytes[s.end - 1]) && bytes.get(i) == Some(&b'(') {
+            let mut depth = 0usize;
+            for (k, b) in bytes.iter().enumerate().skip(i) {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            s.end = k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Some(s)
+    }
+
     /// The place after the source statement `n`: the line after it (past its `;`).
     fn place_after(&self, n: &Node, ctx: Ctx) -> Place {
-        let Some(span) = self.span_of(n) else {
+        let Some(span) = self.statement_span(n) else {
             return Place::Not("not written in the main file (a macro or an included file)".into());
         };
         let mut end = span.end;
@@ -850,11 +879,20 @@ impl<'a> Lx<'a> {
     fn binding(&self, n: &Node) -> Option<Binding> {
         match &n.kind {
             NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
-            // `p->x` too where `p` stands for a struct in locals (`f(&s)` inlined).
-            NodeKind::Member { name, .. } => match self.binding(strip(n.children.first()?))? {
-                Binding::Record(l) => l.member(name),
-                _ => None,
-            },
+            // `p->x` too where `p` stands for a struct in locals (`f(&s)` inlined), and
+            // `(*p).x`, the same member.
+            NodeKind::Member { name, .. } => {
+                let mut base = strip(n.children.first()?);
+                if let (NodeKind::Unary { op, .. }, Some(p)) = (&base.kind, base.children.first()) {
+                    if op == "*" && matches!(self.binding(strip(p)), Some(Binding::Record(_))) {
+                        base = strip(p);
+                    }
+                }
+                match self.binding(base)? {
+                    Binding::Record(l) => l.member(name),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -1236,8 +1274,15 @@ impl<'a> Lx<'a> {
                 self.bindings.insert(id.clone(), Binding::Ptr { array, elem, offset });
                 return Ok(());
             };
-            let (array, elem, off) = self.pointer(init)?;
             let body = self.bodies.last().copied();
+            // `int *p = &best;` never re-pointed: `*p` and `p[0]` are the variable.
+            if body.is_some_and(|b| !assigns(b, id)) {
+                if let Some(b @ Binding::VarPtr { .. }) = self.address_arg(init) {
+                    self.bindings.insert(id.clone(), b);
+                    return Ok(());
+                }
+            }
+            let (array, elem, off) = self.pointer(init)?;
             let fixed = body.is_some_and(|b| !assigns(b, id) && self.stable(init, b));
             if fixed {
                 self.bindings.insert(id.clone(), Binding::Alias { array, elem, at: off });
@@ -1940,6 +1985,8 @@ impl<'a> Lx<'a> {
                     Some(v) => Ok((Expr::Const(*v as u32), Ty::Int)),
                     None => Err(self.unsupported(format!("the enumerator `{name}`"), n)),
                 },
+                // The stand-in header's `extern const int warpSize`: 32 on every GPU CUDA targets.
+                None if name == "warpSize" => Ok((Expr::Const(32), Ty::Int)),
                 None => {
                     Err(self
                         .unsupported(format!("`{name}` (a {decl_kind} the front end does not lower yet)"), n))
@@ -2108,6 +2155,17 @@ impl<'a> Lx<'a> {
     /// The value of an lvalue: a local's, or an element read into a temporary.
     fn load(&mut self, n: &Node) -> R<(Expr, Ty)> {
         let s = strip(n);
+        if matches!(&s.kind, NodeKind::DeclRef { name, .. } if name == "warpSize")
+            && self.binding(s).is_none()
+        {
+            return self.rvalue(s);
+        }
+        // A prefix `++x`/`--x` is an lvalue in C++: its value is the stored one.
+        if let NodeKind::Unary { op, postfix: false } = &s.kind {
+            if let (true, Some(x)) = (op == "++" || op == "--", s.children.first()) {
+                return self.step_in_expression(s, x, op == "++");
+            }
+        }
         match self.binding(s) {
             Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
             Some(Binding::Cell { kpl, ty }) => {
@@ -2154,10 +2212,22 @@ impl<'a> Lx<'a> {
     fn step_in_expression(&mut self, n: &Node, x: &Node, up: bool) -> R<(Expr, Ty)> {
         let postfix = matches!(n.kind, NodeKind::Unary { postfix: true, .. });
         let target = self.target(x)?;
+        // `++a[i]` in an expression: one read and one write of the element, the value the
+        // new one (prefix) or the old one (postfix).
+        if let Target::Elem { array, index, ty } = target {
+            if ty == Ty::Float {
+                return Err(self.unsupported("`++`/`--` of a floating element inside an expression", n));
+            }
+            let old = self.temp(None);
+            self.emit(StmtKind::Read { dst: old.clone(), array: array.clone(), index: index.clone() });
+            let (new, t) =
+                self.binary(if up { "+" } else { "-" }, (Expr::var(&old), ty), (Expr::Const(1), Ty::Int), n)?;
+            let new = self.temp(Some(convert(new, t, ty)));
+            self.emit(StmtKind::Write { array, index, value: Expr::var(&new) });
+            return Ok((Expr::var(if postfix { &old } else { &new }), ty));
+        }
         let Target::Var { kpl, ty } = &target else {
-            return Err(
-                self.unsupported("`++`/`--` of this operand inside an expression (only of a local)", n)
-            );
+            return Err(self.unsupported("`++`/`--` of this operand inside an expression", n));
         };
         if *ty == Ty::Float {
             return Err(self.unsupported("`++`/`--` of a floating local inside an expression", n));
@@ -2341,14 +2411,36 @@ impl<'a> Lx<'a> {
                 let given = args
                     .first()
                     .filter(|a| !matches!(&a.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr"));
-                if let Some(a) = given {
-                    let (m, _) = self.rvalue(a)?;
-                    if m != Expr::Const(u32::MAX) {
-                        return Err(self.unsupported("`__syncwarp` with a mask other than all lanes", n));
-                    }
+                // The mask is evaluated (it may read memory). Only the full mask is a warp
+                // barrier; a partial or unknown mask orders nothing here, which can only add
+                // reported races (docs/semantics.md, "Warp barriers").
+                let full = match given {
+                    Some(a) => self.rvalue(a)?.0 == Expr::Const(u32::MAX),
+                    None => true,
+                };
+                if full {
+                    self.emit(StmtKind::Syncwarp);
                 }
-                self.emit(StmtKind::Syncwarp);
                 return Ok(None);
+            }
+            // `__match_all_sync(mask, value, &pred)`: an unknown per-thread result, and an
+            // unknown per-thread value stored through `pred` (a local or an element).
+            "__match_all_sync" if args.len() == 3 => {
+                let mut vals = Vec::new();
+                for a in &args[..2] {
+                    vals.push(self.rvalue(a)?.0);
+                }
+                let result = self.lane_value("__match_all_sync", vals.clone());
+                let pred = self.lane_value("__match_all_sync_pred", vals);
+                let target = match self.address_arg(&args[2]) {
+                    Some(Binding::VarPtr { kpl, ty }) => Target::Var { kpl, ty },
+                    _ => {
+                        let (array, index, ty) = self.pointee_element(&args[2], n)?;
+                        Target::Elem { array, index, ty }
+                    }
+                };
+                self.store(target, pred, Ty::Int);
+                return Ok(Some((result, Ty::UInt)));
             }
             // Register exchanges: no memory access; the result may differ between threads.
             _ if WARP_COLLECTIVES.contains(&name) => {
@@ -2370,6 +2462,11 @@ impl<'a> Lx<'a> {
                 self.emit(StmtKind::Local { name: u.clone(), init: None });
                 let v = self.temp(Some(Expr::var(&u)));
                 return Ok(Some((Expr::var(&v), Ty::Int)));
+            }
+            // A fence orders one thread's own accesses as other threads see them; it orders no
+            // two threads, so it changes no race (docs/semantics.md).
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" if args.is_empty() && !want => {
+                return Ok(None);
             }
             // GPUVerify's annotations: preconditions and assumptions of the kernel. A device
             // function's `__requires` is its callers' obligation, not assumed (dropping an
@@ -2444,6 +2541,13 @@ impl<'a> Lx<'a> {
             return Ok(r?.into_iter().next());
         }
         match name {
+            // A write with a cache hint is a write.
+            "__stcg" | "__stcs" | "__stwb" | "__stwt" if args.len() == 2 && !want => {
+                let (array, index, ty) = self.pointee_element(&args[0], n)?;
+                let value = self.rvalue_as(&args[1], ty)?;
+                self.emit(StmtKind::Write { array, index, value });
+                return Ok(None);
+            }
             // A read through the read-only cache is a read.
             "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" if args.len() == 1 => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
@@ -2474,7 +2578,7 @@ impl<'a> Lx<'a> {
                             Target::Elem { array, index, ty }
                         }
                     };
-                    let value = Expr::Call(format!("{base}.{part}"), vec![x.clone()]);
+                    let value = Expr::Call(format!("{base}_{part}"), vec![x.clone()]);
                     self.store(target, value, Ty::Float);
                 }
                 return Ok(None);
@@ -3088,10 +3192,13 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     };
     // clang names the main file as it was given (a kernel there shows the spelling).
     let file: std::sync::Arc<str> = main_file.unwrap_or_else(|| path.display().to_string().into());
+    // The kernels lowered or refused: clang's errors inside them are theirs.
+    let mut handled: Vec<&SrcRange> = Vec::new();
     for f in parsed.model.kernels() {
         if f.is_template_pattern || f.body.is_none() {
             continue;
         }
+        handled.extend(f.range.as_ref());
         // A kernel of a header the file includes is the file's too (the host code launching it
         // is here); it is reported at the `#include` line, where nothing can be inserted.
         let Some(kernel_file) = f.range.as_ref().map(|r| r.file.clone()) else { continue };
@@ -3171,15 +3278,21 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             return Err(no_such_kernel(only, &names));
         }
     }
+    // No kernel, and headers were missing: the kernels may be behind them (`#ifdef` of a macro
+    // a missing header defines); say so where the user looks.
+    if kernels.is_empty() && refused.is_empty() && !parsed.notes.is_empty() {
+        let mut d = Diagnostic::error("no `__global__` kernel in this file", Span::new(0, 0));
+        for note in &parsed.notes {
+            d = d.with_note(note.message.clone());
+        }
+        return Err(d.with_note("help: `-I DIR` adds a directory to search for included files"));
+    }
     // clang's errors outside every kernel (host code, file scope) leave the kernels as clang
     // recovered them: with no kernel left the first one is the file's error, else a warning.
     let outside_kernels = parsed.diagnostics.iter().filter(|d| {
         matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
             && d.file.as_deref().is_some_and(|f| same_path(f, path))
-            && !parsed
-                .model
-                .kernels()
-                .any(|k| k.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col)))
+            && !handled.iter().any(|r| r.contains_line_col(d.line, d.col))
     });
     let errors: Vec<&super::ClangDiagnostic> = outside_kernels.collect();
     if let Some(first) = errors.first() {

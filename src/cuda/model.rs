@@ -1281,10 +1281,15 @@ fn point_range(b: &Bare) -> SrcRange {
 
 /// The user-visible range ([`ast::Loc::file_loc`] of both ends), begin and end in one file.
 fn src_range(r: &ast::Range) -> Option<SrcRange> {
-    let b = r.begin.file_loc()?;
-    let e = r.end.file_loc()?;
+    let (mut b, mut e) = (r.begin.file_loc()?, r.end.file_loc()?);
     if b.file != e.file || e.offset < b.offset {
-        return None;
+        // A node from a macro argument to the macro's body (`LOAD(s, in, i)` expanding to
+        // `s[i] = in[i]`): the macro's use, from its name (the lowering adds the arguments).
+        b = r.begin.expansion.as_ref()?;
+        e = r.end.expansion.as_ref()?;
+        if b.file != e.file || e.offset < b.offset {
+            return None;
+        }
     }
     Some(SrcRange {
         file: b.file.clone(),

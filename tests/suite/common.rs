@@ -21,7 +21,10 @@ pub fn kernels_of_path(path: &Path, options: FrontEndOptions) -> Result<Vec<Kern
         return Err(d);
     }
     if file.kernels.is_empty() {
-        return Err(Diagnostic::error("no `__global__` kernel in this file", autosync::span::Span::new(0, 0)));
+        return Err(Diagnostic::error(
+            "no `__global__` kernel in this file",
+            autosync::span::Span::new(0, 0),
+        ));
     }
     Ok(file.kernels)
 }

@@ -516,11 +516,8 @@ fn is_known_wrong(root: &Path, f: &Path) -> bool {
 fn modern_corpus_verdicts() {
     let (root, files) = modern_files();
     assert!(files.len() >= 30, "the modern corpus should hold at least 30 files, found {}", files.len());
-    let rows: Vec<(PathBuf, Row)> = files
-        .par_iter()
-        .filter(|f| !is_known_wrong(&root, f))
-        .map(|f| (f.clone(), evaluate(f)))
-        .collect();
+    let rows: Vec<(PathBuf, Row)> =
+        files.par_iter().filter(|f| !is_known_wrong(&root, f)).map(|f| (f.clone(), evaluate(f))).collect();
     let mut table = String::new();
     let mut failures = Vec::new();
     let mut refused = 0;

@@ -20,7 +20,11 @@ type Verdict = (bool, usize, Vec<String>);
 /// Each kernel's verdict as `check` reports it for `files` (one run), and the
 /// messages of the kernels it refused. Launch facts are read from the host code when
 /// `launch_facts`; `extra` are further flags.
-fn verdicts_of(files: &[PathBuf], launch_facts: bool, extra: &[&str]) -> (BTreeMap<String, Verdict>, Vec<String>) {
+fn verdicts_of(
+    files: &[PathBuf],
+    launch_facts: bool,
+    extra: &[&str],
+) -> (BTreeMap<String, Verdict>, Vec<String>) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_autosync"));
     cmd.args(["check", "--format", "json"]).args(extra);
     if !launch_facts {

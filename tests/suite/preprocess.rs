@@ -194,7 +194,7 @@ fn cli_include_dirs_and_defines_reach_the_preprocessor() {
     let h = hdr.to_str().expect("utf8");
     let (code, _, err) = autosync(&["check", f]);
     assert_eq!(code, 2, "the header is not found without -I: {err}");
-    assert!(err.contains("cannot find the included file `w.cuh`"), "{err}");
+    assert!(err.contains("header `w.cuh` was not found"), "{err}");
     let (code, _, err) = autosync(&["check", "-I", h, f]);
     assert_eq!(code, 2, "SHIFT undefined: no kernel: {err}");
     let (code, _, err) = autosync(&["check", "-I", h, "-D", "SHIFT=1", f]);
@@ -202,7 +202,7 @@ fn cli_include_dirs_and_defines_reach_the_preprocessor() {
     assert!(err.contains("data race on shared array `s`"), "{err}");
     let (code, _, err) = autosync(&["check", "-I", h, "-D", "1BAD", f]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("invalid `-D 1BAD`"), "{err}");
+    assert!(err.contains("macro name must be an identifier"), "{err}");
     let (code, _, err) = autosync(&["fix", "-I", h, "-DSHIFT=1", f]);
     assert_eq!(code, 0, "{err}");
     let fixed = std::fs::read_to_string(&file).expect("read");

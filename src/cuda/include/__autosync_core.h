@@ -179,9 +179,14 @@ __device__ unsigned int __lanemask_lt(void);
   __device__ T __shfl_down(T var, unsigned int delta, int width = 32);                        \
   __device__ T __shfl_xor(T var, int lane_mask, int width = 32);                              \
   __device__ unsigned int __match_any_sync(unsigned int mask, T value);                       \
+  __device__ unsigned int __match_all_sync(unsigned int mask, T value, int *pred);            \
   __device__ T __ldg(const T *ptr);                                                           \
   __device__ T __ldcg(const T *ptr);                                                          \
-  __device__ T __ldcs(const T *ptr);
+  __device__ T __ldcs(const T *ptr);                                                          \
+  __device__ void __stcg(T *ptr, T value);                                                    \
+  __device__ void __stcs(T *ptr, T value);                                                    \
+  __device__ void __stwb(T *ptr, T value);                                                    \
+  __device__ void __stwt(T *ptr, T value);
 __AS_SHFL(int)
 __AS_SHFL(unsigned int)
 __AS_SHFL(long)
@@ -197,23 +202,33 @@ __device__ int2 __ldg(const int2 *ptr);
 __device__ int4 __ldg(const int4 *ptr);
 __device__ int __reduce_add_sync(unsigned int mask, int value);
 __device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_min_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_max_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
 
 /* Atomics. */
 #define __AS_ATOMIC_ARITH(T)                                                                  \
   __device__ T atomicAdd(T *address, T val);                                                  \
   __device__ T atomicAdd_block(T *address, T val);                                            \
-  __device__ T atomicAdd_system(T *address, T val);                                           \
-  __device__ T atomicExch(T *address, T val);
+  __device__ T atomicAdd_system(T *address, T val);
+#define __AS_ATOMIC_INT_SCOPE(T, S)                                                           \
+  __device__ T atomicExch##S(T *address, T val);                                              \
+  __device__ T atomicSub##S(T *address, T val);                                               \
+  __device__ T atomicMin##S(T *address, T val);                                               \
+  __device__ T atomicMax##S(T *address, T val);                                               \
+  __device__ T atomicAnd##S(T *address, T val);                                               \
+  __device__ T atomicOr##S(T *address, T val);                                                \
+  __device__ T atomicXor##S(T *address, T val);                                               \
+  __device__ T atomicCAS##S(T *address, T compare, T val);
 #define __AS_ATOMIC_INT(T)                                                                    \
   __AS_ATOMIC_ARITH(T)                                                                        \
-  __device__ T atomicSub(T *address, T val);                                                  \
-  __device__ T atomicMin(T *address, T val);                                                  \
-  __device__ T atomicMax(T *address, T val);                                                  \
-  __device__ T atomicAnd(T *address, T val);                                                  \
-  __device__ T atomicOr(T *address, T val);                                                   \
-  __device__ T atomicXor(T *address, T val);                                                  \
-  __device__ T atomicCAS(T *address, T compare, T val);                                       \
-  __device__ T atomicCAS_block(T *address, T compare, T val);
+  __AS_ATOMIC_INT_SCOPE(T, )                                                                  \
+  __AS_ATOMIC_INT_SCOPE(T, _block)                                                            \
+  __AS_ATOMIC_INT_SCOPE(T, _system)
 __AS_ATOMIC_INT(int)
 __AS_ATOMIC_INT(unsigned int)
 __AS_ATOMIC_INT(unsigned long long)
@@ -221,9 +236,18 @@ __AS_ATOMIC_INT(long long)
 __AS_ATOMIC_ARITH(float)
 __AS_ATOMIC_ARITH(double)
 #undef __AS_ATOMIC_INT
+#undef __AS_ATOMIC_INT_SCOPE
 #undef __AS_ATOMIC_ARITH
 __device__ unsigned int atomicInc(unsigned int *address, unsigned int val);
 __device__ unsigned int atomicDec(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicInc_block(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicDec_block(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicInc_system(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicDec_system(unsigned int *address, unsigned int val);
+__device__ float atomicExch(float *address, float val);
+__device__ float atomicExch_block(float *address, float val);
+__device__ float atomicExch_system(float *address, float val);
+__device__ double atomicExch(double *address, double val);
 __device__ unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short val);
 __device__ float2 atomicAdd(float2 *address, float2 val);
 __device__ float4 atomicAdd(float4 *address, float4 val);

@@ -107,9 +107,7 @@ fn a_template_instance_takes_its_own_launches() {
     let inst = |arg: &str| {
         let f = m
             .named("t")
-            .find(
-                |f| matches!(f.template_args.first(), Some(crate::cuda::TemplateArg::Value(v)) if v == arg),
-            )
+            .find(|f| matches!(f.template_args.first(), Some(crate::cuda::TemplateArg::Value(v)) if v == arg))
             .expect("the instance");
         h.facts(f, &m.typedefs, &Overrides::default())
     };

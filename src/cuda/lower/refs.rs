@@ -88,6 +88,8 @@ impl<'a> Lx<'a> {
                 None => match &s.kind {
                     NodeKind::ArraySubscript => Some(self.element_ref(s, name)?),
                     NodeKind::Unary { op, .. } if op == "*" => Some(self.element_ref(s, name)?),
+                    // A member of a struct in memory (`acc->n`, `sv[i].y`): that word.
+                    NodeKind::Member { .. } => Some(self.element_ref(s, name)?),
                     _ => None,
                 },
             }

@@ -1,6 +1,7 @@
 // Integer and float intrinsics: exact ones (min/max/abs/__mul24/__umul24, __ldg = a read,
 // __stcg = a write) and opaque pure ones; printf and assert.
 #include <cassert>
+#include <cuda_fp16.h>
 __global__ void stats(const unsigned *keys, const float *w, int *bits, float *out, unsigned n)
 {
     int i = __mul24(blockIdx.x, blockDim.x) + threadIdx.x;
