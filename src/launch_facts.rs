@@ -5,9 +5,8 @@
 //! command line), the report sentences ([`render`]) and the `assume`s a kernel that is fixed only
 //! in part gets ([`assumptions`]).
 //!
-//! The classic front end (`cuda::launch`) finds launches in tree-sitter's syntax, the clang one
-//! (`clang::launch`) in clang's typed AST; both hand their sites to this module, so the rules
-//! below and the wording of every sentence are one piece of code.
+//! The front end (`cuda::launch`) finds launches in clang's typed AST and hands their sites to
+//! this module: the rules below and the wording of every sentence are one piece of code.
 //!
 //! Soundness: a fact is taken only from launches the file shows, and only when *every* one of
 //! them agrees; a kernel the file uses in any other way (its address taken, stored in a function

@@ -1,7 +1,6 @@
 //! Launch facts for the clang front end: what the file's host code says about how each kernel is
 //! launched, read from clang's typed AST (the [`Model`]'s bodies) instead of syntax. How the
-//! launches combine, the sentences and the `assume`s are `crate::launch_facts`, shared with the
-//! classic front end (`cuda::launch`), whose rules this module follows.
+//! launches combine, the sentences and the `assume`s are `crate::launch_facts`.
 //!
 //! API: [`HostLaunches::collect`] reads every launch and every other reference to a kernel once
 //! per file; [`HostLaunches::apply`] gives one lowered kernel its facts (geometry, argument
@@ -13,7 +12,7 @@
 //!   The kernel is the declaration clang resolved the reference to — for a template, the
 //!   instance (`k<128>` names its specialization) — joined with the model's definition by
 //!   qualified name and template arguments (a launch may name a prototype; overloads count as
-//!   one kernel, as the classic front end's names do).
+//!   one kernel).
 //! - Any other reference to a kernel (its address stored, passed, …; also an unresolved name in a
 //!   template pattern, or a reference in code the model does not build: [`Model::loose_refs`])
 //!   takes every fact from the kernel: its launches are not all visible. The runtime's
@@ -25,7 +24,7 @@
 //!   fields by reaching definitions, and parameters of host helpers that every call passes the
 //!   same value. Macros are expanded by clang. Anything else is unknown.
 //!
-//! Reaching definitions (the classic rules, on clang's tree in pre-order): a variable is a clang
+//! Reaching definitions (on clang's tree in pre-order): a variable is a clang
 //! declaration id; every reference to it is a read (under an lvalue-to-rvalue conversion or a
 //! binding to `const`), an assignment (`=`, `op=`, a `dim3`'s `operator=`, of the whole variable
 //! or one field) or, for anything else (`++`, `&n`, a non-`const` reference, a method call), a
@@ -50,8 +49,8 @@ use std::collections::{BTreeSet, HashMap};
 /// adds to the depth; an expression's own nesting adds 1 per level.
 const LOOKUP: usize = 32;
 
-/// How deep evaluation may go: 12 definitions referring to definitions (as the classic front
-/// end), each through expressions of moderate nesting.
+/// How deep evaluation may go: 12 definitions referring to definitions, each through
+/// expressions of moderate nesting.
 const MAX_DEPTH: usize = 12 * LOOKUP;
 
 /// How many variable evaluations one file's launches may take (then values are unknown).
@@ -262,8 +261,8 @@ fn int_range(ty: &str, typedefs: &HashMap<String, String>) -> Option<(i64, i64)>
     })
 }
 
-/// Whether a parameter of type `ty` takes argument facts: a by-value integer, as the classic
-/// front end counts them (`bool` and the character types are not).
+/// Whether a parameter of type `ty` takes argument facts: a by-value integer (`bool` and the
+/// character types are not).
 fn int_param(ty: &str, typedefs: &HashMap<String, String>) -> bool {
     let resolved = typedefs.get(ty.trim()).map_or(ty, String::as_str);
     let chars = ["bool", "_Bool", "char", "signed char", "unsigned char", "int8_t", "uint8_t"];

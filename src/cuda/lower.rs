@@ -1,9 +1,8 @@
 //! Lowering of the clang [`Model`] to KPL: one [`Kernel`] per kernel definition (every template
-//! instance clang made) of the user's main file.
+//! instance clang made) of the user's file and of the headers it includes.
 //!
-//! The subset lowered so far (issue #36's migration: the classic front end stays the default
-//! until this one is at least as good on every corpus): integer and floating scalars (floats
-//! as opaque words, `fadd`/`fcmp_lt`/… like the classic front end), `__shared__` arrays of any
+//! What is lowered: integer and floating scalars (floats as opaque words, `fadd`/`fcmp_lt`/…),
+//! `__shared__` arrays of any
 //! rank (`extern` ones unsized), pointer parameters as global arrays, `a[i]`, `a[i][j]`, `*p`,
 //! `*(p + i)`, assignments and compound assignments, `++`/`--`, `if`/`else`, `for`/`while`/
 //! `do`, range-based `for` over an array of known size (`range_for.rs`), `break`/`continue`/
@@ -21,7 +20,7 @@
 //! refused with its place and what it is; a refused kernel is never verified.
 //!
 //! Places: a barrier may go after a statement only where the statement is written in the main
-//! file; the text decides where (`cuda::text`, shared with the classic front end).
+//! file; the text decides where (`text.rs`).
 //!
 //! Invariants: every label gets exactly one place (default `Place::Not`); labels are handed out
 //! in program order; a KPL name is declared once per kernel (fresh names never collide with a
@@ -1307,7 +1306,7 @@ impl<'a> Lx<'a> {
         };
         if let (true, Some(init)) = (*is_constexpr, v.children.first()) {
             // `constexpr int ITEMS = 4;` never changes: its value where it is read, like a
-            // constant of the file (and the classic lowering's).
+            // constant of the file.
             if !self.reads_memory(init) {
                 self.bindings.insert(id.clone(), Binding::Const(init.clone()));
                 return Ok(());
@@ -2497,11 +2496,16 @@ impl<'a> Lx<'a> {
                 let a = self.rvalue_as(&args[0], Ty::UInt)?;
                 return Ok(Some(self.bit_reverse(a)));
             }
-            // 24-bit multiplies: the low 32 bits of the product, exactly.
+            // 24-bit multiplies: the low 32 bits of the product of the operands' low 24 bits
+            // (sign-extended for `__mul24`), exactly.
             "__mul24" | "__umul24" if args.len() == 2 => {
                 let t = if name == "__umul24" { Ty::UInt } else { Ty::Int };
-                let a = self.rvalue_as(&args[0], t)?;
-                let b = self.rvalue_as(&args[1], t)?;
+                let low24 = |e: Expr| match t {
+                    Ty::UInt => Expr::bin(BinOp::BitAnd, e, Expr::Const(0x00ff_ffff)),
+                    _ => Expr::bin(BinOp::Shr, Expr::bin(BinOp::Shl, e, Expr::Const(8)), Expr::Const(8)),
+                };
+                let a = low24(self.rvalue_as(&args[0], t)?);
+                let b = low24(self.rvalue_as(&args[1], t)?);
                 return Ok(Some((Expr::bin(BinOp::Mul, a, b), t)));
             }
             "abs" | "labs" | "llabs"
@@ -2644,7 +2648,7 @@ impl<'a> Lx<'a> {
         }
     }
 
-    /// A call of a function the file declares but does not define (the classic front end's
+    /// A call of a function the file declares but does not define (docs/cuda.md's
     /// model, docs/cuda.md "Calls"), with a warning naming it: without pointer arguments a pure
     /// function of its arguments; through each pointer argument one read and (unless it points
     /// to `const`) one write of the array at an arbitrary index of the thread, so every race the
@@ -3067,10 +3071,21 @@ fn kind_name(n: &Node) -> String {
 /// Errors: clang missing or failing, a directive error, no kernel named `only`, an `--assume`
 /// expression clang rejects, or clang's errors with no kernel left.
 pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::LoweredFile> {
-    let path = options
-        .path
-        .as_deref()
-        .ok_or_else(|| Diagnostic::error("the clang front end reads files, not text", Span::new(0, 0)))?;
+    let given = options.path.as_deref().unwrap_or(std::path::Path::new("input.cu"));
+    // clang reads files, and the text analysed is `source`: where the file holds other bytes
+    // (no file, a kernel with its barriers stripped, a patched text re-checked) clang reads a
+    // copy of `source`, and the file's own directory is searched for its quoted includes.
+    let copy = if holds(given, source) {
+        None
+    } else {
+        let fail = |e: std::io::Error| Diagnostic::error(format!("cannot write a copy for clang: {e}"), Span::new(0, 0));
+        let dir = tempfile::Builder::new().prefix("autosync-text-").tempdir().map_err(fail)?;
+        let name = given.file_name().map_or_else(|| "input.cu".into(), |n| n.to_os_string());
+        let file = dir.path().join(name);
+        std::fs::write(&file, source).map_err(fail)?;
+        Some((dir, file))
+    };
+    let path: &std::path::Path = copy.as_ref().map_or(given, |(_, f)| f.as_path());
     let header = crate::kpl::header::parse_header_lenient(source)?;
     let geometry = header.geometry.overridden_by(&options.command_line);
     let exe = clang_exe().map_err(|e| Diagnostic::error(e, Span::new(0, 0)))?;
@@ -3088,9 +3103,13 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
         defines,
         ..super::ParseOptions::default()
     };
+    if copy.is_some() {
+        let dir = given.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        opts.extra_args = vec!["-iquote".into(), dir.display().to_string()];
+    }
     let parse = |opts: &super::ParseOptions| {
         super::parse_file(&exe, path, opts).map_err(|e| match e {
-            // serde_json's depth limit (128) is ours: the classic limit's message.
+            // serde_json's depth limit (128) is ours: reached by nesting, not by a bug.
             super::ClangError::Json { message, .. } if message.contains("recursion limit") => {
                 Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
                     "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
@@ -3205,7 +3224,7 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
         let outside = if kernel_file == file {
             None
         } else {
-            match include_line(source, path, &options.include_dirs, &kernel_file) {
+            match include_line(source, given, &options.include_dirs, &kernel_file) {
                 Some(at) => Some(at),
                 None => continue,
             }
@@ -3582,6 +3601,11 @@ fn include_line(
         }
     }
     first
+}
+
+/// Whether the file `path` holds `source` (after a byte-order mark, which the text leaves out).
+fn holds(path: &std::path::Path, source: &str) -> bool {
+    std::fs::read(path).is_ok_and(|raw| raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&raw) == source.as_bytes())
 }
 
 /// Whether clang's name of a file is `path`.

@@ -267,21 +267,20 @@ fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
 }
 
 /// A kernel whose race sits `depth` loops deep: `s[t]` written, `s[t + 1]` read in the
-/// innermost body (two barriers needed there, each costing `100^depth`).
+/// innermost body (two barriers needed there, each costing `100^depth`). Written in KPL: the
+/// point is the cost model's numbers, and 100 nested loops are past what the CUDA front end
+/// reads (`nesting too deep`).
 fn deep_nest(depth: usize) -> Kernel {
-    let mut src = String::from("//--blockDim=256 --gridDim=1\n__global__ void deep(int *out, int n) {\n");
-    src.push_str("  __shared__ int s[256];\n  int t = threadIdx.x;\n");
+    let mut src = String::from("//--blockDim=256 --gridDim=1\nkernel deep(n) {\n  global out[];\n  shared s[256];\n  local t := tid.x;\n  local v;\n");
     for i in 0..depth {
-        src.push_str(&format!("  for (int i{i} = 0; i{i} < n; i{i}++) {{\n"));
+        src.push_str(&format!("  local i{i} := 0;\n  while (i{i} < n) {{\n"));
     }
-    src.push_str("    s[t] = t;\n    out[t] = s[(t + 1) % 256];\n");
-    src.push_str(&"  }\n".repeat(depth));
+    src.push_str("    wr s[t] := t;\n    v := rd s[(t + 1) % 256];\n    wr out[t] := v;\n");
+    for i in (0..depth).rev() {
+        src.push_str(&format!("    i{i} := i{i} + 1;\n  }}\n"));
+    }
     src.push_str("}\n");
-    let config = autosync::config::Config::default_config();
-    let launch = autosync::driver::LaunchOptions::default();
-    let (mut kernels, _) = autosync::driver::load::lower_source(Path::new("deep.cu"), &src, &launch, &config)
-        .unwrap_or_else(|f| panic!("{f:?}"));
-    kernels.remove(0)
+    kpl::parse(&src).unwrap_or_else(|d| panic!("{}", d.message))
 }
 
 #[test]

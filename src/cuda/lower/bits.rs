@@ -1,4 +1,4 @@
-//! Bit intrinsics the clang lowering models exactly, as the classic lowering does: an opaque
+//! Bit intrinsics the lowering models exactly: an opaque
 //! call would let two threads' indices collide (`s[__brev(tid) >> 24]`, a bit-reversed FFT
 //! load, is a permutation only when `__brev` is the reversal itself).
 

@@ -1,5 +1,5 @@
 //! The cuRAND device API (`curand_kernel.h`) in the clang lowering: generator states and the
-//! functions that draw from them, modelled as the classic front end does (docs/cuda.md,
+//! functions that draw from them, modelled as docs/cuda.md says (
 //! "cuRAND").
 //!
 //! - A state type (`curandState`, `curandStatePhilox4_32_10_t`, …) is a struct of one opaque

@@ -1,5 +1,5 @@
-//! Function pointers among the file's functions in the clang lowering, the classic lowering's
-//! model (`cuda/lower/fn_ptr.rs`): `binop_t op = useMul ? mulf : addf;`, a device function's
+//! Function pointers among the file's functions:
+//! `binop_t op = useMul ? mulf : addf;`, a device function's
 //! parameter `float (*f)(float)` given `square`.
 //!
 //! A pointer is bound to its candidate functions and a selector, a local holding the index of
@@ -13,7 +13,7 @@
 //! ones a pointer can hold without undefined behaviour, assuming whole-program compilation: a
 //! pointer from another translation unit under `-rdc` is not modelled), its selector the
 //! parameter itself, assumed below their number; a call keeps those of its arity (a pointer
-//! of the call's type holds no other), like the classic lowering.
+//! of the call's type holds no other).
 //!
 //! Refused at their place: a pointer assigned after its declaration, one used as a value
 //! (stored, compared, passed to what is not inlined), a kernel parameter whose candidates are
@@ -253,7 +253,7 @@ impl<'a> Lx<'a> {
 
     /// One inlined call per candidate, under `selector == i`, the last under the rest. The
     /// scalar arguments are evaluated once, before (C evaluates them before the call, and
-    /// one read per source read keeps the findings the classic lowering's).
+    /// one read per source read).
     fn call_each(&mut self, n: &Node, choice: &FnChoice, want: bool) -> R<Option<(Expr, Ty)>> {
         let mut args = Vec::new();
         for (k, a) in n.children[1..].iter().enumerate() {

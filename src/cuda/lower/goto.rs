@@ -1,4 +1,4 @@
-//! `goto` in the clang lowering, the classic lowering's model (`cuda/lower/control.rs`): a
+//! `goto`: a
 //! `goto` to a label of an enclosing statement list forms a region of that list, lowered in
 //! the predicated form with a flag the `goto` sets.
 //!
@@ -120,7 +120,7 @@ impl<'a> Lx<'a> {
         Some(self.units(stmts, &units))
     }
 
-    /// The regions of `items` (the classic lowering's rule): a backward `goto` makes the
+    /// The regions of `items`: a backward `goto` makes the
     /// statements from its label to the last `goto` a loop, a forward one makes those from the
     /// first `goto` up to its label a skipped region.
     fn goto_units(&self, items: &[&Node]) -> R<Vec<Unit>> {

@@ -1,6 +1,5 @@
 //! Cooperative groups (`<cooperative_groups.h>`) in the clang lowering: the grid, the thread
-//! block, its tiles and coalesced groups, lowered to what KPL already has — the classic
-//! lowering's model (`cuda/lower/groups.rs`), so both front ends give one verdict.
+//! block, its tiles and coalesced groups, lowered to what KPL already has.
 //!
 //! clang resolves the names (namespace aliases at any scope, `using namespace`, `auto`), so a
 //! group is recognised by its type (`cooperative_groups::…` once desugared) or by a call of the

@@ -1,4 +1,4 @@
-//! Lambdas in device code, the classic lowering's model (`cuda/lower/lambda.rs`): `auto f =
+//! Lambdas in device code: `auto f =
 //! [captures](params) { … };` binds `f` to its closure (no KPL statement but the copies of
 //! by-value captures), and `f(a, b)` inlines the closure's call operator
 //! ([`super::super::Model::lambdas`]) like a device function.

@@ -1,5 +1,4 @@
-//! Thread-local arrays (`float r[4];`, `float acc[TM][TN] = {0};`) in the clang lowering, the
-//! classic lowering's model (`cuda/lower/decl.rs`, `private_array`): one row per thread of a
+//! Thread-local arrays (`float r[4];`, `float acc[TM][TN] = {0};`): one row per thread of a
 //! `shared` KPL array whose leading dimensions are the thread's `tid.z`, `tid.y`, `tid.x`
 //! ([`crate::kpl::THREAD_ROW_DIMS`], CUDA's bounds), indexed by [`crate::kpl::thread_row`].
 //! Two threads never share an element, so no access to one can race, and the verifier

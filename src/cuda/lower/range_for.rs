@@ -1,5 +1,5 @@
-//! Range-based `for` over an array of known size, the classic lowering's model
-//! (`cuda/lower/range_for.rs`): `for (T x : a) body` over `a` of `N` elements is C++'s
+//! Range-based `for` over an array of known size:
+//! `for (T x : a) body` over `a` of `N` elements is C++'s
 //! `for (k = 0; k != N; ++k) { T x = a[k]; body }`, lowered as `local k := 0; while (k < N)
 //! { x := a[k]; body; k := k + 1; }` with a fresh `k` the source cannot name.
 //!

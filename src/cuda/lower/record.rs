@@ -1,6 +1,6 @@
 //! Structs and vector types (`float4`, `Particle`, `ns::Node`) in the clang lowering.
 //!
-//! Memory is words (one per scalar, like the classic front end until issue #37 makes it
+//! Memory is words (one per scalar, until issue #37 makes it
 //! bytes): a record is one word per scalar member, nested records flattened in declaration
 //! order (`a.b.c` is a path), so an array of `float4` is four words per element and `p[i].y`
 //! is word `4 * i + 1`. A pointer's offset counts words of its array, which makes a cast

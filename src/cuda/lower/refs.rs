@@ -1,5 +1,5 @@
 //! References in the clang lowering (`int &x = a[i];`, `float &acc = s[t];`, `T &x`
-//! parameters of inlined functions), the classic lowering's model (`cuda/lower/refs.rs`): a
+//! parameters of inlined functions): a
 //! reference is an alias of the place it is bound to — a local is that local's binding, an
 //! element is [`Binding::Ref`] with its indices evaluated once, where it is bound (C++ binds a
 //! reference once: later writes to `i` do not move `x`). A `const` reference to a value that is

@@ -1,5 +1,5 @@
 //! Pointers into a row of a multi-dimensional array (`float *row = &tile[ty][0];`,
-//! `const float *col = tile[tx];`), the classic lowering's model: the pointer keeps the outer
+//! `const float *col = tile[tx];`): the pointer keeps the outer
 //! indices of the element it was formed from and moves in the last dimension only.
 //!
 //! A pointer of this lowering is a one-dimensional array, an element type and a word offset.
