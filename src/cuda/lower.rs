@@ -3078,7 +3078,9 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     let copy = if holds(given, source) {
         None
     } else {
-        let fail = |e: std::io::Error| Diagnostic::error(format!("cannot write a copy for clang: {e}"), Span::new(0, 0));
+        let fail = |e: std::io::Error| {
+            Diagnostic::error(format!("cannot write a copy for clang: {e}"), Span::new(0, 0))
+        };
         let dir = tempfile::Builder::new().prefix("autosync-text-").tempdir().map_err(fail)?;
         let name = given.file_name().map_or_else(|| "input.cu".into(), |n| n.to_os_string());
         let file = dir.path().join(name);
@@ -3240,6 +3242,24 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             refused.push(Diagnostic::error(e.message.clone(), Span::new(at, at)).with_note(format!(
                 "clang reported this error in kernel `{name}`, so the kernel is not checked"
             )));
+            continue;
+        }
+        // An initializer another one overrides is not in clang's tree, and C leaves open
+        // whether it is evaluated: its accesses could race unseen.
+        let overridden = parsed.diagnostics.iter().find(|d| {
+            d.message.starts_with("initializer overrides prior initialization")
+                && d.file.as_deref().is_some_and(|df| {
+                    f.range.as_ref().is_some_and(|r| same_path(df, std::path::Path::new(&*r.file)))
+                })
+                && f.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col))
+        });
+        if let Some(d) = overridden {
+            let at = offset_of(source, d.line, d.col).unwrap_or(0);
+            refused.push(
+                Diagnostic::error("unsupported: an initializer overridden by a later one", Span::new(at, at))
+                    .with_note("whether the overridden initializer runs is left open by C; its accesses are not modelled")
+                    .with_note(format!("kernel `{name}` is not analysed")),
+            );
             continue;
         }
         let assumptions: Vec<(&Function, &str)> = match assumed.kernels.get(&assumption_key(&name, f)) {
@@ -3605,7 +3625,8 @@ fn include_line(
 
 /// Whether the file `path` holds `source` (after a byte-order mark, which the text leaves out).
 fn holds(path: &std::path::Path, source: &str) -> bool {
-    std::fs::read(path).is_ok_and(|raw| raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&raw) == source.as_bytes())
+    std::fs::read(path)
+        .is_ok_and(|raw| raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&raw) == source.as_bytes())
 }
 
 /// Whether clang's name of a file is `path`.
