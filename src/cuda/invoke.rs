@@ -77,32 +77,35 @@ pub struct RunOutput {
     pub code: Option<i32>,
 }
 
+/// The language flags every run shares, the precompiled runtime header's build included
+/// (a precompiled header is used only under the flags it was built with).
+const LANGUAGE: &[&str] = &[
+    "-x",
+    "cuda",
+    "--cuda-device-only",
+    "--cuda-gpu-arch=sm_80",
+    "-nocudainc",
+    "-nocudalib",
+    "-nostdinc",
+    "-fsyntax-only",
+    "-fno-color-diagnostics",
+    "-fno-caret-diagnostics",
+    "-ferror-limit=0",
+    "-std=c++17",
+];
+
 /// The command line for one run: CUDA device side, syntax only, JSON dump, no system or CUDA
-/// headers but ours (force-included like nvcc's runtime header), user flags first so the
-/// user's own headers win, empty stand-ins for missing headers last.
+/// headers but ours (force-included like nvcc's runtime header: precompiled when `pch` is
+/// given, so clang neither re-reads nor dumps them), user flags first so the user's own
+/// headers win, empty stand-ins for missing headers last.
 pub fn command_args(
     file: &Path,
     opts: &ParseOptions,
     header_dir: &Path,
     stub_dirs: &[PathBuf],
+    pch: Option<&Path>,
 ) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "--cuda-gpu-arch=sm_80",
-        "-nocudainc",
-        "-nocudalib",
-        "-nostdinc",
-        "-fsyntax-only",
-        "-fno-color-diagnostics",
-        "-fno-caret-diagnostics",
-        "-ferror-limit=0",
-        "-std=c++17",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut args: Vec<String> = LANGUAGE.iter().map(|s| s.to_string()).collect();
     for d in &opts.include_dirs {
         args.push(format!("-I{}", d.display()));
     }
@@ -116,12 +119,46 @@ pub fn command_args(
         args.push("-idirafter".into());
         args.push(s.display().to_string());
     }
-    args.push("-include".into());
-    args.push(super::headers::FORCE_INCLUDE.into());
+    match pch {
+        Some(p) => {
+            args.push("-include-pch".into());
+            args.push(p.display().to_string());
+        }
+        None => {
+            args.push("-include".into());
+            args.push(super::headers::FORCE_INCLUDE.into());
+        }
+    }
     args.push("-Xclang".into());
     args.push("-ast-dump=json".into());
     args.push(file.display().to_string());
     args
+}
+
+/// The stand-in runtime header precompiled by `exe`, built once per header directory and
+/// clang version (into a temporary name, then renamed: concurrent runs never see half a file).
+/// `None` when it cannot be built: the runs then include the header as text, which is slower
+/// (clang reads and dumps every stand-in declaration) and gives the same model.
+fn precompiled_runtime(exe: &ClangExe, header_dir: &Path, timeout: Duration) -> Option<PathBuf> {
+    let (major, minor, patch) = exe.version;
+    let name = format!("runtime-clang-{major}.{minor}.{patch}.pch");
+    let pch = header_dir.join(&name);
+    if pch.is_file() {
+        return Some(pch);
+    }
+    let tmp = header_dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut args: Vec<String> = LANGUAGE.iter().map(|s| s.to_string()).collect();
+    args.extend(["-isystem".into(), header_dir.display().to_string()]);
+    args.extend(["-Xclang", "-emit-pch", "-Xclang", "-o", "-Xclang"].map(String::from));
+    args.push(tmp.display().to_string());
+    let header = header_dir.join(super::headers::FORCE_INCLUDE);
+    args.push(header.display().to_string());
+    let built = run_clang(exe, &args, &header, timeout).is_ok_and(|o| o.code == Some(0));
+    if built && std::fs::rename(&tmp, &pch).is_ok() {
+        return Some(pch);
+    }
+    let _ = std::fs::remove_file(&tmp);
+    pch.is_file().then_some(pch)
 }
 
 /// Runs clang with `args`, killing it after `timeout`.
@@ -280,8 +317,9 @@ pub fn run_with_stubs(
     let mut stub_root: Option<tempfile::TempDir> = None;
     let mut stub_dirs: Vec<PathBuf> = Vec::new();
     let mut stubbed: Vec<String> = Vec::new();
+    let pch = precompiled_runtime(exe, header_dir, opts.timeout);
     loop {
-        let args = command_args(file, opts, header_dir, &stub_dirs);
+        let args = command_args(file, opts, header_dir, &stub_dirs, pch.as_deref());
         let out = run_clang(exe, &args, file, opts.timeout)?;
         let Some(name) = missing_header(&out.stderr) else { return Ok((out, stub_root)) };
         let fail = |message: String| ClangError::MissingHeader {

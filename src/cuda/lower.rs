@@ -192,20 +192,29 @@ enum Want {
     Pointer,
 }
 
-/// Lowers the kernel `f` (a definition in the file `file`, whose text is `src`, or in a header
-/// it includes at `outside`, where everything of the kernel is then reported). `name` is the
-/// kernel's name in reports (`k<128>` for an instance).
-/// Warnings (calls modelled without their body) go to `warnings`.
+/// Where a kernel is written and what the command line adds to it.
+pub struct KernelSite<'a> {
+    /// The file's text.
+    pub src: &'a str,
+    /// clang's name of the file.
+    pub file: &'a str,
+    /// For a kernel of a header the file includes: the `#include` line, where everything of
+    /// the kernel is reported.
+    pub outside: Option<Span>,
+    /// The `--assume` expressions as functions over the kernel's parameters, with their text.
+    pub assumptions: &'a [(&'a Function, &'a str)],
+}
+
+/// Lowers the kernel `f`, written at `site`. `name` is the kernel's name in reports (`k<128>`
+/// for an instance). Warnings (calls modelled without their body) go to `warnings`.
 pub fn lower_kernel(
     f: &Function,
     name: String,
-    src: &str,
-    file: &str,
-    outside: Option<Span>,
-    assumptions: &[(&Function, &str)],
+    site: &KernelSite,
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
+    let KernelSite { src, file, outside, assumptions } = *site;
     let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
     let mut lx = Lx {
         src,
@@ -3286,16 +3295,8 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             ));
             continue;
         }
-        match lower_kernel(
-            f,
-            name.clone(),
-            source,
-            &file,
-            outside,
-            &assumptions,
-            &parsed.model,
-            &mut warnings,
-        ) {
+        let site = KernelSite { src: source, file: &file, outside, assumptions: &assumptions };
+        match lower_kernel(f, name.clone(), &site, &parsed.model, &mut warnings) {
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {

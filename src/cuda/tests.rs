@@ -67,7 +67,9 @@ fn stand_in_declarations_are_not_in_the_model() {
         p.model.functions.iter().map(|f| &f.name).collect::<Vec<_>>()
     );
     assert_eq!(p.model.functions[0].space, ExecSpace::Device);
-    assert!(p.stats.skipped_decls > 100);
+    // `<cstdio>` and `<vector>` are dumped and skipped while reading (the runtime header is
+    // precompiled: never dumped).
+    assert!(p.stats.skipped_decls > 0, "{:?}", p.stats);
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! files: text is written to a temporary file first), and showing places for the golden tests
 //! of the CUDA front end (`cuda_lower`, `preprocess`).
 
+#![allow(clippy::result_large_err)] // Diagnostic is the crate's error type, as in the library
+
 use autosync::cuda::{lower_file, FrontEndOptions, LoweredFile};
 use autosync::diag::{line_col, Diagnostic};
 use autosync::kpl::{Kernel, Place};
