@@ -8,7 +8,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: build
 
-# Installs the native libraries (z3; cmake and libclang for rustsat-minisat) when missing.
+# Installs the native parts when missing: z3, cmake and libclang (rustsat-minisat's build), clang
+# (the CUDA front end).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
