@@ -2,7 +2,8 @@
 //! and benchmarks (every `.cu`/`.cuh`/`.kpl` under the directories given) plus generated kernels
 //! of the scaling families — through the driver exactly as `autosync check DIRS` runs them
 //! (default budget per kernel, `-j` threads), timing each file. The report gives the time per
-//! file (median, p95, max), the whole run's wall time and the slowest files.
+//! file (median, p95, max), the whole run's wall time and the slowest files, and what the CUDA
+//! front end alone costs per file (clang and the model, one file at a time: median, p95, max).
 
 use super::scale::Family;
 use crate::config::Config;
@@ -36,6 +37,8 @@ pub struct RepoRun {
     pub tally: Tally,
     pub wall_s: f64,
     pub threads: usize,
+    /// Per CUDA file, the front end's parse alone: (clang's ms, clang and the model's ms).
+    pub parse_ms: Vec<(f64, f64)>,
 }
 
 /// Writes the generated kernels (every scaling family at [`GENERATED_SIZES`]) into `dir` and
@@ -90,7 +93,25 @@ pub fn run(paths: &[PathBuf], config: &Config, threads: usize, budget: Budget) -
         tally: finished.tally,
         wall_s: finished.elapsed.as_secs_f64(),
         threads: super::worker_threads(threads),
+        parse_ms: parse_times(&plan.files),
     })
+}
+
+/// The CUDA front end's parse of each `.cu`/`.cuh` file alone, one at a time (the latency a
+/// user waits for before any checking): clang's time, and clang's plus the model's. Files clang
+/// cannot parse at all are left out.
+fn parse_times(files: &[PathBuf]) -> Vec<(f64, f64)> {
+    let Ok(exe) = crate::cuda::find_clang(None) else { return Vec::new() };
+    let options = crate::cuda::ParseOptions::default();
+    files
+        .iter()
+        .filter(|f| crate::driver::load::is_cuda_path(f))
+        .filter_map(|f| crate::cuda::parse_file(&exe, f, &options).ok())
+        .map(|p| {
+            let clang = p.stats.clang_time.as_secs_f64() * 1e3;
+            (clang, clang + p.stats.model_time.as_secs_f64() * 1e3)
+        })
+        .collect()
 }
 
 /// The `q`-quantile (nearest rank) of sorted values.
@@ -133,6 +154,23 @@ pub fn markdown(run: &RepoRun) -> String {
         quantile(&ms, 0.95),
         ms.last().copied().unwrap_or(f64::NAN),
         ms.iter().sum::<f64>() / 1e3
+    );
+    let sorted = |pick: fn(&(f64, f64)) -> f64| {
+        let mut v: Vec<f64> = run.parse_ms.iter().map(pick).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (clang, total) = (sorted(|p| p.0), sorted(|p| p.1));
+    let _ = writeln!(
+        s,
+        "CUDA front end alone, per file ({} files, one at a time): clang and the model median {:.0} ms, \
+         p95 {:.0} ms, max {:.0} ms; clang alone median {:.0} ms, p95 {:.0} ms.\n",
+        total.len(),
+        quantile(&total, 0.5),
+        quantile(&total, 0.95),
+        total.last().copied().unwrap_or(f64::NAN),
+        quantile(&clang, 0.5),
+        quantile(&clang, 0.95)
     );
     let mut slow: Vec<&RepoRow> = run.rows.iter().collect();
     slow.sort_by(|a, b| b.ms.total_cmp(&a.ms));
