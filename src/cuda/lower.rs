@@ -192,6 +192,26 @@ enum Want {
     Pointer,
 }
 
+/// The source parts of a loop ([`Lx::emit_loop`]).
+#[derive(Clone, Copy)]
+struct LoopParts<'n> {
+    init: Option<&'n Node>,
+    cond: Option<&'n Node>,
+    inc: Option<&'n Node>,
+    /// Declarations lowered at the start of each iteration (a range-based `for`'s variable).
+    prologue: Option<&'n Node>,
+    body: &'n Node,
+    /// A `do` loop: the body runs before the first evaluation of the condition.
+    body_first: bool,
+}
+
+impl<'n> LoopParts<'n> {
+    /// A loop of `body` alone (`for (;;)`).
+    fn new(body: &'n Node) -> Self {
+        LoopParts { init: None, cond: None, inc: None, prologue: None, body, body_first: false }
+    }
+}
+
 /// Where a kernel is written and what the command line adds to it.
 pub struct KernelSite<'a> {
     /// The file's text.
@@ -1120,14 +1140,14 @@ impl<'a> Lx<'a> {
                     [c, b] => (c, b),
                     _ => return Err(self.unsupported("a `while` with a declaration in its condition", n)),
                 };
-                self.emit_loop(n, None, Some(cond), None, body, false)
+                self.emit_loop(n, LoopParts { cond: Some(cond), ..LoopParts::new(body) })
             }
             NodeKind::Do => {
                 let (body, cond) = match n.children.as_slice() {
                     [b, c] => (b, c),
                     _ => return Err(self.unsupported("this `do` statement", n)),
                 };
-                self.emit_loop(n, None, Some(cond), None, body, true)
+                self.emit_loop(n, LoopParts { cond: Some(cond), body_first: true, ..LoopParts::new(body) })
             }
             NodeKind::Return => {
                 if let Some(v) = n.children.first() {
@@ -1389,38 +1409,17 @@ impl<'a> Lx<'a> {
         let cond = (cond.kind != NodeKind::Empty).then_some(cond);
         let inc = (inc.kind != NodeKind::Empty).then_some(inc);
         let init = (init.kind != NodeKind::Empty).then_some(init);
-        self.emit_loop(n, init, cond, inc, body, false)
+        self.emit_loop(n, LoopParts { init, cond, inc, ..LoopParts::new(body) })
     }
 
     /// One emitter for every loop: `init; while (cond && !stop) { cont = 0; body; if (!stop)
     /// inc; }` where `stop` is the `break` and `return` flags. A condition that reads memory is
     /// evaluated into a local before the loop and again at the end of each iteration (fresh
-    /// temporaries each time); a `do` loop runs its body before the first evaluation.
-    fn emit_loop(
-        &mut self,
-        n: &Node,
-        init: Option<&Node>,
-        cond: Option<&Node>,
-        inc: Option<&Node>,
-        body: &Node,
-        body_first: bool,
-    ) -> R<()> {
-        self.emit_loop_with(n, init, cond, inc, None, body, body_first)
-    }
-
-    /// [`Lx::emit_loop`] whose iterations first lower the declarations of `prologue` (a
-    /// range-based `for`'s loop variable), which have no place of their own.
-    #[allow(clippy::too_many_arguments)]
-    fn emit_loop_with(
-        &mut self,
-        n: &Node,
-        init: Option<&Node>,
-        cond: Option<&Node>,
-        inc: Option<&Node>,
-        prologue: Option<&Node>,
-        body: &Node,
-        body_first: bool,
-    ) -> R<()> {
+    /// temporaries each time); a `do` loop runs its body before the first evaluation; each
+    /// iteration first lowers the declarations of `prologue` (a range-based `for`'s loop
+    /// variable), which have no place of their own.
+    fn emit_loop(&mut self, n: &Node, parts: LoopParts) -> R<()> {
+        let LoopParts { init, cond, inc, prologue, body, body_first } = parts;
         if let Some(i) = init {
             match i.kind {
                 NodeKind::DeclStmt => {

@@ -131,6 +131,14 @@ impl<'a> Lx<'a> {
         if hidden_read {
             return Err(self.unsupported("this range-based `for`'s loop variable", p.var));
         }
-        self.emit_loop_with(n, None, Some(&cond), Some(&inc), Some(&head), p.body, false)
+        self.emit_loop(
+            n,
+            super::LoopParts {
+                cond: Some(&cond),
+                inc: Some(&inc),
+                prologue: Some(&head),
+                ..super::LoopParts::new(p.body)
+            },
+        )
     }
 }
