@@ -1118,8 +1118,19 @@ impl<'a> Lx<'a> {
             NodeKind::If { has_else, is_constexpr: _ } => {
                 let cond =
                     n.children.first().ok_or_else(|| self.unsupported("`if` without a condition", n))?;
+                let before = self.out.len();
                 let c = self.condition(cond)?;
                 let then = n.children.get(1).ok_or_else(|| self.unsupported("`if` without a body", n))?;
+                // A condition of constants (a template instance's `if (blockSize >= 512)`): the
+                // branch nvcc compiles, alone; its statements are no conditional for the cost
+                // model. The other branch never runs, in any thread.
+                if let (Some(v), true) = (c.constant_value(), self.out.len() == before) {
+                    let taken = if v != 0 { Some(then) } else { n.children.get(2).filter(|_| *has_else) };
+                    if let Some(b) = taken {
+                        self.body_stmts(b, n)?;
+                    }
+                    return Ok(());
+                }
                 let span = self.cur_span;
                 let label = self.label();
                 let then = self.body(then, n, label)?;

@@ -198,6 +198,66 @@ impl Expr {
     pub fn int(v: i64) -> Expr {
         Expr::Const(v as u32)
     }
+
+    /// The value of an expression of constants alone (`256 >= 512`, a template instance's
+    /// `if (blockSize >= 512)`), with the verifier's 32-bit meaning of each operator; `None`
+    /// when it reads anything else or divides by zero.
+    pub fn constant_value(&self) -> Option<u32> {
+        use BinOp::*;
+        let b = |x: bool| u32::from(x);
+        match self {
+            Expr::Const(v) => Some(*v),
+            Expr::Unary(op, a) => {
+                let a = a.constant_value()?;
+                Some(match op {
+                    UnOp::Neg => a.wrapping_neg(),
+                    UnOp::Not => b(a == 0),
+                    UnOp::BitNot => !a,
+                })
+            }
+            Expr::Binary(op, x, y) => {
+                let (x, y) = (x.constant_value()?, y.constant_value()?);
+                let (sx, sy) = (x as i32, y as i32);
+                Some(match op {
+                    Add => x.wrapping_add(y),
+                    Sub => x.wrapping_sub(y),
+                    Mul => x.wrapping_mul(y),
+                    Div => sx.checked_div(sy)? as u32,
+                    Rem => sx.checked_rem(sy)? as u32,
+                    UDiv => x.checked_div(y)?,
+                    URem => x.checked_rem(y)?,
+                    Shl => x.checked_shl(y)?,
+                    Shr => sx.checked_shr(y)? as u32,
+                    UShr => x.checked_shr(y)?,
+                    BitAnd => x & y,
+                    BitOr => x | y,
+                    BitXor => x ^ y,
+                    And => b(x != 0 && y != 0),
+                    Or => b(x != 0 || y != 0),
+                    Eq => b(x == y),
+                    Ne => b(x != y),
+                    Lt => b(sx < sy),
+                    Le => b(sx <= sy),
+                    Gt => b(sx > sy),
+                    Ge => b(sx >= sy),
+                    ULt => b(x < y),
+                    ULe => b(x <= y),
+                    UGt => b(x > y),
+                    UGe => b(x >= y),
+                    Min => sx.min(sy) as u32,
+                    Max => sx.max(sy) as u32,
+                })
+            }
+            Expr::Select(c, x, y) => {
+                if c.constant_value()? != 0 {
+                    x.constant_value()
+                } else {
+                    y.constant_value()
+                }
+            }
+            Expr::Var(_) | Expr::Builtin(_) | Expr::Call(..) => None,
+        }
+    }
     pub fn var(name: &str) -> Expr {
         Expr::Var(name.to_string())
     }

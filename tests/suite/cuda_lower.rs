@@ -239,6 +239,14 @@ fn template_instances_are_separate_kernels_sharing_places() {
     let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["r<256, float>", "r<512, int>"]);
     ks.iter().for_each(check_invariants);
+    // `if (B >= 512)` folds: the 256 instance has no access in it, the 512 one has it unguarded.
+    let accesses = |k: &Kernel| {
+        let mut n = 0;
+        k.walk(&mut |s| n += usize::from(s.access().is_some()));
+        n
+    };
+    assert_eq!(accesses(&ks[0]), 2);
+    assert_eq!(accesses(&ks[1]), 4);
     // Both instances place the barrier after line 4 at the same source offset.
     let line_places =
         |k: &Kernel| k.places.iter().filter(|p| matches!(p, Place::Line { .. })).cloned().collect::<Vec<_>>();

@@ -4,11 +4,11 @@ __global__ void reduce(const T *in, T *out) {
     __shared__ T sdata[blockSize];
     unsigned int tid = threadIdx.x;
     sdata[tid] = in[blockIdx.x * blockSize + tid];
+    __syncthreads();
     if (blockSize >= 256) {
-        __syncthreads();
         if (tid < 128) sdata[tid] += sdata[tid + 128];
-        __syncthreads();
     }
+    __syncthreads();
     if (blockSize >= 128) {
         if (tid < 64) sdata[tid] += sdata[tid + 64];
     }
