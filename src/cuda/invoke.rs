@@ -183,10 +183,19 @@ pub fn run_clang(
     // a dump is megabytes.
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
+    // The dump is read up to its limit; past it the reader stops and says so, and clang is
+    // killed below (it would block on the full pipe until the timeout).
+    let too_large = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen_too_large = too_large.clone();
     let out_thread = std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(s) = stdout.as_mut() {
-            let _ = s.read_to_end(&mut buf);
+            let limit = crate::limits::MAX_AST_BYTES;
+            let _ = s.take(limit + 1).read_to_end(&mut buf);
+            if buf.len() as u64 > limit {
+                seen_too_large.store(true, std::sync::atomic::Ordering::SeqCst);
+                buf = Vec::new();
+            }
         }
         buf
     });
@@ -199,6 +208,14 @@ pub fn run_clang(
     });
     let start = Instant::now();
     let status = loop {
+        if too_large.load(std::sync::atomic::Ordering::SeqCst) {
+            kill_group(child.id());
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = out_thread.join();
+            let _ = err_thread.join();
+            return Err(ClangError::TooLarge { file: file.to_path_buf() });
+        }
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if start.elapsed() >= timeout => {
@@ -217,6 +234,9 @@ pub fn run_clang(
         }
     };
     let json = out_thread.join().unwrap_or_default();
+    if too_large.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(ClangError::TooLarge { file: file.to_path_buf() });
+    }
     let stderr = String::from_utf8_lossy(&err_thread.join().unwrap_or_default()).into_owned();
     Ok(RunOutput { json, stderr, code: status.code() })
 }

@@ -3136,6 +3136,11 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                     "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
                 )
             }
+            super::ClangError::TooLarge { .. } => {
+                Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
+                    "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
+                )
+            }
             e => Diagnostic::error(e.to_string(), Span::new(0, 0)),
         })
     };
@@ -3307,6 +3312,15 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
         }
         let site = KernelSite { src: source, file: &file, outside, assumptions: &assumptions };
         match lower_kernel(f, name.clone(), &site, &parsed.model, &mut warnings) {
+            // The invariant of `limits`: no kernel past this bound reaches a recursive pass
+            // (inlining multiplies the depth clang's tree allows).
+            Ok(kernel) if kernel.nesting() > crate::limits::MAX_KERNEL_NESTING => {
+                let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
+                refused.push(Diagnostic::error("nesting too deep", at).with_note(format!(
+                    "kernel `{name}` nests statements and expressions more than {} levels deep once lowered (calls inlined)",
+                    crate::limits::MAX_KERNEL_NESTING
+                )));
+            }
             Ok(mut kernel) => {
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {

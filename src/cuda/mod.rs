@@ -232,6 +232,13 @@ pub enum ClangError {
         /// The limit.
         seconds: f64,
     },
+    /// clang's AST of the file is past [`crate::limits::MAX_AST_BYTES`] (deep nesting makes
+    /// it grow quadratically); clang was killed.
+    #[error("{}: clang's AST of this file is larger than {} MiB", file.display(), crate::limits::MAX_AST_BYTES >> 20)]
+    TooLarge {
+        /// The file.
+        file: PathBuf,
+    },
     /// clang crashed or stopped without printing the AST.
     #[error("{}: clang failed ({status}): {message}", file.display())]
     Crashed {
