@@ -321,6 +321,10 @@ pub fn finding_json(rule: &str, d: &Diagnostic, source: &str) -> Value {
 /// The span of the statement owning block `b` (an if, else or while).
 pub fn guard_span(k: &Kernel, b: kpl::Label) -> kpl::Span {
     if let Some(s) = k.stmt(b) {
+        // A thread-dependent exit is its whole statement (`return;`); a guard its keyword.
+        if k.flag_guards.contains(&b) {
+            return s.span;
+        }
         return kpl::Span::new(s.span.start, s.span.start.saturating_add(2).min(s.span.end));
     }
     let mut span = kpl::Span::default();
@@ -416,7 +420,8 @@ pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagno
     if cx.explain {
         d = d.with_note(format!("labels: barrier {}, guard {}", cx.label(dv.barrier), cx.label(dv.block)));
     }
-    if !warp && !grid && cx.fix.is_none() {
+    // `fix` moves a barrier out of a conditional; an exit (`return;`) has no inside to leave.
+    if !warp && !grid && cx.fix.is_none() && !k.flag_guards.contains(&dv.block) {
         d = d.with_note(format!(
             "help: `autosync fix` moves a barrier out of `{}` to where every thread reaches it (when the barrier is a statement of its own)",
             guard_text(k, cx.source, dv.block)
