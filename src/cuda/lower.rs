@@ -862,7 +862,9 @@ impl<'a> Lx<'a> {
     fn globals(&mut self, at: Span) {
         let mut used: BTreeSet<&str> = BTreeSet::new();
         for f in &self.model.functions {
-            for n in f.body.iter().flat_map(|b| b.walk()) {
+            // Bodies and default arguments (`int l = lo` reads `lo` at the call).
+            let defaults = f.params.iter().filter_map(|p| p.default.as_ref());
+            for n in f.body.iter().chain(defaults).flat_map(|b| b.walk()) {
                 if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
                     if decl_kind == "VarDecl" && self.model.globals.contains_key(decl_id) {
                         used.insert(decl_id);

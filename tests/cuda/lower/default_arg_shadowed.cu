@@ -1,5 +1,5 @@
-// A default argument naming a file-scope constant that a local of the caller shadows: lowered
-// at the call it would read the local, so it is refused.
+// A default argument naming a file-scope constant that a local of the caller shadows: clang
+// resolved the name where the default is written, so the call reads the constant, not the local.
 const int lo = 0;
 
 __device__ int clampi(int v, int hi = 255, int l = lo)
