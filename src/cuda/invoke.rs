@@ -337,10 +337,15 @@ pub fn run_with_stubs(
     let mut stub_root: Option<tempfile::TempDir> = None;
     let mut stub_dirs: Vec<PathBuf> = Vec::new();
     let mut stubbed: Vec<String> = Vec::new();
-    let pch = precompiled_runtime(exe, header_dir, opts.timeout);
+    let mut pch = precompiled_runtime(exe, header_dir, opts.timeout);
     loop {
         let args = command_args(file, opts, header_dir, &stub_dirs, pch.as_deref());
         let out = run_clang(exe, &args, file, opts.timeout)?;
+        // A precompiled header clang will not read (damaged, or another build's): the text.
+        if pch.is_some() && out.stderr.contains("PCH file") {
+            pch = None;
+            continue;
+        }
         let Some(name) = missing_header(&out.stderr) else { return Ok((out, stub_root)) };
         let fail = |message: String| ClangError::MissingHeader {
             file: file.to_path_buf(),
