@@ -1,16 +1,17 @@
-//! The clang-based CUDA front end's foundation: runs clang on a `.cu` file and builds a typed,
-//! resolved [`Model`] of it (kernels, device and host functions, template instances, launches,
-//! and typed statement/expression trees).
+//! The CUDA front end, on clang: runs clang on a `.cu` file, builds a typed, resolved
+//! [`Model`] of it (kernels, device and host functions, template instances, launches, and typed
+//! statement/expression trees) and lowers its kernels to KPL ([`lower_file`]).
 //!
-//! - `invoke`: finding clang (≥ 14), the command line, the time limit, and the loop that gives
-//!   a header found nowhere an empty stand-in (each one reported as a [`Note`]).
+//! - `invoke`: finding clang (≥ 14), the command line, the time and size limits, the
+//!   precompiled runtime header, and the loop that gives a header found nowhere an empty
+//!   stand-in (each one reported as a [`Note`]).
 //! - `headers`: the CUDA/C++ stand-in headers embedded in the binary and written to a cache
 //!   directory; clang runs with `-nostdinc`, so no machine's system headers are read.
 //! - `ast`: the serde structs of the JSON subset read, with clang's location elision undone.
 //! - `model`: the resolved model.
 //! - `launch`: launch facts from the host code's typed AST (shared rules: `crate::launch_facts`).
-//!
-//! Nothing here lowers to KPL; that is the consumer's job.
+//! - `lower` (+ `lower/`): the model's kernels to KPL, with a barrier place per label
+//!   (`text`); [`FrontEndOptions`] in, [`LoweredFile`] out.
 
 mod annotations;
 pub mod ast;
