@@ -3154,7 +3154,7 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     let mut refused = std::mem::take(&mut generic.refused);
     // `--assume` expressions become device functions over each kernel's parameters, read by
     // clang after the file (its macros, types and names apply) and lowered at the kernel's start.
-    let assumed = assumption_decls(&parsed.model, path, &generic, &options.assumptions);
+    let assumed = assumption_decls(&parsed.model, &generic, &options.assumptions);
     if !assumed.decls.is_empty() {
         opts.appendix_decls = Some(assumed.decls.clone());
     }
@@ -3427,9 +3427,10 @@ fn assumption_key(display: &str, f: &Function) -> String {
     format!("{display}|{}", template_key(f))
 }
 
+/// The header of `--assume` functions ([`AssumptionDecls`]) for every kernel of `model` and the
+/// generic instances `generic` will make; empty without assumptions.
 fn assumption_decls(
     model: &super::Model,
-    path: &std::path::Path,
     generic: &GenericInstances,
     assumptions: &[String],
 ) -> AssumptionDecls {
@@ -3443,19 +3444,9 @@ fn assumption_decls(
     out.decls.push_str("template <int I, class R, class A, class... As> struct __autosync_param<I, R (*)(A, As...)> { typedef typename __autosync_param<I - 1, R (*)(As...)>::type type; };\n");
     let mut kernels: Vec<(String, String, &Function)> = Vec::new();
     for f in model.kernels().filter(|f| f.body.is_some() && !f.is_template_pattern) {
-        let args: Vec<String> = f
-            .template_args
-            .iter()
-            .map(|a| match a {
-                super::TemplateArg::Value(v) | super::TemplateArg::Type(v) | super::TemplateArg::Other(v) => {
-                    v.clone()
-                }
-            })
-            .collect();
-        let reference = if args.is_empty() {
-            f.qualified_name()
-        } else {
-            format!("{}<{}>", f.qualified_name(), args.join(", "))
+        let reference = match template_arg_list(f) {
+            Some(args) => format!("{}<{args}>", f.qualified_name()),
+            None => f.qualified_name(),
         };
         kernels.push((instance_name(f), reference, f));
     }
@@ -3465,7 +3456,6 @@ fn assumption_decls(
         }
     }
     for (k, (display, reference, f)) in kernels.into_iter().enumerate() {
-        let _ = path;
         out.kernels.insert(assumption_key(&display, f), k);
         let params: Vec<String> = f
             .params
@@ -3600,19 +3590,25 @@ fn clang_exe() -> Result<super::ClangExe, String> {
 
 /// `k<128>` for an instance, `k` otherwise.
 fn instance_name(f: &Function) -> String {
-    if f.template_args.is_empty() {
-        return f.name.clone();
+    match template_arg_list(f) {
+        Some(args) => format!("{}<{args}>", f.name),
+        None => f.name.clone(),
     }
-    let args: Vec<String> = f
+}
+
+/// An instance's template arguments as clang prints them (`128, float`); `None` for a function
+/// that is no instance.
+fn template_arg_list(f: &Function) -> Option<String> {
+    let args: Vec<&str> = f
         .template_args
         .iter()
         .map(|a| match a {
             super::TemplateArg::Value(v) | super::TemplateArg::Type(v) | super::TemplateArg::Other(v) => {
-                v.clone()
+                v.as_str()
             }
         })
         .collect();
-    format!("{}<{}>", f.name, args.join(", "))
+    (!args.is_empty()).then(|| args.join(", "))
 }
 
 /// The `#include "…"` line of `source` (the file `path`) that brings in `header`: the one
