@@ -167,3 +167,30 @@ fn a_brace_list_keeps_its_written_elements_and_a_variable_its_desugared_type() {
         b.kind
     );
 }
+
+/// The runtime header is precompiled once into the cache, so the dump holds the file's own
+/// declarations only; a precompiled header clang will not read (here: truncated) falls back to
+/// the text include, with the same model.
+#[test]
+fn the_runtime_header_is_precompiled_and_a_damaged_one_is_not_fatal() {
+    let Some(exe) = clang() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.cu");
+    std::fs::write(&path, "__global__ void k(float *a) { a[threadIdx.x] = 1.0f; __syncthreads(); }\n")
+        .unwrap();
+    let opts = ParseOptions { cache_root: Some(dir.path().join("cache")), ..ParseOptions::default() };
+    let first = parse_file(&exe, &path, &opts).unwrap();
+    assert!(first.stats.json_bytes < 200_000, "the stand-ins are not dumped: {:?}", first.stats);
+    let header_dir = headers::ensure_headers(&dir.path().join("cache")).unwrap();
+    let pch = std::fs::read_dir(&header_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "pch"))
+        .expect("a precompiled header in the cache");
+    let bytes = std::fs::read(&pch).unwrap();
+    std::fs::write(&pch, &bytes[..1000]).unwrap();
+    let second = parse_file(&exe, &path, &opts).unwrap();
+    assert!(second.diagnostics.iter().all(|d| d.severity != Severity::Fatal), "{:?}", second.diagnostics);
+    assert_eq!(second.model.kernels().count(), 1);
+    assert!(second.stats.json_bytes > first.stats.json_bytes, "the text include was dumped");
+}

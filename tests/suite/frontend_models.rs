@@ -265,3 +265,26 @@ fn an_unlowered_construct_refuses_its_kernel_at_its_place() {
     assert!(stderr.contains("two.cu:7:5"), "{stderr}");
     assert!(stdout.contains("kernel `ok`: 0 race(s)"), "{stdout}");
 }
+
+/// The text analysed is the text given, also where the file on disk holds other bytes (bench's
+/// kernels with their barriers stripped, a patched text checked again): clang reads a copy, and
+/// the file's own directory still resolves its quoted includes.
+#[test]
+fn the_text_given_is_analysed_not_the_file_on_disk() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tile.cuh"), "#define TILE 64\n").expect("writes the header");
+    let path = dir.path().join("k.cu");
+    let synced = "#include \"tile.cuh\"\n__global__ void k(int *out) {\n    __shared__ int s[TILE];\n    s[threadIdx.x] = 1;\n    __syncthreads();\n    out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];\n}\n";
+    std::fs::write(&path, synced).expect("writes the file");
+    let stripped = synced.replace("    __syncthreads();\n", "");
+    let options = autosync::cuda::FrontEndOptions { path: Some(path.clone()), ..Default::default() };
+    let barriers = |text: &str| {
+        let file = autosync::cuda::lower_file(text, &options).unwrap_or_else(|d| panic!("{}", d.message));
+        assert!(file.refused.is_empty(), "{:?}", file.refused);
+        let mut n = 0;
+        file.kernels[0].walk(&mut |s| n += usize::from(matches!(s.kind, autosync::kpl::StmtKind::Barrier)));
+        n
+    };
+    assert_eq!(barriers(synced), 1);
+    assert_eq!(barriers(&stripped), 0, "the stripped text, not the file");
+}
