@@ -3324,6 +3324,18 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                 )));
             }
             Ok(mut kernel) => {
+                if let Some(at) = outside {
+                    let header = std::path::Path::new(&*kernel_file)
+                        .file_name()
+                        .map_or_else(|| kernel_file.to_string(), |n| n.to_string_lossy().into_owned());
+                    warnings.push(Diagnostic {
+                        severity: crate::diag::Severity::Note,
+                        ..Diagnostic::error(
+                            format!("kernel `{name}` is written in the included `{header}`: its findings are shown at this `#include`"),
+                            at,
+                        )
+                    });
+                }
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
                     l.apply(&mut kernel, f, &parsed.model, &overrides, &geometry, source);
