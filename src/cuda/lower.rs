@@ -3132,17 +3132,9 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     }
     let parse = |opts: &super::ParseOptions| {
         super::parse_file(&exe, path, opts).map_err(|e| match e {
-            // serde_json's depth limit (128) is ours: reached by nesting, not by a bug.
-            super::ClangError::Json { message, .. } if message.contains("recursion limit") => {
-                Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
-                    "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
-                )
-            }
-            super::ClangError::TooLarge { .. } => {
-                Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
-                    "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
-                )
-            }
+            e if e.is_nesting() => Diagnostic::error("nesting too deep", Span::new(0, 0)).with_note(
+                "the file nests statements or expressions more deeply than autosync reads (about 100 levels)",
+            ),
             e => Diagnostic::error(e.to_string(), Span::new(0, 0)),
         })
     };
@@ -3257,7 +3249,8 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                 None => continue,
             }
         };
-        let name = generic.names.get(&template_key(f)).cloned().unwrap_or_else(|| instance_name(f));
+        let name =
+            generic.references.get(&template_key(f)).map_or_else(|| instance_name(f), |(n, _)| n.clone());
         if let Some(only) = &options.only {
             if *only != f.name && *only != name {
                 continue;
@@ -3490,15 +3483,13 @@ fn assumption_decls(
 struct GenericInstances {
     /// C++ that makes clang instantiate each (read after the file).
     appendix: String,
-    /// Each instance's name in reports, by [`template_key`]: the arguments as given, a type
-    /// parameter left open by its own name (`reduceSum<T>`).
-    names: HashMap<String, String>,
     /// Template kernels with a value parameter nobody gives a value.
     refused: Vec<Diagnostic>,
     /// Each instance's name and its template's name in the file, in the appendix's order (its
     /// line `i + 2` makes instance `i`).
     order: Vec<(String, Span)>,
-    /// Each instance's name in reports and how C++ names it (`k<float, 64>`), by
+    /// Each instance's name in reports (the arguments as given, a type parameter left open by
+    /// its own name: `reduceSum<T>`) and how C++ names it (`k<float, 64>`), by
     /// [`template_key`].
     references: HashMap<String, (String, String)>,
 }
@@ -3526,7 +3517,6 @@ fn generic_instances(
 ) -> GenericInstances {
     let mut out = GenericInstances {
         appendix: String::new(),
-        names: HashMap::new(),
         refused: Vec::new(),
         order: Vec::new(),
         references: HashMap::new(),
@@ -3582,11 +3572,10 @@ fn generic_instances(
         }
         out.appendix.push_str(&format!(
             "static void __autosync_instance_{}() {{ (void)&{kname}<{}>; }}\n",
-            out.names.len(),
+            out.order.len(),
             args.join(", ")
         ));
         let name = format!("{}<{}>", f.name, shown.join(", "));
-        out.names.insert(template_key(f), name.clone());
         out.references.insert(template_key(f), (name.clone(), format!("{kname}<{}>", args.join(", "))));
         out.order.push((name, at));
     }

@@ -278,6 +278,19 @@ pub enum ClangError {
     },
 }
 
+impl ClangError {
+    /// Whether the file nests deeper than autosync reads: past serde_json's depth limit (128
+    /// levels of the JSON AST), or a dump past [`crate::limits::MAX_AST_BYTES`] (clang's
+    /// indentation makes a deep dump grow quadratically).
+    pub fn is_nesting(&self) -> bool {
+        match self {
+            ClangError::Json { message, .. } => message.contains("recursion limit"),
+            ClangError::TooLarge { .. } => true,
+            _ => false,
+        }
+    }
+}
+
 /// Parses `path` with clang and builds its model. Errors in the file do not fail the parse:
 /// they are in [`ParsedFile::diagnostics`], and each function whose declaration contains one
 /// lists it in [`Function::errors`]; the other functions are built from clang's recovered AST.
