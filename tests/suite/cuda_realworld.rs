@@ -432,7 +432,7 @@ fn cu_files(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn apps_corpus_verdicts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps");
-    // The modern corpus is run with the clang front end by its own test (modern_corpus_verdicts).
+    // The modern corpus is run by its own test (modern_corpus_verdicts).
     let files: Vec<PathBuf> =
         cu_files(&root).into_iter().filter(|f| !f.starts_with(root.join("modern"))).collect();
     // Issue #24's acceptance: at least 80 whole application-style files.
@@ -461,16 +461,16 @@ fn apps_corpus_verdicts() {
     assert!(failures.is_empty(), "{table}\n{}", failures.join("\n"));
 }
 
-/// Files of `tests/cuda/apps/modern/` the clang front end refuses today (exit 2). A ratchet: lower
+/// Files of `tests/cuda/apps/modern/` the front end refuses today (exit 2). A ratchet: lower
 /// it as the front end learns the constructs; it goes to 0 when issue #36 lands.
-const MODERN_CLANG_REFUSALS: usize = 2;
+const MODERN_REFUSALS: usize = 2;
 
-/// Files of `tests/cuda/apps/modern/` that the clang front end lowers but gets wrong today, with
+/// Files of `tests/cuda/apps/modern/` that the front end lowers but gets wrong today, with
 /// why. Their expectations are the truth. `modern_corpus_verdicts` skips them (each costs the
 /// verifier its whole work budget); `modern_corpus_known_wrong_stay_wrong` (slow tier) fails when
 /// one comes out right, so it is taken off the list. Empty when issue #36 and the precision
 /// issue land.
-const MODERN_CLANG_KNOWN_WRONG: [(&str, &str); 8] = [
+const MODERN_KNOWN_WRONG: [(&str, &str); 8] = [
     (
         "flash_attn_fwd.cu",
         "the verifier's work budget runs out: a possible grid race (the classic front end too)",
@@ -504,14 +504,14 @@ fn modern_files() -> (PathBuf, Vec<PathBuf>) {
 
 fn is_known_wrong(root: &Path, f: &Path) -> bool {
     let shown = f.strip_prefix(root).unwrap_or(f).display().to_string();
-    MODERN_CLANG_KNOWN_WRONG.iter().any(|(k, _)| *k == shown)
+    MODERN_KNOWN_WRONG.iter().any(|(k, _)| *k == shown)
 }
 
 /// The modern corpus (`tests/cuda/apps/modern/`, README.md there): issue #36's files in the style
 /// of current ML code — torch extensions, helper headers, register tiles, cooperative groups,
 /// fp16/bf16/fp8. Strict on every file the front end lowers (verdict and
 /// fix outcome), except the known-wrong list above; the files it refuses are counted against
-/// `MODERN_CLANG_REFUSALS`.
+/// `MODERN_REFUSALS`.
 #[test]
 fn modern_corpus_verdicts() {
     let (root, files) = modern_files();
@@ -541,15 +541,15 @@ fn modern_corpus_verdicts() {
         }
         table += &format!("{shown:36}  {:24}  {:28}  {status}\n", r.expected, r.got);
     }
-    for (k, why) in MODERN_CLANG_KNOWN_WRONG {
+    for (k, why) in MODERN_KNOWN_WRONG {
         table += &format!("{k:36}  known wrong: {why}\n");
     }
-    if refused > MODERN_CLANG_REFUSALS {
+    if refused > MODERN_REFUSALS {
         failures.push(format!(
-            "the clang front end refuses {refused} files, more than the {MODERN_CLANG_REFUSALS} it refused before"
+            "the front end refuses {refused} files, more than the {MODERN_REFUSALS} it refused before"
         ));
     }
-    println!("{table}\n{} files, {refused} refused by clang, {} failing", files.len(), failures.len());
+    println!("{table}\n{} files, {refused} refused, {} failing", files.len(), failures.len());
     assert!(failures.is_empty(), "{table}\n{}", failures.join("\n"));
 }
 
@@ -560,14 +560,14 @@ fn modern_corpus_verdicts() {
 fn modern_corpus_known_wrong_stay_wrong() {
     let (root, files) = modern_files();
     let wrong: Vec<&PathBuf> = files.iter().filter(|f| is_known_wrong(&root, f)).collect();
-    assert_eq!(wrong.len(), MODERN_CLANG_KNOWN_WRONG.len(), "a known-wrong file is missing");
+    assert_eq!(wrong.len(), MODERN_KNOWN_WRONG.len(), "a known-wrong file is missing");
     let now_right: Vec<String> = wrong
         .par_iter()
         .map(|f| (f, evaluate(f)))
         .filter(|(_, r)| matches!(r.status, Status::Correct | Status::ExpectedError))
         .map(|(f, _)| f.display().to_string())
         .collect();
-    assert!(now_right.is_empty(), "now correct, take them off MODERN_CLANG_KNOWN_WRONG: {now_right:?}");
+    assert!(now_right.is_empty(), "now correct, take them off MODERN_KNOWN_WRONG: {now_right:?}");
 }
 
 #[test]

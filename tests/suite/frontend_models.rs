@@ -17,26 +17,19 @@ fn root() -> PathBuf {
 /// checked under (their sentences).
 type Verdict = (bool, usize, Vec<String>);
 
-/// Each kernel's verdict as `check` reports it for `files` (one run), and the
-/// messages of the kernels it refused. Launch facts are read from the host code when
-/// `launch_facts`; `extra` are further flags.
-fn verdicts_of(
-    files: &[PathBuf],
-    launch_facts: bool,
-    extra: &[&str],
-) -> (BTreeMap<String, Verdict>, Vec<String>) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_autosync"));
-    cmd.args(["check", "--format", "json"]).args(extra);
-    if !launch_facts {
-        cmd.arg("--no-launch-facts");
-    }
-    let out = cmd.args(files).output().expect("runs autosync");
+/// Each kernel's verdict as `check` reports it for `file`, without launch facts, and the
+/// messages of the kernels it refused.
+fn verdicts(file: &Path) -> (BTreeMap<String, Verdict>, Vec<String>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .args(["check", "--format", "json", "--no-launch-facts"])
+        .arg(file)
+        .output()
+        .expect("runs autosync");
     let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{files:?}: not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+        .unwrap_or_else(|e| panic!("{file:?}: not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
     let mut kernels = BTreeMap::new();
     let mut refused = Vec::new();
     for f in v["files"].as_array().into_iter().flatten() {
-        let file = f["file"].as_str().unwrap_or("?");
         for k in f["kernels"].as_array().into_iter().flatten() {
             let name = k["name"].as_str().unwrap_or("?").to_string();
             let findings = k["findings"].as_array().map_or(0, Vec::len);
@@ -46,9 +39,7 @@ fn verdicts_of(
                 .flatten()
                 .map(|x| x.as_str().unwrap_or("?").to_string())
                 .collect();
-            // One file per run elsewhere; several here: the file names the kernel apart.
-            let key = if files.len() == 1 { name } else { format!("{file}: {name}") };
-            kernels.insert(key, (k["clean"].as_bool().unwrap_or(false), findings, facts));
+            kernels.insert(name, (k["clean"].as_bool().unwrap_or(false), findings, facts));
         }
         for r in f["refused"].as_array().into_iter().flatten() {
             refused.push(r["message"].as_str().unwrap_or("?").to_string());
@@ -58,11 +49,6 @@ fn verdicts_of(
         }
     }
     (kernels, refused)
-}
-
-/// Each kernel's verdict as `check` reports it, without launch facts.
-fn verdicts(file: &Path) -> (BTreeMap<String, Verdict>, Vec<String>) {
-    verdicts_of(&[file.to_path_buf()], false, &[])
 }
 
 /// Corpus files whose kernels use cooperative groups (the block, tiles, the grid, through
