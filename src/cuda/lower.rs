@@ -3496,10 +3496,12 @@ struct GenericInstances {
 
 /// What tells a function template apart across parses: its qualified name and where it is.
 fn template_key(f: &Function) -> String {
-    // The file by its canonical name: the second parse reads it through an absolute path.
+    // The file by its absolute name: the second parse reads it through the path
+    // `std::path::absolute` made of it (`parse_file`'s wrapper), so no file system lookup is
+    // needed to match the two.
     let file = |r: &SrcRange| {
         let p = std::path::Path::new(&*r.file);
-        p.canonicalize().map_or_else(|_| r.file.to_string(), |c| c.display().to_string())
+        std::path::absolute(p).map_or_else(|_| r.file.to_string(), |a| a.display().to_string())
     };
     let at = f.range.as_ref().map(|r| format!("{}:{}", file(r), r.start.offset)).unwrap_or_default();
     format!("{}@{at}", f.qualified_name())
