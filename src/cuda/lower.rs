@@ -31,7 +31,7 @@ use super::text::{block_start_place, braced_place, line_place};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{
     ArrayDecl, AtomicOp, AtomicScope, BinOp, Block, Builtin, Dim, Expr, Kernel, Label, LabelName, Place,
-    Space, Stmt, StmtKind, UnOp,
+    Space, Stmt, StmtKind, UnOp, Width,
 };
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -44,6 +44,7 @@ mod record;
 mod row_pointer;
 mod switch;
 mod type_names;
+mod wide;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -267,6 +268,7 @@ pub fn lower_kernel(
         lambdas: HashMap::new(),
         gotos: HashMap::new(),
         views: HashMap::new(),
+        wide: Default::default(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -298,7 +300,14 @@ pub fn lower_kernel(
         lx.ret = Some(lx.flag("ret"));
     }
     lx.seq(&body_parts.stmts)?;
-    let stmts = std::mem::take(&mut lx.out);
+    let mut stmts = std::mem::take(&mut lx.out);
+    let views = &lx.views;
+    if let Err(row) = wide::resolve(&mut stmts, &lx.wide, |a| views.contains_key(a)) {
+        return Err(Diagnostic::error(
+            format!("unsupported: a wider view of the row pointer `{row}`"),
+            body_span,
+        ));
+    }
     let n = lx.places.len();
     let fn_pointers = lx.kernel_fn_pointers();
     let mut kernel = Kernel {
@@ -374,6 +383,8 @@ struct Lx<'a> {
     /// Rows of multi-dimensional arrays pointers point into, by view name: the array and the
     /// outer indices (`row_pointer.rs`).
     views: HashMap<String, (String, Vec<Expr>)>,
+    /// Wider views of arrays' elements pointers were cast to (`wide.rs`).
+    wide: wide::WideViews,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -1253,14 +1264,18 @@ impl<'a> Lx<'a> {
             if storage_class.as_deref() == Some("extern") {
                 let bytes = array_type(&ty).and_then(|(e, _)| self.word_bytes(&e));
                 if let Some((kpl, size)) = self.dynamic_shared.clone() {
-                    // Another name for the same memory: only a view with words of one size.
-                    if size.is_none() || size != bytes {
-                        return Err(self.unsupported(
-                            "a second `extern __shared__` array whose elements have another size",
-                            v,
-                        ));
-                    }
-                    self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
+                    // Another name for the same memory: a view whose words are a whole number
+                    // of the first one's elements (`wide.rs`).
+                    let view = match (size, bytes) {
+                        (Some(first), Some(this)) if this.is_multiple_of(first) => self.wide_view(&kpl, this / first),
+                        _ => {
+                            return Err(self.unsupported(
+                                "a second `extern __shared__` array whose elements are narrower than the first one's",
+                                v,
+                            ))
+                        }
+                    };
+                    self.bindings.insert(id.clone(), Binding::Array { kpl: view, elem, rank: dims.len() });
                     return Ok(());
                 }
                 let kpl = self.declare(name);
@@ -1619,7 +1634,7 @@ impl<'a> Lx<'a> {
             }
             Target::Elem { array, index, ty } => {
                 let value = convert(v, vt, ty);
-                self.emit(StmtKind::Write { array, index, value });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
             }
         }
     }
@@ -1641,9 +1656,14 @@ impl<'a> Lx<'a> {
             }
             Target::Elem { array, index, ty } => {
                 let old = self.temp(None);
-                self.emit(StmtKind::Read { dst: old.clone(), array: array.clone(), index: index.clone() });
+                self.emit(StmtKind::Read {
+                    dst: old.clone(),
+                    array: array.clone(),
+                    index: index.clone(),
+                    width: Width::ONE,
+                });
                 let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
-                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty) });
+                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty), width: Width::ONE });
             }
         }
         Ok(())
@@ -1656,7 +1676,9 @@ impl<'a> Lx<'a> {
             return match b {
                 Binding::Scalar { kpl, ty } => Ok(Target::Var { kpl, ty }),
                 Binding::Cell { kpl, ty } => Ok(Target::Elem { array: kpl, index: vec![Expr::Const(0)], ty }),
-                Binding::Ptr { offset, elem, .. } => Ok(Target::Offset { kpl: offset, words: elem.words() }),
+                Binding::Ptr { offset, elem, array } => {
+                    Ok(Target::Offset { kpl: offset, words: self.elem_units(&array, &elem) })
+                }
                 Binding::Alias { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::Const(_) => Err(self.unsupported("assigning a constant", n)),
                 Binding::Array { .. } => Err(self.unsupported("assigning a whole array", n)),
@@ -1735,8 +1757,9 @@ impl<'a> Lx<'a> {
         for i in &subs {
             index.push(self.rvalue(i)?.0);
         }
+        let units = self.elem_units(&array, &elem);
         if let Some(last) = index.last_mut() {
-            *last = record::scaled(std::mem::replace(last, Expr::Const(0)), elem.words());
+            *last = record::scaled(std::mem::replace(last, Expr::Const(0)), units);
         }
         if let (Some(o), Some(first)) = (offset, index.first_mut()) {
             *first = Expr::bin(BinOp::Add, o, std::mem::replace(first, Expr::Const(0)));
@@ -1840,7 +1863,7 @@ impl<'a> Lx<'a> {
                 let (p, i) = if a_ptr { (a, b) } else { (b, a) };
                 let (array, elem, off) = self.pointer(p)?;
                 let (e, _) = self.rvalue(i)?;
-                let e = record::scaled(e, elem.words());
+                let e = record::scaled(e, self.elem_units(&array, &elem));
                 let op = if op == "-" { BinOp::Sub } else { BinOp::Add };
                 Ok((
                     array,
@@ -1921,12 +1944,23 @@ impl<'a> Lx<'a> {
         if record::bare(to) == record::bare(&from) {
             return Ok((array, elem, off));
         }
-        // Another type (`char *` → `int *`, `half *` → `float4 *`): the words must have one
-        // size on both sides, or one element per word would be wrong.
-        let same_size = self.word_bytes(&from).is_some_and(|b| Some(b) == self.word_bytes(to));
-        match self.elem_of(to) {
-            Some(to) if same_size => Ok((array, to, off)),
-            _ => Err(self.unsupported("a pointer cast to another element type", n)),
+        // Another type (`char *` → `int *`, `half *` → `float4 *`): words of one size are the
+        // same elements; wider words are a wide view (`wide.rs`), each word a whole number of
+        // the array's elements.
+        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) =
+            (self.word_bytes(&from), self.word_bytes(to), self.elem_of(to))
+        else {
+            return Err(self.unsupported("a pointer cast to another element type", n));
+        };
+        if from_bytes == to_bytes {
+            return Ok((array, to_elem, off));
+        }
+        match self.cast_view(&array, from_bytes, to_bytes) {
+            Some(view) => Ok((view, to_elem, off)),
+            None => Err(self.unsupported(
+                format!("a pointer cast from `{from}` to the narrower `{to}` (a view inside one element)"),
+                n,
+            )),
         }
     }
 
@@ -2190,7 +2224,12 @@ impl<'a> Lx<'a> {
             Some(Binding::Scalar { kpl, ty }) => Ok((Expr::Var(kpl), ty)),
             Some(Binding::Cell { kpl, ty }) => {
                 let dst = self.temp(None);
-                self.emit(StmtKind::Read { dst: dst.clone(), array: kpl, index: vec![Expr::Const(0)] });
+                self.emit(StmtKind::Read {
+                    dst: dst.clone(),
+                    array: kpl,
+                    index: vec![Expr::Const(0)],
+                    width: Width::ONE,
+                });
                 Ok((Expr::Var(dst), ty))
             }
             Some(Binding::Const(_)) => self.rvalue(s),
@@ -2200,7 +2239,7 @@ impl<'a> Lx<'a> {
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;
                 let dst = self.temp(None);
-                self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
                 Ok((Expr::Var(dst), ty))
             }
             Some(Binding::Record(_) | Binding::RecordRef(_)) => {
@@ -2217,7 +2256,7 @@ impl<'a> Lx<'a> {
                     }
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
-                    self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                    self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
                     Ok((Expr::Var(dst), ty))
                 }
                 _ => self.rvalue(s),
@@ -2239,11 +2278,16 @@ impl<'a> Lx<'a> {
                 return Err(self.unsupported("`++`/`--` of a floating element inside an expression", n));
             }
             let old = self.temp(None);
-            self.emit(StmtKind::Read { dst: old.clone(), array: array.clone(), index: index.clone() });
+            self.emit(StmtKind::Read {
+                dst: old.clone(),
+                array: array.clone(),
+                index: index.clone(),
+                width: Width::ONE,
+            });
             let (new, t) =
                 self.binary(if up { "+" } else { "-" }, (Expr::var(&old), ty), (Expr::Const(1), Ty::Int), n)?;
             let new = self.temp(Some(convert(new, t, ty)));
-            self.emit(StmtKind::Write { array, index, value: Expr::var(&new) });
+            self.emit(StmtKind::Write { array, index, value: Expr::var(&new), width: Width::ONE });
             return Ok((Expr::var(if postfix { &old } else { &new }), ty));
         }
         let Target::Var { kpl, ty } = &target else {
@@ -2570,14 +2614,14 @@ impl<'a> Lx<'a> {
             "__stcg" | "__stcs" | "__stwb" | "__stwt" if args.len() == 2 && !want => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let value = self.rvalue_as(&args[1], ty)?;
-                self.emit(StmtKind::Write { array, index, value });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
                 return Ok(None);
             }
             // A read through the read-only cache is a read.
             "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" if args.len() == 1 => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let dst = self.temp(None);
-                self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
                 return Ok(Some((Expr::Var(dst), ty)));
             }
             // Output of the host's console: no memory of the kernel changes. A failed `assert`
@@ -2635,6 +2679,7 @@ impl<'a> Lx<'a> {
                 index,
                 value: convert(v, vt, ty),
                 scope,
+                width: Width::ONE,
             });
             return Ok(dst.map(|d| (Expr::Var(d), ty)));
         }
@@ -2732,12 +2777,12 @@ impl<'a> Lx<'a> {
             let i = arbitrary(self);
             let index = self.row_index(&array, vec![i]);
             let dst = self.temp(None);
-            self.emit(StmtKind::Read { dst, array: array.clone(), index });
+            self.emit(StmtKind::Read { dst, array: array.clone(), index, width: Width::ONE });
             if !read_only {
                 let i = arbitrary(self);
                 let index = self.row_index(&array, vec![i]);
                 let value = arbitrary(self);
-                self.emit(StmtKind::Write { array: array.clone(), index, value });
+                self.emit(StmtKind::Write { array: array.clone(), index, value, width: Width::ONE });
             }
             let source = self
                 .source_arrays

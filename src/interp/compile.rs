@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::InterpError;
 use crate::kpl::ast::{
-    AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp,
+    AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp, Width,
 };
 
 /// A resolved expression.
@@ -27,6 +27,8 @@ pub(crate) enum CExpr {
 pub(crate) struct Target {
     pub array: usize,
     pub index: Vec<CExpr>,
+    /// How many elements from the index on the access covers (KPL's `Width`).
+    pub width: u32,
 }
 
 /// A resolved statement.
@@ -177,7 +179,7 @@ impl<'k> Compiler<'k> {
         r
     }
 
-    fn target(&self, array: &str, index: &[Expr], label: Label) -> Result<Target, InterpError> {
+    fn target(&self, array: &str, index: &[Expr], width: Width, label: Label) -> Result<Target, InterpError> {
         let id = self
             .array_ids
             .get(array)
@@ -193,7 +195,7 @@ impl<'k> Compiler<'k> {
             });
         }
         let index = index.iter().map(|e| self.expr(e, label)).collect::<Result<_, _>>()?;
-        Ok(Target { array: id, index })
+        Ok(Target { array: id, index, width: width.get() })
     }
 
     fn stmt(&mut self, s: &'k Stmt) -> Result<CStmt, InterpError> {
@@ -212,16 +214,16 @@ impl<'k> Compiler<'k> {
                 let value = self.expr(value, l)?;
                 CStmt::Assign(self.var(name, l)?, value)
             }
-            StmtKind::Read { dst, array, index } => {
-                let t = self.target(array, index, l)?;
+            StmtKind::Read { dst, array, index, width } => {
+                let t = self.target(array, index, *width, l)?;
                 CStmt::Read(l, self.var(dst, l)?, t)
             }
-            StmtKind::Write { array, index, value } => {
-                let t = self.target(array, index, l)?;
+            StmtKind::Write { array, index, value, width } => {
+                let t = self.target(array, index, *width, l)?;
                 CStmt::Write(l, t, self.expr(value, l)?)
             }
-            StmtKind::Atomic { dst, op, array, index, value, scope } => {
-                let t = self.target(array, index, l)?;
+            StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
+                let t = self.target(array, index, *width, l)?;
                 let v = self.expr(value, l)?;
                 let d = dst.as_ref().map(|d| self.var(d, l)).transpose()?;
                 CStmt::Atomic(l, d, *op, t, v, *scope == AtomicScope::Block)

@@ -83,6 +83,10 @@ struct Access {
     /// An atomic that is atomic only within the block (`atomic block`): against an access of
     /// another block it conflicts like a plain write.
     block_atomic: bool,
+    /// The whole access this element belongs to: its first element and width. Two stores of
+    /// one value are the same store only over the same elements, and two atomics are atomic
+    /// with each other only on the same elements.
+    extent: (u64, u32),
     ctx: Rc<Ctx>,
 }
 
@@ -94,14 +98,19 @@ struct ElemLog {
 }
 
 /// Whether two access kinds conflict: at least one writes, and not both are atomics.
-fn conflict(a: AccessKind, b: AccessKind) -> bool {
-    !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+fn conflict(a: &Access, b: &Access) -> bool {
+    match (a.kind, b.kind) {
+        (AccessKind::Read, AccessKind::Read) => false,
+        // Atomics of different widths or starts over one element are not one atomic word.
+        (AccessKind::Atomic, AccessKind::Atomic) => a.extent != b.extent,
+        _ => true,
+    }
 }
 
 /// Whether two accesses of threads of different blocks conflict: as [`conflict`], except that an
 /// atomic of block scope is atomic only within its block (two atomics conflict when either is).
 fn grid_conflict(a: &Access, b: &Access) -> bool {
-    conflict(a.kind, b.kind) || (a.kind == AccessKind::Atomic && (a.block_atomic || b.block_atomic))
+    conflict(a, b) || (a.kind == AccessKind::Atomic && (a.block_atomic || b.block_atomic))
 }
 
 /// Adds `new` to a per-element log, keeping for every (label, kind) only the most recent access
@@ -549,8 +558,13 @@ impl<'p> Machine<'p> {
             CStmt::Read(l, dst, target) => {
                 for t in (0..n).filter(|&t| mask[t]) {
                     if let Some(idx) = self.index(*l, target, t) {
+                        // A wider access's value is its first element's (values are words).
                         let val = self.load(target.array, idx);
-                        self.record(*l, target.array, idx, t, AccessKind::Read, val);
+                        for u in 0..u64::from(target.width) {
+                            let stored = Stored { value: val, stores: false, block_atomic: false };
+                            let at = (target.array, idx + u, (idx, target.width));
+                            self.log_access(*l, at, t, AccessKind::Read, stored);
+                        }
                         self.set(t, *dst, val);
                     }
                 }
@@ -559,8 +573,12 @@ impl<'p> Machine<'p> {
                 for t in (0..n).filter(|&t| mask[t]) {
                     let val = self.eval(e, t);
                     if let Some(idx) = self.index(*l, target, t) {
-                        self.store(target.array, idx, val);
-                        self.record(*l, target.array, idx, t, AccessKind::Write, val);
+                        for u in 0..u64::from(target.width) {
+                            self.store(target.array, idx + u, val);
+                            let stored = Stored { value: val, stores: true, block_atomic: false };
+                            let at = (target.array, idx + u, (idx, target.width));
+                            self.log_access(*l, at, t, AccessKind::Write, stored);
+                        }
                     }
                 }
             }
@@ -572,8 +590,11 @@ impl<'p> Machine<'p> {
                         let new = value::atomic(*op, old, operand);
                         self.store(target.array, idx, new);
                         let exchange = *op == AtomicOp::Exch && dst.is_none();
-                        let stored = Stored { value: new, stores: exchange, block_atomic: *block_scope };
-                        self.log_access(*l, target.array, idx, t, AccessKind::Atomic, stored);
+                        for u in 0..u64::from(target.width) {
+                            let stored = Stored { value: new, stores: exchange, block_atomic: *block_scope };
+                            let at = (target.array, idx + u, (idx, target.width));
+                            self.log_access(*l, at, t, AccessKind::Atomic, stored);
+                        }
                         if let Some(d) = dst {
                             self.set(t, *d, old);
                         }
@@ -719,11 +740,14 @@ impl<'p> Machine<'p> {
         let mut lin: u64 = 0;
         let mut oob = false;
         let mut wrapped = false;
+        let last = target.index.len().saturating_sub(1);
         for (k, e) in target.index.iter().enumerate() {
             let (i, w) = self.eval_wrapping(e, t);
             wrapped |= w;
             if let Some(Some(size)) = arr.dims.get(k) {
-                oob |= i >= *size;
+                // The last subscript's access covers `width` elements from `i` on.
+                let end = if k == last { u64::from(i) + u64::from(target.width) } else { u64::from(i) + 1 };
+                oob |= end > u64::from(*size);
             }
             let stride = arr.strides.get(k).copied().unwrap_or(1);
             lin = lin.wrapping_add(u64::from(i).wrapping_mul(stride));
@@ -787,15 +811,18 @@ impl<'p> Machine<'p> {
         mem.insert(idx, val);
     }
 
-    /// Logs an access and reports every race it completes.
-    fn record(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, val: u32) {
-        let stored = Stored { value: val, stores: kind == AccessKind::Write, block_atomic: false };
-        self.log_access(l, array, idx, t, kind, stored);
-    }
-
-    /// [`Self::record`] with what the access stores ([`Stored`]). Nothing is logged while the
-    /// block replays: those accesses were logged when it ran them.
-    fn log_access(&mut self, l: Label, array: usize, idx: u64, t: usize, kind: AccessKind, stored: Stored) {
+    /// Logs one element `idx` of an access (`at`: array, element, and the whole access's first
+    /// element and width) with what it stores ([`Stored`]) and reports every race it completes.
+    /// Nothing is logged while the block replays: those accesses were logged when it ran them.
+    fn log_access(
+        &mut self,
+        l: Label,
+        at: (usize, u64, (u64, u32)),
+        t: usize,
+        kind: AccessKind,
+        stored: Stored,
+    ) {
+        let (array, idx, extent) = at;
         if self.replaying {
             return;
         }
@@ -810,6 +837,7 @@ impl<'p> Machine<'p> {
             step: self.steps.saturating_sub(1),
             warp_syncs: self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0),
             block_atomic,
+            extent,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
@@ -823,7 +851,7 @@ impl<'p> Machine<'p> {
         }
         for e in &log.entries {
             if e.thread != new.thread
-                && conflict(e.kind, kind)
+                && conflict(e, &new)
                 && Self::unordered_in_warp(warp, steps, e, &new)
                 && !(e.thread / sw == new.thread / sw && e.warp_syncs != new.warp_syncs)
             {
@@ -854,7 +882,7 @@ impl<'p> Machine<'p> {
             None
         };
         let key = (prev.label, new.label, array, scope == Scope::Grid, separating);
-        let same = prev.stores && new.stores && prev.value == new.value;
+        let same = prev.stores && new.stores && prev.value == new.value && prev.extent == new.extent;
         if let Some(&i) = self.race_keys.get(&key) {
             self.report.races[i].same_value &= same;
             return;

@@ -480,17 +480,19 @@ pub enum StmtKind {
         name: String,
         value: Expr,
     },
-    /// `dst := rd array[index]`.
+    /// `dst := rd array[index]` (`rd array[i +: w]`: `width` elements, see [`Width`]).
     Read {
         dst: String,
         array: String,
         index: Vec<Expr>,
+        width: Width,
     },
     /// `wr array[index] := value`.
     Write {
         array: String,
         index: Vec<Expr>,
         value: Expr,
+        width: Width,
     },
     /// `[dst :=] atomic [block] op array[index], value`; `dst` receives the old value.
     /// `scope` says between which threads it is atomic (`block`: CUDA's `atomicAdd_block`, …).
@@ -501,6 +503,7 @@ pub enum StmtKind {
         index: Vec<Expr>,
         value: Expr,
         scope: AtomicScope,
+        width: Width,
     },
     Barrier,
     /// `syncwarp;`: a warp barrier (CUDA's full-mask `__syncwarp()`). It orders the accesses of
@@ -538,7 +541,46 @@ pub enum StmtKind {
     },
 }
 
+/// How many consecutive elements of an array one access covers, from its index on along the
+/// last dimension (KPL `A[i +: 2]`): memory is an array's elements, and a wider view of them
+/// (a `float4` load of `half` elements, an `int` view of `char` shared memory) touches several
+/// at once (issue #37). Invariant: at least 1; two accesses conflict when their ranges
+/// `[index, index + width)` overlap, and only accesses of one width at one index can write the
+/// same value (the benign-write rule) or be the same atomic word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Width(pub u32);
+
+impl Width {
+    /// One element: every access of a kernel without wider views.
+    pub const ONE: Width = Width(1);
+
+    pub fn get(self) -> u32 {
+        self.0
+    }
+
+    pub fn is_one(self) -> bool {
+        self.0 == 1
+    }
+}
+
+impl Default for Width {
+    fn default() -> Self {
+        Width::ONE
+    }
+}
+
 impl Stmt {
+    /// The number of elements this statement's access covers ([`Width`]); 1 for a statement
+    /// without one.
+    pub fn width(&self) -> Width {
+        match &self.kind {
+            StmtKind::Read { width, .. } | StmtKind::Write { width, .. } | StmtKind::Atomic { width, .. } => {
+                *width
+            }
+            _ => Width::ONE,
+        }
+    }
+
     /// The memory access this statement performs, if any: (array, index, is_write, is_atomic).
     pub fn access(&self) -> Option<(&str, &[Expr], bool, bool)> {
         match &self.kind {

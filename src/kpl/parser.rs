@@ -16,6 +16,9 @@ use crate::limits::MAX_KPL_PARSE_DEPTH as MAX_DEPTH;
 /// (printing, cloning, dropping) would overflow the stack on a chain of 100 000 terms.
 const MAX_EXPR_OPS: usize = 1000;
 
+/// The widest access KPL writes (`A[i +: 64]`); a front end's widest is a double over bytes (8).
+const MAX_WIDTH: u64 = 64;
+
 struct Parser<'s> {
     toks: Vec<(Tok, Span)>,
     pos: usize,
@@ -293,11 +296,11 @@ impl Parser<'_> {
             }
             Tok::Ident(kw) if kw == "wr" => {
                 self.bump();
-                let (array, index) = self.access()?;
+                let (array, index, width) = self.access()?;
                 self.expect(":=")?;
                 let value = self.expr()?;
                 self.expect(";")?;
-                StmtKind::Write { array, index, value }
+                StmtKind::Write { array, index, value, width }
             }
             Tok::Ident(kw) if kw == "atomic" => self.atomic(None)?,
             Tok::Ident(kw) if kw == "if" => self.if_stmt(label)?,
@@ -315,9 +318,9 @@ impl Parser<'_> {
                 self.expect(":=")?;
                 if self.is_kw("rd") {
                     self.bump();
-                    let (array, index) = self.access()?;
+                    let (array, index, width) = self.access()?;
                     self.expect(";")?;
-                    StmtKind::Read { dst: name, array, index }
+                    StmtKind::Read { dst: name, array, index, width }
                 } else if self.is_kw("atomic") {
                     self.atomic(Some(name))?
                 } else {
@@ -381,14 +384,15 @@ impl Parser<'_> {
             Diagnostic::error(format!("unknown atomic operation `{opname}`"), sp)
                 .with_note("atomics: add, sub, min, max, and, or, xor, exch, inc, dec")
         })?;
-        let (array, index) = self.access()?;
+        let (array, index, width) = self.access()?;
         self.expect(",")?;
         let value = self.expr()?;
         self.expect(";")?;
-        Ok(StmtKind::Atomic { dst, op, array, index, value, scope })
+        Ok(StmtKind::Atomic { dst, op, array, index, value, scope, width })
     }
 
-    fn access(&mut self) -> Result<(String, Vec<Expr>), Diagnostic> {
+    /// `A[i][j]`, or `A[i][j +: w]`: `w` elements from `j` on (a wider view, [`Width`]).
+    fn access(&mut self) -> Result<(String, Vec<Expr>, Width), Diagnostic> {
         let (array, sp) = self.ident("an array name")?;
         let decl = match self.arrays.iter().find(|a| a.name == array) {
             Some(d) => d.clone(),
@@ -398,8 +402,24 @@ impl Parser<'_> {
             }
         };
         let mut index = Vec::new();
+        let mut width = Width::ONE;
         while self.eat("[") {
             index.push(self.expr()?);
+            if !width.is_one() {
+                return Err(Diagnostic::error(
+                    "a width `+: w` goes in the last subscript only",
+                    self.prev_span(),
+                ));
+            }
+            if self.eat("+:") {
+                width = match self.bump() {
+                    (Tok::Int(w), _) if (1..=MAX_WIDTH).contains(&w) => Width(w as u32),
+                    (_, wsp) => {
+                        return Err(Diagnostic::error("expected a width from 1 to 64", wsp)
+                            .with_note("`A[i +: 4]` is the 4 elements A[i], …, A[i + 3]"))
+                    }
+                };
+            }
             self.expect("]")?;
         }
         if index.len() != decl.dims.len() {
@@ -408,7 +428,7 @@ impl Parser<'_> {
                 sp.to(self.prev_span()),
             ));
         }
-        Ok((array, index))
+        Ok((array, index, width))
     }
 
     fn check_var(&self, name: &str, sp: Span) -> Result<(), Diagnostic> {

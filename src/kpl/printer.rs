@@ -58,17 +58,26 @@ fn label_prefix(k: &Kernel, l: Label) -> String {
 /// The first line of a statement in KPL syntax, without its label: the whole statement for a
 /// simple one, `if (c) {` / `while (c) {` for a compound one.
 pub fn statement_head(s: &Stmt) -> String {
-    let idx = |index: &[Expr]| index.iter().map(|e| format!("[{}]", expr(e))).collect::<String>();
+    let idx = |index: &[Expr], width: &Width| {
+        let last = index.len().saturating_sub(1);
+        let sub = |k: usize, e: &Expr| match k == last && !width.is_one() {
+            true => format!("[{} +: {}]", expr(e), width.get()),
+            false => format!("[{}]", expr(e)),
+        };
+        index.iter().enumerate().map(|(k, e)| sub(k, e)).collect::<String>()
+    };
     match &s.kind {
         StmtKind::Local { name, init: Some(e) } => format!("local {name} := {};", expr(e)),
         StmtKind::Local { name, init: None } => format!("local {name};"),
         StmtKind::Assign { name, value } => format!("{name} := {};", expr(value)),
-        StmtKind::Read { dst, array, index } => format!("{dst} := rd {array}{};", idx(index)),
-        StmtKind::Write { array, index, value } => format!("wr {array}{} := {};", idx(index), expr(value)),
-        StmtKind::Atomic { dst, op, array, index, value, scope } => {
+        StmtKind::Read { dst, array, index, width } => format!("{dst} := rd {array}{};", idx(index, width)),
+        StmtKind::Write { array, index, value, width } => {
+            format!("wr {array}{} := {};", idx(index, width), expr(value))
+        }
+        StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
             let d = dst.as_ref().map(|d| format!("{d} := ")).unwrap_or_default();
             let s = if *scope == AtomicScope::Block { "block " } else { "" };
-            format!("{d}atomic {s}{} {array}{}, {};", op.name(), idx(index), expr(value))
+            format!("{d}atomic {s}{} {array}{}, {};", op.name(), idx(index, width), expr(value))
         }
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),

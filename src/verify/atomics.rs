@@ -58,9 +58,15 @@ struct Use {
     dir: Option<Option<bool>>,
     /// Some atomic is of block scope (`atomicAdd_block`).
     block_scoped: bool,
+    /// Some access covers more than one element (a wider view): the array's words are not
+    /// one counter each.
+    wide: bool,
 }
 
 fn note(uses: &mut BTreeMap<String, Use>, s: &Stmt) {
+    if let (Some((array, ..)), false) = (s.access(), s.width().is_one()) {
+        uses.entry(array.to_string()).or_default().wide = true;
+    }
     match &s.kind {
         StmtKind::Write { array, .. } => uses.entry(array.clone()).or_default().write = true,
         StmtKind::Atomic { op, array, value, scope, .. } => {
@@ -110,6 +116,7 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
             e.write |= u.write;
             e.atomic |= u.atomic;
             e.block_scoped |= u.block_scoped;
+            e.wide |= u.wide;
             e.dir = match (e.dir, u.dir) {
                 (None, d) | (d, None) => d,
                 (Some(x), Some(y)) => Some(x.zip(y).filter(|(a, b)| a == b).map(|(a, _)| a)),
@@ -118,7 +125,7 @@ pub fn counters(kernel: &Kernel) -> BTreeSet<String> {
     }
     let mut out = BTreeSet::new();
     for (name, u) in all {
-        if !u.atomic || !matches!(u.dir, Some(Some(_))) {
+        if !u.atomic || u.wide || !matches!(u.dir, Some(Some(_))) {
             continue;
         }
         let Some(decl) = kernel.array(&name) else { continue };

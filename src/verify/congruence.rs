@@ -67,10 +67,18 @@ impl Residue {
         Residue::new(self.bits.min(other.bits).min(differ), self.value)
     }
 
-    /// The two terms differ modulo some power of two, so they are never equal.
-    pub fn differs(self, other: Residue) -> bool {
-        let bits = self.bits.min(other.bits);
-        (self.value ^ other.value) & mask(bits) != 0
+    /// Whether the ranges `[x, x + w1)` and `[y, y + w2)` of a value `x` with this residue and
+    /// a value `y` with `other`'s never overlap: `y - x` (modulo the known power of two) is
+    /// none of the offsets `-(w2 - 1) ..= w1 - 1` that an overlap needs. With `w1 = w2 = 1`
+    /// the residues differ in their common bits.
+    pub fn ranges_differ(self, w1: u32, other: Residue, w2: u32) -> bool {
+        let bits = self.bits.min(other.bits).min(32);
+        let modulus = 1u64 << bits;
+        if u64::from(w1) + u64::from(w2) > modulus {
+            return false;
+        }
+        let d = other.value.wrapping_sub(self.value) & mask(bits);
+        d >= u64::from(w1) && d <= modulus - u64::from(w2)
     }
 }
 
@@ -158,25 +166,42 @@ impl Residues {
 mod tests {
     use super::*;
 
+    impl Residue {
+        fn differs_test(self, other: Residue) -> bool {
+            self.ranges_differ(1, other, 1)
+        }
+    }
+
+    #[test]
+    fn ranges_of_elements_apart_by_their_low_bits() {
+        let eight = Residue::exact(8).mul(Residue::UNKNOWN);
+        // [8a, 8a + 2) and [8b + 2, 8b + 4): apart; [8a, 8a + 4) and [8b + 2, …): not.
+        assert!(eight.ranges_differ(2, eight.add(Residue::exact(2)), 2));
+        assert!(!eight.ranges_differ(4, eight.add(Residue::exact(2)), 2));
+        // [8b + 6, 8b + 8) and [8a, …): apart only while it stays below the next multiple.
+        assert!(eight.add(Residue::exact(6)).ranges_differ(2, eight, 2));
+        assert!(!eight.add(Residue::exact(6)).ranges_differ(3, eight, 2));
+    }
+
     #[test]
     fn parity_and_products() {
         let unknown = Residue::UNKNOWN;
         let two = Residue::exact(2);
         let even = two.mul(unknown);
         let odd = even.add(Residue::exact(1));
-        assert!(even.differs(odd));
-        assert!(!even.differs(even));
+        assert!(even.differs_test(odd));
+        assert!(!even.differs_test(even));
         // 4x + 1 and 4y + 3 differ; 2x + 1 and 4y + 3 may meet.
         let four = Residue::exact(4).mul(unknown);
-        assert!(four.add(Residue::exact(1)).differs(four.add(Residue::exact(3))));
-        assert!(!odd.differs(four.add(Residue::exact(3))));
+        assert!(four.add(Residue::exact(1)).differs_test(four.add(Residue::exact(3))));
+        assert!(!odd.differs_test(four.add(Residue::exact(3))));
         // A product of two evens is a multiple of 4.
         assert_eq!(even.mul(even), Residue::new(2, 0));
         // Negation and subtraction keep the low bits: -(2x) is even, 2x - 1 odd.
-        assert!(!even.neg().differs(even));
-        assert!(even.add(Residue::exact(1).neg()).differs(even));
+        assert!(!even.neg().differs_test(even));
+        assert!(even.add(Residue::exact(1).neg()).differs_test(even));
         // Two branches agreeing on the low bit keep it.
         assert_eq!(Residue::exact(3).join(Residue::exact(5)), Residue::new(1, 1));
-        assert!(!unknown.differs(odd));
+        assert!(!unknown.differs_test(odd));
     }
 }

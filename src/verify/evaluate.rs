@@ -29,7 +29,7 @@ impl Z3Oracle {
                 block_atomics.insert(s.label);
             }
         });
-        let grid_conflicting = |a: Label, ka: AccessKind, b: Label, kb: AccessKind| {
+        let grid_conflicting = |a: Label, ka: (AccessKind, u32), b: Label, kb: (AccessKind, u32)| {
             conflicting(ka, kb) || block_atomics.contains(&a) || block_atomics.contains(&b)
         };
         let grid_possible = self.opts.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
@@ -38,12 +38,12 @@ impl Z3Oracle {
         let mut pairs: Vec<(usize, usize, Vec<Case>)> = Vec::new();
         for i in 0..acc.len() {
             for j in i..acc.len() {
-                let (a, ref arr_a, ka, _) = acc[i];
-                let (b, ref arr_b, kb, _) = acc[j];
-                if arr_a != arr_b || !grid_conflicting(a, ka, b, kb) {
+                let (a, ref arr_a, ka, _, wa) = acc[i];
+                let (b, ref arr_b, kb, _, wb) = acc[j];
+                if arr_a != arr_b || !grid_conflicting(a, (ka, wa), b, (kb, wb)) {
                     continue;
                 }
-                let block_conflict = conflicting(ka, kb);
+                let block_conflict = conflicting((ka, wa), (kb, wb));
                 let cases = if !block_conflict || self.apart(key, a, b) {
                     Vec::new()
                 } else {
@@ -75,7 +75,7 @@ impl Z3Oracle {
         let mut found: Vec<&[Label]> = Vec::new();
         for (pi, ci, positions) in &order {
             let (i, j, cases) = &pairs[*pi];
-            let ((a, _, ka, _), (b, _, kb, _)) = (&acc[*i], &acc[*j]);
+            let ((a, _, ka, ..), (b, _, kb, ..)) = (&acc[*i], &acc[*j]);
             let case = cases[*ci];
             // gap ≥ 2 needs asking only when gap 1 is impossible.
             if let Relation::Carried { gap2: true, shared_loop } = case.relation {
@@ -107,8 +107,8 @@ impl Z3Oracle {
             outcomes[*pi][*ci] = Some(outcome);
         }
         for ((i, j, cases), outcomes) in pairs.iter().zip(outcomes) {
-            let (a, ref arr_a, ka, space) = acc[*i];
-            let (b, _, kb, _) = acc[*j];
+            let (a, ref arr_a, ka, space, _) = acc[*i];
+            let (b, _, kb, ..) = acc[*j];
             let mut cases_found = Vec::new();
             for (case, outcome) in cases.iter().zip(outcomes) {
                 match outcome {

@@ -69,7 +69,7 @@ impl Z3Oracle {
             an.grid_results.insert((a, b, question), Outcome::None);
             return Outcome::None;
         }
-        let mut extra = meeting(s1, s2, no_wrap);
+        let mut extra = meeting(s1, s2, no_wrap, true);
         if let GridQuestion::Case(case) = &question {
             extra.extend(relation(&grid.traces, case, a, b, &tree.shared_loops(a, b)));
         }
@@ -79,7 +79,7 @@ impl Z3Oracle {
             grid,
             &an.launch,
             &extra,
-            Some(&s1.index),
+            Some(&shared_element(s1, s2)),
             loops,
             &mut self.stats,
             Some(&no_wrap_both),

@@ -46,7 +46,7 @@ use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
-use query::{disagreeing, mark_wrap, meeting, query, query_probing};
+use query::{disagreeing, mark_wrap, meeting, query, query_probing, shared_element};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -503,7 +503,9 @@ fn new_solver(facts: &[Bool], timeout_ms: u32, rlimit: u32) -> Solver {
 }
 
 /// The accesses of a kernel in program order: (label, array, kind, space).
-fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Space)> {
+/// Every access of `k` that another thread may reach, in program order: label, array, kind,
+/// space and width.
+fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Space, u32)> {
     let mut out = Vec::new();
     k.walk(&mut |s| {
         let kind = match &s.kind {
@@ -520,7 +522,7 @@ fn accesses(k: &Kernel, tree: &LabelTree) -> Vec<(Label, String, AccessKind, Spa
                 return;
             }
             let space = k.array(array).map(|a| a.space).unwrap_or(Space::Global);
-            out.push((s.label, array.to_string(), kind, space));
+            out.push((s.label, array.to_string(), kind, space, s.width().get()));
         }
     });
     out.sort_by_key(|(l, ..)| tree.order(*l));
@@ -548,8 +550,15 @@ fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool
     }
 }
 
-fn conflicting(a: AccessKind, b: AccessKind) -> bool {
-    !matches!((a, b), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+/// Whether two accesses (kind, width) can race: not two reads, and not two atomics of one
+/// element each (atomic with each other). Two wider atomics race where they overlap without being
+/// the same elements (`query::meeting` asks for that), as do atomics of different widths.
+fn conflicting((a, wa): (AccessKind, u32), (b, wb): (AccessKind, u32)) -> bool {
+    match (a, b) {
+        (AccessKind::Read, AccessKind::Read) => false,
+        (AccessKind::Atomic, AccessKind::Atomic) => wa != wb || wa > 1,
+        _ => true,
+    }
 }
 
 fn strip_barriers(k: &Kernel) -> Kernel {
@@ -826,7 +835,7 @@ impl Z3Oracle {
         else {
             return Outcome::None;
         };
-        let meet = meeting(s1, s2, !self.opts.wrap);
+        let meet = meeting(s1, s2, !self.opts.wrap, false);
         // Cheap filter: if the two accesses can never meet at all, no case can. (A pair in no
         // shared loop has a single case: the filter would repeat its query.)
         let single_case = tree.shared_loops(a, b).is_empty();
@@ -840,7 +849,7 @@ impl Z3Oracle {
                     &an.block,
                     &an.launch,
                     &meet,
-                    Some(&s1.index),
+                    Some(&shared_element(s1, s2)),
                     loops,
                     &mut self.stats,
                     Some(&probe),
@@ -893,7 +902,7 @@ impl Z3Oracle {
                         &an.block,
                         &an.launch,
                         &extra,
-                        Some(&s1.index),
+                        Some(&shared_element(s1, s2)),
                         loops,
                         &mut self.stats,
                         probe,
@@ -913,9 +922,15 @@ impl Z3Oracle {
                             AccessKind::Write | AccessKind::Atomic,
                             Some(v1),
                             Some(v2),
-                        ) => {
+                        ) if s1.width == s2.width => {
+                            // The same value over the same elements; stores of different
+                            // widths, or over overlapping but different elements, differ.
                             let mut differ = extra.clone();
-                            differ.push(v1.eq(v2).not());
+                            differ.push(match s1.width {
+                                // Single elements that meet are the same element.
+                                1 => v1.eq(v2).not(),
+                                _ => Bool::or(&[&v1.eq(v2).not(), &s1.index.eq(&s2.index).not()]),
+                            });
                             matches!(
                                 query(&an.block, &an.launch, &differ, None, loops, &mut self.stats),
                                 Outcome::None

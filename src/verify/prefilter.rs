@@ -135,11 +135,19 @@ impl Ranges {
     /// ([`super::congruence`]). True means the pair's meeting query has no model.
     pub fn apart(&mut self, s: [&AccessSym; 2], traces: &[ThreadTrace; 2]) -> bool {
         let mut r = self.narrowed(s, [&traces[0].strided, &traces[1].strided]);
-        if r.of(&s[0].index).disjoint(&r.of(&s[1].index)) {
+        // A wider access covers `width` elements from its index on.
+        let [x, y] = s.map(|s| {
+            let i = r.of(&s.index);
+            match s.width {
+                1 => i,
+                w => Interval::new(i.lo, i.hi.saturating_add(u64::from(w) - 1)),
+            }
+        });
+        if x.disjoint(&y) {
             return true;
         }
         let [a, b] = s.map(|s| self.residues.of(&Dynamic::from_ast(&s.index)));
-        a.differs(b)
+        a.ranges_differ(s[0].width, b, s[1].width)
     }
 
     /// Whether every bounded subscript of thread 1's access `s` provably stays below its
@@ -148,7 +156,13 @@ impl Ranges {
     /// access enabled, its iteration assumptions) then has no model.
     pub fn within_bounds(&mut self, s: &AccessSym, strided: &[StridedCounter]) -> bool {
         let mut r = self.narrowed([s, s], [strided, strided]);
-        s.subscripts.iter().all(|(t, bound)| bound.is_none_or(|b| r.of(t).hi < u64::from(b)))
+        let last = s.subscripts.len().saturating_sub(1);
+        // The last subscript's access covers `width` elements from its value on.
+        let extra = |k: usize| if k == last { u64::from(s.width) - 1 } else { 0 };
+        s.subscripts
+            .iter()
+            .enumerate()
+            .all(|(k, (t, bound))| bound.is_none_or(|b| r.of(t).hi.saturating_add(extra(k)) < u64::from(b)))
     }
 
     /// These ranges narrowed by what a meeting query of `s1` (thread 1) and `s2` (thread 2)

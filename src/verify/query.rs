@@ -5,7 +5,7 @@
 use super::launch::Launch;
 use super::symbolic::{AccessSym, BlockSym, W};
 use super::{wrap, Mode, OracleStats, Outcome, ThreadWitness, Witness};
-use crate::kpl::Label;
+use crate::kpl::{AtomicScope, Label};
 use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
 use z3::ast::{Bool, BV};
 use z3::{Params, SatResult};
@@ -26,15 +26,20 @@ pub(super) fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query
 }
 
 /// The conditions under which two threads' accesses meet: both execute them, at one element
-/// inside the array where its size is known, under each thread's iteration assumptions.
-pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool> {
-    let mut out = vec![
-        s1.enabled.clone(),
-        s2.enabled.clone(),
-        s1.index.eq(&s2.index),
-        s1.assume.clone(),
-        s2.assume.clone(),
-    ];
+/// (their ranges `[index, index + width)` overlap) inside the array where its size is known,
+/// under each thread's iteration assumptions. Two atomics of one width that are atomic with each
+/// other (in one block, or both of device scope: `between_blocks` says which) race only where
+/// they overlap without being the same elements.
+pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blocks: bool) -> Vec<Bool> {
+    let mut out =
+        vec![s1.enabled.clone(), s2.enabled.clone(), overlap(s1, s2), s1.assume.clone(), s2.assume.clone()];
+    let atomic_together = match (s1.atomic, s2.atomic) {
+        (Some(a), Some(b)) => !between_blocks || (a == AtomicScope::Device && b == AtomicScope::Device),
+        _ => false,
+    };
+    if atomic_together && s1.width == s2.width {
+        out.push(s1.index.eq(&s2.index).not());
+    }
     if no_wrap {
         out.extend([s1.no_wrap.clone(), s2.no_wrap.clone()]);
     }
@@ -43,6 +48,35 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool) -> Vec<Bool
     out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
     out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
     out
+}
+
+/// An element both accesses touch when [`overlap`] holds (the witness's element): the later of
+/// the two first elements.
+pub(super) fn shared_element(s1: &AccessSym, s2: &AccessSym) -> BV {
+    if s1.width == 1 && s2.width == 1 {
+        return s1.index.clone();
+    }
+    s1.index.bvuge(&s2.index).ite(&s1.index, &s2.index)
+}
+
+/// Two accesses' element ranges overlap: `index` equality for single elements, else one range's
+/// first element lies in the other (modulo 2^32: a range that wraps around is taken to overlap
+/// more, never less).
+fn overlap(s1: &AccessSym, s2: &AccessSym) -> Bool {
+    if s1.width == 1 && s2.width == 1 {
+        return s1.index.eq(&s2.index);
+    }
+    // `index1 - index2` is one of `-(w1 - 1) ..= w2 - 1`: a disjunction of equalities with
+    // constant offsets, which the solver decides like the single-element equality (the
+    // global-id facts, the low bits of `8 * i + 1`), where the subtraction's range form left
+    // products of ids to bit-blast.
+    let plus = |x: &BV, d: u32| x.bvadd(BV::from_u64(u64::from(d), W));
+    // index1 in [index2, index2 + w2), or index2 in (index1, index1 + w1).
+    let equal: Vec<Bool> = (0..s2.width)
+        .map(|d| s1.index.eq(plus(&s2.index, d)))
+        .chain((1..s1.width).map(|d| s2.index.eq(plus(&s1.index, d))))
+        .collect();
+    Bool::or(&equal.iter().collect::<Vec<_>>())
 }
 
 /// The conditions under which two threads disagree on entering a block: thread 1 enters it and

@@ -22,7 +22,7 @@
 //! - a uniform variable the analysis havocs is an uninterpreted function of the iteration vector,
 //!   shared by the two threads, so equal iterations give equal values.
 
-use crate::kpl::{AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp};
+use crate::kpl::{AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp, Width};
 use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::loops::{assigned_vars, induction_step, rotations, toggle, Rotation, Toggle};
 use crate::verify::pow2::Pow2;
@@ -40,8 +40,10 @@ pub use crate::verify::word::W;
 pub struct AccessSym {
     /// The thread executes the access (its predicate holds).
     pub enabled: Bool,
-    /// The linearized element index.
+    /// The linearized element index (the first element of a wider access).
     pub index: BV,
+    /// How many elements from `index` on the access covers (KPL's `Width`, at least 1).
+    pub width: u32,
     /// The value written: plain writes, and exchanges (`exch`, also CUDA's CAS) whose result
     /// is unused.
     pub value: Option<BV>,
@@ -58,6 +60,8 @@ pub struct AccessSym {
     pub result: Option<BV>,
     /// The operand of an atomic (the amount an `atomicAdd` adds).
     pub operand: Option<BV>,
+    /// An atomic's scope (`None`: not an atomic).
+    pub atomic: Option<AtomicScope>,
     /// The access stays inside its array: every subscript the kernel bounds
     /// (`Kernel::subscript_bounds`) is below its dimension, unsigned. `None` when no subscript
     /// is bounded. Race queries assume it; the out-of-bounds check asks for its negation.
@@ -302,8 +306,8 @@ impl<'a> SymExec<'a> {
                     }
                     self.env.insert(name.clone(), v);
                 }
-                StmtKind::Read { dst, array, index } => {
-                    self.access(l, array, index, None, enabled);
+                StmtKind::Read { dst, array, index, width } => {
+                    self.access(l, (array, index, *width), None, enabled);
                     self.nowrap.remove(dst);
                     self.sizes.remove(dst);
                     let v = if self.uniform_reads.contains(&l) {
@@ -313,19 +317,20 @@ impl<'a> SymExec<'a> {
                     };
                     self.env.insert(dst.clone(), v);
                 }
-                StmtKind::Write { array, index, value } => {
+                StmtKind::Write { array, index, value, width } => {
                     let v = self.eval(value);
-                    self.access(l, array, index, Some(v), enabled);
+                    self.access(l, (array, index, *width), Some(v), enabled);
                 }
-                StmtKind::Atomic { dst, op, array, index, value, .. } => {
+                StmtKind::Atomic { dst, op, array, index, value, width, scope } => {
                     // An exchange (or compare-and-swap: KPL `exch`) whose result is unused leaves
                     // `value` or the word unchanged: against a plain store of the same value, the
                     // word ends the same in either order (`mod.rs`'s benign check).
                     let stored = (*op == AtomicOp::Exch && dst.is_none()).then(|| self.eval(value));
-                    self.access(l, array, index, stored, enabled);
+                    self.access(l, (array, index, *width), stored, enabled);
                     let operand = self.eval(value);
                     if let Some(a) = self.trace.accesses.get_mut(&l) {
                         a.operand = Some(operand);
+                        a.atomic = Some(*scope);
                     }
                     if let Some(d) = dst {
                         self.nowrap.remove(d);
@@ -760,7 +765,15 @@ impl<'a> SymExec<'a> {
         self.assume.push(Bool::or(&[&zero, &fits]));
     }
 
-    fn access(&mut self, l: Label, array: &str, index: &[Expr], value: Option<BV>, enabled: &Bool) {
+    fn access(
+        &mut self,
+        l: Label,
+        (array, index, width): (&str, &[Expr], Width),
+        value: Option<BV>,
+        enabled: &Bool,
+    ) {
+        let width = width.get();
+        let last = index.len().saturating_sub(1);
         let dims = self.kernel.array(array).map(|a| a.dims.clone()).unwrap_or_default();
         let bounds = self.kernel.subscript_bounds(array, index);
         let hidden = self.kernel.hidden_subscripts(array, index);
@@ -776,7 +789,12 @@ impl<'a> SymExec<'a> {
             // be anything.
             let bound = bounds.get(i).copied().flatten().filter(|_| !opaque_input(&v));
             if let Some(b) = bound {
-                within.push(v.bvult(BV::from_u64(u64::from(b), W)));
+                // The last subscript's access covers `width` elements: `v + width <= b`.
+                let w = if i == last { width } else { 1 };
+                within.push(match b.checked_sub(w.saturating_sub(1)) {
+                    Some(room) => v.bvult(BV::from_u64(u64::from(room), W)),
+                    None => Bool::from_bool(false),
+                });
             }
             if i >= hidden {
                 subscripts.push((v.clone(), bound));
@@ -799,12 +817,14 @@ impl<'a> SymExec<'a> {
             AccessSym {
                 enabled: enabled.clone(),
                 index,
+                width,
                 value,
                 loops: self.loops.clone(),
                 assume,
                 no_wrap,
                 result: None,
                 operand: None,
+                atomic: None,
                 in_bounds: (!within.is_empty()).then(|| Bool::and(&within.iter().collect::<Vec<_>>())),
                 subscripts,
             },

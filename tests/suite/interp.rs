@@ -1,7 +1,7 @@
 //! Tests of the reference interpreter (`autosync::interp`) on small KPL kernels.
 
 use autosync::interp::{run, AccessKind, InterpError, RunConfig, RunReport, Scope};
-use autosync::kpl::ast::{Expr, Kernel, Label, StmtKind};
+use autosync::kpl::ast::{Expr, Kernel, Label, StmtKind, Width};
 use autosync::kpl::parse;
 use std::collections::BTreeSet;
 
@@ -793,8 +793,12 @@ fn malformed_kernels_are_errors_not_panics() {
     let mut k = kernel(FIG2);
     for s in &mut k.body.stmts {
         if s.label == w {
-            s.kind =
-                StmtKind::Write { array: "A".into(), index: vec![Expr::var("ghost")], value: Expr::int(1) };
+            s.kind = StmtKind::Write {
+                array: "A".into(),
+                index: vec![Expr::var("ghost")],
+                value: Expr::int(1),
+                width: Width::ONE,
+            };
         }
     }
     assert!(matches!(run(&k, &block(4)), Err(InterpError::UndeclaredVariable { .. })));
@@ -812,6 +816,7 @@ fn malformed_kernels_are_errors_not_panics() {
                 array: "A".into(),
                 index: vec![Expr::int(0), Expr::int(0)],
                 value: Expr::int(1),
+                width: Width::ONE,
             };
         }
     }

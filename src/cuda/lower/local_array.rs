@@ -10,7 +10,7 @@
 //! its reads and writes put in front.
 
 use super::{convert, record, strip, Binding, Elem, Lx, Node, NodeKind, Ty, R};
-use crate::kpl::ast::{Expr, Space, StmtKind};
+use crate::kpl::ast::{Expr, Space, StmtKind, Width};
 
 impl<'a> Lx<'a> {
     /// Hook of `declaration`: the thread-local array `v` (`name`, clang id `id`) of `elem`s
@@ -70,7 +70,7 @@ impl<'a> Lx<'a> {
             index.reverse();
             let value = value.unwrap_or(Expr::Const(0));
             let index = self.row_index(&kpl, index);
-            self.emit(StmtKind::Write { array: kpl.clone(), index, value });
+            self.emit(StmtKind::Write { array: kpl.clone(), index, value, width: Width::ONE });
         }
         Ok(())
     }

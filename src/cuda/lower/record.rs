@@ -1,18 +1,18 @@
 //! Structs and vector types (`float4`, `Particle`, `ns::Node`) in the clang lowering.
 //!
-//! Memory is words (one per scalar, until issue #37 makes it
-//! bytes): a record is one word per scalar member, nested records flattened in declaration
-//! order (`a.b.c` is a path), so an array of `float4` is four words per element and `p[i].y`
-//! is word `4 * i + 1`. A pointer's offset counts words of its array, which makes a cast
-//! between pointers sound exactly when every word on both sides has the same size in bytes
-//! (`float *` → `float4 *`: yes; `half *` → `float4 *`: no, refused).
+//! Memory is an array's elements, one word per scalar: a record is one word per scalar member,
+//! nested records flattened in declaration order (`a.b.c` is a path), so an array of `float4` is
+//! four words per element and `p[i].y` is word `4 * i + 1`. A pointer's offset counts elements
+//! of its array: a cast between pointers whose words have one size in bytes is the same
+//! elements (`float *` → `float4 *`), one to wider words a wide view whose words cover several
+//! elements each (`half *` → `float4 *`: `wide.rs`, which scales word offsets here too).
 //!
 //! In locals a record is one local per scalar member (and an array or pointer binding per
 //! pointer member: a `struct` of pointers passed by value, such as a CSR view). Values move
 //! member by member: a copy is one read and one write per word.
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
-use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind};
+use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width};
 use crate::kpl::SourceArray;
 use crate::span::Span;
 use std::rc::Rc;
@@ -123,9 +123,11 @@ pub(super) struct InMemory {
 }
 
 impl InMemory {
-    fn word(&self, i: usize) -> Vec<Expr> {
+    /// The indices of the record's word `i`, through a view whose words are `scale` elements of
+    /// the array each (`wide.rs`; 1 otherwise).
+    fn word(&self, i: usize, scale: u32) -> Vec<Expr> {
         let mut index = self.prefix.clone();
-        index.push(add(self.base.clone(), i as u32));
+        index.push(add(self.base.clone(), i as u32 * scale));
         index
     }
 }
@@ -479,16 +481,18 @@ impl Lx<'_> {
                 None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
             },
             Place::Memory(m) => match m.layout.find(name) {
-                Some(Found::Word(i, Member::Scalar(ty))) => {
-                    Ok(MemberPlace::Word { array: m.array.clone(), index: m.word(i), ty })
-                }
+                Some(Found::Word(i, Member::Scalar(ty))) => Ok(MemberPlace::Word {
+                    array: m.array.clone(),
+                    index: m.word(i, self.scale(&m.array)),
+                    ty,
+                }),
                 Some(Found::Word(_, Member::Pointer(_))) => {
                     Err(self.unsupported(format!("the pointer member `{name}` of a struct in memory"), n))
                 }
                 Some(Found::Sub(start, layout)) => Ok(MemberPlace::Record(Rc::new(InMemory {
                     array: m.array.clone(),
                     prefix: m.prefix.clone(),
-                    base: add(m.base.clone(), start as u32),
+                    base: add(m.base.clone(), start as u32 * self.scale(&m.array)),
                     layout,
                 }))),
                 None => Err(self.unsupported(format!("the member `{name}` of `{}`", m.layout.name), n)),
@@ -737,8 +741,8 @@ impl Lx<'_> {
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
                     // A thread-local array's element (`mine[1] = mine[0]`) behind the thread's row.
-                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
-                    self.emit(StmtKind::Read { dst: dst.clone(), array, index });
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i, self.scale(&m.array)));
+                    self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
                     vals.push((Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
@@ -761,8 +765,8 @@ impl Lx<'_> {
             Place::Memory(m) => {
                 for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
                     let value = convert(v, vt, member_ty(member));
-                    let (array, index) = self.in_memory(m.array.clone(), m.word(i));
-                    self.emit(StmtKind::Write { array, index, value });
+                    let (array, index) = self.in_memory(m.array.clone(), m.word(i, self.scale(&m.array)));
+                    self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
                 }
             }
         }

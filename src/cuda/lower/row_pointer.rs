@@ -32,7 +32,15 @@ impl Lx<'_> {
 
     /// The array and full index an access to `index` of `array` is: a view's array with its
     /// outer indices in front, a thread-local array's element behind the thread's row.
-    pub(super) fn in_memory(&self, array: String, index: Vec<Expr>) -> (String, Vec<Expr>) {
+    /// A wide view (`wide.rs`) stays a wide view, of the array its base resolves to.
+    pub(super) fn in_memory(&mut self, array: String, index: Vec<Expr>) -> (String, Vec<Expr>) {
+        let (base, k) = self.wide_base(&array);
+        if k > 1 {
+            // A wide view's base is never a wide view: one level.
+            let base = base.to_string();
+            let (real, full) = self.in_memory(base, index);
+            return (self.wide_view(&real, k), full);
+        }
         match self.views.get(&array) {
             Some((real, prefix)) => {
                 let mut full = prefix.clone();

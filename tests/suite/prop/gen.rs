@@ -143,6 +143,11 @@ pub enum Tok {
     Atomic(Arr, Idx, bool),
     /// An atomic of block scope (`atomic block add`).
     AtomicBlock(Arr, Idx),
+    /// A wider access (issue #37): `w` elements from the index on (`rd A[i +: w]`, a vector
+    /// load over narrower elements), a read (`None`), a write of the value, or an atomic.
+    Wide(Arr, Idx, Option<Val>, u32),
+    /// A wider atomic (`atomic add A[i +: w], 1`: an `int` atomic over `char` elements).
+    WideAtomic(Arr, Idx, u32),
     Assign(bool),
     Barrier,
     /// A warp barrier (`syncwarp;`).
@@ -227,6 +232,9 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         5 => (arb_arr(), arb_idx(), arb_val()).prop_map(|(a, i, v)| Tok::Write(a, i, v)),
         1 => (arb_arr(), arb_idx(), any::<bool>()).prop_map(|(a, i, r)| Tok::Atomic(a, i, r)),
         1 => (arb_arr(), arb_idx()).prop_map(|(a, i)| Tok::AtomicBlock(a, i)),
+        2 => (arb_arr(), arb_idx(), proptest::option::of(arb_val()), prop_oneof![Just(2u32), Just(4)])
+            .prop_map(|(a, i, v, w)| Tok::Wide(a, i, v, w)),
+        1 => (arb_arr(), arb_idx(), prop_oneof![Just(2u32), Just(4)]).prop_map(|(a, i, w)| Tok::WideAtomic(a, i, w)),
         1 => any::<bool>().prop_map(Tok::Assign),
         3 => Just(Tok::Barrier),
         2 => Just(Tok::Syncwarp),
@@ -312,6 +320,15 @@ impl GenKernel {
                 Tok::Gridsync => "gridsync;".to_string(),
                 Tok::AtomicBlock(arr, idx) => {
                     format!("atomic block add {}[{}], 1;", arr_name(arr), idx_text(idx, &lv))
+                }
+                Tok::Wide(arr, idx, None, w) => {
+                    format!("a := rd {}[{} +: {w}];", arr_name(arr), idx_text(idx, &lv))
+                }
+                Tok::Wide(arr, idx, Some(v), w) => {
+                    format!("wr {}[{} +: {w}] := {};", arr_name(arr), idx_text(idx, &lv), val_text(v))
+                }
+                Tok::WideAtomic(arr, idx, w) => {
+                    format!("atomic add {}[{} +: {w}], 1;", arr_name(arr), idx_text(idx, &lv))
                 }
                 Tok::If(cond) => {
                     if d >= MAX_DEPTH {

@@ -1,6 +1,5 @@
-// 128-bit loads over a half-precision row (eight halves per float4). Memory is modelled one
-// word per element until issue #37, so a float4 view over 2-byte elements is refused, never
-// approximated.
+// 128-bit loads over a half-precision row (eight halves per float4): each word of the float4
+// view covers two halves.
 #include <cuda_fp16.h>
 
 __global__ void scale_half_rows(__half *x, float s) {

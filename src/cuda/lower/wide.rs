@@ -1,0 +1,119 @@
+//! Wider views of an array's elements (issue #37): a pointer cast to a type whose words are a
+//! whole number of the array's elements — `reinterpret_cast<float4 *>(&x[i])` over `half x[]`,
+//! `(int *)smem` over `extern __shared__ char smem[]`, a `uint *` over a `uchar` histogram.
+//!
+//! Memory stays the array's elements (KPL's unit); a word of the view covers `k` consecutive
+//! elements, which KPL says with the access's `Width` (`rd x[i +: 2]`). As with row views
+//! (`row_pointer.rs`), a wide view is a fresh name standing for the array, registered here with
+//! its `k`: every pointer operation works on it unchanged except that offsets count the array's
+//! elements, so stepping a view pointer or indexing it scales by `k` per word ([`Lx::elem_units`]).
+//! [`resolve`] turns each access to a view back into an access to the array with width `k`
+//! after the kernel is lowered; a view never reaches KPL as an array name.
+//!
+//! Soundness: a view's word `j` at element offset `o` is the elements `[o + j·k, o + j·k + k)`
+//! exactly (C's layout: the array's elements are contiguous and the view's words are `k` of them
+//! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
+//! element would be several words of the view.
+
+use super::{Elem, Lx};
+use crate::kpl::ast::{Stmt, StmtKind, Width};
+use std::collections::HashMap;
+
+/// The wide views of one kernel: by view name, the array (or row view) it stands for and how
+/// many of its elements one word of the view covers.
+#[derive(Default)]
+pub(super) struct WideViews {
+    by_name: HashMap<String, (String, u32)>,
+    by_base: HashMap<(String, u32), String>,
+}
+
+impl Lx<'_> {
+    /// The view of `base` (an array or a row view, not a wide view) whose words cover `k` of its
+    /// elements each; `base` itself for `k == 1`. One name per `(base, k)`, so two pointers of one
+    /// view compare as pointers into one array.
+    pub(super) fn wide_view(&mut self, base: &str, k: u32) -> String {
+        if k == 1 {
+            return base.to_string();
+        }
+        if let Some(v) = self.wide.by_base.get(&(base.to_string(), k)) {
+            return v.clone();
+        }
+        let view = self.fresh(&format!("{base}_x{k}"));
+        self.wide.by_name.insert(view.clone(), (base.to_string(), k));
+        self.wide.by_base.insert((base.to_string(), k), view.clone());
+        view
+    }
+
+    /// What `array` stands for when it is a wide view (its base and `k`), else itself and 1.
+    pub(super) fn wide_base<'s>(&'s self, array: &'s str) -> (&'s str, u32) {
+        match self.wide.by_name.get(array) {
+            Some((base, k)) => (base, *k),
+            None => (array, 1),
+        }
+    }
+
+    /// How many of `array`'s elements one `elem` takes: its words, times the view's `k`.
+    pub(super) fn elem_units(&self, array: &str, elem: &Elem) -> u32 {
+        elem.words() * self.wide_base(array).1
+    }
+
+    /// The array's elements per word through `array` (1 unless it is a wide view).
+    pub(super) fn scale(&self, array: &str) -> u32 {
+        self.wide_base(array).1
+    }
+
+    /// The view a pointer cast gives: the pointer into `array` whose words are `from_bytes` each,
+    /// seen as words of `to_bytes` each. `None` when the new words are not a whole number of the
+    /// array's elements (narrower than an element, or not a multiple of it).
+    pub(super) fn cast_view(&mut self, array: &str, from_bytes: u32, to_bytes: u32) -> Option<String> {
+        let (base, k) = self.wide_base(array);
+        let base = base.to_string();
+        if !from_bytes.is_multiple_of(k) {
+            return None;
+        }
+        let unit = from_bytes / k;
+        if unit == 0 || !to_bytes.is_multiple_of(unit) {
+            return None;
+        }
+        let k = to_bytes / unit;
+        // Through a row view, the row's own wide view: `in_memory` resolves the row first.
+        Some(self.wide_view(&base, k))
+    }
+}
+
+/// Every access to a wide view in `stmts` becomes an access to its array covering `k` elements.
+/// `Err` names a view whose base is not an array (a row view left unresolved): the caller
+/// refuses the kernel rather than guessing.
+pub(super) fn resolve(
+    stmts: &mut [Stmt],
+    views: &WideViews,
+    is_row_view: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    let mut stack: Vec<&mut [Stmt]> = vec![stmts];
+    while let Some(list) = stack.pop() {
+        for s in list.iter_mut() {
+            match &mut s.kind {
+                StmtKind::Read { array, width, .. }
+                | StmtKind::Write { array, width, .. }
+                | StmtKind::Atomic { array, width, .. } => {
+                    if let Some((base, k)) = views.by_name.get(array.as_str()) {
+                        if is_row_view(base) {
+                            return Err(base.clone());
+                        }
+                        *array = base.clone();
+                        *width = Width(width.get() * k);
+                    }
+                }
+                StmtKind::If { then, els, .. } => {
+                    stack.push(&mut then.stmts);
+                    if let Some(e) = els {
+                        stack.push(&mut e.stmts);
+                    }
+                }
+                StmtKind::While { body, .. } => stack.push(&mut body.stmts),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
