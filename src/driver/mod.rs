@@ -20,6 +20,7 @@
 //! its remaining questions are reported as undecided (exit code 1), so a run over many files
 //! always ends; and no file's failure stops the others.
 
+pub mod buffer;
 pub mod check;
 pub mod compdb;
 pub mod fix;
