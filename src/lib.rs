@@ -16,6 +16,7 @@ pub mod interp;
 pub mod kpl;
 pub(crate) mod launch_facts;
 pub mod limits;
+pub mod lsp;
 pub mod maxsat;
 pub mod patch;
 pub mod source;
