@@ -40,7 +40,7 @@ pub struct BufferOptions {
 /// One finding of `check` on the buffer.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    /// The rule (`data-race`, `barrier-divergence`, `out-of-bounds`, `unsupported`, …): the JSON
+    /// The rule (`data-race`, `barrier-divergence`, `out-of-bounds`, `refused`, …): the JSON
     /// output's `rule`.
     pub rule: &'static str,
     /// The diagnostic, spans into the buffer's text.
@@ -86,8 +86,9 @@ pub struct Report {
     pub cancelled: bool,
 }
 
-/// The rule of a kernel the front end refuses (a construct it does not model).
-pub const UNSUPPORTED_RULE: &str = "unsupported";
+/// The rule of a kernel the front end refuses (clang reported an error in it, or a construct it
+/// does not model): the JSON output lists these under `refused`.
+pub const REFUSED_RULE: &str = "refused";
 /// The rule of a front-end warning.
 pub const WARNING_RULE: &str = "front-end";
 
@@ -123,7 +124,7 @@ pub fn analyse(
     };
     let mut report = Report::default();
     for d in &lowered.refused {
-        report.findings.push(Finding { rule: UNSUPPORTED_RULE, diag: shifted(d.clone(), shift), fix: None });
+        report.findings.push(Finding { rule: REFUSED_RULE, diag: shifted(d.clone(), shift), fix: None });
     }
     for d in &lowered.warnings {
         report.findings.push(Finding { rule: WARNING_RULE, diag: shifted(d.clone(), shift), fix: None });
