@@ -56,7 +56,8 @@ struct Server {
     encoding: Encoding,
     /// The client applies `documentChanges` (versioned edits, refused on a changed buffer).
     versioned_edits: bool,
-    docs: HashMap<Uri, Doc>,
+    /// Keyed by the URI's text (`Uri` caches parts of itself in cells: no map key).
+    docs: HashMap<String, Doc>,
     worker: Option<Worker>,
     done: (Sender<Done>, Receiver<Done>),
     shutdown: bool,
@@ -158,10 +159,12 @@ impl Server {
     fn request(&mut self, req: Request) -> Result<(), LspError> {
         let Request { id, method, params } = req;
         if self.worker.is_none() && method != "initialize" {
-            return Ok(self.reply(id, Err((ErrorCode::ServerNotInitialized, "initialize first".into()))));
+            self.reply(id, Err((ErrorCode::ServerNotInitialized, "initialize first".into())));
+            return Ok(());
         }
         if self.shutdown {
-            return Ok(self.reply(id, Err((ErrorCode::InvalidRequest, "the server is shutting down".into()))));
+            self.reply(id, Err((ErrorCode::InvalidRequest, "the server is shutting down".into())));
+            return Ok(());
         }
         match method.as_str() {
             "initialize" if self.worker.is_some() => {
@@ -240,7 +243,7 @@ impl Server {
                         ));
                     }
                     let doc = Doc { version: d.version, text: Arc::from(d.text), path, analysis: None };
-                    self.docs.insert(d.uri.clone(), doc);
+                    self.docs.insert(d.uri.as_str().to_string(), doc);
                     self.schedule(&d.uri, Duration::ZERO);
                 }
                 Err(e) => self.log(&bad(e)),
@@ -248,7 +251,7 @@ impl Server {
             "textDocument/didChange" => match serde_json::from_value::<DidChangeTextDocumentParams>(params) {
                 Ok(p) => {
                     let encoding = self.encoding;
-                    let Some(doc) = self.docs.get_mut(&p.text_document.uri) else { return };
+                    let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) else { return };
                     let mut text = doc.text.to_string();
                     for change in p.content_changes {
                         match change.range {
@@ -278,7 +281,7 @@ impl Server {
                     if let Some(w) = &self.worker {
                         w.forget(&uri);
                     }
-                    if self.docs.remove(&uri).is_some_and(|d| d.path.is_some()) {
+                    if self.docs.remove(uri.as_str()).is_some_and(|d| d.path.is_some()) {
                         self.publish(&uri, Vec::new(), None);
                     }
                 }
@@ -292,7 +295,7 @@ impl Server {
 
     /// Queues an analysis of the document's current version, due after `delay`.
     fn schedule(&self, uri: &Uri, delay: Duration) {
-        let (Some(doc), Some(worker)) = (self.docs.get(uri), &self.worker) else { return };
+        let (Some(doc), Some(worker)) = (self.docs.get(uri.as_str()), &self.worker) else { return };
         let Some(path) = &doc.path else { return };
         worker.submit(Job {
             uri: uri.clone(),
@@ -304,7 +307,7 @@ impl Server {
     }
 
     fn finished(&mut self, d: Done) {
-        let Some(doc) = self.docs.get_mut(&d.uri) else { return };
+        let Some(doc) = self.docs.get_mut(d.uri.as_str()) else { return };
         if doc.version != d.version {
             return;
         }
@@ -324,7 +327,7 @@ impl Server {
     /// touches any finding; none unless the current version has been analysed.
     fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
         let uri = &p.text_document.uri;
-        let Some(doc) = self.docs.get(uri) else { return Vec::new() };
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
         let Some((version, analysis)) = doc.analysis.as_ref().filter(|(v, _)| *v == doc.version) else {
             return Vec::new();
         };

@@ -44,7 +44,8 @@ pub struct Done {
 
 /// The newest version of each open document, shared with the worker: how it knows a job is
 /// outdated.
-type Latest = Arc<Mutex<HashMap<Uri, i32>>>;
+// Keyed by the URI's text: `Uri` caches parts of itself in cells, so it is no map key.
+type Latest = Arc<Mutex<HashMap<String, i32>>>;
 
 /// The handle of the analysis thread; dropping it ends the thread after its current analysis.
 pub struct Worker {
@@ -69,7 +70,7 @@ impl Worker {
     /// Queues `job`; it outdates every older version of its document.
     pub fn submit(&self, job: Job) {
         if let Ok(mut latest) = self.latest.lock() {
-            latest.insert(job.uri.clone(), job.version);
+            latest.insert(job.uri.as_str().to_string(), job.version);
         }
         // The thread ends only when this handle is dropped.
         let _ = self.jobs.send(job);
@@ -78,17 +79,17 @@ impl Worker {
     /// The document was closed: its queued and running analyses are outdated.
     pub fn forget(&self, uri: &Uri) {
         if let Ok(mut latest) = self.latest.lock() {
-            latest.remove(uri);
+            latest.remove(uri.as_str());
         }
     }
 }
 
 fn is_current(latest: &Latest, uri: &Uri, version: i32) -> bool {
-    latest.lock().map(|l| l.get(uri) == Some(&version)).unwrap_or(false)
+    latest.lock().map(|l| l.get(uri.as_str()) == Some(&version)).unwrap_or(false)
 }
 
 fn run(jobs: &Receiver<Job>, done: &Sender<Done>, latest: &Latest, settings: &Settings, encoding: Encoding) {
-    let mut pending: HashMap<Uri, Job> = HashMap::new();
+    let mut pending: HashMap<String, Job> = HashMap::new();
     loop {
         // Wait for a job, or until the earliest pending one is due.
         let next_due = pending.values().map(|j| j.due).min();
@@ -105,8 +106,11 @@ fn run(jobs: &Receiver<Job>, done: &Sender<Done>, latest: &Latest, settings: &Se
             Err(RecvTimeoutError::Timeout) => {}
         }
         let now = Instant::now();
-        let Some(uri) =
-            pending.values().filter(|j| j.due <= now).min_by_key(|j| j.due).map(|j| j.uri.clone())
+        let Some(uri) = pending
+            .values()
+            .filter(|j| j.due <= now)
+            .min_by_key(|j| j.due)
+            .map(|j| j.uri.as_str().to_string())
         else {
             continue;
         };
@@ -130,12 +134,12 @@ fn run(jobs: &Receiver<Job>, done: &Sender<Done>, latest: &Latest, settings: &Se
 
 /// Keeps the newest job per document; a job for the same version (a save after the change it
 /// follows) keeps the earlier due time.
-fn queue(pending: &mut HashMap<Uri, Job>, job: Job) {
-    match pending.get_mut(&job.uri) {
+fn queue(pending: &mut HashMap<String, Job>, job: Job) {
+    match pending.get_mut(job.uri.as_str()) {
         Some(old) if old.version > job.version => {}
         Some(old) if old.version == job.version => old.due = old.due.min(job.due),
         _ => {
-            pending.insert(job.uri.clone(), job);
+            pending.insert(job.uri.as_str().to_string(), job);
         }
     }
 }
