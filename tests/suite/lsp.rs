@@ -246,13 +246,23 @@ fn an_editor_session_finds_a_race_applies_the_fix_and_sees_it_cleared() {
     // The server never writes: the file on disk is still the racy one.
     assert_eq!(std::fs::read_to_string(&path).expect("reads"), racy);
 
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}),
-    );
+    // Typing: version 2 is outdated by version 3 before its debounce delay ends, so only
+    // version 3 is analysed and published.
+    let typing = racy.replace("row[tx]", "row[tx + 0]");
+    for (version, text) in [(2, &typing), (3, &text)] {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
     std::fs::write(&path, &text).expect("the editor saves");
     c.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
-    assert_eq!(c.diagnostics(&uri, 2), Vec::<Value>::new());
+    assert_eq!(c.diagnostics(&uri, 3), Vec::<Value>::new());
+    assert!(
+        !c.backlog.iter().any(|m| m["params"]["version"] == 2),
+        "an outdated version was published: {:#?}",
+        c.backlog
+    );
     // No fix is offered for a clean file.
     let none = c.request(
         "textDocument/codeAction",
