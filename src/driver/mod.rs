@@ -14,6 +14,8 @@
 //!   (docs/json.md) and SARIF 2.1.0.
 //! - [`inputs`] / [`compdb`]: which files a run covers, and the `-I`/`-D` flags a compilation
 //!   database contributes per file.
+//! - [`buffer`]: a text held in memory (an editor's buffer) checked and fixed like a file,
+//!   without reading or writing it on disk.
 //!
 //! Guarantees of the driver: bad input is a [`Failure`] (located when it is in the file), never
 //! a panic or a process exit; every kernel is verified under a wall-time [`Budget`], past which
