@@ -84,6 +84,9 @@ pub struct Report {
     pub no_kernel: bool,
     /// `cancelled` answered true before the synthesis: no fix was computed.
     pub cancelled: bool,
+    /// Why no fix was computed although a finding is fixable (the synthesis or the patch
+    /// failed); the findings stand.
+    pub fix_error: Option<String>,
 }
 
 /// The rule of a kernel the front end refuses (clang reported an error in it, or a construct it
@@ -139,12 +142,6 @@ pub fn analyse(
         warnings: Vec::new(),
         refused: lowered.refused,
     };
-    // What each finding is, for its fix: a race's label pair or a divergent barrier.
-    enum Subject {
-        Race(Label, Label),
-        Divergence(Label),
-        Other,
-    }
     let mut subjects = Vec::new();
     let first_checked = report.findings.len();
     for (ki, k) in loaded.kernels.iter().enumerate() {
@@ -177,9 +174,38 @@ pub fn analyse(
         report.cancelled = true;
         return Ok(report);
     }
-    let mut synth = synth_options(&config, None, None, false);
+    if let Err(f) = add_fixes(&mut report, &loaded, text, &config, opts, first_checked, &subjects) {
+        report.fix_error = Some(match f.reported() {
+            Failure::Input { diag, .. } => diag.message,
+            Failure::Usage(m) => m,
+            // `reported` unwraps it.
+            other => format!("{other:?}"),
+        });
+    }
+    Ok(report)
+}
+
+/// What each finding is, for its fix: a race's label pair or a divergent barrier.
+enum Subject {
+    Race(Label, Label),
+    Divergence(Label),
+    Other,
+}
+
+/// Synthesizes as `fix` does and gives the report the whole file's fix and each fixable
+/// finding's (`subjects[i]` is about `report.findings[first_checked + i]`, of kernel `.0`).
+fn add_fixes(
+    report: &mut Report,
+    loaded: &Loaded,
+    text: &str,
+    config: &Config,
+    opts: &BufferOptions,
+    first_checked: usize,
+    subjects: &[(usize, Subject)],
+) -> Result<(), Failure> {
+    let mut synth = synth_options(config, None, None, false);
     synth.budget = (!opts.budget.0.is_zero()).then_some(opts.budget.0);
-    let results = synthesize_file(&loaded, &synth, &config, opts.strict, opts.budget)?;
+    let results = synthesize_file(loaded, &synth, config, opts.strict, opts.budget)?;
     // The whole file's edits, as `fix` makes them.
     let mut inserts = Vec::new();
     let mut removes = Vec::new();
@@ -195,14 +221,14 @@ pub fn analyse(
         String::from_utf8(p.bytes)
             .map_err(|_| Failure::Usage(format!("{}: the fix is not UTF-8", loaded.name)))
     };
-    let whole = patch_file(&loaded, &inserts, &removes)?;
+    let whole = patch_file(loaded, &inserts, &removes)?;
     let (n_inserted, n_removed) = (whole.inserted, whole.removed);
     let whole_text = buffer_text(whole)?;
     if whole_text == text {
-        return Ok(report);
+        return Ok(());
     }
     report.file_fix = Some(FileFix { text: whole_text.clone(), inserted: n_inserted, removed: n_removed });
-    for (finding, (ki, subject)) in report.findings[first_checked..].iter_mut().zip(&subjects) {
+    for (finding, (ki, subject)) in report.findings[first_checked..].iter_mut().zip(subjects) {
         let Some((Synthesis::Done { inserted, moved, remaining, .. }, _)) = &results[*ki] else { continue };
         let k = &loaded.kernels[*ki];
         match subject {
@@ -226,8 +252,8 @@ pub fn analyse(
                 let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
                 let mine: Vec<_> =
                     own.iter().map(|i| (*ki, i.after, style.text(k, i.after, i.kind))).collect();
-                let title = barriers_title(&loaded, &mine);
-                let text = buffer_text(patch_file(&loaded, &mine, &[])?)?;
+                let title = barriers_title(loaded, &mine);
+                let text = buffer_text(patch_file(loaded, &mine, &[])?)?;
                 finding.fix = Some(FindingFix { text, title, whole_file: false });
             }
             Subject::Divergence(barrier) if moved.iter().any(|m| m.barrier == *barrier) => {
@@ -245,7 +271,7 @@ pub fn analyse(
             _ => {}
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// "insert `__syncthreads();` after line 12", or after several lines.

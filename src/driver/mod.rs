@@ -226,7 +226,8 @@ impl Plan {
         Ok(Plan { files, many, launch, compdb: compdb::Source::new(build_path)? })
     }
 
-    /// The plan of one file that is part of a run over several (a worker process's share).
+    /// The plan of one file that is part of a run over several (a worker process's share), or
+    /// of one buffer of an editor's session: CUDA-only options are meant for its CUDA files.
     pub fn one_of_many(
         file: PathBuf,
         launch: LaunchOptions,

@@ -51,6 +51,8 @@ pub struct Analysis {
     pub file_fix: Option<Fix>,
     /// The analysis stopped before computing fixes because its version was outdated.
     pub cancelled: bool,
+    /// Why fixable findings have no fix (the synthesis failed): for the client's log.
+    pub fix_error: Option<String>,
 }
 
 /// Whether the server analyses a file of this name: what `check` reads (CUDA `.cu`/`.cuh`,
@@ -87,7 +89,8 @@ pub fn analyse(
         Ok(r) => r,
         Err(failure) => return failed(failure.reported(), &index, uri),
     };
-    let mut analysis = Analysis { cancelled: report.cancelled, ..Analysis::default() };
+    let mut analysis =
+        Analysis { cancelled: report.cancelled, fix_error: report.fix_error.clone(), ..Analysis::default() };
     for f in &report.findings {
         analysis.diagnostics.push(diagnostic(f.rule, &f.diag, &index, uri));
         analysis.fixes.push(finding_fix(f, text, &index));

@@ -307,10 +307,13 @@ impl Server {
     }
 
     fn finished(&mut self, d: Done) {
-        let Some(doc) = self.docs.get_mut(d.uri.as_str()) else { return };
-        if doc.version != d.version {
+        if self.docs.get(d.uri.as_str()).is_none_or(|doc| doc.version != d.version) {
             return;
         }
+        if let Some(e) = &d.analysis.fix_error {
+            self.log(&format!("autosync: no quick fixes for {}: {e}", d.uri.as_str()));
+        }
+        let Some(doc) = self.docs.get_mut(d.uri.as_str()) else { return };
         let diagnostics = d.analysis.diagnostics.clone();
         doc.analysis = Some((d.version, d.analysis));
         self.publish(&d.uri, diagnostics, Some(d.version));

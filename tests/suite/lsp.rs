@@ -382,3 +382,34 @@ fn help_says_how_an_editor_starts_it() {
         assert!(help.contains(needle), "`{needle}` missing from:\n{help}");
     }
 }
+
+/// The library side, without a process: an unsaved buffer (no file on disk) with a BOM and CRLF
+/// line endings gets its diagnostics where its text has them and fixes in its own line endings.
+#[test]
+fn an_unsaved_crlf_buffer_with_a_bom_is_located_and_fixed_in_its_own_text() {
+    use autosync::lsp::analysis::{analyse, apply_edits};
+    use autosync::lsp::position::Encoding;
+    let cuda = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/fix");
+    let as_windows = |s: String| format!("\u{feff}{}", s.replace('\n', "\r\n"));
+    let racy = as_windows(std::fs::read_to_string(cuda.join("alias.cu")).expect("alias.cu"));
+    let fixed = as_windows(std::fs::read_to_string(cuda.join("alias.fixed.cu")).expect("alias.fixed.cu"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("never_saved").join("alias.cu");
+    let uri: lsp_types::Uri = uri_of(&path).parse().expect("a URI");
+    let settings = autosync::lsp::Settings {
+        launch: Default::default(),
+        build_path: None,
+        config: autosync::config::Config::default_config(),
+        budget: autosync::driver::Budget::default(),
+        strict: false,
+    };
+    let a = analyse(&path, &racy, &settings, Encoding::Utf16, &uri, &|| false);
+    assert_eq!(a.diagnostics.len(), 1, "{:#?}", a.diagnostics);
+    let start = a.diagnostics[0].range.start;
+    assert_eq!((start.line, start.character), (5, 4), "{:#?}", a.diagnostics);
+    let fix = a.fixes[0].as_ref().expect("the race's quick fix");
+    assert_eq!(apply_edits(&racy, &fix.edits, Encoding::Utf16), fixed);
+    let whole = a.file_fix.as_ref().expect("the file's fix");
+    assert_eq!(apply_edits(&racy, &whole.edits, Encoding::Utf16), fixed);
+    assert!(!path.exists(), "the buffer was written to disk");
+}
