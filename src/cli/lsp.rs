@@ -11,10 +11,11 @@ use std::path::PathBuf;
 #[derive(Args)]
 #[command(after_long_help = "\
 How an editor starts it: as a command whose stdin and stdout carry the Language Server Protocol
-(JSON-RPC with Content-Length headers), e.g. `autosync lsp`, or `autosync --config autosync.yaml
-lsp -p build` with the options the CLI takes. The editor's client (VS Code with a generic LSP
-client extension, Neovim's `vim.lsp.start`, Helix, Emacs eglot; README \"Editors\") starts it for
-CUDA (.cu, .cuh) and KPL (.kpl) files and talks to it; nothing else is printed on stdout.
+(JSON-RPC with Content-Length headers): `autosync lsp`, or with the options `check` takes,
+`autosync lsp --config autosync.yaml -p build`. The editor's LSP client (VS Code with a generic
+LSP client extension, Neovim's `vim.lsp.start`, Helix, Emacs eglot; README \"In the editor\")
+starts it for CUDA (.cu, .cuh) and KPL (.kpl) files; nothing but the protocol is printed on
+stdout.
 
 What it does:
   diagnostics   `check`'s findings on the editor's text (saved or not) when a file is opened or
