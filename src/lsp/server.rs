@@ -330,6 +330,11 @@ impl Server {
     /// touches any finding; none unless the current version has been analysed.
     fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
         let uri = &p.text_document.uri;
+        // A client asking for other kinds only (`source.organizeImports`) gets none of ours.
+        let wanted = |k: &CodeActionKind| CodeActionKind::QUICKFIX.as_str().starts_with(k.as_str());
+        if p.context.only.as_ref().is_some_and(|only| !only.iter().any(wanted)) {
+            return Vec::new();
+        }
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
         let Some((version, analysis)) = doc.analysis.as_ref().filter(|(v, _)| *v == doc.version) else {
             return Vec::new();

@@ -238,6 +238,12 @@ fn an_editor_session_finds_a_race_applies_the_fix_and_sees_it_cleared() {
         "{actions:#?}"
     );
     assert!(actions.iter().all(|a| a["kind"] == "quickfix"));
+    let other_kinds = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": race["range"],
+               "context": {"diagnostics": [race], "only": ["source.organizeImports"]}}),
+    );
+    assert_eq!(other_kinds["result"], json!([]), "{other_kinds}");
     let edit = &actions[0]["edit"];
     assert_eq!(edit["documentChanges"][0]["textDocument"]["version"], 1, "{edit}");
     let text = apply(&racy, edit);
