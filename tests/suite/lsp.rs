@@ -24,8 +24,14 @@ struct Client {
 
 impl Client {
     fn start(dir: &Path) -> Client {
+        Client::start_with(dir, &[])
+    }
+
+    /// `autosync lsp ARGS` in `dir`.
+    fn start_with(dir: &Path, args: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_autosync"))
             .arg("lsp")
+            .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -362,6 +368,76 @@ fn bad_input_is_answered_and_survived() {
         "{:#?}",
         c.backlog
     );
+    assert_eq!(c.shut_down(), 0);
+}
+
+/// The quick fixes of the one finding of `path`'s text, opened as version 1.
+fn quick_fixes(c: &mut Client, path: &Path, text: &str) -> Vec<String> {
+    let uri = uri_of(path);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics(&uri, 1);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": d}}),
+    );
+    let titles = actions["result"].as_array().cloned().unwrap_or_default();
+    titles.iter().filter_map(|a| a["title"].as_str().map(String::from)).collect()
+}
+
+#[test]
+fn the_configuration_and_the_compile_database_are_the_clis() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    // A race inside `if (t < 32)`: `__syncwarp()` fixes it; `synthesis.warp: false` leaves no fix.
+    let warp = root.join("warp.cu");
+    let warp_text = "//--blockDim=64 --gridDim=1\n__global__ void k(int *out) {\n    __shared__ int s[64];\n    \
+                     int t = threadIdx.x;\n    if (t < 32) {\n        s[t] = t;\n        out[t] = s[31 - t];\n    }\n}\n";
+    std::fs::write(&warp, warp_text).expect("writes");
+    std::fs::write(root.join("nowarp.yaml"), "synthesis:\n  warp: false\n").expect("writes");
+    let mut c = Client::start(root);
+    c.initialize();
+    assert_eq!(
+        quick_fixes(&mut c, &warp, warp_text),
+        [
+            "autosync: insert `__syncwarp();` after line 6 (fixes this race)",
+            "autosync: insert all barriers (1 inserted)"
+        ]
+    );
+    assert_eq!(c.shut_down(), 0);
+    let mut c = Client::start_with(root, &["--config", "nowarp.yaml"]);
+    c.initialize();
+    assert_eq!(quick_fixes(&mut c, &warp, warp_text), Vec::<String>::new());
+
+    // The header is found through the nearest compile_commands.json's -I; its -D, added after the
+    // file was opened, takes the race away at the next save.
+    std::fs::create_dir_all(root.join("inc")).expect("mkdir");
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(root.join("inc/geometry.h"), "#pragma once\n#define TILE 64\n").expect("writes");
+    let tile = root.join("src/tile.cu");
+    let tile_text = "//--blockDim=64 --gridDim=1\n#include \"geometry.h\"\n__global__ void r(float *v) {\n    \
+                     __shared__ float t[TILE];\n    t[threadIdx.x] = v[threadIdx.x];\n#ifdef WITH_BARRIER\n    \
+                     __syncthreads();\n#endif\n    v[threadIdx.x] = t[TILE - 1 - threadIdx.x];\n}\n";
+    std::fs::write(&tile, tile_text).expect("writes");
+    let db = |flags: &str| {
+        let entry = json!([{"directory": root, "file": "src/tile.cu", "command": format!("nvcc {flags} -c src/tile.cu")}]);
+        std::fs::write(root.join("compile_commands.json"), entry.to_string()).expect("writes the database");
+    };
+    db("-Iinc");
+    let fixes = quick_fixes(&mut c, &tile, tile_text);
+    assert_eq!(fixes.len(), 2, "{fixes:?}");
+    db("-Iinc -DWITH_BARRIER");
+    let uri = uri_of(&tile);
+    c.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    let cleared = c.wait("the diagnostics under the new database", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
+    assert_eq!(cleared["params"]["version"], 1);
     assert_eq!(c.shut_down(), 0);
 }
 
