@@ -1,7 +1,7 @@
 //! The command line: flags parsed into the library's option types, and printing. The pipeline
 //! itself (loading, `check`, `fix`, runs over many files) is `autosync::driver`.
 //!
-//! `check.rs`, `fix.rs`, `run.rs`, `tree.rs` and `bench.rs` each hold one subcommand's options
+//! `check.rs`, `fix.rs`, `lsp.rs`, `run.rs`, `tree.rs` and `bench.rs` each hold one subcommand's options
 //! (a clap `Args` struct) and hand them to the driver; `files.rs` prints a run over files as it
 //! goes (human text, JSON Lines, or one JSON/SARIF document at the end), draws the progress bar,
 //! handles Ctrl-C and runs each file of a run over several in a worker process of its own.
@@ -11,6 +11,7 @@ mod bench;
 mod check;
 mod files;
 mod fix;
+mod lsp;
 mod run;
 mod tree;
 
@@ -28,7 +29,7 @@ pub use autosync::driver::{Failure, EXIT_BAD_INPUT, EXIT_FINDINGS};
     name = "autosync",
     version,
     about = "Finds the races and divergent barriers of GPU kernels and inserts the cheapest set of __syncthreads() that removes them, proven by an embedded verifier.",
-    after_help = "Examples:\n  autosync check kernel.cu              report races and divergent barriers\n  autosync fix kernel.cu                insert the cheapest barriers, print the diff\n  autosync fix --diff kernel.cu         only print the diff\n  autosync fix --check kernel.cu        exit 1 if a barrier would be added (for CI)\n  autosync run kernel.kpl --block-dim 64   execute on concrete sizes and report races seen\n  autosync tree kernel.kpl              show labels, nesting and barrier costs\n\nExit codes: 0 ok, 1 races or divergence remain (or --check found a change), 2 bad input or usage.\nKernels: CUDA (.cu) or the core language KPL (.kpl, see docs/kpl.md)."
+    after_help = "Examples:\n  autosync check kernel.cu              report races and divergent barriers\n  autosync fix kernel.cu                insert the cheapest barriers, print the diff\n  autosync fix --diff kernel.cu         only print the diff\n  autosync fix --check kernel.cu        exit 1 if a barrier would be added (for CI)\n  autosync run kernel.kpl --block-dim 64   execute on concrete sizes and report races seen\n  autosync tree kernel.kpl              show labels, nesting and barrier costs\n  autosync lsp                          language server for editors (see `autosync lsp --help`)\n\nExit codes: 0 ok, 1 races or divergence remain (or --check found a change), 2 bad input or usage.\nKernels: CUDA (.cu) or the core language KPL (.kpl, see docs/kpl.md)."
 )]
 pub struct Cli {
     /// Configuration file (default: the built-in config/default.yaml)
@@ -165,7 +166,7 @@ pub struct Files {
 }
 
 /// `--timeout SECONDS`: a non-negative number (fractions allowed).
-fn parse_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && (0.0..=1e7).contains(&v) => Ok(v),
         _ => Err(format!("`{s}` is not a number of seconds (e.g. 10 or 0.5)")),
@@ -212,6 +213,9 @@ enum Command {
     /// Print the label tree of a kernel: labels, nesting, placeability and the cost of a
     /// barrier after each label.
     Tree(tree::TreeArgs),
+    /// Run the language server on stdin/stdout, for editors: `check`'s findings as diagnostics
+    /// while you type, `fix`'s barriers as quick fixes (`--help` says how an editor starts it).
+    Lsp(lsp::LspArgs),
     /// Print a shell completion script (e.g. `autosync completions bash > /etc/bash_completion.d/autosync`).
     Completions {
         /// The shell
@@ -311,6 +315,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Fix(args) => fix::run(args, &config),
         Command::Bench(args) => bench::run(args, config),
         Command::Run(args) => run::run(args, &config),
+        Command::Lsp(args) => lsp::run(args, &config),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "autosync", &mut std::io::stdout());
             Ok(0)
@@ -341,6 +346,7 @@ impl Command {
             Command::Run(_) => "run",
             Command::Bench(_) => "bench",
             Command::Tree(_) => "tree",
+            Command::Lsp(_) => "lsp",
             Command::Completions { .. } => "completions",
             Command::Man => "man",
             Command::Config => "config",

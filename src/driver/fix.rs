@@ -220,20 +220,7 @@ fn fix(
     let groups = sharing_groups(&loaded.kernels);
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
     if !flags.naive {
-        for group in &groups {
-            let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
-            // Each member under its own launch: kernels sharing a device function may be
-            // launched with different geometry.
-            let mut oracles: Vec<_> =
-                members.iter().map(|k| oracle_for(k, config, flags.strict, flags.budget)).collect();
-            let mut refs: Vec<&mut dyn crate::verify::Oracle> =
-                oracles.iter_mut().map(|o| o as &mut dyn crate::verify::Oracle).collect();
-            let (res, st) = synth::synthesize_group(&members, &mut refs, opts)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
-            for (i, r) in group.iter().zip(res) {
-                results[*i] = Some((r, st));
-            }
-        }
+        results = synthesize_file(loaded, opts, config, flags.strict, flags.budget)?;
     } else if let Some(g) = groups.iter().find(|g| g.len() > 1) {
         let names: Vec<&str> = g.iter().map(|i| loaded.kernels[*i].name.as_str()).collect();
         return Err(Failure::Usage(format!(
@@ -390,6 +377,59 @@ fn fix(
     write_plan(loaded, config, flags, f, plan)
 }
 
+/// The synthesis of every kernel of `loaded`, in kernel order: kernels sharing source text
+/// ([`sharing_groups`]) solved as one problem, each member under its own launch and `budget`.
+/// Every entry is `Some` on success; the one definition of what `fix` (and an editor's fix,
+/// [`super::buffer`]) synthesizes.
+pub(super) fn synthesize_file(
+    loaded: &Loaded,
+    opts: &SynthOptions,
+    config: &Config,
+    strict: bool,
+    budget: Budget,
+) -> Result<Vec<Option<(Synthesis, synth::SynthStats)>>, Failure> {
+    let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
+    for group in &sharing_groups(&loaded.kernels) {
+        let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
+        // Each member under its own launch: kernels sharing a device function may be
+        // launched with different geometry.
+        let mut oracles: Vec<_> = members.iter().map(|k| oracle_for(k, config, strict, budget)).collect();
+        let mut refs: Vec<&mut dyn crate::verify::Oracle> =
+            oracles.iter_mut().map(|o| o as &mut dyn crate::verify::Oracle).collect();
+        let (res, st) = synth::synthesize_group(&members, &mut refs, opts)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", loaded.name)))?;
+        for (i, r) in group.iter().zip(res) {
+            results[*i] = Some((r, st));
+        }
+    }
+    Ok(results)
+}
+
+/// One patch of `loaded`'s text: `inserts` (kernel index, label, statement text) and `removes`
+/// (kernel index, barrier label), identical edits of kernels sharing source text made once.
+pub(super) fn patch_file(
+    loaded: &Loaded,
+    inserts: &[(usize, kpl::Label, String)],
+    removes: &[(usize, kpl::Label)],
+) -> Result<crate::patch::Patched, Failure> {
+    type Edits = (Vec<(kpl::Label, String)>, Vec<kpl::Label>);
+    let per_kernel: Vec<Edits> = (0..loaded.kernels.len())
+        .map(|ki| {
+            let after =
+                inserts.iter().filter(|(i, _, _)| *i == ki).map(|(_, l, t)| (*l, t.clone())).collect();
+            let remove = removes.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
+            (after, remove)
+        })
+        .collect();
+    let parts: Vec<crate::patch::KernelEdits> = loaded
+        .kernels
+        .iter()
+        .zip(&per_kernel)
+        .map(|(kernel, (after, remove))| crate::patch::KernelEdits { kernel, after, remove })
+        .collect();
+    crate::patch::apply_input(&loaded.input, &parts).map_err(|e| Failure::Usage(e.to_string()))
+}
+
 /// `fix --naive` on kernel `ki`: the baseline's placement, or the kernel left as it is.
 fn fix_naive(
     loaded: &Loaded,
@@ -472,23 +512,7 @@ fn write_plan(
     plan: FixPlan,
 ) -> Result<u8, Failure> {
     // One patch of the file for all kernels; kernels sharing source text ask for the same edits.
-    type Edits = (Vec<(kpl::Label, String)>, Vec<kpl::Label>);
-    let per_kernel: Vec<Edits> = (0..loaded.kernels.len())
-        .map(|ki| {
-            let after =
-                plan.inserts.iter().filter(|(i, _, _)| *i == ki).map(|(_, l, t)| (*l, t.clone())).collect();
-            let remove = plan.removes.iter().filter(|(i, _)| *i == ki).map(|(_, l)| *l).collect();
-            (after, remove)
-        })
-        .collect();
-    let parts: Vec<crate::patch::KernelEdits> = loaded
-        .kernels
-        .iter()
-        .zip(&per_kernel)
-        .map(|(kernel, (after, remove))| crate::patch::KernelEdits { kernel, after, remove })
-        .collect();
-    let patched =
-        crate::patch::apply_input(&loaded.input, &parts).map_err(|e| Failure::Usage(e.to_string()))?;
+    let patched = patch_file(loaded, &plan.inserts, &plan.removes)?;
     let text = patched.text.clone();
     let changed = text != loaded.source;
     let diff = crate::patch::unified_diff(&loaded.source, &text, &loaded.name);
@@ -636,7 +660,7 @@ fn moved_sentence(
 }
 
 /// The source line a barrier after label `l` follows.
-fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize {
+pub(super) fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize {
     let at = match k.place(l) {
         Place::Line { offset, .. } => *offset,
         Place::Braced { body_end, .. } => *body_end,

@@ -117,6 +117,31 @@ pub fn lower_source_partial(
     launch: &LaunchOptions,
     config: &Config,
 ) -> Result<Partial, Failure> {
+    let name = path.display().to_string();
+    let lowered = lower_text(path, source, launch, config)?;
+    let warnings = lowered.warnings.iter().map(|w| w.render(&name, source)).collect();
+    Ok((lowered.kernels, warnings, lowered.refused))
+}
+
+/// What the front end made of a text: the kernels lowered (geometry settled), its warnings and
+/// one error per refused kernel, all as diagnostics located in the text.
+pub struct Lowered {
+    /// The kernels lowered, with their launch geometry settled.
+    pub kernels: Vec<Kernel>,
+    /// The front end's warnings, unrendered (spans into the text).
+    pub warnings: Vec<Diagnostic>,
+    /// One error per kernel the front end refused.
+    pub refused: Vec<Diagnostic>,
+}
+
+/// Like [`lower_source_partial`], with the warnings as diagnostics rather than rendered text:
+/// what a client that shows locations itself (an editor) needs.
+pub fn lower_text(
+    path: &Path,
+    source: &str,
+    launch: &LaunchOptions,
+    config: &Config,
+) -> Result<Lowered, Failure> {
     let source = source.to_string();
     let name = path.display().to_string();
     let input = |diag: Diagnostic| Failure::Input {
@@ -130,7 +155,7 @@ pub fn lower_source_partial(
     let mut kernels = if is_cuda {
         let options = launch.front_end(path)?;
         let file = crate::cuda::lower_file(&source, &options).map_err(input)?;
-        warnings.extend(file.warnings.iter().map(|w| w.render(&name, &source)));
+        warnings = file.warnings;
         refused = file.refused;
         file.kernels
     } else if !launch.include_dirs.is_empty()
@@ -180,7 +205,7 @@ pub fn lower_source_partial(
     for k in &mut kernels {
         k.geometry = from_config.overridden_by(&k.geometry).overridden_by(&from_cli);
     }
-    Ok((kernels, warnings, refused))
+    Ok(Lowered { kernels, warnings, refused })
 }
 
 fn dims3(d: &[u32]) -> [u32; 3] {

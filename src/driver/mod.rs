@@ -14,12 +14,15 @@
 //!   (docs/json.md) and SARIF 2.1.0.
 //! - [`inputs`] / [`compdb`]: which files a run covers, and the `-I`/`-D` flags a compilation
 //!   database contributes per file.
+//! - [`buffer`]: a text held in memory (an editor's buffer) checked and fixed like a file,
+//!   without reading or writing it on disk.
 //!
 //! Guarantees of the driver: bad input is a [`Failure`] (located when it is in the file), never
 //! a panic or a process exit; every kernel is verified under a wall-time [`Budget`], past which
 //! its remaining questions are reported as undecided (exit code 1), so a run over many files
 //! always ends; and no file's failure stops the others.
 
+pub mod buffer;
 pub mod check;
 pub mod compdb;
 pub mod fix;
@@ -223,7 +226,8 @@ impl Plan {
         Ok(Plan { files, many, launch, compdb: compdb::Source::new(build_path)? })
     }
 
-    /// The plan of one file that is part of a run over several (a worker process's share).
+    /// The plan of one file that is part of a run over several (a worker process's share), or
+    /// of one buffer of an editor's session: CUDA-only options are meant for its CUDA files.
     pub fn one_of_many(
         file: PathBuf,
         launch: LaunchOptions,

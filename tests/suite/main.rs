@@ -28,6 +28,7 @@ mod interp;
 mod kpl_parse;
 mod label_tree;
 mod launch_facts;
+mod lsp;
 mod maxsat;
 mod messages;
 mod precision;
