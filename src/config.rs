@@ -60,6 +60,8 @@ pub struct SynthesisConfig {
     pub warp: bool,
     /// Leave divergent barriers of the input where they are (`--keep-barriers`).
     pub keep_barriers: bool,
+    /// Split statements that race inside themselves (`--no-split` turns it off).
+    pub split: bool,
 }
 
 impl Default for SynthesisConfig {
@@ -71,6 +73,7 @@ impl Default for SynthesisConfig {
             max_iterations: 1000,
             warp: true,
             keep_barriers: false,
+            split: true,
         }
     }
 }

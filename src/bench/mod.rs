@@ -282,6 +282,7 @@ pub(super) fn synth_options(config: &Config, mode: Mode) -> SynthOptions {
         keep_barriers: true,
         warp: false,
         robust_guards: false,
+        split: false,
         ..crate::driver::fix::synth_options(config, Some(mode), None, false)
     }
 }

@@ -72,6 +72,10 @@ struct FixFlags {
     /// Place only __syncthreads(), never __syncwarp()
     #[arg(long)]
     no_warp: bool,
+    /// Never split a statement that races inside itself (`a[i] += a[j];` into a read into a
+    /// local, a barrier and the write); such races are then listed as remaining
+    #[arg(long)]
+    no_split: bool,
     /// Synthesis mode (default from the config: informed)
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
@@ -121,6 +125,7 @@ pub fn run(args: FixArgs, config: &Config) -> Result<u8, Failure> {
     let mut synth = synth_options(config, mode, engine, flags.reoptimize);
     synth.keep_barriers |= flags.keep_barriers;
     synth.warp &= !flags.no_warp;
+    synth.split &= !flags.no_split;
     synth.budget = (!budget.0.is_zero()).then_some(budget.0);
     let format: Format = flags.format.into();
     let opts = FixOptions {

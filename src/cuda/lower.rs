@@ -43,6 +43,7 @@ mod pointer_groups;
 mod record;
 mod row_pointer;
 mod switch;
+mod split;
 mod type_names;
 mod wide;
 
@@ -269,6 +270,8 @@ pub fn lower_kernel(
         gotos: HashMap::new(),
         views: HashMap::new(),
         wide: Default::default(),
+        kernel_templated: !f.template_args.is_empty(),
+        varying: HashSet::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -385,6 +388,10 @@ struct Lx<'a> {
     views: HashMap<String, (String, Vec<Expr>)>,
     /// Wider views of arrays' elements pointers were cast to (`wide.rs`).
     wide: wide::WideViews,
+    /// The kernel is a template instance (its text serves every instance: `split.rs`).
+    kernel_templated: bool,
+    /// Locals that may differ between threads ([`Lx::is_varying`]).
+    varying: HashSet<String>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -663,6 +670,17 @@ impl<'a> Lx<'a> {
     }
 
     fn emit(&mut self, kind: StmtKind) -> Label {
+        match &kind {
+            StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
+                if self.is_varying(e) {
+                    self.varying.insert(name.clone());
+                }
+            }
+            StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
+                self.varying.insert(dst.clone());
+            }
+            _ => {}
+        }
         let label = self.label();
         self.out.push(Stmt { label, kind, span: self.cur_span });
         label
@@ -693,14 +711,21 @@ impl<'a> Lx<'a> {
     /// Makes the statements emitted next belong to `n` (their span in reports): the statement
     /// as written, its `;` included (clang's range of an expression statement ends before it).
     fn at(&mut self, n: &Node) {
-        if let Some(mut s) = self.statement_span(n) {
-            let rest = self.src.as_bytes().get(s.end..).unwrap_or_default();
-            let blanks = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
-            if rest.get(blanks) == Some(&b';') {
-                s.end += blanks + 1;
-            }
+        if let Some(s) = self.statement_span_with_semicolon(n) {
             self.cur_span = s;
         }
+    }
+
+    /// [`Self::statement_span`] with the `;` that ends it (clang's range of an expression
+    /// statement stops before it).
+    fn statement_span_with_semicolon(&self, n: &Node) -> Option<Span> {
+        let mut s = self.statement_span(n)?;
+        let rest = self.src.as_bytes().get(s.end..).unwrap_or_default();
+        let blanks = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+        if rest.get(blanks) == Some(&b';') {
+            s.end += blanks + 1;
+        }
+        Some(s)
     }
 
     fn unsupported(&self, what: impl Into<String>, n: &Node) -> Diagnostic {
@@ -717,6 +742,22 @@ impl<'a> Lx<'a> {
         }
         self.declared.insert(name.clone());
         name
+    }
+
+    /// Whether `e` may differ between threads, syntactically: it reads a thread id, a value from
+    /// memory or a local computed from one (`emit` keeps that set; loop counters and flags set
+    /// under such a guard are not tracked, so this is a heuristic for where a statement split
+    /// hoists its guard, never a fact the verifier relies on).
+    fn is_varying(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Builtin(Builtin::Tid(_)) => true,
+            Expr::Var(v) => self.varying.contains(v),
+            Expr::Const(_) | Expr::Builtin(_) => false,
+            Expr::Unary(_, a) => self.is_varying(a),
+            Expr::Binary(_, a, b) => self.is_varying(a) || self.is_varying(b),
+            Expr::Select(c, a, b) => self.is_varying(c) || self.is_varying(a) || self.is_varying(b),
+            Expr::Call(_, args) => args.iter().any(|a| self.is_varying(a)),
+        }
     }
 
     /// The KPL name of a source declaration: its own unless declared before (another scope's
@@ -1079,6 +1120,19 @@ impl<'a> Lx<'a> {
         self.stmt_kind(n)?;
         if self.out.len() > before {
             let place = self.place_after(n, ctx);
+            // A braceless body split keeps its statements together in braces of its own.
+            if let Place::Braced { indent, outer_indent, body_start, .. } = &place {
+                for s in &self.out[before..] {
+                    if let Place::Split { start, indent: i, braces: b @ None, .. } =
+                        &mut self.places[s.label.0 as usize]
+                    {
+                        if start == body_start {
+                            *i = indent.clone();
+                            *b = Some(outer_indent.clone());
+                        }
+                    }
+                }
+            }
             if let Some(last) = self.out.last() {
                 let l = last.label.0 as usize;
                 // After an `if` with an `else` is after its else block (in KPL's label order
@@ -1129,6 +1183,9 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             NodeKind::If { has_else, is_constexpr: _ } => {
+                if let Some(r) = self.split_guarded(n) {
+                    return r;
+                }
                 let cond =
                     n.children.first().ok_or_else(|| self.unsupported("`if` without a condition", n))?;
                 let before = self.out.len();
@@ -1206,7 +1263,10 @@ impl<'a> Lx<'a> {
             NodeKind::Goto { target } => self.goto_stmt(n, target),
             NodeKind::Switch => self.switch(n),
             NodeKind::Case | NodeKind::Default => Err(self.unsupported("`case` label", n)),
-            _ => self.effect(n),
+            _ => match self.split_statement(n) {
+                Some(r) => r,
+                None => self.effect(n),
+            },
         }
     }
 

@@ -44,8 +44,8 @@ pub struct FixOptions {
 
 /// The synthesis options of `fix`: the configuration's, overridden by `mode`, `engine` and
 /// `reoptimize` when given. `fix` fixes what barriers can (`partial`), repairs divergent
-/// barriers (unless the caller sets `keep_barriers`) and places warp barriers where the
-/// configuration's `synthesis.warp` allows.
+/// barriers (unless the caller sets `keep_barriers`), places warp barriers where the
+/// configuration's `synthesis.warp` allows and splits statements where `synthesis.split` does.
 pub fn synth_options(
     config: &Config,
     mode: Option<Mode>,
@@ -63,6 +63,7 @@ pub fn synth_options(
         keep_barriers: config.synthesis.keep_barriers,
         warp: config.synthesis.warp,
         robust_guards: true,
+        split: config.synthesis.split,
     }
 }
 
@@ -664,6 +665,7 @@ pub(super) fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize 
     let at = match k.place(l) {
         Place::Line { offset, .. } => *offset,
         Place::Braced { body_end, .. } => *body_end,
+        Place::Split { start, .. } => *start,
         Place::Not(_) => stmt_span(k, l).end,
     };
     crate::diag::line_col(&loaded.source, at.saturating_sub(1)).0

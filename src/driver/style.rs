@@ -2,7 +2,7 @@
 //! (`block.sync();`, `cg::sync(block);`, a 32-thread tile's `tile.sync();`), else
 //! `__syncthreads();` / `__syncwarp();` (KPL: `barrier;` / `syncwarp;`).
 
-use crate::kpl::{Kernel, Place};
+use crate::kpl::Kernel;
 use crate::synth::BarrierKind;
 
 /// How one kernel writes its barriers, and where the group variables it names are in scope.
@@ -46,11 +46,7 @@ impl SyncStyle {
                 BarrierKind::Warp => "syncwarp;".into(),
             };
         }
-        let at = match k.place(l) {
-            Place::Line { offset, .. } => Some(*offset),
-            Place::Braced { body_start, .. } => Some(*body_start),
-            Place::Not(_) => None,
-        };
+        let at = k.place(l).anchor();
         let group = match kind {
             BarrierKind::Block => &self.block,
             BarrierKind::Warp => &self.warp,

@@ -649,6 +649,15 @@ pub enum Place {
     /// `body_start..body_end` in braces (`{` before, `\n{outer_indent}}` after) and put the barrier
     /// on its own line after the body, indented by `indent`.
     Braced { body_start: usize, body_end: usize, indent: String, outer_indent: String },
+    /// Inside one statement that reads an array and writes it (`a[i] += a[j];`, also guarded:
+    /// `if (c) a[i] += a[j];`): a barrier here *splits* the statement (issue #40). The source
+    /// range `start..end` (the statement) is replaced by the lines of `before` (the read into a
+    /// fresh local, a guard hoisted into a local `bool`), the barrier, and the lines of `after`
+    /// (the write), each on its own line indented by `indent`; with `braces` (the outer
+    /// indentation) the lines are wrapped in `{` … `}` (a braceless body). The lowering gives the
+    /// statement exactly this form, so the kernel verified is the kernel written. Synthesis
+    /// takes it only where a split is allowed, at a higher cost than a barrier.
+    Split { start: usize, end: usize, before: Vec<String>, after: Vec<String>, indent: String, braces: Option<String> },
     /// No barrier can go here in the source; the reason says why (shown by `autosync tree`).
     Not(String),
 }
@@ -656,6 +665,22 @@ pub enum Place {
 impl Place {
     pub fn is_placeable(&self) -> bool {
         !matches!(self, Place::Not(_))
+    }
+
+    /// Whether a barrier here splits a statement ([`Place::Split`]).
+    pub fn is_split(&self) -> bool {
+        matches!(self, Place::Split { .. })
+    }
+
+    /// The offset a barrier here is written at: where its line goes (the start of a braced or
+    /// split statement's text). `None` for [`Place::Not`].
+    pub fn anchor(&self) -> Option<usize> {
+        match self {
+            Place::Line { offset, .. } => Some(*offset),
+            Place::Braced { body_start, .. } => Some(*body_start),
+            Place::Split { start, .. } => Some(*start),
+            Place::Not(_) => None,
+        }
     }
 }
 

@@ -189,6 +189,23 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
                     barrier: true,
                 });
             }
+            Place::Split { start, end, before, after, indent, braces } => {
+                // The statement's text becomes its read, the barrier and its write, one line each.
+                let nl = line_ending(source, *start);
+                let inner = match braces {
+                    Some(_) => format!("{nl}{indent}"),
+                    None => String::new(),
+                };
+                let lines: Vec<&str> =
+                    before.iter().map(String::as_str).chain([barrier.as_str()]).chain(after.iter().map(String::as_str)).collect();
+                let body = lines.join(&format!("{nl}{indent}"));
+                let text = match braces {
+                    Some(outer) => format!("{{{inner}{body}{nl}{outer}}}"),
+                    None => body,
+                };
+                let (start, end) = ((*start).min(source.len()), (*end).min(source.len()));
+                edits.push(Edit { at: start, len: end.saturating_sub(start), text, rank, barrier: true });
+            }
             Place::Not(_) => return Err(PatchError::NotPlaceable(kernel.label_name(*l).to_string())),
         }
     }

@@ -68,6 +68,11 @@ pub struct SynthOptions {
     /// no more findings than the unrestricted synthesis, which runs only when the restricted one
     /// leaves a race without a valid position or a kernel unsolved.
     pub robust_guards: bool,
+    /// Offer the positions inside a statement that reads and writes one array
+    /// ([`crate::kpl::Place::Split`]): a barrier there splits the statement into a read into a
+    /// local, the barrier and the write, at [`units::SPLIT_FACTOR`] times a barrier's cost
+    /// (what `fix` uses; `--no-split` turns it off).
+    pub split: bool,
 }
 
 impl Default for SynthOptions {
@@ -83,6 +88,7 @@ impl Default for SynthOptions {
             keep_barriers: true,
             warp: false,
             robust_guards: false,
+            split: false,
         }
     }
 }
@@ -847,7 +853,7 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
     }
     let tree = &unit.tree;
     let positions = case.separating_positions(tree);
-    let placeable = |l: &Label| unit.base.place(*l).is_placeable();
+    let placeable = |l: &Label| unit.base.place(*l).is_placeable() && (unit.split || !unit.base.place(*l).is_split());
     if !positions.is_empty() && !positions.iter().any(placeable) {
         return Unfixable::InOneStatement { race: race.clone() };
     }

@@ -25,6 +25,11 @@ pub fn warp_factor() -> Ratio {
     Ratio::new(1, 2)
 }
 
+/// What a barrier that splits a statement costs, in barriers at its position: a split rewrites
+/// the statement (a local, the barrier, the write), so it is chosen only where no barrier
+/// between statements separates a race.
+pub const SPLIT_FACTOR: u64 = 2;
+
 /// One kernel of a synthesis group, with its candidate positions.
 pub(super) struct Unit<'k> {
     pub original: &'k Kernel,
@@ -52,6 +57,8 @@ pub(super) struct Unit<'k> {
     /// decides those of them in `varying_asked`.
     pub varying_candidates: BTreeSet<Label>,
     pub varying_asked: BTreeSet<Label>,
+    /// Positions that split a statement are candidates ([`super::SynthOptions::split`]).
+    pub split: bool,
 }
 
 impl Unit<'_> {
@@ -217,7 +224,8 @@ pub(super) fn build_units<'k>(
         let mut cost = HashMap::new();
         let stmts = base.stmt_index();
         for &l in tree.post_order() {
-            if l == Label::MAIN || !base.place(l).is_placeable() {
+            let place = base.place(l);
+            if l == Label::MAIN || !place.is_placeable() || (place.is_split() && !opts.split) {
                 continue;
             }
             // A barrier right after a barrier is never needed.
@@ -225,7 +233,10 @@ pub(super) fn build_units<'k>(
             {
                 continue;
             }
-            let c = barrier_cost(&base, &tree, &opts.cost, l);
+            let mut c = barrier_cost(&base, &tree, &opts.cost, l);
+            if base.place(l).is_split() {
+                c = c.times(&Ratio::new(u128::from(SPLIT_FACTOR), 1));
+            }
             lcm = lcm.lcm(&c.den);
             let mut site = |kind: BarrierKind| {
                 let v = *by_place.entry((base.place(l).clone(), kind)).or_insert_with(|| solver.new_var());
@@ -256,6 +267,7 @@ pub(super) fn build_units<'k>(
             entered_asked: BTreeSet::new(),
             varying_candidates: BTreeSet::new(),
             varying_asked: BTreeSet::new(),
+            split: opts.split,
         });
     }
     // Never both kinds at one position: the block barrier orders everything the warp barrier does.
@@ -320,10 +332,6 @@ fn fit_weights(weights: Vec<(Var, BigUint)>) -> Vec<(Var, u64)> {
 /// inlined into it). KPL kernels and kernels without a body span count as their own body.
 fn in_own_body(k: &Kernel, l: Label) -> bool {
     let body = k.body.span;
-    let at = match k.place(l) {
-        crate::kpl::Place::Line { offset, .. } => *offset,
-        crate::kpl::Place::Braced { body_start, .. } => *body_start,
-        crate::kpl::Place::Not(_) => return true,
-    };
+    let Some(at) = k.place(l).anchor() else { return true };
     body.start == body.end || (body.start..=body.end).contains(&at)
 }

@@ -56,6 +56,15 @@ pub fn show_place(p: &Place, src: &str) -> String {
             indent,
             outer_indent
         ),
+        Place::Split { start, end, before, after, indent, braces } => format!(
+            "split {}..{} indent {:?}{}: {} | barrier | {}",
+            lc(*start),
+            lc(*end),
+            indent,
+            braces.as_ref().map(|b| format!(" braces {b:?}")).unwrap_or_default(),
+            before.join(" "),
+            after.join(" ")
+        ),
         Place::Not(why) => format!("not ({why})"),
     }
 }

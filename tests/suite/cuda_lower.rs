@@ -78,6 +78,7 @@ fn check_invariants(k: &Kernel) {
         let offset = match p {
             Place::Line { offset, .. } => *offset,
             Place::Braced { body_end, .. } => *body_end,
+            Place::Split { start, .. } => *start,
             Place::Not(_) => continue,
         };
         if (k.body.span.start..=k.body.span.end).contains(&offset) {

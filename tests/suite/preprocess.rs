@@ -94,6 +94,7 @@ fn preprocessed_kernels_lower_with_places_in_the_user_text() {
                 let at = match p {
                     Place::Line { offset, .. } => vec![*offset],
                     Place::Braced { body_start, body_end, .. } => vec![*body_start, *body_end],
+                    Place::Split { start, end, .. } => vec![*start, *end],
                     Place::Not(_) => vec![],
                 };
                 for o in at {

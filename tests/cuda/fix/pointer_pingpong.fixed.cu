@@ -16,8 +16,8 @@ __global__ void jacobi1d(float *u, int sweeps)
     for (int k = 0; k < sweeps; k++) {
         const float *from = (k & 1) ? b : a;
         float *to = (k & 1) ? a : b;
-        to[i] = 0.5f * (from[i - 1] + from[i + 1]);
         __syncthreads();
+        to[i] = 0.5f * (from[i - 1] + from[i + 1]);
     }
     __syncthreads();
     u[blockIdx.x * 64 + threadIdx.x] = (sweeps & 1) ? b[i] : a[i];

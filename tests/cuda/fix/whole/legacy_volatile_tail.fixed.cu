@@ -4,15 +4,25 @@ __device__ void warpReduce(volatile float *sdata, unsigned int tid)
 {
     sdata[tid] += sdata[tid + 32];
     __syncwarp();
-    sdata[tid] += sdata[tid + 16];
+    const auto autosync_v6 = sdata[tid + 16];
     __syncwarp();
-    sdata[tid] += sdata[tid + 8];
+    sdata[tid] += autosync_v6;
     __syncwarp();
-    sdata[tid] += sdata[tid + 4];
+    const auto autosync_v7 = sdata[tid + 8];
     __syncwarp();
-    sdata[tid] += sdata[tid + 2];
+    sdata[tid] += autosync_v7;
     __syncwarp();
-    sdata[tid] += sdata[tid + 1];
+    const auto autosync_v8 = sdata[tid + 4];
+    __syncwarp();
+    sdata[tid] += autosync_v8;
+    __syncwarp();
+    const auto autosync_v9 = sdata[tid + 2];
+    __syncwarp();
+    sdata[tid] += autosync_v9;
+    __syncwarp();
+    const auto autosync_v10 = sdata[tid + 1];
+    __syncwarp();
+    sdata[tid] += autosync_v10;
 }
 
 __global__ void reduce6(const float *g_idata, float *g_odata, unsigned int n)
