@@ -42,8 +42,8 @@ mod curand;
 mod pointer_groups;
 mod record;
 mod row_pointer;
-mod switch;
 mod split;
+mod switch;
 mod type_names;
 mod wide;
 
@@ -671,10 +671,10 @@ impl<'a> Lx<'a> {
 
     fn emit(&mut self, kind: StmtKind) -> Label {
         match &kind {
-            StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
-                if self.is_varying(e) {
-                    self.varying.insert(name.clone());
-                }
+            StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e }
+                if self.is_varying(e) =>
+            {
+                self.varying.insert(name.clone());
             }
             StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
                 self.varying.insert(dst.clone());
@@ -1120,15 +1120,28 @@ impl<'a> Lx<'a> {
         self.stmt_kind(n)?;
         if self.out.len() > before {
             let place = self.place_after(n, ctx);
-            // A braceless body split keeps its statements together in braces of its own.
+            // A braceless body split keeps its statements together in braces of its own: `{` on
+            // the header's line when the body is there, else on the body's line, one level in.
             if let Place::Braced { indent, outer_indent, body_start, .. } = &place {
+                let start_at = (*body_start).min(self.src.len());
+                let header_end = self.src[..start_at].trim_end().len();
+                let same_line = !self.src[header_end..start_at].contains('\n');
+                let (inner, close) = if same_line {
+                    (indent.clone(), outer_indent.clone())
+                } else {
+                    let unit = indent
+                        .strip_prefix(outer_indent.as_str())
+                        .filter(|u| !u.is_empty())
+                        .unwrap_or("    ");
+                    (format!("{indent}{unit}"), indent.clone())
+                };
                 for s in &self.out[before..] {
                     if let Place::Split { start, indent: i, braces: b @ None, .. } =
                         &mut self.places[s.label.0 as usize]
                     {
                         if start == body_start {
-                            *i = indent.clone();
-                            *b = Some(outer_indent.clone());
+                            *i = inner.clone();
+                            *b = Some(close.clone());
                         }
                     }
                 }

@@ -461,7 +461,7 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             .with_note("no barrier can fix this: __syncthreads() orders threads of one block only"),
         Unfixable::InOneStatement { race } => {
             let d = race_diagnostic(cx, race, Severity::Error).with_note(
-                "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads())",
+                "no barrier can go between these accesses: they are in one statement; split it so a barrier fits between the read and the write (`T v = a[j]; __syncwarp(); a[i] = v;`, or __syncthreads()) — `fix` does this where the statement is `a[i] op= …` (without `--no-split`)",
             );
             with_warp_sync_help(k, race, d)
         }

@@ -657,7 +657,14 @@ pub enum Place {
     /// indentation) the lines are wrapped in `{` … `}` (a braceless body). The lowering gives the
     /// statement exactly this form, so the kernel verified is the kernel written. Synthesis
     /// takes it only where a split is allowed, at a higher cost than a barrier.
-    Split { start: usize, end: usize, before: Vec<String>, after: Vec<String>, indent: String, braces: Option<String> },
+    Split {
+        start: usize,
+        end: usize,
+        before: Vec<String>,
+        after: Vec<String>,
+        indent: String,
+        braces: Option<String>,
+    },
     /// No barrier can go here in the source; the reason says why (shown by `autosync tree`).
     Not(String),
 }

@@ -196,8 +196,12 @@ fn edits_of(source: &str, part: &KernelEdits) -> Result<Vec<Edit>, PatchError> {
                     Some(_) => format!("{nl}{indent}"),
                     None => String::new(),
                 };
-                let lines: Vec<&str> =
-                    before.iter().map(String::as_str).chain([barrier.as_str()]).chain(after.iter().map(String::as_str)).collect();
+                let lines: Vec<&str> = before
+                    .iter()
+                    .map(String::as_str)
+                    .chain([barrier.as_str()])
+                    .chain(after.iter().map(String::as_str))
+                    .collect();
                 let body = lines.join(&format!("{nl}{indent}"));
                 let text = match braces {
                     Some(outer) => format!("{{{inner}{body}{nl}{outer}}}"),

@@ -853,7 +853,8 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
     }
     let tree = &unit.tree;
     let positions = case.separating_positions(tree);
-    let placeable = |l: &Label| unit.base.place(*l).is_placeable() && (unit.split || !unit.base.place(*l).is_split());
+    let placeable =
+        |l: &Label| unit.base.place(*l).is_placeable() && (unit.split || !unit.base.place(*l).is_split());
     if !positions.is_empty() && !positions.iter().any(placeable) {
         return Unfixable::InOneStatement { race: race.clone() };
     }

@@ -82,6 +82,32 @@ fn fix_goldens_per_lowering_feature() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// `tests/cuda/fix/split/`: statements that race inside themselves (issue #40) — compound
+/// assignments, a call on the right side, thread-dependent guards (hoisted), template warp tails,
+/// braceless loop bodies. Plain `fix` splits each and the result verifies; under `--no-split`
+/// the same race is listed as remaining "within one statement".
+#[test]
+fn fix_splits_statements_that_race_inside_themselves() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/fix/split");
+    let bless = std::env::var_os("BLESS").is_some();
+    let cases = cu_files(&dir);
+    assert!(cases.len() >= 5, "expected the split cases in {}", dir.display());
+    let mut failures = Vec::new();
+    for cu in &cases {
+        let name = cu.file_name().and_then(|n| n.to_str()).expect("utf8 name").to_string();
+        if let Some(f) = golden(&dir, &name, &dir, bless) {
+            failures.push(f);
+        }
+        let (code, _, err) = autosync(&dir, &["fix", "--diff", "--no-split", &name]);
+        if code != 1 || !err.contains("within one statement") {
+            failures.push(format!(
+                "{name}: fix --no-split exited {code} without a race within one statement: {err}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 #[test]
 fn fix_goldens_for_stripped_micro_benchmarks() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

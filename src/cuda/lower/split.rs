@@ -146,14 +146,22 @@ impl Lx<'_> {
             lx.emit(StmtKind::Assign { name: value.clone(), value: v });
             Ok(())
         })?;
-        self.out.push(Stmt { label: read, kind: StmtKind::If { cond: Expr::var(&guard), then, els: None }, span });
+        self.out.push(Stmt {
+            label: read,
+            kind: StmtKind::If { cond: Expr::var(&guard), then, els: None },
+            span,
+        });
         self.places[read.0 as usize] = place;
         let write = self.label();
         let then = self.open_block(write, None, |lx| {
             let target = lx.target(parts.lhs)?;
             lx.assign_to(target, &parts.op, Expr::var(&value), vt, stmt)
         })?;
-        self.out.push(Stmt { label: write, kind: StmtKind::If { cond: Expr::var(&guard), then, els: None }, span });
+        self.out.push(Stmt {
+            label: write,
+            kind: StmtKind::If { cond: Expr::var(&guard), then, els: None },
+            span,
+        });
         self.cur_span = span;
         Ok(())
     }
@@ -199,11 +207,13 @@ impl Lx<'_> {
     /// Whether `stmts` (a right side's lowering) are plain reads and locals only, one of them a
     /// read of `array`.
     fn reads_only(&self, stmts: &[Stmt], array: &str) -> bool {
-        let simple = stmts
-            .iter()
-            .all(|s| matches!(s.kind, StmtKind::Read { .. } | StmtKind::Local { .. } | StmtKind::Assign { .. }));
+        let simple = stmts.iter().all(|s| {
+            matches!(s.kind, StmtKind::Read { .. } | StmtKind::Local { .. } | StmtKind::Assign { .. })
+        });
         simple
-            && stmts.iter().any(|s| matches!(&s.kind, StmtKind::Read { array: a, .. } if self.wide_base(a).0 == array))
+            && stmts
+                .iter()
+                .any(|s| matches!(&s.kind, StmtKind::Read { array: a, .. } if self.wide_base(a).0 == array))
     }
 
     /// Whether the condition calls a function (its effects would run once instead of once per
@@ -216,7 +226,10 @@ impl Lx<'_> {
     /// instance, so a type written into it must not be one instance's).
     fn in_template(&self) -> bool {
         self.kernel_templated
-            || self.inlining.iter().any(|id| self.model.definition(id).is_some_and(|f| !f.template_args.is_empty()))
+            || self
+                .inlining
+                .iter()
+                .any(|id| self.model.definition(id).is_some_and(|f| !f.template_args.is_empty()))
     }
 
     /// The type of the right side's value as the source may write it (`float`, `unsigned int`):
@@ -252,7 +265,8 @@ impl Lx<'_> {
         let whole = &self.src[inner.start..stmt.end];
         // The statement's text: `lhs op= rhs;` (the assignment, possibly inside the `if`).
         let expected = format!("{}=", parts.op);
-        let assignment = whole.find(&lhs).and_then(|i| whole[i + lhs.len()..].trim_start().strip_prefix(&expected))?;
+        let assignment =
+            whole.find(&lhs).and_then(|i| whole[i + lhs.len()..].trim_start().strip_prefix(&expected))?;
         if !assignment.trim_start().starts_with(&rhs) {
             return None;
         }
@@ -265,14 +279,19 @@ impl Lx<'_> {
             name
         };
         let v = name("v");
-        let write = if parts.op.is_empty() { format!("{lhs} = {v};") } else { format!("{lhs} {}= {v};", parts.op) };
+        let write =
+            if parts.op.is_empty() { format!("{lhs} = {v};") } else { format!("{lhs} {}= {v};", parts.op) };
         let (before, after) = match guard {
             None => (vec![format!("const auto {v} = {rhs};")], vec![write]),
             Some((cond, ty)) => {
                 let c = text(cond)?;
                 let g = name("g");
                 (
-                    vec![format!("const bool {g} = {c};"), format!("{ty} {v};"), format!("if ({g}) {v} = {rhs};")],
+                    vec![
+                        format!("const bool {g} = {c};"),
+                        format!("{ty} {v};"),
+                        format!("if ({g}) {v} = {rhs};"),
+                    ],
                     vec![format!("if ({g}) {write}")],
                 )
             }
