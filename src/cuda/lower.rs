@@ -3279,28 +3279,33 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     let file: std::sync::Arc<str> = main_file.unwrap_or_else(|| path.display().to_string().into());
     // The kernels lowered or refused: clang's errors inside them are theirs.
     let mut handled: Vec<&SrcRange> = Vec::new();
+    let mut headers: HashMap<std::sync::Arc<str>, Option<std::sync::Arc<crate::diag::SourceFile>>> =
+        HashMap::new();
     for f in parsed.model.kernels() {
         if f.is_template_pattern || f.body.is_none() {
             continue;
         }
         handled.extend(f.range.as_ref());
         // A kernel of a header the file includes is the file's too (the host code launching it
-        // is here); it is lowered against the header's text and reported there, with the
-        // `#include` chain as notes, and nothing is inserted into it (its places are not
-        // placeable). A header found by no chain of the file's includes but named by clang is
-        // a system header's (skipped), unless the file has a quoted include: then, if the
-        // chain cannot be followed or the header read, the kernel is reported at that
-        // `#include` line (`outside`).
+        // is here) when the file has a quoted `#include` (with angled ones only, its headers
+        // are taken for system and library ones and their kernels skipped). It is lowered
+        // against the header's text and reported there, with the `#include` chain as notes,
+        // and nothing is inserted into it (its places are not placeable); where the chain
+        // cannot be followed or the header read, it is reported at the file's `#include` line
+        // that names it (else the first quoted one: `outside`).
         let Some(kernel_file) = f.range.as_ref().map(|r| r.file.clone()) else { continue };
         let (in_header, outside) = if kernel_file == file {
             (None, None)
         } else {
-            match header_file(source, given, &options.include_dirs, &kernel_file) {
+            let Some(at) = include_line(source, given, &options.include_dirs, &kernel_file) else { continue };
+            // Read once per header, whatever number of kernels (instances) it holds.
+            let found = headers
+                .entry(kernel_file.clone())
+                .or_insert_with(|| header_file(source, given, &options.include_dirs, &kernel_file))
+                .clone();
+            match found {
                 Some(h) => (Some(h), None),
-                None => match include_line(source, given, &options.include_dirs, &kernel_file) {
-                    Some(at) => (None, Some(at)),
-                    None => continue,
-                },
+                None => (None, Some(at)),
             }
         };
         // The text the kernel's clang offsets are into, and its diagnostics located there.
