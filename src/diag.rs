@@ -5,6 +5,7 @@ use crate::span::Span;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -12,6 +13,35 @@ pub enum Severity {
     Error,
     Warning,
     Note,
+}
+
+/// A file a diagnostic is located in that is not the input it is reported for: a header the
+/// input includes, where a kernel is written. Its spans are offsets into `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Its path as reports print it: the including file's directory as printed joined with the
+    /// `#include`'s name (`kernels/sgemm.cuh`), so relative when the input's path is.
+    pub name: String,
+    /// Its text, read as an input is (`crate::source`: byte-order mark left out).
+    pub text: String,
+    /// The `#include` lines that bring it in, outermost first: the including file's name as
+    /// printed and the 1-based line of the directive.
+    pub included_from: Vec<(String, usize)>,
+    /// The outermost `#include` directive in the input: where a client that shows only the
+    /// input (an editor) puts what is located in this file.
+    pub include_span: Span,
+}
+
+impl SourceFile {
+    /// The include chain as notes, innermost first (as a compiler prints it): "in the header
+    /// included from kernel.cu:3".
+    pub fn chain_notes(&self) -> Vec<String> {
+        self.included_from
+            .iter()
+            .rev()
+            .map(|(file, line)| format!("in the header included from {file}:{line}"))
+            .collect()
+    }
 }
 
 /// A message about a place in a source file.
@@ -25,6 +55,10 @@ pub struct Diagnostic {
     /// Further locations with their own short text.
     pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
+    /// The file the spans point into when it is not the input (a header it includes); `None`:
+    /// the input, whose name and text the caller gives [`Diagnostic::render`].
+    #[serde(skip)]
+    pub file: Option<Arc<SourceFile>>,
 }
 
 impl Diagnostic {
@@ -36,6 +70,7 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            file: None,
         }
     }
     pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
@@ -58,8 +93,32 @@ impl Diagnostic {
         self
     }
 
-    /// Renders the diagnostic against the source text, rustc style, without colour.
+    /// Locates the diagnostic in `file` (its spans are offsets into that file's text) and adds
+    /// the include chain as notes (before its others); a diagnostic already located in a file is returned as it is.
+    pub fn in_file(mut self, file: &Arc<SourceFile>) -> Diagnostic {
+        if self.file.is_none() {
+            // The chain first, so it reads the same whatever notes follow.
+            let mut notes = file.chain_notes();
+            notes.append(&mut self.notes);
+            self.notes = notes;
+            self.file = Some(Arc::clone(file));
+        }
+        self
+    }
+
+    /// The name and text the spans point into: the diagnostic's own file, else the input's
+    /// (`file_name`, `source`).
+    pub fn source_of<'a>(&'a self, file_name: &'a str, source: &'a str) -> (&'a str, &'a str) {
+        match &self.file {
+            Some(f) => (&f.name, &f.text),
+            None => (file_name, source),
+        }
+    }
+
+    /// Renders the diagnostic against the source text, rustc style, without colour; against
+    /// its own file's text when it has one ([`Diagnostic::file`]).
     pub fn render(&self, file_name: &str, source: &str) -> String {
+        let (file_name, source) = self.source_of(file_name, source);
         let file = SimpleFile::new(file_name, source);
         let severity = match self.severity {
             Severity::Error => CsSeverity::Error,
@@ -89,6 +148,7 @@ impl Diagnostic {
 
     /// `file:line:col` of the primary span (1-based), for one-line output.
     pub fn location(&self, file_name: &str, source: &str) -> String {
+        let (file_name, source) = self.source_of(file_name, source);
         match self.span {
             Some(span) => {
                 let (line, col) = line_col(source, span.start);

@@ -85,7 +85,7 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
             stmt_span(k, r.second),
             format!("{:?} by thread {:?} of block {:?}", r.kinds[1], r.threads[1], r.blocks[1]),
         );
-        eprint!("{}", d.render(&loaded.name, &loaded.source));
+        eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
     }
     for dv in &report.divergences {
         let what = if is_syncwarp(k, dv.barrier) {
@@ -99,7 +99,7 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
             "thread {:?} of block {:?} reached it, thread {:?} of block {:?} did not",
             dv.enabled_thread, dv.enabled_block, dv.disabled_thread, dv.block
         ));
-        eprint!("{}", d.render(&loaded.name, &loaded.source));
+        eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
     }
     println!(
         "{}: kernel `{}`: {} race(s), {} divergent barrier(s) observed in {} steps{}",

@@ -326,6 +326,7 @@ pub fn lower_kernel(
         source_arrays: lx.source_arrays.into_iter().collect(),
         fn_pointers,
         source_params: lx.source_params.into_iter().collect(),
+        file: None,
     };
     crate::kpl::assign_default_names(&mut kernel, src);
     warnings.append(&mut lx.warnings);
@@ -3351,21 +3352,40 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
     let file: std::sync::Arc<str> = main_file.unwrap_or_else(|| path.display().to_string().into());
     // The kernels lowered or refused: clang's errors inside them are theirs.
     let mut handled: Vec<&SrcRange> = Vec::new();
+    let mut headers: HashMap<std::sync::Arc<str>, Option<std::sync::Arc<crate::diag::SourceFile>>> =
+        HashMap::new();
     for f in parsed.model.kernels() {
         if f.is_template_pattern || f.body.is_none() {
             continue;
         }
         handled.extend(f.range.as_ref());
         // A kernel of a header the file includes is the file's too (the host code launching it
-        // is here); it is reported at the `#include` line, where nothing can be inserted.
+        // is here) when the file has a quoted `#include` (with angled ones only, its headers
+        // are taken for system and library ones and their kernels skipped). It is lowered
+        // against the header's text and reported there, with the `#include` chain as notes,
+        // and nothing is inserted into it (its places are not placeable); where the chain
+        // cannot be followed or the header read, it is reported at the file's `#include` line
+        // that names it (else the first quoted one: `outside`).
         let Some(kernel_file) = f.range.as_ref().map(|r| r.file.clone()) else { continue };
-        let outside = if kernel_file == file {
-            None
+        let (in_header, outside) = if kernel_file == file {
+            (None, None)
         } else {
-            match include_line(source, given, &options.include_dirs, &kernel_file) {
-                Some(at) => Some(at),
-                None => continue,
+            let Some(at) = include_line(source, given, &options.include_dirs, &kernel_file) else { continue };
+            // Read once per header, whatever number of kernels (instances) it holds.
+            let found = headers
+                .entry(kernel_file.clone())
+                .or_insert_with(|| header_file(source, given, &options.include_dirs, &kernel_file))
+                .clone();
+            match found {
+                Some(h) => (Some(h), None),
+                None => (None, Some(at)),
             }
+        };
+        // The text the kernel's clang offsets are into, and its diagnostics located there.
+        let text: &str = in_header.as_ref().map_or(source, |h| h.text.as_str());
+        let locate = |d: Diagnostic| match &in_header {
+            Some(h) => d.in_file(h),
+            None => d,
         };
         let name =
             generic.references.get(&template_key(f)).map_or_else(|| instance_name(f), |(n, _)| n.clone());
@@ -3375,10 +3395,10 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             }
         }
         if let Some(e) = f.errors.first() {
-            let at = offset_of(source, e.line, e.col).unwrap_or(0);
-            refused.push(Diagnostic::error(e.message.clone(), Span::new(at, at)).with_note(format!(
+            let at = offset_of(text, e.line, e.col).unwrap_or(0);
+            refused.push(locate(Diagnostic::error(e.message.clone(), Span::new(at, at)).with_note(format!(
                 "clang reported this error in kernel `{name}`, so the kernel is not checked"
-            )));
+            ))));
             continue;
         }
         // An initializer another one overrides is not in clang's tree, and C leaves open
@@ -3391,12 +3411,12 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                 && f.range.as_ref().is_some_and(|r| r.contains_line_col(d.line, d.col))
         });
         if let Some(d) = overridden {
-            let at = offset_of(source, d.line, d.col).unwrap_or(0);
-            refused.push(
+            let at = offset_of(text, d.line, d.col).unwrap_or(0);
+            refused.push(locate(
                 Diagnostic::error("unsupported: an initializer overridden by a later one", Span::new(at, at))
                     .with_note("whether the overridden initializer runs is left open by C; its accesses are not modelled")
                     .with_note(format!("kernel `{name}` is not analysed")),
-            );
+            ));
             continue;
         }
         let assumptions: Vec<(&Function, &str)> = match assumed.kernels.get(&assumption_key(&name, f)) {
@@ -3417,24 +3437,36 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             None => Vec::new(),
         };
         if assumptions.len() != options.assumptions.len() {
-            refused.push(Diagnostic::error(
+            refused.push(locate(Diagnostic::error(
                 format!("kernel `{name}`: the `--assume` expressions could not be read in its scope"),
                 f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end)),
-            ));
+            )));
             continue;
         }
-        let site = KernelSite { src: source, file: &file, outside, assumptions: &assumptions };
-        match lower_kernel(f, name.clone(), &site, &parsed.model, &mut warnings) {
+        let lowered_file: &str = if in_header.is_some() { &kernel_file } else { &file };
+        let site = KernelSite { src: text, file: lowered_file, outside, assumptions: &assumptions };
+        let mut kernel_warnings = Vec::new();
+        let lowered = lower_kernel(f, name.clone(), &site, &parsed.model, &mut kernel_warnings);
+        warnings.extend(kernel_warnings.into_iter().map(locate));
+        match lowered {
             // The invariant of `limits`: no kernel past this bound reaches a recursive pass
             // (inlining multiplies the depth clang's tree allows).
             Ok(kernel) if kernel.nesting() > crate::limits::MAX_KERNEL_NESTING => {
                 let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
-                refused.push(Diagnostic::error("nesting too deep", at).with_note(format!(
+                refused.push(locate(Diagnostic::error("nesting too deep", at).with_note(format!(
                     "kernel `{name}` nests statements and expressions more than {} levels deep once lowered (calls inlined)",
                     crate::limits::MAX_KERNEL_NESTING
-                )));
+                ))));
             }
             Ok(mut kernel) => {
+                if let Some(h) = &in_header {
+                    // `fix` edits the file it is given only: no barrier goes into the header.
+                    let why = format!("in the included header `{}`, which `fix` does not edit", h.name);
+                    for p in &mut kernel.places {
+                        *p = Place::Not(why.clone());
+                    }
+                    kernel.file = Some(std::sync::Arc::clone(h));
+                }
                 if let Some(at) = outside {
                     let header = std::path::Path::new(&*kernel_file)
                         .file_name()
@@ -3449,11 +3481,14 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                 }
                 kernel.geometry = geometry.clone();
                 if let Some(l) = &launches {
-                    l.apply(&mut kernel, f, &parsed.model, &overrides, &geometry, source);
+                    // Which dimensions the kernel names: its header's text and the file's.
+                    let named = if in_header.is_some() { format!("{text}\n{source}") } else { String::new() };
+                    let named = if in_header.is_some() { named.as_str() } else { source };
+                    l.apply(&mut kernel, f, &parsed.model, &overrides, &geometry, named);
                 }
                 kernels.push(kernel);
             }
-            Err(d) => refused.push(also_unsupported(d, f, &name, &file, source.len())),
+            Err(d) => refused.push(locate(also_unsupported(d, f, &name, lowered_file, text.len()))),
         }
     }
     if let Some(only) = &options.only {
@@ -3765,6 +3800,125 @@ fn include_line(
         }
     }
     first
+}
+
+/// The most files [`header_file`] reads while following `#include`s, and how deep it nests.
+const INCLUDE_SEARCH_FILES: usize = 256;
+const INCLUDE_SEARCH_DEPTH: usize = 32;
+
+/// The header `header` (clang's name of it) as the file `given` (text `source`) brings it in:
+/// its text and the chain of `#include` directives that reach it first — depth first in line
+/// order, as the preprocessor reads them (include guards make the first inclusion the one
+/// that counts); a quoted name is searched in the including file's directory and then the
+/// `-I` directories, an angled one in the `-I` directories. `None` when no chain of the file's
+/// own includes reaches it (a stand-in or system header) or it cannot be read.
+fn header_file(
+    source: &str,
+    given: &std::path::Path,
+    include_dirs: &[std::path::PathBuf],
+    header: &str,
+) -> Option<std::sync::Arc<crate::diag::SourceFile>> {
+    use std::path::{Path, PathBuf};
+    struct Search<'a> {
+        target: PathBuf,
+        include_dirs: &'a [PathBuf],
+        visited: HashSet<PathBuf>,
+        files: usize,
+        /// (including file as printed, line, directive's span in that file).
+        chain: Vec<(String, usize, Span)>,
+    }
+    /// The chain from the file (`real` on disk, `shown` as printed) to the target: the target's
+    /// path as printed, with `s.chain` holding the directives.
+    fn walk(s: &mut Search, text: &str, real: &Path, shown: &Path) -> Option<PathBuf> {
+        if s.chain.len() >= INCLUDE_SEARCH_DEPTH {
+            return None;
+        }
+        let real_dir = real.parent().map(Path::to_path_buf).unwrap_or_default();
+        let shown_dir = shown.parent().map(Path::to_path_buf).unwrap_or_default();
+        for (line, (start, name, quoted)) in include_directives(text) {
+            let mut candidates: Vec<(PathBuf, PathBuf)> = Vec::new();
+            if quoted {
+                candidates.push((real_dir.join(&name), shown_dir.join(&name)));
+            }
+            candidates.extend(s.include_dirs.iter().map(|d| (d.join(&name), d.join(&name))));
+            let Some((found, found_shown)) = candidates.into_iter().find(|(p, _)| p.is_file()) else {
+                continue;
+            };
+            let Ok(canonical) = found.canonicalize() else { continue };
+            s.chain.push((shown.display().to_string(), line, start));
+            if canonical == s.target {
+                return Some(found_shown);
+            }
+            if s.files < INCLUDE_SEARCH_FILES && s.visited.insert(canonical) {
+                s.files += 1;
+                if let Ok(input) = crate::source::read(&found) {
+                    if let Some(hit) = walk(s, &input.text, &found, &found_shown) {
+                        return Some(hit);
+                    }
+                }
+            }
+            s.chain.pop();
+        }
+        None
+    }
+    let target = Path::new(header).canonicalize().ok()?;
+    let mut s = Search { target, include_dirs, visited: HashSet::new(), files: 0, chain: Vec::new() };
+    s.visited.extend(given.canonicalize().ok());
+    let shown = walk(&mut s, source, given, given)?;
+    let text = crate::source::read(Path::new(header)).ok()?.text;
+    let include_span = s.chain.first().map(|c| c.2)?;
+    Some(std::sync::Arc::new(crate::diag::SourceFile {
+        name: tidy(&shown).display().to_string(),
+        text,
+        included_from: s.chain.into_iter().map(|(file, line, _)| (file, line)).collect(),
+        include_span,
+    }))
+}
+
+/// `path` as a reader writes it: `dir/../x` is `x` and inner `./` dropped (lexically; a path
+/// as printed, not one to open).
+fn tidy(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir if !out.is_empty() => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+/// The `#include` directives of `text`: per directive its 1-based line, the directive's span
+/// (trimmed), the name and whether it is quoted (else `<…>`).
+fn include_directives(text: &str) -> Vec<(usize, (Span, String, bool))> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim();
+        let Some(rest) =
+            trimmed.strip_prefix('#').map(str::trim_start).and_then(|t| t.strip_prefix("include"))
+        else {
+            continue;
+        };
+        let rest = rest.trim();
+        let (name, quoted) = if let Some(r) = rest.strip_prefix('"') {
+            (r.split('"').next(), true)
+        } else if let Some(r) = rest.strip_prefix('<') {
+            (r.split('>').next(), false)
+        } else {
+            continue;
+        };
+        let Some(name) = name.filter(|n| !n.is_empty()) else { continue };
+        let lead = line.len() - line.trim_start().len();
+        out.push((i + 1, (Span::new(start + lead, start + lead + trimmed.len()), name.to_string(), quoted)));
+    }
+    out
 }
 
 /// Whether the file `path` holds `source` (after a byte-order mark, which the text leaves out).

@@ -3,7 +3,8 @@
 //!
 //! [`analyse`] guarantees: the findings are `check`'s for the same text, flags and
 //! configuration (same oracle, same diagnostics, same rules), located in the buffer's own text
-//! (a byte-order mark counted); the whole-file fix is the text `fix` writes (same synthesis
+//! (a byte-order mark counted) or, for a kernel written in an included header, in the header's
+//! ([`Diagnostic::file`]; no fix: `fix` edits the file it is given only); the whole-file fix is the text `fix` writes (same synthesis
 //! options, same patch); nothing is read but the text and what its includes and the
 //! compilation database name, and nothing is written but clang's temporary copies.
 
@@ -147,7 +148,7 @@ pub fn analyse(
     for (ki, k) in loaded.kernels.iter().enumerate() {
         let mut oracle = oracle_for(k, &config, opts.strict, opts.budget);
         let verdict = oracle.check(k);
-        let cx = Ctx { k, source: &loaded.source, explain: false, fix: None };
+        let cx = Ctx { k, source: k.text(&loaded.source), explain: false, fix: None };
         // `verify_findings`' order, with what each finding is about.
         let mut push = |rule, d: Diagnostic, subject| {
             report.findings.push(Finding { rule, diag: shifted(d, shift), fix: None });
@@ -212,7 +213,7 @@ fn add_fixes(
     for (ki, r) in results.iter().enumerate() {
         if let Some((Synthesis::Done { inserted, removed, .. }, _)) = r {
             let k = &loaded.kernels[ki];
-            let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
+            let style = SyncStyle::of(k, k.text(&loaded.source), loaded.is_cuda);
             inserts.extend(inserted.iter().map(|i| (ki, i.after, style.text(k, i.after, i.kind))));
             removes.extend(removed.iter().map(|l| (ki, *l)));
         }
@@ -249,7 +250,7 @@ fn add_fixes(
                 if left || own.is_empty() {
                     continue;
                 }
-                let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
+                let style = SyncStyle::of(k, k.text(&loaded.source), loaded.is_cuda);
                 let mine: Vec<_> =
                     own.iter().map(|i| (*ki, i.after, style.text(k, i.after, i.kind))).collect();
                 let title = barriers_title(loaded, &mine);
@@ -257,8 +258,11 @@ fn add_fixes(
                 finding.fix = Some(FindingFix { text, title, whole_file: false });
             }
             Subject::Divergence(barrier) if moved.iter().any(|m| m.barrier == *barrier) => {
-                let line =
-                    crate::diag::line_col(&loaded.source, super::report::stmt_span(k, *barrier).start).0;
+                let line = crate::diag::line_col(
+                    k.text(&loaded.source),
+                    super::report::stmt_span(k, *barrier).start,
+                )
+                .0;
                 finding.fix = Some(FindingFix {
                     text: whole_text.clone(),
                     title: format!(
@@ -298,12 +302,19 @@ fn counts(inserted: usize, removed: usize) -> String {
     format!("inserts {inserted} barrier(s), removes {removed}")
 }
 
-/// `d` with every span moved `by` bytes later.
+/// `d` with every span into the buffer moved `by` bytes later (a diagnostic located in a header
+/// keeps its spans, and the `#include` it is shown at moves).
 fn shifted(mut d: Diagnostic, by: usize) -> Diagnostic {
     if by == 0 {
         return d;
     }
     let move_span = |s: Span| Span::new(s.start.saturating_add(by), s.end.saturating_add(by));
+    if let Some(f) = &d.file {
+        let mut moved = (**f).clone();
+        moved.include_span = move_span(moved.include_span);
+        d.file = Some(std::sync::Arc::new(moved));
+        return d;
+    }
     d.span = d.span.map(move_span);
     for (s, _) in &mut d.secondary {
         *s = move_span(*s);

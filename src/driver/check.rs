@@ -101,7 +101,7 @@ fn check(path: &Path, plan: &Plan, args: &CheckOptions, config: &Config) -> Resu
         tally.out_of_bounds += verdict.out_of_bounds.len();
         tally.clean += usize::from(verdict.is_correct());
         let shape = shape_notes(k, config);
-        let cx = Ctx { k, source: &loaded.source, explain: args.explain, fix: None };
+        let cx = Ctx { k, source: k.text(&loaded.source), explain: args.explain, fix: None };
         if args.format == Format::Human {
             report_verdict(&mut human, &loaded, &cx, &verdict);
             for n in &k.launch_facts {

@@ -231,13 +231,17 @@ fn fix(
         )));
     }
     for (ki, k) in loaded.kernels.iter().enumerate() {
-        let style = SyncStyle::of(k, &loaded.source, loaded.is_cuda);
+        let style = SyncStyle::of(k, k.text(&loaded.source), loaded.is_cuda);
         let cx = Ctx {
             k,
-            source: &loaded.source,
+            source: k.text(&loaded.source),
             explain: flags.explain,
             fix: Some(FixView { no_warp: !opts.warp, keep_barriers: opts.keep_barriers }),
         };
+        if k.file.is_some() {
+            leave_header_kernel(&cx, config, flags, f, &mut plan, ki);
+            continue;
+        }
         if flags.naive {
             fix_naive(loaded, config, flags, f, &mut plan, ki, &style);
             continue;
@@ -295,10 +299,10 @@ fn fix(
                     removed.iter().map(|r| k.label_name(*r).to_string()).collect();
                 let mut moved_json = Vec::new();
                 for m in &moved {
-                    let line = crate::diag::line_col(&loaded.source, stmt_span(k, m.barrier).start).0;
+                    let line = crate::diag::line_col(k.text(&loaded.source), stmt_span(k, m.barrier).start).0;
                     let sentence =
                         moved_sentence(loaded, k, m, line, !inserted.is_empty(), remaining.is_empty());
-                    moved_json.push(json!({"line": line, "guard": guard_text(k, &loaded.source, m.guard), "message": sentence}));
+                    moved_json.push(json!({"line": line, "guard": guard_text(k, k.text(&loaded.source), m.guard), "message": sentence}));
                     plan.moved.push(format!("{}: {sentence}\n", loaded.name));
                 }
                 let mut remaining_json = Vec::new();
@@ -364,10 +368,10 @@ fn fix(
                     )
                 };
                 f.tally.undecided += 1;
-                let d = crate::diag::Diagnostic::error(
+                let d = k.locate(crate::diag::Diagnostic::error(
                     format!("{why}; the kernel is left as it is"),
                     k.body.span,
-                );
+                ));
                 let mut j = finding_json("undecided", &d, &loaded.source);
                 j["kind"] = json!("undecided");
                 plan.leftover.push((ki, "undecided", "undecided", d));
@@ -380,7 +384,8 @@ fn fix(
 
 /// The synthesis of every kernel of `loaded`, in kernel order: kernels sharing source text
 /// ([`sharing_groups`]) solved as one problem, each member under its own launch and `budget`.
-/// Every entry is `Some` on success; the one definition of what `fix` (and an editor's fix,
+/// Every entry is `Some` on success but a kernel written in an included header's (`None`: `fix`
+/// edits the file it is given only); the one definition of what `fix` (and an editor's fix,
 /// [`super::buffer`]) synthesizes.
 pub(super) fn synthesize_file(
     loaded: &Loaded,
@@ -391,6 +396,11 @@ pub(super) fn synthesize_file(
 ) -> Result<Vec<Option<(Synthesis, synth::SynthStats)>>, Failure> {
     let mut results: Vec<Option<(Synthesis, synth::SynthStats)>> = vec![None; loaded.kernels.len()];
     for group in &sharing_groups(&loaded.kernels) {
+        // A kernel written in an included header is not edited (`leave_header_kernel`); its
+        // places are not placeable, so it shares none with another kernel.
+        if group.iter().any(|i| loaded.kernels[*i].file.is_some()) {
+            continue;
+        }
         let members: Vec<Kernel> = group.iter().map(|i| loaded.kernels[*i].clone()).collect();
         // Each member under its own launch: kernels sharing a device function may be
         // launched with different geometry.
@@ -463,7 +473,7 @@ fn fix_naive(
                 .collect();
             // The baseline separates races only: out-of-bounds accesses (barriers change none of
             // them, so the input's verdict has them) stay, listed as with the other modes.
-            let cx = Ctx { k, source: &loaded.source, explain: flags.explain, fix: None };
+            let cx = Ctx { k, source: k.text(&loaded.source), explain: flags.explain, fix: None };
             let mut remaining = Vec::new();
             for access in crate::verify::Oracle::check(&mut oracle, k).out_of_bounds {
                 let (rule, d) = unfixable_diagnostic(&cx, &Unfixable::OutOfBounds { access });
@@ -479,10 +489,10 @@ fn fix_naive(
             plan.inserts.extend(chosen.into_iter().map(|l| (ki, l, style.text(k, l, BarrierKind::Block))));
         }
         None => {
-            let d = crate::diag::Diagnostic::error(
+            let d = k.locate(crate::diag::Diagnostic::error(
                 format!("kernel `{}` left as it is: the naive baseline found no placement", k.name),
                 k.body.span,
-            );
+            ));
             let mut j = finding_json("data-race", &d, &loaded.source);
             j["kind"] = json!("no placement");
             f.tally.races += 1;
@@ -490,6 +500,40 @@ fn fix_naive(
             f.kernels.push(json!({"name": k.name, "result": "impossible", "inserted": [], "removed": [], "moved": [], "cost": null, "findings": [], "remaining": [j], "labels": label_map(k)}));
         }
     }
+}
+
+/// The kind of the findings of a kernel written in an included header, as the summary counts it.
+const IN_HEADER: &str = "in an included header";
+
+/// A kernel written in a header the file includes: `fix` edits the file it is given, never a
+/// header (other files include it, and its write would not be one atomic change with the
+/// file's), so the kernel is checked and what `check` reports on it is listed as remaining,
+/// each finding located in the header and saying so.
+fn leave_header_kernel(
+    cx: &Ctx,
+    config: &Config,
+    flags: &FixOptions,
+    f: &mut Fixing,
+    plan: &mut FixPlan,
+    ki: usize,
+) {
+    let k = cx.k;
+    let header = k.file.as_ref().map_or_else(String::new, |h| h.name.clone());
+    let mut oracle = oracle_for(k, config, flags.strict, flags.budget);
+    let verdict = crate::verify::Oracle::check(&mut oracle, k);
+    let mut remaining_json = Vec::new();
+    for (rule, d) in verdict_findings(cx, &verdict).into_iter().filter(|(r, _)| *r != "benign-race") {
+        let d = d.with_note(format!(
+            "left as it is: `fix` edits only the file it is given, not the headers it includes; fix this in `{header}` itself"
+        ));
+        let mut j = finding_json(rule, &d, cx.source);
+        j["kind"] = json!(IN_HEADER);
+        remaining_json.push(j);
+        count_finding(&mut f.tally, rule);
+        plan.leftover.push((ki, IN_HEADER, rule, d));
+    }
+    f.tally.clean += usize::from(verdict.is_correct());
+    f.kernels.push(json!({"name": k.name, "result": "not_edited", "file": header, "inserted": [], "removed": [], "moved": [], "cost": null, "findings": [], "remaining": remaining_json, "assumed_shape": shape_notes(k, config), "launch_facts": k.launch_facts, "labels": label_map(k)}));
 }
 
 /// Counts a finding the written file keeps in the tally.
@@ -595,18 +639,28 @@ fn remaining_summary(
         return None;
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for (_, kind, _, _) in leftover {
+    for (_, kind, _, _) in leftover.iter().filter(|l| l.1 != IN_HEADER) {
         match kinds.iter_mut().find(|(k, _)| k == kind) {
             Some((_, n)) => *n += 1,
             None => kinds.push((kind, 1)),
         }
     }
-    let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    Some(format!(
-        "{} finding(s) remain that barriers cannot fix or the solver could not decide (listed above): {}",
-        leftover.len(),
-        by_kind.join(", ")
-    ))
+    let mut parts = Vec::new();
+    if !kinds.is_empty() {
+        let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let n: usize = kinds.iter().map(|(_, n)| n).sum();
+        parts.push(format!(
+            "{n} finding(s) remain that barriers cannot fix or the solver could not decide (listed above): {}",
+            by_kind.join(", ")
+        ));
+    }
+    let in_headers = leftover.iter().filter(|l| l.1 == IN_HEADER).count();
+    if in_headers > 0 {
+        parts.push(format!(
+            "{in_headers} finding(s) of kernels written in included headers remain (listed above): `fix` edits only this file, not the headers it includes"
+        ));
+    }
+    Some(parts.join("; "))
 }
 
 /// The kind of a finding `fix` leaves, as the summary counts it.
@@ -642,8 +696,8 @@ fn moved_sentence(
     replaced: bool,
     nothing_left: bool,
 ) -> String {
-    let guard = guard_text(k, &loaded.source, m.guard);
-    let guard_line = crate::diag::line_col(&loaded.source, guard_span(k, m.guard).start).0;
+    let guard = guard_text(k, k.text(&loaded.source), m.guard);
+    let guard_line = crate::diag::line_col(k.text(&loaded.source), guard_span(k, m.guard).start).0;
     let region = if k.flag_guards.contains(&m.guard) {
         format!("the code after `{guard}` (line {guard_line})")
     } else {
@@ -668,7 +722,7 @@ pub(super) fn barrier_line(loaded: &Loaded, k: &Kernel, l: kpl::Label) -> usize 
         Place::Split { start, .. } => *start,
         Place::Not(_) => stmt_span(k, l).end,
     };
-    crate::diag::line_col(&loaded.source, at.saturating_sub(1)).0
+    crate::diag::line_col(k.text(&loaded.source), at.saturating_sub(1)).0
 }
 
 /// The kernels of a file grouped by shared barrier positions: two kernels are in one group when

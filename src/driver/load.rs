@@ -54,22 +54,28 @@ pub(super) fn parse_dims_arg(s: &str, what: &str) -> Result<[u32; 3], Failure> {
 /// `Failure::Input`, and so is a kernel the front end refuses.
 pub fn load(path: &Path, launch: &LaunchOptions, config: &Config) -> Result<Loaded, Failure> {
     let loaded = load_partial(path, launch, config)?;
-    match merged(&loaded.refused) {
+    match merged(&loaded.refused, &loaded.name, &loaded.source) {
         Some(d) => Err(Failure::Input { file: loaded.name, source: loaded.source, diag: Box::new(d) }),
         None => Ok(loaded),
     }
 }
 
 /// The refusals of several kernels as one error: the first, with the others' locations as
-/// secondary ones and their notes (which name their kernels).
-pub fn merged(refused: &[Diagnostic]) -> Option<Diagnostic> {
+/// secondary ones and their notes (which name their kernels). A refusal located in another
+/// file than the first (a kernel of an included header, [`Diagnostic::file`]) is a note with
+/// its `file:line:col`; `name` and `source` are the input's.
+pub fn merged(refused: &[Diagnostic], name: &str, source: &str) -> Option<Diagnostic> {
     let (first, rest) = refused.split_first()?;
     let mut d = first.clone();
     for r in rest {
-        if let Some(s) = r.span {
-            d = d.with_secondary(s, r.message.clone());
+        if r.file != first.file {
+            d = d.with_note(format!("{}: {}", r.location(name, source), r.message));
+        } else {
+            if let Some(s) = r.span {
+                d = d.with_secondary(s, r.message.clone());
+            }
+            d.secondary.extend(r.secondary.iter().cloned());
         }
-        d.secondary.extend(r.secondary.iter().cloned());
         d.notes.extend(r.notes.iter().filter(|n| n.starts_with("kernel `")).cloned());
     }
     Some(d)
@@ -97,7 +103,7 @@ pub fn lower_source(
     config: &Config,
 ) -> Result<(Vec<Kernel>, Vec<String>), Failure> {
     let (kernels, warnings, refused) = lower_source_partial(path, source, launch, config)?;
-    match merged(&refused) {
+    match merged(&refused, &path.display().to_string(), source) {
         Some(d) => Err(Failure::Input {
             file: path.display().to_string(),
             source: source.to_string(),

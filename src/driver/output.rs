@@ -166,6 +166,7 @@ pub fn error_json(file: Option<&str>, failure: &Failure) -> Value {
 /// A located error as the JSON `Error` object; `related` holds its secondary locations (the
 /// other unsupported constructs of a refused kernel).
 pub fn diagnostic_json(file: &str, source: &str, diag: &crate::diag::Diagnostic) -> Value {
+    let (file, source) = diag.source_of(file, source);
     let at = |s: Option<crate::kpl::Span>| match s {
         Some(s) => {
             let (l, c) = crate::diag::line_col(source, s.start);

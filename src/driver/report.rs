@@ -171,7 +171,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
              blocks, say so with `--block-dim N` or a `//--blockDim=N` header line",
         );
     }
-    d
+    k.locate(d)
 }
 
 /// The diagnostic of an access that may leave its array: the access, its witness thread, the
@@ -187,12 +187,16 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
     let Some(w) = &o.witness else {
         let why =
             o.undecided.clone().unwrap_or_else(|| "the solver could not decide this access".to_string());
-        return Diagnostic::error(
-            format!("possible out-of-bounds {kind}: `{name}` ({extent}) may be indexed outside its bounds"),
-            span,
-        )
-        .with_label("the solver could not decide whether this access stays inside its array")
-        .with_note(format!("reported as possible: {why}"));
+        return k.locate(
+            Diagnostic::error(
+                format!(
+                    "possible out-of-bounds {kind}: `{name}` ({extent}) may be indexed outside its bounds"
+                ),
+                span,
+            )
+            .with_label("the solver could not decide whether this access stays inside its array")
+            .with_note(format!("reported as possible: {why}")),
+        );
     };
     let element = match k.array(&o.array) {
         Some(decl) => kpl::source_array::subscripts_text(decl, view, &w.subscripts),
@@ -230,7 +234,7 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
             "help: the block size is unknown, so every block size is checked; if the launches use blocks for which this access stays inside its array, say so with `--block-dim N` or a `//--blockDim=N` header line",
         );
     }
-    d
+    k.locate(d)
 }
 
 /// A stable rule name per kind of finding (the JSON `rule` and SARIF `ruleId`).
@@ -305,9 +309,13 @@ pub fn location_json(source: &str, span: kpl::Span) -> Value {
     json!({"line": line, "col": col, "end_line": end_line, "end_col": end_col})
 }
 
-/// A finding (a diagnostic with its rule) as a JSON object (docs/json.md, `Finding`).
+/// A finding (a diagnostic with its rule) as a JSON object (docs/json.md, `Finding`). `source`
+/// is the input's text; a finding located in a header ([`Diagnostic::file`]) has its
+/// positions in the header's text and says where it is: `file` (its path as printed) and
+/// `included_from` (the `#include` lines, outermost first), keys only such findings have.
 pub fn finding_json(rule: &str, d: &Diagnostic, source: &str) -> Value {
-    json!({
+    let (_, source) = d.source_of("", source);
+    let mut j = json!({
         "rule": rule,
         "severity": d.severity,
         "message": d.message,
@@ -315,7 +323,13 @@ pub fn finding_json(rule: &str, d: &Diagnostic, source: &str) -> Value {
         "label": d.label,
         "related": d.secondary.iter().map(|(s, text)| json!({"location": location_json(source, *s), "message": text})).collect::<Vec<_>>(),
         "notes": d.notes,
-    })
+    });
+    if let Some(f) = &d.file {
+        j["file"] = json!(f.name);
+        j["included_from"] =
+            f.included_from.iter().map(|(file, line)| json!({"file": file, "line": line})).collect();
+    }
+    j
 }
 
 /// The span of the statement owning block `b` (an if, else or while).
@@ -430,7 +444,7 @@ pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagno
     if let Some(why) = &dv.undecided {
         d = d.with_note(format!("reported as possible: {why}"));
     }
-    d
+    k.locate(d)
 }
 
 /// The divergence's rule name: block or warp barrier.

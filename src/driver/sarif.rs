@@ -2,7 +2,8 @@
 //! (GitHub's among them) show races on the lines they are on. A race is a result whose
 //! `locations` is the first access and whose `relatedLocations` and `codeFlows` (one thread flow
 //! per witness thread) name both; a divergent barrier is a result at the barrier with the guard
-//! related; an out-of-bounds access is a result at the access; `fix` adds one result per changed file whose `fixes` carry the edits. Files that could
+//! related; an out-of-bounds access is a result at the access (a finding of a kernel written in
+//! an included header is located in that header, its artifact); `fix` adds one result per changed file whose `fixes` carry the edits. Files that could
 //! not be analysed are tool execution notifications.
 
 use serde_json::{json, Value};
@@ -29,7 +30,11 @@ pub fn log(command: &str, files: &[Value], error: Option<&Value>, incomplete: bo
         let uri = uri_of(file["file"].as_str().unwrap_or_default());
         // A refused kernel is one notification each (the file's `error` is the first of them).
         match file.get("refused").and_then(Value::as_array) {
-            Some(refused) => notifications.extend(refused.iter().map(|e| notification(e, Some(&uri)))),
+            // A kernel of an included header is refused there (its own `file`).
+            Some(refused) => notifications.extend(refused.iter().map(|e| {
+                let own = e["file"].as_str().filter(|f| Some(*f) != file["file"].as_str()).map(uri_of);
+                notification(e, Some(own.as_deref().unwrap_or(&uri)))
+            })),
             None => notifications.extend(file.get("error").map(|e| notification(e, Some(&uri)))),
         }
         for kernel in file["kernels"].as_array().into_iter().flatten() {
@@ -128,8 +133,11 @@ fn level(severity: &Value) -> &'static str {
     }
 }
 
-/// One finding as a result.
+/// One finding as a result: located in its own `file` when it has one (a kernel written in an
+/// included header), else in the input's (`uri`).
 fn result(finding: &Value, uri: &str, kernel: &str) -> Value {
+    let own = finding["file"].as_str().map(uri_of);
+    let uri = own.as_deref().unwrap_or(uri);
     let mut text = format!("{} (kernel `{kernel}`)", finding["message"].as_str().unwrap_or_default());
     for n in finding["notes"].as_array().into_iter().flatten() {
         text.push('\n');

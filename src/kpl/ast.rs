@@ -726,6 +726,11 @@ pub struct Kernel {
     /// that is a KPL keyword or taken. What a report names and what `--assume` reads. Empty for
     /// KPL files.
     pub source_params: std::collections::BTreeMap<String, String>,
+    /// The file the kernel is written in when it is not the input: a header the input
+    /// includes. Spans, places and label names are then into that file's text, and its places
+    /// are not placeable (`fix` edits the input only). `None` for KPL files and for kernels of
+    /// the input itself.
+    pub file: Option<std::sync::Arc<crate::diag::SourceFile>>,
 }
 
 /// A function pointer kernel parameter as the source has it (`Kernel::fn_pointers`).
@@ -738,6 +743,21 @@ pub struct FnPointer {
 }
 
 impl Kernel {
+    /// The text the kernel's spans point into: its header's ([`Kernel::file`]), else `input`,
+    /// the text of the file it was loaded from.
+    pub fn text<'a>(&'a self, input: &'a str) -> &'a str {
+        self.file.as_deref().map_or(input, |f| f.text.as_str())
+    }
+
+    /// `d` (a diagnostic located by the kernel's spans) in the kernel's file: unchanged for a
+    /// kernel of the input, else located in its header with the include chain as notes.
+    pub fn locate(&self, d: crate::diag::Diagnostic) -> crate::diag::Diagnostic {
+        match &self.file {
+            Some(f) => d.in_file(f),
+            None => d,
+        }
+    }
+
     /// The parameter `kpl` as the source writes it (`img.pitch`; `kpl` itself for KPL files and
     /// parameters KPL keeps as written).
     pub fn param_source_name<'a>(&'a self, kpl: &'a str) -> &'a str {

@@ -73,5 +73,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         source_arrays: Default::default(),
         fn_pointers: Default::default(),
         source_params: Default::default(),
+        file: None,
     }
 }

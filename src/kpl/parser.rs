@@ -171,6 +171,7 @@ impl Parser<'_> {
             source_arrays: Default::default(),
             fn_pointers: Default::default(),
             source_params: Default::default(),
+            file: None,
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -133,6 +133,9 @@ fn failed(failure: Failure, index: &LineIndex, uri: &Uri) -> Analysis {
 /// secondary location are related information (a race's two accesses), notes follow the
 /// message on lines of their own.
 pub fn diagnostic(rule: &str, d: &crate::diag::Diagnostic, index: &LineIndex, uri: &Uri) -> Diagnostic {
+    if let Some(header) = &d.file {
+        return in_header(rule, d, header, index);
+    }
     let range = d.span.map_or_else(|| index.range(0, 0), |s| index.range(s.start, s.end));
     let at = |range: Range, message: &str| DiagnosticRelatedInformation {
         location: Location { uri: uri.clone(), range },
@@ -145,24 +148,71 @@ pub fn diagnostic(rule: &str, d: &crate::diag::Diagnostic, index: &LineIndex, ur
     for (s, text) in &d.secondary {
         related.push(at(index.range(s.start, s.end), text));
     }
+    Diagnostic {
+        range,
+        severity: Some(severity(d.severity)),
+        code: Some(NumberOrString::String(rule.to_string())),
+        source: Some(SOURCE.into()),
+        message: with_notes(d),
+        related_information: (!related.is_empty()).then_some(related),
+        ..Diagnostic::default()
+    }
+}
+
+/// A diagnostic located in an included header (a kernel written there), as clangd shows one:
+/// at the document's `#include` that brings the header in, the message prefixed with the
+/// header's `file:line:col`, and the locations in the header (when its path makes a URI) as
+/// related information.
+fn in_header(
+    rule: &str,
+    d: &crate::diag::Diagnostic,
+    header: &crate::diag::SourceFile,
+    index: &LineIndex,
+) -> Diagnostic {
+    let header_index = LineIndex::new(&header.text, index.encoding());
+    let header_uri = std::path::absolute(&header.name).ok().and_then(|p| super::uri::from_path(&p));
+    let related = header_uri.map(|hu| {
+        let at = |s: crate::span::Span, message: &str| DiagnosticRelatedInformation {
+            location: Location { uri: hu.clone(), range: header_index.range(s.start, s.end) },
+            message: message.to_string(),
+        };
+        let mut related = Vec::new();
+        if let Some(s) = d.span {
+            related.push(at(s, if d.label.is_empty() { &d.message } else { &d.label }));
+        }
+        for (s, text) in &d.secondary {
+            related.push(at(*s, text));
+        }
+        related
+    });
+    Diagnostic {
+        range: index.range(header.include_span.start, header.include_span.end),
+        severity: Some(severity(d.severity)),
+        code: Some(NumberOrString::String(rule.to_string())),
+        source: Some(SOURCE.into()),
+        message: format!("in {}: {}", d.location(&header.name, &header.text), with_notes(d)),
+        related_information: related.filter(|r| !r.is_empty()),
+        ..Diagnostic::default()
+    }
+}
+
+/// The protocol's severity of an autosync severity.
+fn severity(s: crate::diag::Severity) -> DiagnosticSeverity {
+    match s {
+        crate::diag::Severity::Error => DiagnosticSeverity::ERROR,
+        crate::diag::Severity::Warning => DiagnosticSeverity::WARNING,
+        crate::diag::Severity::Note => DiagnosticSeverity::INFORMATION,
+    }
+}
+
+/// The message with the notes on lines of their own.
+fn with_notes(d: &crate::diag::Diagnostic) -> String {
     let mut message = d.message.clone();
     for n in &d.notes {
         message.push_str("\n= ");
         message.push_str(n);
     }
-    Diagnostic {
-        range,
-        severity: Some(match d.severity {
-            crate::diag::Severity::Error => DiagnosticSeverity::ERROR,
-            crate::diag::Severity::Warning => DiagnosticSeverity::WARNING,
-            crate::diag::Severity::Note => DiagnosticSeverity::INFORMATION,
-        }),
-        code: Some(NumberOrString::String(rule.to_string())),
-        source: Some(SOURCE.into()),
-        message,
-        related_information: (!related.is_empty()).then_some(related),
-        ..Diagnostic::default()
-    }
+    message
 }
 
 /// The edits that turn `old` into `new`, one per changed run of lines, ranges in `old`.

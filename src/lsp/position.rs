@@ -105,6 +105,11 @@ impl<'t> LineIndex<'t> {
     }
 
     /// The range of a byte span.
+    /// How this index counts columns.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
     pub fn range(&self, start: usize, end: usize) -> lsp_types::Range {
         lsp_types::Range { start: self.position(start), end: self.position(end.max(start)) }
     }

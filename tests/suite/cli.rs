@@ -240,3 +240,72 @@ fn out_of_bounds_is_a_finding_of_its_own_in_every_format_and_what_fix_leaves() {
     assert_eq!(naive.status.code(), Some(1), "{}", text(&naive.stderr));
     assert!(text(&naive.stderr).contains("1 out of bounds"), "{}", text(&naive.stderr));
 }
+
+/// A kernel written in an included header is located in the header in SARIF too: every
+/// location of its result (the two accesses, both thread flows) names the header as the
+/// artifact, by the path reports print (relative, as the input's), at the header's lines.
+#[test]
+fn sarif_locates_a_header_kernel_in_its_header() {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/messages"));
+    let (code, out, err) =
+        crate::common::autosync_in(dir, &["check", "--format", "sarif", "header_kernel_race.cu"]);
+    assert_eq!(code, 1, "{err}");
+    let log: serde_json::Value = serde_json::from_str(&out).expect("SARIF");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{out}");
+    let r = &results[0];
+    assert_eq!(r["ruleId"], "data-race");
+    let location = &r["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "tile_kernels.cuh");
+    assert_eq!(location["region"]["startLine"], 12);
+    assert_eq!(location["region"]["startColumn"], 9);
+    let related = r["relatedLocations"].as_array().expect("related locations");
+    assert_eq!(related.len(), 2);
+    assert_eq!(related[1]["physicalLocation"]["region"]["startLine"], 15);
+    let uris: Vec<&str> = out.lines().filter_map(|l| l.trim().strip_prefix("\"uri\": ")).collect();
+    assert!(!uris.is_empty());
+    assert!(uris.iter().all(|u| *u == "\"tile_kernels.cuh\""), "every location is the header's: {uris:?}");
+    let text = r["message"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("in the header included from header_kernel_race.cu:4"), "{text}");
+}
+
+/// `fix` never edits an included header: in a copy of a runner and its header, the runner's own
+/// kernel gets its barrier (written), the header's bytes stay, and the header kernel's race is
+/// listed as remaining in the header (JSON `file`, `kind`, `result`), with exit code 1; `check`
+/// on the written file reports that race, at the header's line, and nothing else.
+#[test]
+fn fix_leaves_a_header_kernel_and_lists_its_findings() {
+    let src = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/messages"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["header_kernel_fix.cu", "tile_kernels.cuh"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).expect("copy");
+    }
+    let header_before = std::fs::read(dir.path().join("tile_kernels.cuh")).expect("header");
+    let runner_before = std::fs::read(dir.path().join("header_kernel_fix.cu")).expect("runner");
+    let (code, out, err) =
+        crate::common::autosync_in(dir.path(), &["fix", "--format", "json", "header_kernel_fix.cu"]);
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let file = &doc["files"][0];
+    assert_eq!(file["changed"], true);
+    assert_eq!(file["barriers_inserted"], 1);
+    let kernels = file["kernels"].as_array().expect("kernels");
+    let tiled = kernels.iter().find(|k| k["name"] == "tiled_sum<128>").expect("the header's kernel");
+    assert_eq!(tiled["result"], "not_edited");
+    assert_eq!(tiled["file"], "tile_kernels.cuh");
+    assert_eq!(tiled["remaining"][0]["file"], "tile_kernels.cuh");
+    assert_eq!(tiled["remaining"][0]["kind"], "in an included header");
+    assert_eq!(tiled["remaining"][0]["location"]["line"], 12);
+    assert_eq!(tiled["remaining"][0]["included_from"][0]["line"], 3);
+    let shift = kernels.iter().find(|k| k["name"] == "shift").expect("the runner's kernel");
+    assert_eq!(shift["result"], "fixed");
+    assert_eq!(std::fs::read(dir.path().join("tile_kernels.cuh")).expect("header"), header_before);
+    assert_ne!(std::fs::read(dir.path().join("header_kernel_fix.cu")).expect("runner"), runner_before);
+
+    let (code, out, err) = crate::common::autosync_in(dir.path(), &["check", "header_kernel_fix.cu"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("kernel `shift`: 0 race(s)"), "{out}");
+    assert!(out.contains("kernel `tiled_sum<128>`: 1 race(s)"), "{out}");
+    assert!(err.contains("--> tile_kernels.cuh:12:9"), "{err}");
+    assert!(err.contains("= in the header included from header_kernel_fix.cu:3"), "{err}");
+}

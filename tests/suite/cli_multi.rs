@@ -461,3 +461,41 @@ fn out_of_bounds_documents_match_the_schemas() {
         .collect();
     assert_eq!(ids, vec!["out-of-bounds", "out-of-bounds"]);
 }
+
+#[test]
+fn header_kernel_documents_match_the_schemas() {
+    // A kernel written in an included header: its findings (with `file` and `included_from`),
+    // `fix`'s `not_edited` kernel and the SARIF log located in the header are valid documents of
+    // the documented and the OASIS schemas.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/messages");
+    let (schema, sarif) = (schema_of_docs(), sarif_schema());
+    let check = autosync_in(&dir, &["check", "--format", "json", "header_kernel_nested.cu"]);
+    assert_eq!(check.status.code(), Some(1));
+    let doc = json_of(&check);
+    assert_valid(&schema, &doc, "check --format json (header kernel)");
+    let finding = &doc["files"][0]["kernels"][0]["findings"][0];
+    assert_eq!(finding["file"], "tile_kernels.cuh");
+    let chain: Vec<(&str, u64)> = finding["included_from"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| Some((h["file"].as_str()?, h["line"].as_u64()?)))
+        .collect();
+    assert_eq!(chain, vec![("header_kernel_nested.cu", 2), ("include/kernels.cuh", 4)]);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("fixed.cu");
+    let out = out.to_str().expect("utf8");
+    let fix = autosync_in(&dir, &["fix", "--format", "json", "-o", out, "header_kernel_fix.cu"]);
+    assert_eq!(fix.status.code(), Some(1));
+    let doc = json_of(&fix);
+    assert_valid(&schema, &doc, "fix --format json (header kernel)");
+    let log = json_of(&autosync_in(&dir, &["fix", "--format", "sarif", "-o", out, "header_kernel_fix.cu"]));
+    assert_valid(&sarif, &log, "fix --format sarif (header kernel)");
+    let uris: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert_eq!(uris, vec!["tile_kernels.cuh", "header_kernel_fix.cu"], "the race, then the runner's fix");
+}

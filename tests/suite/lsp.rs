@@ -495,3 +495,48 @@ fn an_unsaved_crlf_buffer_with_a_bom_is_located_and_fixed_in_its_own_text() {
     assert_eq!(apply_edits(&racy, &whole.edits, Encoding::Utf16), fixed);
     assert!(!path.exists(), "the buffer was written to disk");
 }
+
+/// A race in a kernel written in an included header is published on the document at the
+/// `#include` that brings the header in (the document holds no other place for it), its message
+/// says where in the header it is, its two accesses are related locations in the header's URI,
+/// and no quick fix edits the header.
+#[test]
+fn a_header_kernels_race_is_shown_at_the_include_with_the_headers_locations() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let messages = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/messages");
+    for f in ["header_kernel_race.cu", "tile_kernels.cuh"] {
+        std::fs::copy(messages.join(f), dir.path().join(f)).expect("copy");
+    }
+    let path = dir.path().join("header_kernel_race.cu");
+    let text = std::fs::read_to_string(&path).expect("runner");
+    let uri = uri_of(&path);
+    let mut c = Client::start(dir.path());
+    c.initialize();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(&uri, 1);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let race = &diags[0];
+    assert_eq!(race["code"], "data-race");
+    assert_eq!(race["range"]["start"]["line"], 3, "the `#include` line: {race:#}");
+    let message = race["message"].as_str().unwrap_or_default();
+    let header_at = format!(
+        "in {}:12:9: data race on shared array `tile`",
+        dir.path().join("tile_kernels.cuh").display()
+    );
+    assert!(message.starts_with(&header_at), "{message}");
+    assert!(message.contains("= in the header included from "), "{message}");
+    let related = race["relatedInformation"].as_array().expect("related information");
+    let header = uri_of(&dir.path().join("tile_kernels.cuh"));
+    let lines: Vec<&Value> = related.iter().map(|r| &r["location"]["range"]["start"]["line"]).collect();
+    assert_eq!(lines, [&json!(11), &json!(14)], "{race:#}");
+    assert!(related.iter().all(|r| r["location"]["uri"] == header.as_str()), "{race:#}");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": race["range"], "context": {"diagnostics": [race]}}),
+    );
+    assert_eq!(actions["result"], json!([]), "{actions}");
+    assert_eq!(c.shut_down(), 0);
+}
