@@ -236,6 +236,38 @@ pub fn lower_kernel(
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
 ) -> R<Kernel> {
+    // An array seen through a narrower type is lowered again with its elements split into
+    // units of that type (`wide.rs`): at most one split per attempt, each one finer.
+    let mut split: HashMap<String, u32> = HashMap::new();
+    for _ in 0..wide::MAX_RELOWERINGS {
+        let mut attempt_warnings = Vec::new();
+        let mut relower = None;
+        let lowered =
+            lower_kernel_with(f, name.clone(), site, model, &mut attempt_warnings, &split, &mut relower);
+        match (lowered, relower) {
+            (Err(_), Some((array, parts))) => {
+                *split.entry(array).or_insert(1) *= parts;
+            }
+            (lowered, _) => {
+                warnings.append(&mut attempt_warnings);
+                return lowered;
+            }
+        }
+    }
+    let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
+    Err(Diagnostic::error("unsupported: views of an array through too many narrower types", at))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lower_kernel_with(
+    f: &Function,
+    name: String,
+    site: &KernelSite,
+    model: &super::Model,
+    warnings: &mut Vec<Diagnostic>,
+    split: &HashMap<String, u32>,
+    relower: &mut Option<(String, u32)>,
+) -> R<Kernel> {
     let KernelSite { src, file, outside, assumptions } = *site;
     let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
     let mut lx = Lx {
@@ -272,6 +304,9 @@ pub fn lower_kernel(
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
+        split: split.clone(),
+        relower: None,
+        cells: HashSet::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -302,7 +337,9 @@ pub fn lower_kernel(
     if body_parts.returns_early {
         lx.ret = Some(lx.flag("ret"));
     }
-    lx.seq(&body_parts.stmts)?;
+    let lowered = lx.seq(&body_parts.stmts);
+    *relower = lx.relower.take();
+    lowered?;
     let mut stmts = std::mem::take(&mut lx.out);
     let views = &lx.views;
     if let Err(row) = wide::resolve(&mut stmts, &lx.wide, |a| views.contains_key(a)) {
@@ -393,6 +430,13 @@ struct Lx<'a> {
     kernel_templated: bool,
     /// Locals that may differ between threads ([`Lx::is_varying`]).
     varying: HashSet<String>,
+    /// Arrays whose elements this attempt splits into `parts` units each (`wide.rs`).
+    split: HashMap<String, u32>,
+    /// Set by a cast to a narrower type: lower the kernel again with this array split.
+    relower: Option<(String, u32)>,
+    /// Scalars and structs kept in memory (`__shared__ int count;`): accessed without a view,
+    /// so never split.
+    cells: HashSet<String>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -942,6 +986,9 @@ impl<'a> Lx<'a> {
             };
             let Some(elem) = self.elem_of(&elem) else { continue };
             let kpl = self.declare(&g.name);
+            if dims.is_none() {
+                self.cells.insert(kpl.clone());
+            }
             let binding = match (&dims, &elem) {
                 (Some(d), _) => Binding::Array { kpl: kpl.clone(), elem: elem.clone(), rank: d.len() },
                 (None, Elem::Scalar(t)) => Binding::Cell { kpl: kpl.clone(), ty: *t },
@@ -960,6 +1007,10 @@ impl<'a> Lx<'a> {
 
     /// What a name, or a member of a record held in locals (`v.x`, `g.adj`), is bound to.
     fn binding(&self, n: &Node) -> Option<Binding> {
+        self.binding_of(n).map(|b| self.split_view(b))
+    }
+
+    fn binding_of(&self, n: &Node) -> Option<Binding> {
         match &n.kind {
             NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
             // `p->x` too where `p` stands for a struct in locals (`f(&s)` inlined), and
@@ -971,7 +1022,7 @@ impl<'a> Lx<'a> {
                         base = strip(p);
                     }
                 }
-                match self.binding(base)? {
+                match self.binding_of(base)? {
                     Binding::Record(l) => l.member(name),
                     _ => None,
                 }
@@ -1353,7 +1404,9 @@ impl<'a> Lx<'a> {
                     return Ok(());
                 }
                 let kpl = self.declare(name);
-                self.dynamic_shared = Some((kpl.clone(), bytes));
+                // The unit of its elements: a narrower view may split them (`wide.rs`).
+                let parts = self.split.get(&kpl).copied().unwrap_or(1);
+                self.dynamic_shared = Some((kpl.clone(), bytes.map(|b| b / parts)));
                 let span = self.span_of(v).unwrap_or(self.cur_span);
                 self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
                 self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
@@ -1380,6 +1433,7 @@ impl<'a> Lx<'a> {
             let kpl = self.declare(name);
             let span = self.span_of(v).unwrap_or(self.cur_span);
             self.declare_array(&kpl, name, Space::Shared, &[Some(1)], &elem, span);
+            self.cells.insert(kpl.clone());
             let binding = match elem {
                 Elem::Scalar(t) => Binding::Cell { kpl, ty: t },
                 Elem::Record(layout) => Binding::RecordRef(Rc::new(record::InMemory {

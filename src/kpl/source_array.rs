@@ -21,12 +21,22 @@ pub struct SourceArray {
     /// which lie one after another (`a_b[stride + i]` is `b[i]`). 0: the leading index
     /// selects the member.
     pub member_stride: u64,
+    /// Each element is `parts` KPL elements (an array also seen through a narrower type: an
+    /// `int` array read as bytes is 4 KPL elements per `int`); 1 otherwise. Reports name the
+    /// source element that holds the KPL one.
+    pub parts: u32,
 }
 
 impl SourceArray {
     /// The plain view of an array the source declares under `name`.
     pub fn named(name: &str) -> SourceArray {
-        SourceArray { names: vec![name.to_string()], scalar: false, fields: Vec::new(), member_stride: 0 }
+        SourceArray {
+            names: vec![name.to_string()],
+            scalar: false,
+            fields: Vec::new(),
+            member_stride: 0,
+            parts: 1,
+        }
     }
 }
 
@@ -35,6 +45,9 @@ impl SourceArray {
 /// view (a KPL file) the KPL array's own indices: `A[2][7]`.
 pub fn element_text(decl: &ArrayDecl, view: Option<&SourceArray>, index: u64) -> String {
     let mut digits = delinearize(&decl.dims, index);
+    if let (Some(v), Some(last)) = (view, digits.last_mut()) {
+        *last /= u64::from(v.parts.max(1));
+    }
     let mut name = decl.name.clone();
     let mut field = None;
     if let Some(v) = view {
@@ -99,6 +112,9 @@ pub fn subscripts_text(decl: &ArrayDecl, view: Option<&SourceArray>, subscripts:
         if v.scalar {
             return name;
         }
+        if let Some(last) = shown.last_mut() {
+            *last = last.div_euclid(i64::from(v.parts.max(1)));
+        }
         let k = v.fields.len() as i64;
         if k > 0 {
             if let Some(last) = shown.last_mut() {
@@ -121,12 +137,14 @@ pub fn subscripts_text(decl: &ArrayDecl, view: Option<&SourceArray>, subscripts:
 /// `17 elements`, `16 × 17 elements` (struct and vector elements counted as elements).
 pub fn extent_text(view: Option<&SourceArray>, dims: &[Option<u32>]) -> String {
     let k = view.map_or(0, |v| v.fields.len() as u32);
+    let parts = view.map_or(1, |v| v.parts.max(1));
     let n = dims.len();
     let parts: Vec<String> = dims
         .iter()
         .enumerate()
         .map(|(i, d)| match d {
-            Some(d) if i + 1 == n && k > 0 => (d / k).to_string(),
+            Some(d) if i + 1 == n && k > 0 => (d / parts / k).to_string(),
+            Some(d) if i + 1 == n => (d / parts).to_string(),
             Some(d) => d.to_string(),
             None => "?".to_string(),
         })
@@ -159,14 +177,20 @@ mod tests {
 
     #[test]
     fn through_the_source_view() {
-        let scalar =
-            SourceArray { names: vec!["count".into()], scalar: true, fields: vec![], member_stride: 0 };
+        let scalar = SourceArray {
+            names: vec!["count".into()],
+            scalar: true,
+            fields: vec![],
+            member_stride: 0,
+            parts: 1,
+        };
         assert_eq!(element_text(&decl(&[Some(1)]), Some(&scalar), 0), "count");
         let group = SourceArray {
             names: vec!["a".into(), "b".into()],
             scalar: false,
             fields: vec![],
             member_stride: 0,
+            parts: 1,
         };
         assert_eq!(element_text(&decl(&[Some(2), Some(64)]), Some(&group), 64 + 5), "b[5]");
         let pts = SourceArray {
@@ -174,6 +198,7 @@ mod tests {
             scalar: false,
             fields: vec!["x".into(), "y".into()],
             member_stride: 0,
+            parts: 1,
         };
         assert_eq!(element_text(&decl(&[Some(128)]), Some(&pts), 9), "pts[4].y");
     }
@@ -190,11 +215,17 @@ mod tests {
             scalar: false,
             fields: vec!["x".into(), "y".into()],
             member_stride: 0,
+            parts: 1,
         };
         assert_eq!(subscripts_text(&decl(&[Some(128)]), Some(&pts), &[129]), "pts[64].y");
         assert_eq!(extent_text(Some(&pts), &[Some(128)]), "64 elements");
-        let count =
-            SourceArray { names: vec!["count".into()], scalar: true, fields: vec![], member_stride: 0 };
+        let count = SourceArray {
+            names: vec!["count".into()],
+            scalar: true,
+            fields: vec![],
+            member_stride: 0,
+            parts: 1,
+        };
         assert_eq!(extent_text(Some(&count), &[Some(1)]), "1 element");
     }
 }

@@ -266,7 +266,7 @@ impl Lx<'_> {
             };
             self.source_arrays.push((
                 kpl.clone(),
-                SourceArray { names, scalar: false, fields, member_stride: u64::from(stride) },
+                SourceArray { names, scalar: false, fields, member_stride: u64::from(stride), parts: 1 },
             ));
             for (k, m) in members.iter().enumerate() {
                 self.ptr_groups.members.insert(m.id.clone(), (kpl.clone(), k as u32 * stride));

@@ -361,17 +361,29 @@ impl Lx<'_> {
         at: Span,
     ) {
         let mut dims = dims.to_vec();
-        if let (Elem::Record(l), Some(last)) = (elem, dims.last_mut()) {
-            *last = last.map(|d| d * l.words());
+        // Elements split into the units of a narrower view (`wide.rs`): `parts` per element.
+        let parts = self.split.get(kpl).copied().unwrap_or(1);
+        let fields = match elem {
+            Elem::Record(l) => l.paths(),
+            Elem::Scalar(_) => Vec::new(),
+        };
+        if let Some(last) = dims.last_mut() {
+            *last = last.map(|d| d * elem.words() * parts);
+        }
+        if !fields.is_empty() || parts > 1 {
             self.source_arrays.push((
                 kpl.to_string(),
                 SourceArray {
                     names: vec![source.to_string()],
                     scalar: false,
-                    fields: l.paths(),
+                    fields,
                     member_stride: 0,
+                    parts,
                 },
             ));
+        }
+        if parts > 1 {
+            self.wide_view(kpl, parts);
         }
         self.arrays.push(ArrayDecl { name: kpl.to_string(), space, dims, span: at });
     }

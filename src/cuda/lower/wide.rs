@@ -15,7 +15,7 @@
 //! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
 //! element would be several words of the view.
 
-use super::{Elem, Lx};
+use super::{Binding, Elem, Lx};
 use crate::kpl::ast::{Stmt, StmtKind, Width};
 use std::collections::HashMap;
 
@@ -57,6 +57,30 @@ impl Lx<'_> {
         elem.words() * self.wide_base(array).1
     }
 
+    /// Whether `array` may be split into narrower units: an array of the kernel (not a row
+    /// view, a pointer group or a scalar, whose accesses do not go through a view).
+    fn splittable(&self, array: &str) -> bool {
+        let declared = self.arrays.iter().any(|a| a.name == array);
+        let group_or_scalar =
+            self.source_arrays.iter().any(|(k, v)| k == array && (v.names.len() > 1 || v.scalar));
+        declared && !group_or_scalar && !self.views.contains_key(array) && !self.cells.contains(array)
+    }
+
+    /// A binding as the source name sees it: an array whose elements are split (`split`) is
+    /// the view of its units with `parts` per element.
+    pub(super) fn split_view(&self, b: Binding) -> Binding {
+        match b {
+            Binding::Array { kpl, elem, rank } => match self.split.get(&kpl) {
+                Some(&parts) => {
+                    let view = self.wide.by_base.get(&(kpl.clone(), parts)).cloned().unwrap_or(kpl);
+                    Binding::Array { kpl: view, elem, rank }
+                }
+                None => Binding::Array { kpl, elem, rank },
+            },
+            other => other,
+        }
+    }
+
     /// The array's elements per word through `array` (1 unless it is a wide view).
     pub(super) fn scale(&self, array: &str) -> u32 {
         self.wide_base(array).1
@@ -72,6 +96,11 @@ impl Lx<'_> {
             return None;
         }
         let unit = from_bytes / k;
+        if unit > to_bytes && to_bytes > 0 && unit.is_multiple_of(to_bytes) && self.splittable(&base) {
+            // Narrower than the array's elements: lower the kernel again with them split.
+            self.relower = Some((base, unit / to_bytes));
+            return None;
+        }
         if unit == 0 || !to_bytes.is_multiple_of(unit) {
             return None;
         }
@@ -80,6 +109,9 @@ impl Lx<'_> {
         Some(self.wide_view(&base, k))
     }
 }
+
+/// How many times one kernel is lowered again for arrays seen through narrower types.
+pub(super) const MAX_RELOWERINGS: usize = 4;
 
 /// Every access to a wide view in `stmts` becomes an access to its array covering `k` elements.
 /// `Err` names a view whose base is not an array (a row view left unresolved): the caller
