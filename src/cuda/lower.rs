@@ -2595,6 +2595,10 @@ impl<'a> Lx<'a> {
         }
         let args = &n.children[1.min(n.children.len())..];
         match name {
+            "memcpy" | "memset" | "std::memcpy" | "std::memset" if args.len() == 3 && !want => {
+                self.memory_range(name.trim_start_matches("std::"), args, n)?;
+                return Ok(None);
+            }
             "__syncthreads" if args.is_empty() && !want => {
                 self.emit(StmtKind::Barrier);
                 return Ok(None);

@@ -198,18 +198,31 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
             .with_note(format!("reported as possible: {why}")),
         );
     };
-    let element = match k.array(&o.array) {
-        Some(decl) => kpl::source_array::subscripts_text(decl, view, &w.subscripts),
-        None => format!("{name}{}", w.subscripts.iter().map(|s| format!("[{s}]")).collect::<String>()),
+    let text = |subscripts: &[u64]| match k.array(&o.array) {
+        Some(decl) => kpl::source_array::subscripts_text(decl, view, subscripts),
+        None => format!("{name}{}", subscripts.iter().map(|s| format!("[{s}]")).collect::<String>()),
     };
+    // A wider access (a vector over narrower elements, `memcpy`) covers `width` elements from
+    // its subscript on: the range it names, first to last, when they are different elements.
+    let width = k.stmt(o.label).map_or(1, |s| s.width().get());
+    let first = text(&w.subscripts);
+    let mut last_subscripts = w.subscripts.clone();
+    if let Some(l) = last_subscripts.last_mut() {
+        *l = l.wrapping_add(u64::from(width) - 1) & 0xffff_ffff;
+    }
+    let last = text(&last_subscripts);
+    let (element, is) =
+        if width > 1 && last != first { (format!("{first}` … `{last}"), "reaches") } else { (first, "is") };
     let widen = |d: [u32; 3]| d.map(u64::from);
     let block_rank = rank(k.geometry.block_dim.map(widen).or(Some(w.block_dim)), &[w.thread.tid]);
     let grid_rank = rank(k.geometry.grid_dim.map(widen).or(Some(w.grid_dim)), &[w.thread.bid]);
     let many_blocks = k.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
     let thread = thread_text(&w.thread, (block_rank, grid_rank), many_blocks);
-    let mut d =
-        Diagnostic::error(format!("out-of-bounds {kind}: `{element}` is outside `{name}` ({extent})"), span)
-            .with_label(format!("{kind} by {thread}"));
+    let mut d = Diagnostic::error(
+        format!("out-of-bounds {kind}: `{element}` {is} outside `{name}` ({extent})"),
+        span,
+    )
+    .with_label(format!("{kind} by {thread}"));
     let values =
         model_values(k, &w.params, [&w.block_dim, &w.grid_dim], (block_rank, grid_rank), many_blocks);
     if !values.is_empty() {

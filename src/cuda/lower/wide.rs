@@ -15,8 +15,8 @@
 //! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
 //! element would be several words of the view.
 
-use super::{Binding, Elem, Lx};
-use crate::kpl::ast::{Stmt, StmtKind, Width};
+use super::{array_type, pointee, strip, Binding, Elem, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, Stmt, StmtKind, Width};
 use std::collections::HashMap;
 
 /// The wide views of one kernel: by view name, the array (or row view) it stands for and how
@@ -107,6 +107,68 @@ impl Lx<'_> {
         let k = to_bytes / unit;
         // Through a row view, the row's own wide view: `in_memory` resolves the row first.
         Some(self.wide_view(&base, k))
+    }
+}
+
+impl Lx<'_> {
+    /// `memcpy(dst, src, bytes)` and `memset(dst, v, bytes)` with a constant size: one access
+    /// covering the bytes, in each array's elements (a struct's words, a view's words) — a read of
+    /// `src` and a write of `dst` of an unknown value. Refused when the size is not a constant or
+    /// not a whole number of the pointers' words.
+    pub(super) fn memory_range(&mut self, name: &str, args: &[Node], n: &Node) -> R<()> {
+        let (size, _) = self.rvalue(&args[2])?;
+        let Some(bytes) = size.constant_value() else {
+            return Err(self.unsupported(format!("`{name}` of a size that is not a constant"), n));
+        };
+        let value = match name {
+            "memcpy" => {
+                let (array, index, width) = self.byte_range(&args[1], bytes, name, n)?;
+                let v = self.fresh("copied");
+                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                self.emit(StmtKind::Read { dst: v.clone(), array, index, width });
+                Expr::var(&v)
+            }
+            _ => {
+                // The byte value replicated: an unknown word (two memsets are not proven to
+                // store one value).
+                self.rvalue(&args[1])?;
+                let v = self.fresh("filled");
+                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                Expr::var(&v)
+            }
+        };
+        let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
+        self.emit(StmtKind::Write { array, index, value, width });
+        Ok(())
+    }
+
+    /// The access `bytes` bytes from the pointer `arg` (converted to `void *` for the call) cover:
+    /// its array, index and width in the pointer's words (a wide view's words are widened to the
+    /// array's elements by [`resolve`]).
+    fn byte_range(&mut self, arg: &Node, bytes: u32, name: &str, n: &Node) -> R<(String, Vec<Expr>, Width)> {
+        let mut p = strip(arg);
+        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) =
+            (&p.kind, p.children.as_slice())
+        {
+            if !p.ty.as_deref().is_some_and(|t| t.contains("void")) {
+                break;
+            }
+            p = strip(c);
+        }
+        let word =
+            p.ty.as_deref()
+                .map(|t| self.resolve(t))
+                .and_then(|t| pointee(&t).map(str::to_string).or_else(|| array_type(&t).map(|(e, _)| e)))
+                .and_then(|t| self.word_bytes(&t));
+        let (array, _, off) = self.pointer(p)?;
+        let scale = self.scale(&array);
+        match word {
+            Some(w) if w > 0 && bytes.is_multiple_of(w) && (1..=64).contains(&(bytes / w * scale)) => {
+                let (array, index) = self.in_memory(array, vec![off]);
+                Ok((array, index, Width(bytes / w)))
+            }
+            _ => Err(self.unsupported(format!("`{name}` of {bytes} bytes over this pointer's words"), n)),
+        }
     }
 }
 
