@@ -1948,6 +1948,10 @@ impl<'a> Lx<'a> {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
+            // `p++`, `--p` of a pointer local as a value (`*row++`, `*p++ = x`).
+            NodeKind::Unary { op, postfix } if op == "++" || op == "--" => {
+                self.step_pointer(n, op == "++", *postfix)
+            }
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
         }
     }
@@ -2374,6 +2378,22 @@ impl<'a> Lx<'a> {
         self.update(target, if up { "+" } else { "-" }, Expr::Const(1), Ty::Int, n)?;
         let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&kpl))));
         Ok((Expr::var(&value), ty))
+    }
+
+    /// `p++`, `++p`, `p--`, `--p` (`n`) of a pointer local as a pointer value: its offset moves
+    /// by one element (in the array's elements: a wide view's word is several), the value a
+    /// copy of the offset taken before the update for a postfix operator, after it otherwise.
+    fn step_pointer(&mut self, n: &Node, up: bool, postfix: bool) -> R<(String, Elem, Expr)> {
+        let x = strip(self.only_child(n)?);
+        let Some(Binding::Ptr { array, elem, offset }) = self.binding(x) else {
+            return Err(self.unsupported("`++`/`--` of this pointer inside an expression", n));
+        };
+        let old = postfix.then(|| self.temp(Some(Expr::var(&offset))));
+        let step = Expr::Const(self.elem_units(&array, &elem));
+        let op = if up { BinOp::Add } else { BinOp::Sub };
+        self.emit(StmtKind::Assign { name: offset.clone(), value: Expr::bin(op, Expr::var(&offset), step) });
+        let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&offset))));
+        Ok((array, elem, Expr::var(&value)))
     }
 
     /// `a && b` / `a || b`: `b` is evaluated only where C evaluates it when it reads memory.
