@@ -641,7 +641,7 @@ impl<'a> Lx<'a> {
             && e.walk().iter().all(|n| match &n.kind {
                 NodeKind::DeclRef { decl_id, decl_kind, .. } => {
                     decl_kind == "ParmVarDecl"
-                        && !assigns(body, decl_id)
+                        && !may_change(body, decl_id)
                         && matches!(
                             self.bindings.get(decl_id),
                             Some(Binding::Scalar { .. } | Binding::Array { .. } | Binding::Record(_))
@@ -3164,6 +3164,45 @@ impl<'a> Lx<'a> {
 /// A constructor call without arguments (`__shared__ float2 s[64];` default-constructs).
 fn is_default_construction(n: &Node) -> bool {
     matches!(&n.kind, NodeKind::Other { kind } if kind == "CXXConstructExpr") && n.children.is_empty()
+}
+
+/// Whether `body` may change the declaration `id` or one of its members: assigns it or a member
+/// (`s.p += k`, `s.n = 5`, `++s.n`), calls an operator on it (`s = t` of a struct), takes its or
+/// a member's address, or passes it or a member as an lvalue (a reference argument may be
+/// written). Over-approximates: an expression over `id` that this says is unchanged keeps its
+/// value through the body.
+fn may_change(body: &Node, id: &str) -> bool {
+    // The declaration an lvalue is `id` or a member of (through `.`, not `->`: `p->x` is memory).
+    fn base_is(n: &Node, id: &str) -> bool {
+        let mut n = n;
+        loop {
+            match &n.kind {
+                NodeKind::Paren => {}
+                NodeKind::ImplicitCast { cast } if cast == "NoOp" => {}
+                NodeKind::Other { kind } if kind == "MaterializeTemporaryExpr" => {}
+                NodeKind::Member { arrow: false, .. } => {}
+                NodeKind::DeclRef { decl_id, .. } => return decl_id == id,
+                _ => return false,
+            }
+            match n.children.first() {
+                Some(c) => n = c,
+                None => return false,
+            }
+        }
+    }
+    body.walk().iter().any(|n| {
+        let operands: &[Node] = match &n.kind {
+            NodeKind::Binary { op } if op == "=" => &n.children[..1.min(n.children.len())],
+            NodeKind::CompoundAssign { .. } => &n.children[..1.min(n.children.len())],
+            NodeKind::Unary { op, .. } if matches!(op.as_str(), "++" | "--" | "&") => &n.children,
+            // A method call's object (`s.reset()`) is its callee's base.
+            NodeKind::OperatorCall { .. } | NodeKind::Call { .. } | NodeKind::MemberCall { .. } => {
+                &n.children
+            }
+            _ => &[],
+        };
+        operands.iter().any(|o| base_is(o, id))
+    })
 }
 
 /// Whether `body` assigns the declaration `id` (`=`, `op=`, `++`, `--`).
