@@ -21,3 +21,10 @@ __global__ void k(View in, float *out) {
     View next = threadIdx.x > 0 ? copy : row;
     out[threadIdx.x] = get(next, threadIdx.x) + get(row, 0);
 }
+
+// `?:` of two calls returning structs: each branch's value in the same temporaries, the pointer
+// member's array fixed by the first.
+__global__ void pick(View in, float *out) {
+    View v = out[0] > 0.0f ? sub(in, 1) : sub(in, 2);
+    out[threadIdx.x + 1] = v.data[threadIdx.x];
+}
