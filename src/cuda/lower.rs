@@ -94,6 +94,14 @@ enum Binding {
         elem: Elem,
         offset: String,
     },
+    /// A pointer member of a struct in locals: its element offset is the local `offset`, its
+    /// array the one its first assignment gives (`Lx::member_arrays`); [`Lx::binding`] gives it
+    /// as a [`Binding::Ptr`] once that is known. A later assignment of a pointer into another
+    /// array is refused.
+    MemberPtr {
+        offset: String,
+        elem: Elem,
+    },
     /// A namespace-scope scalar constant: its initializer, evaluated where it is read.
     Const(Node),
     /// A pointer never re-pointed whose element is an expression of values that never change
@@ -176,12 +184,12 @@ enum Ctx {
     Body { parent_start: usize },
 }
 
-/// Where an inlined function's `return` puts its value: a scalar local, or one local per
-/// word of a returned record.
+/// Where an inlined function's `return` puts its value: a scalar local, or a returned record's
+/// temporaries (a pointer member's array fixed by the first `return`).
 #[derive(Clone, Debug)]
 enum Slot {
     Scalar(String, Ty),
-    Record(Vec<(String, Ty)>),
+    Record(Rc<record::Locals>),
     /// A pointer: the local holding its word offset, and the array every `return` points into
     /// (known at the first one).
     Pointer(String, Option<(String, Elem)>),
@@ -190,7 +198,7 @@ enum Slot {
 /// The shape of an inlined call's value.
 enum Want {
     Scalar(Ty),
-    Record(Vec<Ty>),
+    Record(Rc<record::Layout>),
     Pointer,
 }
 
@@ -301,6 +309,7 @@ fn lower_kernel_with(
         lambdas: HashMap::new(),
         gotos: HashMap::new(),
         views: HashMap::new(),
+        member_arrays: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -424,6 +433,9 @@ struct Lx<'a> {
     /// Rows of multi-dimensional arrays pointers point into, by view name: the array and the
     /// outer indices (`row_pointer.rs`).
     views: HashMap<String, (String, Vec<Expr>)>,
+    /// The arrays of structs' pointer members in locals, by offset local, from their first
+    /// assignment ([`Binding::MemberPtr`]).
+    member_arrays: HashMap<String, String>,
     /// Wider views of arrays' elements pointers were cast to (`wide.rs`).
     wide: wide::WideViews,
     /// The kernel is a template instance (its text serves every instance: `split.rs`).
@@ -674,7 +686,7 @@ impl<'a> Lx<'a> {
             && e.walk().iter().all(|n| match &n.kind {
                 NodeKind::DeclRef { decl_id, decl_kind, .. } => {
                     decl_kind == "ParmVarDecl"
-                        && !assigns(body, decl_id)
+                        && !may_change(body, decl_id)
                         && matches!(
                             self.bindings.get(decl_id),
                             Some(Binding::Scalar { .. } | Binding::Array { .. } | Binding::Record(_))
@@ -1011,7 +1023,7 @@ impl<'a> Lx<'a> {
     }
 
     fn binding_of(&self, n: &Node) -> Option<Binding> {
-        match &n.kind {
+        let b = match &n.kind {
             NodeKind::DeclRef { decl_id, .. } => self.bindings.get(decl_id).cloned(),
             // `p->x` too where `p` stands for a struct in locals (`f(&s)` inlined), and
             // `(*p).x`, the same member.
@@ -1028,6 +1040,38 @@ impl<'a> Lx<'a> {
                 }
             }
             _ => None,
+        };
+        b.map(|b| self.resolved(b))
+    }
+
+    /// A struct's pointer member as a pointer into its array, once an assignment gave it one.
+    fn resolved(&self, b: Binding) -> Binding {
+        match b {
+            Binding::MemberPtr { offset, elem } => match self.member_arrays.get(&offset) {
+                Some(array) => Binding::Ptr { array: array.clone(), elem, offset },
+                None => Binding::MemberPtr { offset, elem },
+            },
+            b => b,
+        }
+    }
+
+    /// The pointer member whose offset is `offset` (of `elem`s) given a pointer into `array`
+    /// (of `to`s): its array from now on if it had none; a pointer into another array, or to
+    /// another type, is refused (a pointer is always into one array).
+    fn fix_member_array(&mut self, offset: &str, elem: &Elem, array: String, to: &Elem, n: &Node) -> R<()> {
+        if to != elem {
+            return Err(self.unsupported("a struct's pointer member given a pointer to another type", n));
+        }
+        match self.member_arrays.get(offset) {
+            Some(a) if *a != array => Err(self.unsupported(
+                "a struct's pointer member re-pointed to another array (a pointer is into one array)",
+                n,
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.member_arrays.insert(offset.to_string(), array);
+                Ok(())
+            }
         }
     }
 
@@ -1516,15 +1560,8 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             Some(Slot::Record(slots)) => {
-                let t = n.ty.as_deref().or(v.ty.as_deref()).unwrap_or_default();
-                let layout = self
-                    .layout_of(&self.resolve(t))
-                    .ok_or_else(|| self.unsupported("this `return` of a struct", n))?;
-                let vals = self.record_values(v, &layout)?;
-                for ((r, t), (e, et)) in slots.into_iter().zip(vals) {
-                    self.emit(StmtKind::Assign { name: r, value: convert(e, et, t) });
-                }
-                Ok(())
+                let vals = self.record_values(v, &slots.layout)?;
+                self.write_record(record::Place::Locals(slots), vals, n)
             }
             Some(Slot::Pointer(offset, target)) => {
                 let (array, elem, off) = self.pointer(strip(v))?;
@@ -1670,15 +1707,28 @@ impl<'a> Lx<'a> {
         let n = strip_discard(n);
         match &n.kind {
             NodeKind::Binary { op }
-                if op == "=" && matches!(self.binding(strip(&n.children[0])), Some(Binding::Ptr { .. })) =>
+                if op == "="
+                    && matches!(
+                        self.binding(strip(&n.children[0])),
+                        Some(Binding::Ptr { .. } | Binding::MemberPtr { .. })
+                    ) =>
             {
                 let (lhs, rhs) = self.two(n)?;
-                let Some(Binding::Ptr { array, offset, .. }) = self.binding(strip(lhs)) else {
-                    return Err(self.unsupported("this pointer assignment", n));
+                let (to, to_elem, off) = self.pointer(rhs)?;
+                let (offset, elem, array) = match self.binding(strip(lhs)) {
+                    Some(Binding::Ptr { array, elem, offset }) => (offset, elem, Some(array)),
+                    Some(Binding::MemberPtr { offset, elem }) => (offset, elem, None),
+                    _ => return Err(self.unsupported("this pointer assignment", n)),
                 };
-                let (to, _, off) = self.pointer(rhs)?;
-                if to != array {
-                    return Err(self.unsupported("a pointer re-pointed to another array", n));
+                match array {
+                    // A struct's pointer member: its array is fixed at its first assignment.
+                    _ if array.is_none() || self.member_arrays.contains_key(&offset) => {
+                        self.fix_member_array(&offset, &elem, to, &to_elem, n)?
+                    }
+                    Some(a) if a != to => {
+                        return Err(self.unsupported("a pointer re-pointed to another array", n))
+                    }
+                    _ => {}
                 }
                 self.emit(StmtKind::Assign { name: offset, value: off });
                 Ok(())
@@ -1818,6 +1868,10 @@ impl<'a> Lx<'a> {
                     Ok(Target::Elem { array, index, ty })
                 }
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
+                Binding::MemberPtr { .. } => Err(self.unsupported(
+                    "moving a struct's pointer member before it is given a pointer (its array is not known)",
+                    n,
+                )),
             };
         }
         if let Some((kpl, ty)) = self.var_through(s)? {
@@ -1937,6 +1991,12 @@ impl<'a> Lx<'a> {
             Some(Binding::Array { kpl, elem, rank: 1 }) => return Ok((kpl, elem, Expr::Const(0))),
             Some(Binding::Ptr { array, elem, offset }) => return Ok((array, elem, Expr::Var(offset))),
             Some(Binding::Alias { array, elem, at }) => return Ok((array, elem, at)),
+            Some(Binding::MemberPtr { .. }) => {
+                return Err(self.unsupported(
+                    "a struct's pointer member used before it is given a pointer (its array is not known)",
+                    n,
+                ))
+            }
             Some(_) => {
                 return Err(
                     self.unsupported("this array as a pointer (a row of a multi-dimensional array)", n)
@@ -2003,6 +2063,10 @@ impl<'a> Lx<'a> {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
+            // `p++`, `--p` of a pointer local as a value (`*row++`, `*p++ = x`).
+            NodeKind::Unary { op, postfix } if op == "++" || op == "--" => {
+                self.step_pointer(n, op == "++", *postfix)
+            }
             _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
         }
     }
@@ -2158,7 +2222,8 @@ impl<'a> Lx<'a> {
                     Binding::Array { .. }
                     | Binding::Ptr { .. }
                     | Binding::Alias { .. }
-                    | Binding::VarPtr { .. },
+                    | Binding::VarPtr { .. }
+                    | Binding::MemberPtr { .. },
                 ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
@@ -2362,7 +2427,11 @@ impl<'a> Lx<'a> {
             }
             Some(Binding::Const(_)) => self.rvalue(s),
             Some(
-                Binding::Array { .. } | Binding::Ptr { .. } | Binding::Alias { .. } | Binding::VarPtr { .. },
+                Binding::Array { .. }
+                | Binding::Ptr { .. }
+                | Binding::Alias { .. }
+                | Binding::VarPtr { .. }
+                | Binding::MemberPtr { .. },
             ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;
@@ -2429,6 +2498,22 @@ impl<'a> Lx<'a> {
         self.update(target, if up { "+" } else { "-" }, Expr::Const(1), Ty::Int, n)?;
         let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&kpl))));
         Ok((Expr::var(&value), ty))
+    }
+
+    /// `p++`, `++p`, `p--`, `--p` (`n`) of a pointer local as a pointer value: its offset moves
+    /// by one element (in the array's elements: a wide view's word is several), the value a
+    /// copy of the offset taken before the update for a postfix operator, after it otherwise.
+    fn step_pointer(&mut self, n: &Node, up: bool, postfix: bool) -> R<(String, Elem, Expr)> {
+        let x = strip(self.only_child(n)?);
+        let Some(Binding::Ptr { array, elem, offset }) = self.binding(x) else {
+            return Err(self.unsupported("`++`/`--` of this pointer inside an expression", n));
+        };
+        let old = postfix.then(|| self.temp(Some(Expr::var(&offset))));
+        let step = Expr::Const(self.elem_units(&array, &elem));
+        let op = if up { BinOp::Add } else { BinOp::Sub };
+        self.emit(StmtKind::Assign { name: offset.clone(), value: Expr::bin(op, Expr::var(&offset), step) });
+        let value = old.unwrap_or_else(|| self.temp(Some(Expr::var(&offset))));
+        Ok((array, elem, Expr::var(&value)))
     }
 
     /// `a && b` / `a || b`: `b` is evaluated only where C evaluates it when it reads memory.
@@ -2953,7 +3038,15 @@ impl<'a> Lx<'a> {
             } else if self.scalar_of(&at).is_some() {
                 vals.push(self.rvalue(a)?.0);
             } else if let Some(layout) = self.layout_of(&at) {
-                vals.extend(self.record_values(a, &layout)?.into_iter().map(|(e, _)| e));
+                for v in self.record_values(a, &layout)? {
+                    let record::Val::Scalar(e, _) = v else {
+                        return Err(self.unsupported(
+                            format!("a call of `{name}`, which has no body, with a struct holding pointers"),
+                            n,
+                        ));
+                    };
+                    vals.push(e);
+                }
             } else {
                 return Err(self.unsupported(
                     format!("a call of `{name}`, which has no body, with an argument of type `{at}`"),
@@ -3053,7 +3146,7 @@ impl<'a> Lx<'a> {
             } else if let Some(layout) = self.layout_of(&ty) {
                 let vals = self.record_values(a, &layout)?;
                 let base = if p.name.is_empty() { "arg".to_string() } else { p.name.clone() };
-                let locals = self.record_locals(&base, layout, a)?;
+                let locals = self.record_locals(&base, layout);
                 self.write_record(record::Place::Locals(locals.clone()), vals, a)?;
                 bound.push((p.id.clone(), Binding::Record(locals)));
             } else if let Some(t) = self.scalar_of(&ty) {
@@ -3070,9 +3163,7 @@ impl<'a> Lx<'a> {
         let result = match want {
             None => None,
             Some(Want::Scalar(t)) => Some(Slot::Scalar(self.temp(None), t)),
-            Some(Want::Record(tys)) => {
-                Some(Slot::Record(tys.into_iter().map(|t| (self.temp(None), t)).collect()))
-            }
+            Some(Want::Record(layout)) => Some(Slot::Record(self.record_temps(layout))),
             Some(Want::Pointer) => Some(Slot::Pointer(self.temp(None), None)),
         };
         for (id, b) in bound {
@@ -3132,6 +3223,45 @@ impl<'a> Lx<'a> {
 /// A constructor call without arguments (`__shared__ float2 s[64];` default-constructs).
 fn is_default_construction(n: &Node) -> bool {
     matches!(&n.kind, NodeKind::Other { kind } if kind == "CXXConstructExpr") && n.children.is_empty()
+}
+
+/// Whether `body` may change the declaration `id` or one of its members: assigns it or a member
+/// (`s.p += k`, `s.n = 5`, `++s.n`), calls an operator on it (`s = t` of a struct), takes its or
+/// a member's address, or passes it or a member as an lvalue (a reference argument may be
+/// written). Over-approximates: an expression over `id` that this says is unchanged keeps its
+/// value through the body.
+fn may_change(body: &Node, id: &str) -> bool {
+    // The declaration an lvalue is `id` or a member of (through `.`, not `->`: `p->x` is memory).
+    fn base_is(n: &Node, id: &str) -> bool {
+        let mut n = n;
+        loop {
+            match &n.kind {
+                NodeKind::Paren => {}
+                NodeKind::ImplicitCast { cast } if cast == "NoOp" => {}
+                NodeKind::Other { kind } if kind == "MaterializeTemporaryExpr" => {}
+                NodeKind::Member { arrow: false, .. } => {}
+                NodeKind::DeclRef { decl_id, .. } => return decl_id == id,
+                _ => return false,
+            }
+            match n.children.first() {
+                Some(c) => n = c,
+                None => return false,
+            }
+        }
+    }
+    body.walk().iter().any(|n| {
+        let operands: &[Node] = match &n.kind {
+            NodeKind::Binary { op } if op == "=" => &n.children[..1.min(n.children.len())],
+            NodeKind::CompoundAssign { .. } => &n.children[..1.min(n.children.len())],
+            NodeKind::Unary { op, .. } if matches!(op.as_str(), "++" | "--" | "&") => &n.children,
+            // A method call's object (`s.reset()`) is its callee's base.
+            NodeKind::OperatorCall { .. } | NodeKind::Call { .. } | NodeKind::MemberCall { .. } => {
+                &n.children
+            }
+            _ => &[],
+        };
+        operands.iter().any(|o| base_is(o, id))
+    })
 }
 
 /// Whether `body` assigns the declaration `id` (`=`, `op=`, `++`, `--`).

@@ -67,7 +67,7 @@ impl Lx<'_> {
             }
             let u = self.fresh("_rng");
             self.emit(StmtKind::Local { name: u.clone(), init: None });
-            self.write_record(place, vec![(Expr::var(&u), Ty::UInt)], n)?;
+            self.write_record(place, vec![super::record::Val::Scalar(Expr::var(&u), Ty::UInt)], n)?;
             let ret = self.resolve(n.ty.as_deref().unwrap_or("void"));
             let words: Vec<Ty> = if ret == "void" {
                 Vec::new()

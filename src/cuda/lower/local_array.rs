@@ -97,7 +97,13 @@ impl<'a> Lx<'a> {
                     Elem::Record(layout) => {
                         let vals = self.record_values(item, layout)?;
                         let tys = layout.fields.iter().map(|(_, m)| record::member_ty(m));
-                        out.extend(vals.into_iter().zip(tys).map(|((e, et), t)| Some(convert(e, et, t))));
+                        for (v, t) in vals.into_iter().zip(tys) {
+                            let record::Val::Scalar(e, et) = v else {
+                                return Err(self
+                                    .unsupported("a thread-local array of structs holding pointers", item));
+                            };
+                            out.push(Some(convert(e, et, t)));
+                        }
                     }
                 }
             } else if strip(item).kind == NodeKind::InitList {

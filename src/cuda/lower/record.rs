@@ -7,9 +7,12 @@
 //! elements (`float *` → `float4 *`), one to wider words a wide view whose words cover several
 //! elements each (`half *` → `float4 *`: `wide.rs`, which scales word offsets here too).
 //!
-//! In locals a record is one local per scalar member (and an array or pointer binding per
-//! pointer member: a `struct` of pointers passed by value, such as a CSR view). Values move
-//! member by member: a copy is one read and one write per word.
+//! In locals a record is one local per scalar member and, per pointer member, a global array (a
+//! kernel parameter's: a `struct` of pointers passed by value, such as a CSR view) or a pointer
+//! whose array its first assignment fixes (`Binding::MemberPtr`: a local struct, a by-value
+//! parameter or a returned struct of an inlined function). Values move member by member
+//! ([`Val`]): a copy is one read and one write per scalar word, and a pointer member's array and
+//! element offset. Pointer members of structs in memory are not modelled (refused).
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
 use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width};
@@ -41,6 +44,29 @@ pub(super) enum Member {
     Scalar(Ty),
     /// A pointer to scalars or records (a record passed by value may carry arrays).
     Pointer(Elem),
+}
+
+/// One word of a record's value.
+#[derive(Clone, Debug)]
+pub(super) enum Val {
+    Scalar(Expr, Ty),
+    /// A pointer member's value: its array and what it points to (`None`: indeterminate, as a
+    /// default-constructed struct's or a null one — no array is known, and reading through it
+    /// is refused), and its element offset.
+    Pointer {
+        to: Option<(String, Elem)>,
+        at: Expr,
+    },
+}
+
+impl Val {
+    /// The value of a member that is zero (value-initialized; a pointer's is null).
+    fn zero(m: &Member) -> Val {
+        match m {
+            Member::Scalar(t) => Val::Scalar(Expr::Const(0), *t),
+            Member::Pointer(_) => Val::Pointer { to: None, at: Expr::Const(0) },
+        }
+    }
 }
 
 /// A member of a record, found by name.
@@ -411,18 +437,22 @@ impl Lx<'_> {
         Binding::Record(Rc::new(Locals { layout, fields }))
     }
 
-    /// Fresh uninitialised locals for a record named `name` in the source.
-    pub(super) fn record_locals(&mut self, name: &str, layout: Rc<Layout>, n: &super::Node) -> R<Rc<Locals>> {
+    /// Fresh uninitialised locals for a record named `name` in the source: a pointer member
+    /// is its element offset, its array fixed at its first assignment.
+    pub(super) fn record_locals(&mut self, name: &str, layout: Rc<Layout>) -> Rc<Locals> {
         let mut fields = Vec::new();
         for (path, m) in &layout.fields {
-            let Member::Scalar(t) = m else {
-                return Err(self.unsupported(format!("a local `{}` holding pointers", layout.name), n));
-            };
             let kpl = self.fresh(&format!("{name}_{}", path.replace('.', "_")));
             self.emit(StmtKind::Local { name: kpl.clone(), init: None });
-            fields.push(Binding::Scalar { kpl, ty: *t });
+            fields.push(local_member(kpl, m));
         }
-        Ok(Rc::new(Locals { layout, fields }))
+        Rc::new(Locals { layout, fields })
+    }
+
+    /// Fresh temporaries holding a record's value (an inlined call's result, a `?:`'s).
+    pub(super) fn record_temps(&mut self, layout: Rc<Layout>) -> Rc<Locals> {
+        let fields = layout.fields.iter().map(|(_, m)| local_member(self.temp(None), m)).collect();
+        Rc::new(Locals { layout, fields })
     }
 
     /// The record a record-typed lvalue denotes.
@@ -475,7 +505,7 @@ impl Lx<'_> {
             if let Some(Binding::Record(l)) = self.binding(strip(base)) {
                 // `p->x` where `p` stands for a struct in locals (`f(&s)` inlined).
                 return match l.member(name) {
-                    Some(b) => Ok(MemberPlace::Bound(b)),
+                    Some(b) => Ok(MemberPlace::Bound(self.resolved(b))),
                     None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
                 };
             }
@@ -489,7 +519,7 @@ impl Lx<'_> {
         };
         match record {
             Place::Locals(l) => match l.member(name) {
-                Some(b) => Ok(MemberPlace::Bound(b)),
+                Some(b) => Ok(MemberPlace::Bound(self.resolved(b))),
                 None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
             },
             Place::Memory(m) => match m.layout.find(name) {
@@ -513,7 +543,7 @@ impl Lx<'_> {
     }
 
     /// The values of every word of a record-typed expression, reads emitted in order.
-    pub(super) fn record_values(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<(Expr, Ty)>> {
+    pub(super) fn record_values(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<Val>> {
         use super::NodeKind as K;
         let through = |k: &K| match k {
             K::Paren | K::FunctionalCast => true,
@@ -545,14 +575,13 @@ impl Lx<'_> {
                     [] => {
                         let mut vals = Vec::new();
                         for (_, m) in &layout.fields {
-                            let Member::Scalar(t) = m else {
-                                return Err(
-                                    self.unsupported("a default-constructed struct holding pointers", n)
-                                );
-                            };
                             let u = self.fresh("_uninit");
                             self.emit(StmtKind::Local { name: u.clone(), init: None });
-                            vals.push((Expr::var(&u), *t));
+                            vals.push(match m {
+                                Member::Scalar(t) => Val::Scalar(Expr::var(&u), *t),
+                                // No array yet: the member's first assignment gives it one.
+                                Member::Pointer(_) => Val::Pointer { to: None, at: Expr::var(&u) },
+                            });
                         }
                         Ok(vals)
                     }
@@ -566,7 +595,7 @@ impl Lx<'_> {
                                 }
                                 _ => Expr::Const(1),
                             };
-                            vals.push((v, Ty::UInt));
+                            vals.push(Val::Scalar(v, Ty::UInt));
                         }
                         Ok(vals)
                     }
@@ -586,7 +615,7 @@ impl Lx<'_> {
                     let Some(b) = super::builtin(&var, field) else {
                         return Err(self.unsupported(format!("the conversion `{m}` of `{var}`"), n));
                     };
-                    vals.push((Expr::Builtin(b), Ty::UInt));
+                    vals.push(Val::Scalar(Expr::Builtin(b), Ty::UInt));
                 }
                 Ok(vals)
             }
@@ -596,24 +625,30 @@ impl Lx<'_> {
                 if !self.reads_memory(&n.children[1]) && !self.reads_memory(&n.children[2]) {
                     let a = self.record_values(&n.children[1], layout)?;
                     let b = self.record_values(&n.children[2], layout)?;
-                    return Ok(a
-                        .into_iter()
-                        .zip(b)
-                        .map(|((x, t), (y, _))| {
-                            (Expr::Select(Box::new(c.clone()), Box::new(x), Box::new(y)), t)
-                        })
-                        .collect());
+                    let select = |x, y| Expr::Select(Box::new(c.clone()), Box::new(x), Box::new(y));
+                    let mut vals = Vec::new();
+                    for (x, y) in a.into_iter().zip(b) {
+                        vals.push(match (x, y) {
+                            (Val::Scalar(x, t), Val::Scalar(y, _)) => Val::Scalar(select(x, y), t),
+                            (Val::Pointer { to, at: x }, Val::Pointer { to: to_y, at: y }) if to == to_y => {
+                                Val::Pointer { to, at: select(x, y) }
+                            }
+                            _ => {
+                                return Err(self.unsupported(
+                                    "a `?:` of structs whose pointer members point into different arrays",
+                                    n,
+                                ))
+                            }
+                        });
+                    }
+                    return Ok(vals);
                 }
-                let slots: Vec<(String, Ty)> =
-                    layout.fields.iter().map(|(_, m)| (self.temp(None), member_ty(m))).collect();
+                let slots = self.record_temps(layout.clone());
                 let span = self.cur_span;
                 let label = self.label();
                 let assign = |lx: &mut Self, e: &super::Node| -> R<()> {
                     let vals = lx.record_values(e, layout)?;
-                    for ((r, t), (v, vt)) in slots.iter().zip(vals) {
-                        lx.emit(StmtKind::Assign { name: r.clone(), value: convert(v, vt, *t) });
-                    }
-                    Ok(())
+                    lx.write_record(Place::Locals(slots.clone()), vals, e)
                 };
                 let then = self.open_block(label, None, |lx| assign(lx, &n.children[1]))?;
                 let el = self.label();
@@ -623,10 +658,10 @@ impl Lx<'_> {
                     kind: StmtKind::If { cond: c, then, els: Some(els) },
                     span,
                 });
-                Ok(slots.into_iter().map(|(r, t)| (Expr::Var(r), t)).collect())
+                self.read_record(Place::Locals(slots), n)
             }
             K::Call { callee: Some(name) } if name.starts_with("curand") => match self.curand_call(n, name) {
-                Some(r) => r,
+                Some(r) => r.map(|vals| vals.into_iter().map(|(e, t)| Val::Scalar(e, t)).collect()),
                 None => Err(self.unsupported(format!("the result of `{name}`"), n)),
             },
             K::Call { callee: Some(name) } if name.starts_with("make_") => {
@@ -639,7 +674,7 @@ impl Lx<'_> {
                     let Member::Scalar(t) = m else {
                         return Err(self.unsupported(format!("`{name}` of pointers"), n));
                     };
-                    vals.push((self.rvalue_as(a, *t)?, *t));
+                    vals.push(Val::Scalar(self.rvalue_as(a, *t)?, *t));
                 }
                 Ok(vals)
             }
@@ -664,21 +699,12 @@ impl Lx<'_> {
                         let Member::Scalar(t) = m else {
                             return Err(self.unsupported(format!("`{name}` returning pointers"), n));
                         };
-                        out.push((Expr::Call(format!("{name}.{path}"), vals.clone()), *t));
+                        out.push(Val::Scalar(Expr::Call(format!("{name}.{path}"), vals.clone()), *t));
                     }
                     return Ok(out);
                 };
-                let mut tys = Vec::new();
-                for (_, m) in &layout.fields {
-                    let Member::Scalar(t) = m else {
-                        return Err(self.unsupported("a function returning a struct holding pointers", n));
-                    };
-                    tys.push(*t);
-                }
-                match self.inline_into(n, f, args, Some(super::Want::Record(tys)))? {
-                    Some(super::Slot::Record(slots)) => {
-                        Ok(slots.into_iter().map(|(v, t)| (Expr::Var(v), t)).collect())
-                    }
+                match self.inline_into(n, f, args, Some(super::Want::Record(layout.clone())))? {
+                    Some(super::Slot::Record(slots)) => self.read_record(Place::Locals(slots), n),
                     _ => Err(self.unsupported("this call's struct value", n)),
                 }
             }
@@ -691,26 +717,23 @@ impl Lx<'_> {
 
     /// `{a, b, …}`: the members in order, nested records from nested lists or values, the
     /// rest zero (C++ value-initializes members an aggregate list leaves out).
-    fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<(Expr, Ty)>> {
+    fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<Val>> {
         if !layout.aliases.is_empty() && !n.children.is_empty() {
             // Which member of a union a list sets (`{.u = 1}`) is not in the model.
             return Err(
                 self.unsupported(format!("an initializer list of `{}`, which holds a union", layout.name), n)
             );
         }
-        let mut vals: Vec<(Expr, Ty)> = Vec::new();
+        let mut vals: Vec<Val> = Vec::new();
         let mut items = n.children.iter();
         let mut i = 0;
         while i < layout.fields.len() {
             let (path, m) = &layout.fields[i];
-            let Member::Scalar(t) = *m else {
-                return Err(self.unsupported("an initializer of a struct holding pointers", n));
-            };
             let head = path.split('.').next().unwrap_or(path);
             let nested = path.contains('.');
             match items.next() {
                 None => {
-                    vals.push((Expr::Const(0), t));
+                    vals.push(Val::zero(m));
                     i += 1;
                 }
                 Some(item) if nested => {
@@ -718,16 +741,25 @@ impl Lx<'_> {
                         return Err(self.unsupported("this initializer", item));
                     };
                     let v = if is_value_init(item) {
-                        sub.fields.iter().map(|(_, m)| (Expr::Const(0), member_ty(m))).collect()
+                        sub.fields.iter().map(|(_, m)| Val::zero(m)).collect()
                     } else {
                         self.record_values(item, &sub)?
                     };
                     i += v.len();
                     vals.extend(v);
                 }
+                Some(item) if is_value_init(item) => {
+                    vals.push(Val::zero(m));
+                    i += 1;
+                }
                 Some(item) => {
-                    let v = if is_value_init(item) { Expr::Const(0) } else { self.rvalue_as(item, t)? };
-                    vals.push((v, t));
+                    vals.push(match m {
+                        Member::Scalar(t) => Val::Scalar(self.rvalue_as(item, *t)?, *t),
+                        Member::Pointer(_) => {
+                            let (array, elem, at) = self.pointer(strip(item))?;
+                            Val::Pointer { to: Some((array, elem)), at }
+                        }
+                    });
                     i += 1;
                 }
             }
@@ -736,15 +768,25 @@ impl Lx<'_> {
     }
 
     /// Every word of a record, read.
-    pub(super) fn read_record(&mut self, place: Place, n: &super::Node) -> R<Vec<(Expr, Ty)>> {
+    pub(super) fn read_record(&mut self, place: Place, n: &super::Node) -> R<Vec<Val>> {
         match place {
             Place::Locals(l) => l
                 .fields
                 .iter()
-                .map(|b| match b {
-                    Binding::Scalar { kpl, ty } => Ok((Expr::Var(kpl.clone()), *ty)),
+                .map(|b| match self.resolved(b.clone()) {
+                    Binding::Scalar { kpl, ty } => Ok(Val::Scalar(Expr::Var(kpl), ty)),
+                    // A kernel parameter's pointer member: its global array from the start.
+                    Binding::Array { kpl, elem, rank: 1 } => {
+                        Ok(Val::Pointer { to: Some((kpl, elem)), at: Expr::Const(0) })
+                    }
+                    Binding::Ptr { array, elem, offset } => {
+                        Ok(Val::Pointer { to: Some((array, elem)), at: Expr::Var(offset) })
+                    }
+                    // Not assigned yet: the copy has no array either.
+                    Binding::MemberPtr { offset, .. } => Ok(Val::Pointer { to: None, at: Expr::Var(offset) }),
                     _ => {
-                        Err(self.unsupported(format!("copying `{}`, which holds pointers", l.layout.name), n))
+                        Err(self
+                            .unsupported(format!("copying `{}`, which holds this member", l.layout.name), n))
                     }
                 })
                 .collect(),
@@ -755,7 +797,9 @@ impl Lx<'_> {
                     // A thread-local array's element (`mine[1] = mine[0]`) behind the thread's row.
                     let (array, index) = self.in_memory(m.array.clone(), m.word(i, self.scale(&m.array)));
                     self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
-                    vals.push((Expr::Var(dst), member_ty(member)));
+                    // A pointer member's word in memory is an opaque word: copied to memory only
+                    // (a struct in locals refuses it as a pointer's value).
+                    vals.push(Val::Scalar(Expr::Var(dst), member_ty(member)));
                 }
                 Ok(vals)
             }
@@ -763,19 +807,46 @@ impl Lx<'_> {
     }
 
     /// Stores `vals` into every word of a record.
-    pub(super) fn write_record(&mut self, place: Place, vals: Vec<(Expr, Ty)>, n: &super::Node) -> R<()> {
+    pub(super) fn write_record(&mut self, place: Place, vals: Vec<Val>, n: &super::Node) -> R<()> {
         match place {
             Place::Locals(l) => {
-                for (b, (v, vt)) in l.fields.iter().zip(vals) {
-                    let Binding::Scalar { kpl, ty } = b else {
-                        return Err(self
-                            .unsupported(format!("assigning `{}`, which holds pointers", l.layout.name), n));
-                    };
-                    self.emit(StmtKind::Assign { name: kpl.clone(), value: convert(v, vt, *ty) });
+                for (b, v) in l.fields.iter().zip(vals) {
+                    match (b, v) {
+                        (Binding::Scalar { kpl, ty }, Val::Scalar(v, vt)) => {
+                            self.emit(StmtKind::Assign { name: kpl.clone(), value: convert(v, vt, *ty) });
+                        }
+                        (Binding::MemberPtr { offset, elem }, Val::Pointer { to, at }) => {
+                            if let Some((array, e)) = to {
+                                self.fix_member_array(offset, elem, array, &e, n)?;
+                            }
+                            self.emit(StmtKind::Assign { name: offset.clone(), value: at });
+                        }
+                        (Binding::MemberPtr { .. }, Val::Scalar(..)) => {
+                            return Err(self.unsupported(
+                                format!(
+                                    "a pointer member of `{}` copied from a struct in memory",
+                                    l.layout.name
+                                ),
+                                n,
+                            ))
+                        }
+                        _ => {
+                            return Err(self.unsupported(
+                                format!("assigning `{}`, which holds pointers", l.layout.name),
+                                n,
+                            ))
+                        }
+                    }
                 }
             }
             Place::Memory(m) => {
-                for (i, ((v, vt), (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
+                for (i, (v, (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
+                    let Val::Scalar(v, vt) = v else {
+                        return Err(self.unsupported(
+                            format!("storing `{}`, which holds pointers, in memory", m.layout.name),
+                            n,
+                        ));
+                    };
                     let value = convert(v, vt, member_ty(member));
                     let (array, index) = self.in_memory(m.array.clone(), m.word(i, self.scale(&m.array)));
                     self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
@@ -828,7 +899,7 @@ impl Lx<'_> {
             Some(e) => Some(self.record_values(e, &layout)?),
             None => None,
         };
-        let locals = self.record_locals(name, layout, v)?;
+        let locals = self.record_locals(name, layout);
         if let Some(vals) = init {
             self.write_record(Place::Locals(locals.clone()), vals, v)?;
         }
@@ -840,6 +911,14 @@ impl Lx<'_> {
 /// clang's `ImplicitValueInitExpr`: a member an initializer list leaves out (zero).
 fn is_value_init(n: &super::Node) -> bool {
     matches!(&n.kind, super::NodeKind::Other { kind } if kind == "ImplicitValueInitExpr")
+}
+
+/// The binding of the local `kpl` holding member `m` of a record in locals.
+fn local_member(kpl: String, m: &Member) -> Binding {
+    match m {
+        Member::Scalar(t) => Binding::Scalar { kpl, ty: *t },
+        Member::Pointer(elem) => Binding::MemberPtr { offset: kpl, elem: elem.clone() },
+    }
 }
 
 /// The type class of a member's word (a pointer member's word is an opaque integer).

@@ -1,4 +1,5 @@
-// A struct of pointers passed on whole to a device function: only `p.field` uses are modelled.
+// A struct of pointers passed on whole to a device function: its pointer members are copied (each
+// its array and offset).
 struct Bufs {
     const float *in;
     float *out;
