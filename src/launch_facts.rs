@@ -8,6 +8,14 @@
 //! The front end (`cuda::launch`) finds launches in clang's typed AST and hands their sites to
 //! this module: the rules below and the wording of every sentence are one piece of code.
 //!
+//! Besides geometry and values, a launch may carry conditions over the arguments that its path
+//! ensures ([`Site::conds`], from the host's `if`/`switch`/asserts/early exits): one that every
+//! launch has is an `assume` of its own ("assuming pitch >= width: the host code ensures it at
+//! line 38 before the launch at line 44"); the others, with the launches' differing argument
+//! values and geometry, form the disjunction "one launch's facts or another's"
+//! ([`LaunchFacts::site_conds`]), which a launch with nothing of its own makes void. A parameter
+//! of an enumeration type may be one of its enumerators ([`enum_param`]).
+//!
 //! Soundness: a fact is taken only from launches the file shows, and only when *every* one of
 //! them agrees; a kernel the file uses in any other way (its address taken, stored in a function
 //! pointer, …) gets no fact at all ([`Launches::other_use`]). Several launches that differ in a

@@ -34,6 +34,18 @@
 //! that may run between them, or later in a loop around the point, gives the same value. A
 //! variable a lambda body may change is unknown.
 //!
+//! Path facts (`paths`): the checks on every path to a launch in its function — an `if` or
+//! `switch` around it, an `assert`, an early exit (`exit`, `return`, `throw`, `break`) or a call of
+//! a helper that exits before it — are conditions over the kernel's arguments ([`Site::conds`]:
+//! `assert(n <= 1024)` with `n` passed is `n <= 1024`), and their equalities are values where the
+//! reaching definitions leave a variable unknown (`dim3 block(K / 4)` before `switch (K)`, launched
+//! under `case 512:`, is 128 threads). `paths` says exactly when a check holds at the launch.
+//!
+//! Enumerations: a parameter of an enumeration type is one of its enumerators when every launch
+//! passes it typed (`<<<…>>>`) and no code of the file makes a value of the type otherwise (a
+//! cast to it, `Mode()`: [`enum_source`]); values read into memory of the type from outside
+//! (`fread` into a struct) are assumed to be enumerators too (docs/cuda.md).
+//!
 //! Guarantee: a fact holds for every launch of the kernel the file shows, and a kernel with a
 //! use the module cannot see through has none; unknown is always a sound answer.
 
@@ -69,7 +81,8 @@ pub(crate) struct HostLaunches {
     lines: HashMap<Span, usize>,
     /// Enumeration types (by unqualified name) some code of the file makes a value of other than
     /// from an enumerator: a cast or a value-initialization to the type ([`enum_source`]).
-    converted: BTreeSet<String>,
+    /// With the first such place (clang's span).
+    converted: HashMap<String, Span>,
 }
 
 impl HostLaunches {
@@ -91,7 +104,12 @@ impl HostLaunches {
         let mut out = HostLaunches::default();
         for b in &bodies {
             host.collect(b, &mut out);
-            out.converted.extend((0..b.nodes.len()).filter_map(|i| enum_source(b, i)));
+            for i in 0..b.nodes.len() {
+                if let Some(ty) = enum_source(b, i) {
+                    let at = out.span(b.nodes[i].range.as_ref());
+                    out.converted.entry(ty).or_insert(at);
+                }
+            }
         }
         for r in &model.loose_refs {
             let at = out.span(r.range.as_ref());
@@ -137,10 +155,19 @@ impl HostLaunches {
             let ty = bare_type(param_type(p));
             let Some(members) = model.enum_members.get(&ty) else { continue };
             let short = ty.rsplit("::").next().unwrap_or(&ty).to_string();
-            if members.is_empty() || self.converted.contains(&short) {
+            if members.is_empty() {
                 continue;
             }
-            crate::launch_facts::enum_param(facts, i, &ty, members);
+            match self.converted.get(&short) {
+                Some(at) => facts.notes.push((
+                    format!(
+                        "no enumerator fact for `{}`: the file makes a value of `{ty}` other than from an enumerator at line {{0}}",
+                        p.name
+                    ),
+                    vec![*at],
+                )),
+                None => crate::launch_facts::enum_param(facts, i, &ty, members),
+            }
         }
     }
 

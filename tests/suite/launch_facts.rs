@@ -221,5 +221,11 @@ fn an_enum_parameter_is_one_of_its_enumerators_unless_the_file_casts_to_it() {
     let (code, json, _) =
         autosync_in(&apps(), &["check", "--format", "json", "activation_enum_switch_race.cu"]);
     assert_eq!(code, 1, "{json}");
-    assert!(!facts(&json_kernel(&json)).iter().any(|x| x.contains("enumerators")), "{json}");
+    let f = facts(&json_kernel(&json));
+    assert!(!f.iter().any(|x| x.contains("enumerators")), "{json}");
+    assert!(
+        f.iter().any(|x| x
+            == "no enumerator fact for `act`: the file makes a value of `Activation` other than from an enumerator at line 35"),
+        "{f:?}"
+    );
 }
