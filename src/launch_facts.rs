@@ -56,7 +56,7 @@ pub(crate) struct Site {
     /// Each dimension of the block (`[0]`) and grid (`[1]`) as an expression over the kernel's
     /// arguments, where the host computes it from them (`(n + 255) / 256`).
     pub rel: [[Option<Rel>; 3]; 2],
-    /// Conditions over the kernel's arguments that hold whenever this launch runs (a boolean
+    /// Conditions over the kernel's arguments and dimensions that hold whenever this launch runs (a boolean
     /// [`Rel`]: the host checked them on the path to it — an `if` or `switch` around it, an
     /// `assert` or an early exit before it), each with the span of the check.
     pub conds: Vec<(Rel, Span)>,
@@ -75,6 +75,9 @@ pub(crate) enum Rel {
     Bin(&'static str, Box<Rel>, Box<Rel>),
     /// C's `!`.
     Not(Box<Rel>),
+    /// A launch dimension: part (`0` block, `1` grid) and axis (a host variable the launch
+    /// passes bare as that dimension).
+    Dim(usize, usize),
 }
 
 /// Whether a C operator gives a truth value (a condition rather than a number).
@@ -86,7 +89,7 @@ impl Rel {
     /// The parameters it reads (by index).
     pub(crate) fn params(&self) -> Vec<usize> {
         match self {
-            Rel::Const(_) => Vec::new(),
+            Rel::Const(_) | Rel::Dim(..) => Vec::new(),
             Rel::Param(i) => vec![*i],
             Rel::Bin(_, a, b) => {
                 let mut out = a.params();
@@ -99,11 +102,30 @@ impl Rel {
 
     pub(crate) fn has_param(&self) -> bool {
         match self {
-            Rel::Const(_) => false,
+            Rel::Const(_) | Rel::Dim(..) => false,
             Rel::Param(_) => true,
             Rel::Bin(_, a, b) => a.has_param() || b.has_param(),
             Rel::Not(a) => a.has_param(),
         }
+    }
+
+    /// The launch dimensions it reads (part, axis).
+    pub(crate) fn dims(&self) -> Vec<(usize, usize)> {
+        match self {
+            Rel::Const(_) | Rel::Param(_) => Vec::new(),
+            Rel::Dim(p, d) => vec![(*p, *d)],
+            Rel::Bin(_, a, b) => {
+                let mut out = a.dims();
+                out.extend(b.dims());
+                out
+            }
+            Rel::Not(a) => a.dims(),
+        }
+    }
+
+    /// Whether it reads a parameter or a dimension (a condition on constants alone says nothing).
+    pub(crate) fn has_atom(&self) -> bool {
+        self.has_param() || !self.dims().is_empty()
     }
 
     /// The expression in C syntax, parameters by name. Arithmetic inside arithmetic is
@@ -113,6 +135,9 @@ impl Rel {
         match self {
             Rel::Const(v) => v.to_string(),
             Rel::Param(i) => params.get(*i).map_or("?".into(), |p| p.0.clone()),
+            Rel::Dim(p, d) => {
+                format!("{}.{}", ["blockDim", "gridDim"][(*p).min(1)], ["x", "y", "z"][(*d).min(2)])
+            }
             Rel::Not(a) => match **a {
                 Rel::Bin(..) | Rel::Not(_) => format!("!({})", a.show(params)),
                 _ => format!("!{}", a.show(params)),
@@ -402,9 +427,12 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
 /// (kept only when every launch has some condition or choice: otherwise the disjunction says
 /// nothing).
 fn path_conditions(f: &mut LaunchFacts, l: &Launches, params: &[(String, bool)], sites: &[Span]) {
-    let usable = |r: &Rel| r.has_param() && params_int(r, params);
-    // A condition on arguments whose values are known says nothing more.
-    let known = |r: &Rel, s: &Site| r.params().iter().all(|i| s.args.get(*i).copied().flatten().is_some());
+    let usable = |r: &Rel| r.has_atom() && params_int(r, params);
+    // A condition on arguments and dimensions whose values are known says nothing more.
+    let known = |r: &Rel, s: &Site| {
+        r.params().iter().all(|i| s.args.get(*i).copied().flatten().is_some())
+            && r.dims().iter().all(|(p, d)| [s.block, s.grid][(*p).min(1)][(*d).min(2)].is_some())
+    };
     let Some(first) = l.sites.first() else { return };
     for (c, _) in &first.conds {
         if !usable(c) || f.conds.contains(c) || l.sites.iter().all(|s| known(c, s)) {
@@ -491,6 +519,7 @@ fn params_int(r: &Rel, params: &[(String, bool)]) -> bool {
         Rel::Param(i) => params.get(*i).is_some_and(|p| p.1),
         Rel::Bin(_, a, b) => params_int(a, params) && params_int(b, params),
         Rel::Not(a) => params_int(a, params),
+        Rel::Dim(..) => true,
     }
 }
 
@@ -633,6 +662,13 @@ fn relation(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>) -> Option<(E
             _ => None,
         },
         Rel::Param(i) => param(*i),
+        // A dimension is the host variable's value, below 2^31 at every launch CUDA runs (its
+        // limits), so C's comparisons of the host's `int` read it as signed.
+        Rel::Dim(p, d) => {
+            let dim = [Dim::X, Dim::Y, Dim::Z][(*d).min(2)];
+            let b = if *p == 0 { Builtin::BlockDim(dim) } else { Builtin::GridDim(dim) };
+            Some((Expr::Builtin(b), false))
+        }
         Rel::Not(a) => {
             let (a, _) = relation(a, param)?;
             Some((Expr::Unary(UnOp::Not, Box::new(a)), false))

@@ -36,8 +36,9 @@
 //!
 //! Path facts (`paths`): the checks on every path to a launch in its function — an `if` or
 //! `switch` around it, an `assert`, an early exit (`exit`, `return`, `throw`, `break`) or a call of
-//! a helper that exits before it — are conditions over the kernel's arguments ([`Site::conds`]:
-//! `assert(n <= 1024)` with `n` passed is `n <= 1024`), and their equalities are values where the
+//! a helper that exits before it — are conditions over the kernel's arguments and dimensions
+//! ([`Site::conds`]: `assert(n <= 1024)` with `n` passed is `n <= 1024`, with `<<<g, n>>>` it is
+//! `blockDim.x <= 1024`), and their equalities are values where the
 //! reaching definitions leave a variable unknown (`dim3 block(K / 4)` before `switch (K)`, launched
 //! under `case 512:`, is 128 threads). `paths` says exactly when a check holds at the launch.
 //!
@@ -100,6 +101,12 @@ impl HostLaunches {
             steps: Cell::new(STEP_BUDGET),
             keys: keys(model),
             path: RefCell::new(None),
+            by_key: bodies.iter().enumerate().fold(HashMap::new(), |mut m, (i, b)| {
+                if let Some(f) = b.f {
+                    m.entry(key(f)).or_insert_with(Vec::new).push(i);
+                }
+                m
+            }),
         };
         let mut out = HostLaunches::default();
         for b in &bodies {
@@ -561,6 +568,8 @@ struct Host<'a, 'm> {
     keys: HashMap<String, (String, bool)>,
     /// The path equalities of the launch whose values are being computed (`paths`).
     path: RefCell<Option<paths::PathCtx>>,
+    /// The bodies (indices into `bodies`) of each function key.
+    by_key: HashMap<String, Vec<usize>>,
 }
 
 impl Host<'_, '_> {
@@ -647,7 +656,15 @@ impl Host<'_, '_> {
             _ => Default::default(),
         };
         let (grid_dims, block_dims, rels) = (dims(grid), dims(block), [rel(block), rel(grid)]);
-        let conds = args.map_or(Vec::new(), |a| self.guard_rels(b, &guards, a));
+        // The variables the launch passes bare as dimensions: conditions on them are conditions
+        // on the dimensions (`assert(threads <= 256)` with `<<<grid, threads>>>`).
+        let mut dim_vars = Vec::new();
+        for (p, e) in [(0, block), (1, grid)] {
+            if let Some(e) = e {
+                dim_vars.extend(self.dim_vars(b, e, launch).into_iter().map(|(v, d, at)| (v, p, d, at)));
+            }
+        }
+        let conds = self.guard_rels(b, &guards, args.unwrap_or(&[]), &dim_vars);
         // After every value of the launch is computed: which path equalities they used.
         let used = self.path.borrow().as_ref().map_or(Vec::new(), |c| c.used(b));
         let site = Site {
@@ -1082,6 +1099,40 @@ impl Host<'_, '_> {
             let r = self.rel_of(b, *items.get(d)?, anchor, args, 0)?;
             r.has_param().then_some(r)
         })
+    }
+
+    /// The variables launch argument `e` (a `dim3` or an integer) passes bare as a dimension:
+    /// (declaration id, axis, the node where the dimension reads it).
+    fn dim_vars(&self, b: &Body, e: usize, launch: usize) -> Vec<(String, usize, usize)> {
+        let e = b.strip(e);
+        let NodeKind::Other { kind } = b.kind(e) else { return Vec::new() };
+        if !matches!(kind.as_str(), "CXXConstructExpr" | "CXXTemporaryObjectExpr") {
+            return Vec::new();
+        }
+        let written: Vec<usize> = b.children(e).into_iter().filter(|a| !is_default(b, *a)).collect();
+        let (items, read) = match written.as_slice() {
+            [one] if is_dim3(b.ty(*one)) => match b.kind(b.strip(*one)) {
+                NodeKind::DeclRef { decl_id, .. } => match self.only_init(b, decl_id) {
+                    Some((init, at)) => (self.items(b, init), at),
+                    None => return Vec::new(),
+                },
+                _ => return Vec::new(),
+            },
+            _ => (written, launch),
+        };
+        items
+            .iter()
+            .take(3)
+            .enumerate()
+            .filter_map(|(d, it)| match b.kind(b.strip_int(*it)) {
+                NodeKind::DeclRef { decl_id, decl_kind, .. }
+                    if matches!(decl_kind.as_str(), "VarDecl" | "ParmVarDecl") =>
+                {
+                    Some((decl_id.clone(), d, read))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The written items of a `dim3` initializer (a construction or list).

@@ -14,9 +14,9 @@
 //! - a call, before it, of a helper of the file whose own checks (as above, before any `return`
 //!   of the helper) exit the program: they hold on the call's arguments (inlined, bounded).
 //!
-//! A condition is read as C over the kernel's arguments ([`Rel`]): a variable the launch passes
-//! bare whose every definition lies before the guard (so the launch passes the value the guard
-//! checked), constants, values known at the guard, and calls of a helper whose body is `return
+//! A condition is read as C over the kernel's arguments and dimensions ([`Rel`]): a variable the
+//! launch passes bare as an argument or a dimension whose every definition lies before the guard
+//! (and before the dimension reads it: so the launch passes the value the guard checked), constants, values known at the guard, and calls of a helper whose body is `return
 //! e;` (inlined, bounded: `is_pow2(n)`). `a && b` (and `!(a || b)`) is two facts, each used
 //! alone; a part that cannot be read is dropped (the rest is still implied).
 //!
@@ -115,8 +115,10 @@ impl PathCtx {
 /// Where a condition is read.
 enum Scope<'e> {
     /// In the launch's body: a variable passed bare (argument nodes) whose definitions all lie
-    /// before `anchor` is that parameter.
-    Launch { args: &'e [usize], anchor: usize },
+    /// before `anchor` is that parameter; one passed bare as a dimension (`dims`: variable,
+    /// part, axis, where the dimension reads it) whose definitions all lie before `anchor` and
+    /// that read is that dimension.
+    Launch { args: &'e [usize], anchor: usize, dims: &'e [(String, usize, usize, usize)] },
     /// In a helper's body: its by-value parameters never assigned are the call's arguments.
     Helper { sub: HashMap<String, Rel> },
 }
@@ -325,9 +327,10 @@ impl Host<'_, '_> {
             return None;
         }
         // Overloads share a key: only a function with one definition is known to be the callee.
-        let mut defs = self.bodies.iter().filter(|h| h.f.is_some_and(|f| super::key(f) == *k));
-        let h = defs.next()?;
-        defs.next().is_none().then_some(h)
+        match self.by_key.get(k)?.as_slice() {
+            [one] => self.bodies.get(*one),
+            _ => None,
+        }
     }
 
     /// The path context of launch `launch` of `b` (its guards' equalities).
@@ -420,10 +423,16 @@ impl Host<'_, '_> {
     }
 
     /// The conditions over the launch's arguments (`args`) that its guards ensure.
-    pub(super) fn guard_rels(&self, b: &Body, guards: &[Guard], args: &[usize]) -> Vec<(Rel, usize)> {
+    pub(super) fn guard_rels(
+        &self,
+        b: &Body,
+        guards: &[Guard],
+        args: &[usize],
+        dims: &[(String, usize, usize, usize)],
+    ) -> Vec<(Rel, usize)> {
         let mut out = Vec::new();
         for g in guards {
-            let scope = Scope::Launch { args, anchor: g.at() };
+            let scope = Scope::Launch { args, anchor: g.at(), dims };
             match g {
                 Guard::Cond { at, cond, holds } => {
                     out.extend(self.cond_rels(b, *cond, *holds, &scope).into_iter().map(|r| (r, *at)));
@@ -442,7 +451,7 @@ impl Host<'_, '_> {
                 }
             }
         }
-        out.retain(|(r, _)| r.has_param());
+        out.retain(|(r, _)| r.has_atom());
         out
     }
 
@@ -525,12 +534,16 @@ impl Host<'_, '_> {
             }
             NodeKind::DeclRef { decl_id, .. } => {
                 let param = match scope {
-                    Scope::Launch { args, anchor } => {
+                    Scope::Launch { args, anchor, dims } => {
                         let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
-                        args.iter()
-                            .position(bare)
-                            .filter(|_| self.settled_before(b, decl_id, *anchor))
-                            .map(Rel::Param)
+                        let settled = self.settled_before(b, decl_id, *anchor);
+                        // The first dimension that reads the value the check saw.
+                        let dim = || {
+                            let mut read = dims.iter().filter(|(v, ..)| v == decl_id);
+                            let (_, p, d, _) = read.find(|(.., at)| self.settled_before(b, decl_id, *at))?;
+                            Some(Rel::Dim(*p, *d))
+                        };
+                        args.iter().position(bare).map(Rel::Param).or_else(dim).filter(|_| settled)
                     }
                     Scope::Helper { sub } => sub.get(decl_id.as_str()).cloned(),
                 };

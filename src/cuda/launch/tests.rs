@@ -301,3 +301,19 @@ fn an_enum_parameter_takes_its_enumerators_only_where_nothing_else_makes_one() {
     ));
     assert!(facts_of(&m, "k").expect("facts").enums.is_empty());
 }
+
+#[test]
+fn a_check_on_a_variable_passed_as_a_dimension_is_a_fact_on_that_dimension() {
+    let text = |between: &str| {
+        format!(
+            "#include <cassert>\n#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int t = atoi(argv[1]);\n  dim3 block(t);\n  {between}\n  assert(t <= 256);\n  k<<<t, block>>>(a, 1);\n  return 0;\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text(""));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["blockDim.x <= 256"]);
+    // `t` changes after the block is made: the block is not the value checked (the grid is).
+    let (m, _d) = model(&text("t = atoi(argv[2]);"));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["gridDim.x <= 256"]);
+}
