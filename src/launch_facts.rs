@@ -398,7 +398,12 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
             }
         }
     }
-    path_conditions(&mut f, l, params, &sites);
+    // A part the header or the command line replaces is not the launches': no condition on it.
+    let overridden = [
+        over.command_line.block_dim.is_some() || over.header.block_dim.is_some(),
+        over.command_line.grid_dim.is_some() || over.header.grid_dim.is_some(),
+    ];
+    path_conditions(&mut f, l, params, &sites, overridden);
     for s in &l.sites {
         if s.via.is_empty() {
             continue;
@@ -426,8 +431,16 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
 /// of its own; the others are each launch's part of the disjunction of [`LaunchFacts::site_conds`]
 /// (kept only when every launch has some condition or choice: otherwise the disjunction says
 /// nothing).
-fn path_conditions(f: &mut LaunchFacts, l: &Launches, params: &[(String, bool)], sites: &[Span]) {
-    let usable = |r: &Rel| r.has_atom() && params_int(r, params);
+fn path_conditions(
+    f: &mut LaunchFacts,
+    l: &Launches,
+    params: &[(String, bool)],
+    sites: &[Span],
+    overridden: [bool; 2],
+) {
+    let usable = |r: &Rel| {
+        r.has_atom() && params_int(r, params) && r.dims().iter().all(|(p, _)| !overridden[(*p).min(1)])
+    };
     // A condition on arguments and dimensions whose values are known says nothing more.
     let known = |r: &Rel, s: &Site| {
         r.params().iter().all(|i| s.args.get(*i).copied().flatten().is_some())

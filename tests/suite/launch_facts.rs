@@ -229,3 +229,18 @@ fn an_enum_parameter_is_one_of_its_enumerators_unless_the_file_casts_to_it() {
         "{f:?}"
     );
 }
+
+#[test]
+fn a_host_check_on_a_block_size_is_dropped_with_the_block_it_is_about() {
+    // The host requires a power-of-two block; --block-dim 96 replaces the launch's block, and
+    // the check on the launch's block must not hide the race 96 threads have.
+    let (code, out, _) = autosync_in(&apps(), &["check", "rotate_tiles_block_pow2.cu"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("assuming (blockDim.x & (blockDim.x - 1)) == 0: the host code ensures it at line 35"),
+        "{out}"
+    );
+    let (code, out, _) = autosync_in(&apps(), &["check", "--block-dim", "96", "rotate_tiles_block_pow2.cu"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("blockDim.x & (blockDim.x - 1)"), "{out}");
+}

@@ -318,6 +318,14 @@ impl Host<'_, '_> {
         }
     }
 
+    /// The body of a helper whose checks are read inline, unless it is the launch's own function
+    /// (a recursive call: the launch's path equalities are not that activation's).
+    fn inlined(&self, b: &Body, call: usize) -> Option<&Body<'_>> {
+        let h = self.helper(b, call)?;
+        let own = self.path.borrow().as_ref().is_some_and(|c| c.body == addr(h));
+        (!own).then_some(h)
+    }
+
     /// The body of the file's host function that call `call` of `b` calls (not a kernel).
     fn helper(&self, b: &Body, call: usize) -> Option<&Body<'_>> {
         let r = b.function_ref(b.child(call, 0)?)?;
@@ -470,7 +478,7 @@ impl Host<'_, '_> {
     /// What a call of a helper that returns only when its checks pass ensures about its
     /// arguments (read in `scope`).
     fn helper_rels(&self, b: &Body, call: usize, scope: &Scope, depth: usize) -> Vec<Rel> {
-        let Some(h) = self.helper(b, call).filter(|_| depth < MAX_INLINE) else { return Vec::new() };
+        let Some(h) = self.inlined(b, call).filter(|_| depth < MAX_INLINE) else { return Vec::new() };
         let Some(sub) = self.arguments(b, call, h, scope, depth) else { return Vec::new() };
         let inner = Scope::Helper { sub };
         let mut out = Vec::new();
@@ -594,7 +602,7 @@ impl Host<'_, '_> {
 
     /// A call of a helper whose body is `{ return e; }` as `e` over the call's arguments.
     fn inline_return(&self, b: &Body, call: usize, scope: &Scope, depth: usize) -> Option<Rel> {
-        let h = self.helper(b, call)?;
+        let h = self.inlined(b, call)?;
         let [ret] = h.children(0)[..] else { return None };
         if !matches!(h.kind(ret), NodeKind::Return) || depth / 4 >= MAX_INLINE {
             return None;
