@@ -56,9 +56,9 @@ pub(crate) struct Site {
     /// Each dimension of the block (`[0]`) and grid (`[1]`) as an expression over the kernel's
     /// arguments, where the host computes it from them (`(n + 255) / 256`).
     pub rel: [[Option<Rel>; 3]; 2],
-    /// Conditions over the kernel's arguments and dimensions that hold whenever this launch runs (a boolean
-    /// [`Rel`]: the host checked them on the path to it — an `if` or `switch` around it, an
-    /// `assert` or an early exit before it), each with the span of the check.
+    /// Conditions over the kernel's arguments and dimensions that hold whenever this launch
+    /// runs (a boolean [`Rel`]: the host checked them on the path to it — an `if` or `switch`
+    /// around it, an `assert` or an early exit before it), each with the span of the check.
     pub conds: Vec<(Rel, Span)>,
     /// Host values this launch's facts took from a check on its path (`K == 512` under `case
     /// 512:`), each with the span of the check.
@@ -509,18 +509,21 @@ fn path_conditions(
 
 /// Parameter `i` of enumeration type `ty` with enumerators `members` (name, value) is one of
 /// them: the fact and its sentence.
-pub(crate) fn enum_param(f: &mut LaunchFacts, i: usize, ty: &str, members: &[(String, i64)]) {
+/// `sites`: the launches (their lines are named).
+pub(crate) fn enum_param(f: &mut LaunchFacts, i: usize, ty: &str, members: &[(String, i64)], sites: &[Span]) {
     let Some(name) = f.params.get(i).map(|p| p.0.clone()) else { return };
     let mut values: Vec<i64> = members.iter().map(|m| m.1).collect();
     values.sort_unstable();
     values.dedup();
     let shown: Vec<String> = members.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let from =
+        if sites.len() == 1 { "the launch at line {*} passes" } else { "the launches at lines {*} pass" };
     f.notes.push((
         format!(
-            "assuming {name} is one of the enumerators of `{ty}` ({}): every launch passes it typed and the file makes no `{ty}` value but from them (no cast to it)",
+            "assuming {name} is one of the enumerators of `{ty}` ({}): {from} it typed and the file makes no `{ty}` value but from them (no cast to it)",
             shown.join(", ")
         ),
-        Vec::new(),
+        sites.to_vec(),
     ));
     f.enums.push((i, values));
 }

@@ -149,7 +149,8 @@ impl HostLaunches {
             f.params.iter().map(|p| (p.name.clone(), int_param(param_type(p), &model.typedefs))).collect();
         let mut facts = crate::launch_facts::facts(&f.name, &params, &l, over);
         if l.other_use.is_none() && l.sites.iter().all(|s| s.args.len() == params.len()) {
-            self.enum_facts(f, model, &mut facts);
+            let sites: Vec<Span> = l.sites.iter().map(|s| s.at).collect();
+            self.enum_facts(f, model, &sites, &mut facts);
         }
         Some(facts)
     }
@@ -157,7 +158,7 @@ impl HostLaunches {
     /// The enumeration-typed parameters of `f`: each is one of its type's enumerators, where
     /// every launch passes its arguments typed (`<<<…>>>`, not a `void *[]`) and no code of the
     /// file makes a value of the type from anything but an enumerator (docs/cuda.md).
-    fn enum_facts(&self, f: &Function, model: &Model, facts: &mut LaunchFacts) {
+    fn enum_facts(&self, f: &Function, model: &Model, sites: &[Span], facts: &mut LaunchFacts) {
         for (i, p) in f.params.iter().enumerate() {
             let ty = bare_type(param_type(p));
             let Some(members) = model.enum_members.get(&ty) else { continue };
@@ -173,7 +174,7 @@ impl HostLaunches {
                     ),
                     vec![*at],
                 )),
-                None => crate::launch_facts::enum_param(facts, i, &ty, members),
+                None => crate::launch_facts::enum_param(facts, i, &ty, members, sites),
             }
         }
     }

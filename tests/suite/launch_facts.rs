@@ -214,7 +214,7 @@ fn an_enum_parameter_is_one_of_its_enumerators_unless_the_file_casts_to_it() {
     let f = facts(&json_kernel(&json));
     assert!(
         f.iter().any(|x| x.starts_with(
-            "assuming act is one of the enumerators of `Activation` (Relu = 0, Tanh = 1, Sigmoid = 2)"
+            "assuming act is one of the enumerators of `Activation` (Relu = 0, Tanh = 1, Sigmoid = 2): the launch at line 50 passes it typed"
         )),
         "{f:?}"
     );

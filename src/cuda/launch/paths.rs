@@ -16,9 +16,12 @@
 //!
 //! A condition is read as C over the kernel's arguments and dimensions ([`Rel`]): a variable the
 //! launch passes bare as an argument or a dimension whose every definition lies before the guard
-//! (and before the dimension reads it: so the launch passes the value the guard checked), constants, values known at the guard, and calls of a helper whose body is `return
-//! e;` (inlined, bounded: `is_pow2(n)`). `a && b` (and `!(a || b)`) is two facts, each used
-//! alone; a part that cannot be read is dropped (the rest is still implied).
+//! (and before the dimension reads it: so the launch passes the value the guard checked),
+//! constants, values known at the guard, and calls of a helper whose body is `return e;`
+//! (inlined, bounded: `is_pow2(n)`). `a && b` (and `!(a || b)`) is two facts, each used alone; a
+//! part that cannot be read is dropped (the rest is still implied). A helper is read inline only
+//! when it is the one definition of its name (overloads share a key) and not the launch's own
+//! function.
 //!
 //! Equalities (`v == 512`, `case 512:`) also give values ([`Host::path_value`]): a variable the
 //! reaching definitions leave unknown is the guard's value where it is read before the launch in
@@ -40,7 +43,8 @@ const MAX_INLINE: usize = 3;
 /// How deep one condition's expression is read.
 const MAX_COND_DEPTH: usize = 24;
 
-/// Functions that never return.
+/// The C library's functions that never return (recognised by name only where the file does
+/// not declare the function itself).
 const NORETURN: &[&str] = &[
     "exit",
     "abort",
@@ -123,6 +127,7 @@ enum Scope<'e> {
     Helper { sub: HashMap<String, Rel> },
 }
 
+/// A body's identity (its address): path facts belong to the launch's body alone.
 pub(super) fn addr(b: &Body) -> usize {
     b as *const Body as *const u8 as usize
 }
