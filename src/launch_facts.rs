@@ -481,7 +481,14 @@ fn path_conditions(
             }
         }
     }
-    if any && l.sites.len() > 1 {
+    // A launch with nothing of its own (no condition, no differing value or dimension) makes
+    // the disjunction true: nothing is assumed, and nothing is said.
+    let all_own = f.site_conds.iter().zip(&f.choices).all(|(c, ch)| !c.is_empty() || !ch.is_empty());
+    if any && !all_own {
+        for (own, s) in f.site_conds.iter_mut().zip(&l.sites) {
+            own.retain(|c| !s.conds.iter().any(|(d, _)| d == c));
+        }
+    } else if any && l.sites.len() > 1 {
         let shown: Vec<String> = f
             .site_conds
             .iter()

@@ -101,6 +101,8 @@ impl HostLaunches {
             steps: Cell::new(STEP_BUDGET),
             keys: keys(model),
             path: RefCell::new(None),
+            settled: RefCell::new(HashMap::new()),
+            helper_work: Cell::new(0),
             by_key: bodies.iter().enumerate().fold(HashMap::new(), |mut m, (i, b)| {
                 if let Some(f) = b.f {
                     m.entry(key(f)).or_insert_with(Vec::new).push(i);
@@ -571,6 +573,11 @@ struct Host<'a, 'm> {
     path: RefCell<Option<paths::PathCtx>>,
     /// The bodies (indices into `bodies`) of each function key.
     by_key: HashMap<String, Vec<usize>>,
+    /// Per body (address) and integer variable: where its last definition ends
+    /// ([`Host::settled_before`]; `None`: not a variable whose every change is seen).
+    settled: RefCell<HashMap<(usize, String), Option<usize>>>,
+    /// What the current launch's path facts may still visit inside helpers (`paths`).
+    helper_work: Cell<usize>,
 }
 
 impl Host<'_, '_> {
@@ -648,6 +655,7 @@ impl Host<'_, '_> {
         args: Option<&[usize]>,
         out: &mut HostLaunches,
     ) -> Site {
+        self.helper_work.set(paths::HELPER_WORK);
         let guards = self.guards(b, launch);
         *self.path.borrow_mut() = Some(self.path_ctx(b, launch, &guards));
         let dims = |e: Option<usize>| e.map_or([None; 3], |e| self.dims(b, e, 0));
@@ -1205,10 +1213,21 @@ impl Host<'_, '_> {
     /// Whether every definition of local or by-value parameter `id` of `b` lies before node
     /// `pos` (so it reads the same value anywhere from `pos` on).
     fn settled_before(&self, b: &Body, id: &str, pos: usize) -> bool {
-        match self.definitions(b, id, None) {
-            Some((VarKind::Int, defs)) => defs.iter().all(|d| d.at.is_none_or(|x| b.end[x] <= pos)),
-            _ => false,
-        }
+        // Where the last definition ends (`Some(0)`: only the entry), once per variable: path
+        // facts ask it for every check before every launch.
+        let key = (paths::addr(b), id.to_string());
+        let cached = self.settled.borrow().get(&key).copied();
+        let last = cached.unwrap_or_else(|| {
+            let last = match self.definitions(b, id, None) {
+                Some((VarKind::Int, defs)) => {
+                    Some(defs.iter().filter_map(|d| d.at).map(|x| b.end[x]).max().unwrap_or(0))
+                }
+                _ => None,
+            };
+            self.settled.borrow_mut().insert(key, last);
+            last
+        });
+        last.is_some_and(|end| end <= pos)
     }
 }
 

@@ -43,6 +43,16 @@ const MAX_INLINE: usize = 3;
 /// How deep one condition's expression is read.
 const MAX_COND_DEPTH: usize = 24;
 
+/// How many checks of one launch are read (the innermost first), and how many conditions one
+/// launch keeps: a host function of thousands of checks before hundreds of launches stays
+/// linear, and fewer facts are still sound.
+const MAX_GUARDS: usize = 32;
+const MAX_CONDS: usize = 32;
+
+/// How many statements one launch's path facts may visit inside helpers (their exits and
+/// checks): nested helpers of many calls each stay bounded; past it a helper is not read.
+pub(super) const HELPER_WORK: usize = 4_000;
+
 /// The C library's functions that never return (recognised by name only where the file does
 /// not declare the function itself).
 const NORETURN: &[&str] = &[
@@ -161,7 +171,7 @@ impl Host<'_, '_> {
                     let in_switch = b.parent[a].is_some_and(|p| matches!(b.kind(p), NodeKind::Switch));
                     if !in_switch && !foreign_label(b, a, launch, &[]) {
                         for s in b.children(a) {
-                            if s == child {
+                            if s == child || out.len() >= MAX_GUARDS {
                                 break;
                             }
                             self.after(b, s, Exits { ret: true, jumps: true }, &mut out, 0);
@@ -173,6 +183,7 @@ impl Host<'_, '_> {
             }
             child = a;
         }
+        out.truncate(MAX_GUARDS);
         out
     }
 
@@ -271,6 +282,9 @@ impl Host<'_, '_> {
             NodeKind::Break | NodeKind::Continue => m.jumps,
             NodeKind::Compound => {
                 for c in b.children(e) {
+                    if !self.spend() {
+                        return false;
+                    }
                     if self.exits(b, c, m, depth) {
                         return true;
                     }
@@ -321,6 +335,13 @@ impl Host<'_, '_> {
             }
             _ => false,
         }
+    }
+
+    /// One unit of [`HELPER_WORK`]: whether any was left.
+    fn spend(&self) -> bool {
+        let left = self.helper_work.get();
+        self.helper_work.set(left.saturating_sub(1));
+        left > 0
     }
 
     /// The body of a helper whose checks are read inline, unless it is the launch's own function
@@ -465,6 +486,7 @@ impl Host<'_, '_> {
             }
         }
         out.retain(|(r, _)| r.has_atom());
+        out.truncate(MAX_CONDS);
         out
     }
 
@@ -489,6 +511,9 @@ impl Host<'_, '_> {
         let mut out = Vec::new();
         let Some(root) = h.nodes.first().map(|_| 0) else { return out };
         for c in h.children(root) {
+            if !self.spend() {
+                break;
+            }
             // A `return` before a check: the helper may return without it.
             if contains(h, c, |k| matches!(k, NodeKind::Return)) {
                 break;
@@ -588,6 +613,8 @@ impl Host<'_, '_> {
                 let r = self.to_rel(b, b.child(s, 1)?, scope, d)?;
                 match (&l, &r) {
                     (Rel::Const(x), Rel::Const(y)) => super::binary(op, *x, *y).map(Rel::Const),
+                    // `n + 0` (a helper called with an offset of 0) reads as `n`.
+                    (_, Rel::Const(0)) if matches!(op, "+" | "-") => Some(l),
                     _ => Some(Rel::Bin(op, Box::new(l), Box::new(r))),
                 }
             }

@@ -317,3 +317,21 @@ fn a_check_on_a_variable_passed_as_a_dimension_is_a_fact_on_that_dimension() {
     let f = facts_of(&m, "k").expect("facts");
     assert_eq!(conds(&f), vec!["gridDim.x <= 256"]);
 }
+
+#[test]
+fn many_checks_before_many_launches_keep_a_bounded_number_of_facts() {
+    // 600 checks before 60 launches: each launch reads at most its first checks, so the work
+    // stays linear and the facts few (fewer facts are still sound).
+    let mut text = format!("#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n");
+    for i in 0..600 {
+        text.push_str(&format!("  if (n % {} == 1) exit(1);\n", i + 2));
+        if i % 10 == 9 {
+            text.push_str("  k<<<1, 32>>>(a, n);\n");
+        }
+    }
+    text.push_str("  return 0;\n}\n");
+    let (m, _d) = model(&text);
+    let f = facts_of(&m, "k").expect("facts");
+    assert!(!f.conds.is_empty() && f.conds.len() <= 32, "{}", f.conds.len());
+    assert_eq!(conds(&f)[0], "n % 2 != 1");
+}
