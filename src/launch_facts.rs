@@ -8,13 +8,21 @@
 //! The front end (`cuda::launch`) finds launches in clang's typed AST and hands their sites to
 //! this module: the rules below and the wording of every sentence are one piece of code.
 //!
+//! Besides geometry and values, a launch may carry conditions over the arguments that its path
+//! ensures ([`Site::conds`], from the host's `if`/`switch`/asserts/early exits): one that every
+//! launch has is an `assume` of its own ("assuming pitch >= width: the host code ensures it at
+//! line 38 before the launch at line 44"); the others, with the launches' differing argument
+//! values and geometry, form the disjunction "one launch's facts or another's"
+//! ([`LaunchFacts::site_conds`]), which a launch with nothing of its own makes void. A parameter
+//! of an enumeration type may be one of its enumerators ([`enum_param`]).
+//!
 //! Soundness: a fact is taken only from launches the file shows, and only when *every* one of
 //! them agrees; a kernel the file uses in any other way (its address taken, stored in a function
 //! pointer, …) gets no fact at all ([`Launches::other_use`]). Several launches that differ in a
 //! dimension leave that dimension symbolic, or "one of" their values when each is known: the
 //! check covers every launch. A value outside CUDA's limits for its dimension is no fact.
 
-use crate::kpl::ast::{BinOp, Builtin, Dim, Expr};
+use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, UnOp};
 use crate::kpl::Geometry;
 use crate::span::Span;
 
@@ -48,39 +56,157 @@ pub(crate) struct Site {
     /// Each dimension of the block (`[0]`) and grid (`[1]`) as an expression over the kernel's
     /// arguments, where the host computes it from them (`(n + 255) / 256`).
     pub rel: [[Option<Rel>; 3]; 2],
+    /// Conditions over the kernel's arguments and dimensions that hold whenever this launch
+    /// runs (a boolean [`Rel`]: the host checked them on the path to it — an `if` or `switch`
+    /// around it, an `assert` or an early exit before it), each with the span of the check.
+    pub conds: Vec<(Rel, Span)>,
+    /// Host values this launch's facts took from a check on its path (`K == 512` under `case
+    /// 512:`), each with the span of the check.
+    pub via: Vec<(String, Span)>,
 }
 
-/// A launch dimension as a function of the kernel's arguments: C integer arithmetic over
-/// constants and parameters (by index).
+/// A launch dimension or a host condition as a function of the kernel's arguments: C integer
+/// arithmetic, comparisons and logic over constants and parameters (by index).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Rel {
     Const(i64),
     Param(usize),
-    /// A C binary operator (`+ - * / % << >>`).
+    /// A C binary operator (`+ - * / % << >> & | ^`, a comparison, `&&`, `||`).
     Bin(&'static str, Box<Rel>, Box<Rel>),
+    /// C's `!`.
+    Not(Box<Rel>),
+    /// A launch dimension: part (`0` block, `1` grid) and axis (a host variable the launch
+    /// passes bare as that dimension).
+    Dim(usize, usize),
+}
+
+/// Whether a C operator gives a truth value (a condition rather than a number).
+fn is_logical(op: &str) -> bool {
+    matches!(op, "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||")
 }
 
 impl Rel {
-    pub(crate) fn has_param(&self) -> bool {
+    /// The parameters it reads (by index).
+    pub(crate) fn params(&self) -> Vec<usize> {
         match self {
-            Rel::Const(_) => false,
-            Rel::Param(_) => true,
-            Rel::Bin(_, a, b) => a.has_param() || b.has_param(),
+            Rel::Const(_) | Rel::Dim(..) => Vec::new(),
+            Rel::Param(i) => vec![*i],
+            Rel::Bin(_, a, b) => {
+                let mut out = a.params();
+                out.extend(b.params());
+                out
+            }
+            Rel::Not(a) => a.params(),
         }
     }
 
-    /// The expression in C syntax, parameters by name.
+    pub(crate) fn has_param(&self) -> bool {
+        match self {
+            Rel::Const(_) | Rel::Dim(..) => false,
+            Rel::Param(_) => true,
+            Rel::Bin(_, a, b) => a.has_param() || b.has_param(),
+            Rel::Not(a) => a.has_param(),
+        }
+    }
+
+    /// The launch dimensions it reads (part, axis).
+    pub(crate) fn dims(&self) -> Vec<(usize, usize)> {
+        match self {
+            Rel::Const(_) | Rel::Param(_) => Vec::new(),
+            Rel::Dim(p, d) => vec![(*p, *d)],
+            Rel::Bin(_, a, b) => {
+                let mut out = a.dims();
+                out.extend(b.dims());
+                out
+            }
+            Rel::Not(a) => a.dims(),
+        }
+    }
+
+    /// Whether it reads a parameter or a dimension (a condition on constants alone says nothing).
+    pub(crate) fn has_atom(&self) -> bool {
+        self.has_param() || !self.dims().is_empty()
+    }
+
+    /// The expression in C syntax, parameters by name. Arithmetic inside arithmetic is
+    /// parenthesized (`(n + 255) / 256`); arithmetic needs none as a comparison's operand, nor a
+    /// comparison as an operand of `&&`/`||` (C's precedence).
     pub fn show(&self, params: &[(String, bool)]) -> String {
         match self {
             Rel::Const(v) => v.to_string(),
             Rel::Param(i) => params.get(*i).map_or("?".into(), |p| p.0.clone()),
+            Rel::Dim(p, d) => {
+                format!("{}.{}", ["blockDim", "gridDim"][(*p).min(1)], ["x", "y", "z"][(*d).min(2)])
+            }
+            Rel::Not(a) => match **a {
+                Rel::Bin(..) | Rel::Not(_) => format!("!({})", a.show(params)),
+                _ => format!("!{}", a.show(params)),
+            },
             Rel::Bin(op, a, b) => {
                 let side = |r: &Rel| match r {
-                    Rel::Bin(..) => format!("({})", r.show(params)),
+                    Rel::Bin(inner, ..) => {
+                        // Bitwise operators bind looser than comparisons: they keep theirs.
+                        let arith = |o: &str| matches!(o, "+" | "-" | "*" | "/" | "%" | "<<" | ">>");
+                        let comparison = |o: &str| is_logical(o) && !matches!(o, "&&" | "||");
+                        let bare = (comparison(op) && arith(inner))
+                            || (matches!(*op, "&&" | "||") && (comparison(inner) || inner == op));
+                        if bare {
+                            r.show(params)
+                        } else {
+                            format!("({})", r.show(params))
+                        }
+                    }
                     _ => r.show(params),
                 };
                 format!("{} {op} {}", side(a), side(b))
             }
+        }
+    }
+
+    /// `!self` with the negation pushed into comparisons and through `&&`/`||` (De Morgan), so
+    /// a report reads `n % 256 == 0` for an exit under `if (n % 256 != 0)`.
+    pub(crate) fn negated(self) -> Rel {
+        let flip = |op: &str| -> Option<&'static str> {
+            Some(match op {
+                "==" => "!=",
+                "!=" => "==",
+                "<" => ">=",
+                ">=" => "<",
+                ">" => "<=",
+                "<=" => ">",
+                _ => return None,
+            })
+        };
+        match self {
+            Rel::Not(a) => a.truth(),
+            Rel::Bin(op, a, b) => match (op, flip(op)) {
+                (_, Some(f)) => Rel::Bin(f, a, b),
+                ("&&", _) => Rel::Bin("||", Box::new(a.negated()), Box::new(b.negated())),
+                ("||", _) => Rel::Bin("&&", Box::new(a.negated()), Box::new(b.negated())),
+                _ => Rel::Bin("==", Box::new(Rel::Bin(op, a, b)), Box::new(Rel::Const(0))),
+            },
+            r => Rel::Bin("==", Box::new(r), Box::new(Rel::Const(0))),
+        }
+    }
+
+    /// `self` as a truth value: a number `e` is `e != 0` (C's truth of a condition).
+    pub(crate) fn truth(self) -> Rel {
+        match self {
+            Rel::Bin(op, ..) if is_logical(op) => self,
+            Rel::Not(_) => self,
+            r => Rel::Bin("!=", Box::new(r), Box::new(Rel::Const(0))),
+        }
+    }
+
+    /// The conjuncts of a condition (`a && b` is two facts, each usable alone).
+    pub(crate) fn conjuncts(self) -> Vec<Rel> {
+        match self {
+            Rel::Bin("&&", a, b) => {
+                let mut out = a.conjuncts();
+                out.extend(b.conjuncts());
+                out
+            }
+            r => vec![r],
         }
     }
 }
@@ -118,6 +244,15 @@ pub(crate) struct LaunchFacts {
     /// Per launch, the dimensions (part, axis, value) known at every launch but not equal at
     /// all of them: the kernel is checked under "one of the launches' values" (a disjunction).
     pub choices: Vec<Vec<(usize, usize, u32)>>,
+    /// Conditions over the parameters that every launch's path ensures (assumed as they are).
+    pub conds: Vec<Rel>,
+    /// Per launch, the conditions its own path ensures beyond [`LaunchFacts::conds`], and the
+    /// argument values that differ between launches (`n == 256`): with [`LaunchFacts::choices`]
+    /// one alternative of the disjunction "one launch's facts or another's".
+    pub site_conds: Vec<Vec<Rel>>,
+    /// Parameters (by index) of an enumeration type with the values of its enumerators: each
+    /// is assumed to be one of them.
+    pub enums: Vec<(usize, Vec<i64>)>,
     /// The sentences for reports, with the spans (in the lowered text) whose lines they name.
     pub notes: Vec<(String, Vec<Span>)>,
 }
@@ -233,6 +368,7 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
         }
     }
     f.params = params.to_vec();
+    f.site_conds = vec![Vec::new(); l.sites.len()];
     for (i, (p, is_int)) in params.iter().enumerate() {
         if !is_int {
             continue;
@@ -242,10 +378,161 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
             if vals.iter().all(|x| *x == Some(v)) {
                 f.args.push((p.clone(), v));
                 f.notes.push((format!("assuming {p} = {v}, from {from}"), sites.clone()));
+                continue;
+            }
+        }
+        if vals.iter().all(Option::is_some) && l.sites.len() > 1 {
+            // Known at every launch but different (`case 256:` and `case 512:`): each launch's
+            // own value, with its geometry.
+            let mut shown: Vec<i64> = vals.iter().flatten().copied().collect();
+            shown.sort_unstable();
+            shown.dedup();
+            let list: Vec<String> = shown.iter().map(i64::to_string).collect();
+            f.notes.push((
+                format!("assuming {p} is one of {} (each launch's own value)", list.join(", ")),
+                sites.clone(),
+            ));
+            for (conds, v) in f.site_conds.iter_mut().zip(&vals) {
+                let eq = Rel::Bin("==", Box::new(Rel::Param(i)), Box::new(Rel::Const(v.unwrap_or(0))));
+                conds.push(eq);
             }
         }
     }
+    // A part the header or the command line replaces is not the launches': no condition on it.
+    let overridden = [
+        over.command_line.block_dim.is_some() || over.header.block_dim.is_some(),
+        over.command_line.grid_dim.is_some() || over.header.grid_dim.is_some(),
+    ];
+    path_conditions(&mut f, l, params, &sites, overridden);
+    for s in &l.sites {
+        if s.via.is_empty() {
+            continue;
+        }
+        let what: Vec<&str> = s.via.iter().map(|(w, _)| w.as_str()).collect();
+        let mut checks: Vec<Span> = s.via.iter().map(|(_, at)| *at).collect();
+        checks.dedup();
+        let n = checks.len();
+        let marks: Vec<String> = (0..n).map(|i| format!("{{{i}}}")).collect();
+        checks.push(s.at);
+        f.notes.push((
+            format!(
+                "the launch at line {{rest:{n}}} runs only with {} (the check at line{} {}): its values above use it",
+                what.join(" and "),
+                if n == 1 { "" } else { "s" },
+                marks.join(", ")
+            ),
+            checks,
+        ));
+    }
     f
+}
+
+/// The conditions the launches' paths ensure ([`Site::conds`]): one every launch has is a fact
+/// of its own; the others are each launch's part of the disjunction of [`LaunchFacts::site_conds`]
+/// (kept only when every launch has some condition or choice: otherwise the disjunction says
+/// nothing).
+fn path_conditions(
+    f: &mut LaunchFacts,
+    l: &Launches,
+    params: &[(String, bool)],
+    sites: &[Span],
+    overridden: [bool; 2],
+) {
+    let usable = |r: &Rel| {
+        r.has_atom() && params_int(r, params) && r.dims().iter().all(|(p, _)| !overridden[(*p).min(1)])
+    };
+    // A condition on arguments and dimensions whose values are known says nothing more.
+    let known = |r: &Rel, s: &Site| {
+        r.params().iter().all(|i| s.args.get(*i).copied().flatten().is_some())
+            && r.dims().iter().all(|(p, d)| [s.block, s.grid][(*p).min(1)][(*d).min(2)].is_some())
+    };
+    let Some(first) = l.sites.first() else { return };
+    for (c, _) in &first.conds {
+        if !usable(c) || f.conds.contains(c) || l.sites.iter().all(|s| known(c, s)) {
+            continue;
+        }
+        let at: Vec<Option<Span>> =
+            l.sites.iter().map(|s| s.conds.iter().find(|(d, _)| d == c).map(|(_, sp)| *sp)).collect();
+        if at.iter().all(Option::is_some) {
+            let mut checks: Vec<Span> = at.into_iter().flatten().collect();
+            checks.dedup();
+            let n = checks.len();
+            checks.extend(sites.iter().copied());
+            let from = if sites.len() == 1 { "the launch at line" } else { "the launches at lines" };
+            let marks: Vec<String> = (0..n).map(|i| format!("{{{i}}}")).collect();
+            f.notes.push((
+                format!(
+                    "assuming {}: the host code ensures it at line{} {} before {from} {{rest:{n}}}",
+                    c.show(params),
+                    if n == 1 { "" } else { "s" },
+                    marks.join(", ")
+                ),
+                checks,
+            ));
+            f.conds.push(c.clone());
+        }
+    }
+    let mut any = false;
+    for (own, s) in f.site_conds.iter_mut().zip(&l.sites) {
+        for (c, _) in &s.conds {
+            if usable(c) && !f.conds.contains(c) && !own.contains(c) && !known(c, s) {
+                own.push(c.clone());
+                any = true;
+            }
+        }
+    }
+    // A launch with nothing of its own (no condition, no differing value or dimension) makes
+    // the disjunction true: nothing is assumed, and nothing is said.
+    let all_own = f.site_conds.iter().zip(&f.choices).all(|(c, ch)| !c.is_empty() || !ch.is_empty());
+    if any && !all_own {
+        for (own, s) in f.site_conds.iter_mut().zip(&l.sites) {
+            own.retain(|c| !s.conds.iter().any(|(d, _)| d == c));
+        }
+    } else if any && l.sites.len() > 1 {
+        let shown: Vec<String> = f
+            .site_conds
+            .iter()
+            .map(|c| {
+                let parts: Vec<String> = c.iter().map(|r| r.show(params)).collect();
+                if parts.is_empty() {
+                    "true".to_string()
+                } else {
+                    parts.join(" && ")
+                }
+            })
+            .collect();
+        f.notes.push((
+            format!(
+                "assuming the conditions of one launch's path: {} (for the launches at lines {{*}})",
+                shown.join(" or ")
+            ),
+            sites.to_vec(),
+        ));
+    } else if any {
+        // Cannot happen with one launch (its conditions are all common); kept empty for clarity.
+        f.site_conds.iter_mut().for_each(Vec::clear);
+    }
+}
+
+/// Parameter `i` of enumeration type `ty` with enumerators `members` (name, value) is one of
+/// them: the fact and its sentence.
+/// `sites`: the launches (their lines are named).
+pub(crate) fn enum_param(f: &mut LaunchFacts, i: usize, ty: &str, members: &[(String, i64)], sites: &[Span]) {
+    let Some(name) = f.params.get(i).map(|p| p.0.clone()) else { return };
+    let mut values: Vec<i64> = members.iter().map(|m| m.1).collect();
+    values.sort_unstable();
+    values.dedup();
+    let shown: Vec<String> = members.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let from =
+        if sites.len() == 1 { "the launch at line {*} passes" } else { "the launches at lines {*} pass" };
+    f.notes.push((
+        format!(
+            "assuming {name} is one of the enumerators of `{ty}` ({}): {from} it typed and the file makes no `{ty}` value but from them (no cast to it)",
+            shown.join(", ")
+        ),
+        sites.to_vec(),
+    ));
+    f.enums.push((i, values));
 }
 
 /// Whether every parameter `r` names is a by-value integer.
@@ -254,6 +541,8 @@ fn params_int(r: &Rel, params: &[(String, bool)]) -> bool {
         Rel::Const(_) => true,
         Rel::Param(i) => params.get(*i).is_some_and(|p| p.1),
         Rel::Bin(_, a, b) => params_int(a, params) && params_int(b, params),
+        Rel::Not(a) => params_int(a, params),
+        Rel::Dim(..) => true,
     }
 }
 
@@ -269,10 +558,22 @@ pub(crate) fn render(facts: &LaunchFacts, line: &dyn Fn(Span) -> usize) -> Vec<S
         .iter()
         .map(|(s, spans)| {
             let mut lines: Vec<usize> = spans.iter().map(|sp| line(*sp)).collect();
-            let first = lines.first().copied().unwrap_or(0);
+            let mut out = s.clone();
+            // `{rest:N}`: the lines of the spans from the N-th on; `{i}`: the i-th span's line.
+            if let Some(at) = out.find("{rest:") {
+                let end = out[at..].find('}').map_or(out.len(), |e| at + e + 1);
+                let n: usize = out[at + 6..end - 1].parse().unwrap_or(0);
+                let mut rest: Vec<usize> = lines.iter().skip(n).copied().collect();
+                rest.dedup();
+                let rest = rest.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+                out.replace_range(at..end, &rest);
+            }
+            for (i, l) in lines.iter().enumerate().rev() {
+                out = out.replace(&format!("{{{i}}}"), &l.to_string());
+            }
             lines.dedup();
             let all = lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
-            s.replace("{*}", &all).replace("{0}", &first.to_string())
+            out.replace("{*}", &all)
         })
         .collect()
 }
@@ -328,22 +629,48 @@ pub(crate) fn assumptions(
             assumed.push(eq(builtin_of(*p, *d), e));
         }
     }
-    // One launch's values of the dimensions the launches disagree on, or another's.
-    let alternatives: Vec<Expr> = facts
-        .choices
-        .iter()
-        .filter(|c| !c.is_empty())
-        .map(|c| {
-            c.iter()
+    for c in &facts.conds {
+        if let Some((e, _)) = relation(c, param) {
+            assumed.push(e);
+        }
+    }
+    for (i, values) in &facts.enums {
+        let Some((p, _)) = param(*i) else { continue };
+        let one_of = values
+            .iter()
+            .filter_map(|v| relation(&Rel::Const(*v), param))
+            .map(|(v, _)| Expr::Binary(BinOp::Eq, Box::new(p.clone()), Box::new(v)))
+            .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)));
+        assumed.extend(one_of);
+    }
+    // One launch's values of the dimensions the launches disagree on (and its own argument
+    // values and path conditions), or another's. A launch with nothing of its own makes the
+    // disjunction true; one whose condition cannot be stated is dropped from its conjunction
+    // (weaker, still implied by the launch).
+    let sites = facts.choices.len().max(facts.site_conds.len());
+    let alternatives: Vec<Vec<Expr>> = (0..sites)
+        .map(|i| {
+            let mut conj: Vec<Expr> = facts
+                .choices
+                .get(i)
+                .into_iter()
+                .flatten()
                 .map(|(p, d, v)| eq(builtin_of(*p, *d), Expr::Const(*v)))
-                .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)))
-                .unwrap_or(Expr::Const(1))
+                .collect();
+            for c in facts.site_conds.get(i).into_iter().flatten() {
+                if let Some((e, _)) = relation(c, param) {
+                    conj.push(e);
+                }
+            }
+            conj
         })
         .collect();
-    if let Some(any) =
-        alternatives.into_iter().reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
-    {
-        assumed.push(any);
+    if alternatives.len() > 1 && alternatives.iter().all(|c| !c.is_empty()) {
+        let any = alternatives
+            .into_iter()
+            .filter_map(|c| c.into_iter().reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b))))
+            .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)));
+        assumed.extend(any);
     }
     assumed
 }
@@ -358,11 +685,42 @@ fn relation(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>) -> Option<(E
             _ => None,
         },
         Rel::Param(i) => param(*i),
+        // A dimension is the host variable's value, below 2^31 at every launch CUDA runs (its
+        // limits), so C's comparisons of the host's `int` read it as signed.
+        Rel::Dim(p, d) => {
+            let dim = [Dim::X, Dim::Y, Dim::Z][(*d).min(2)];
+            let b = if *p == 0 { Builtin::BlockDim(dim) } else { Builtin::GridDim(dim) };
+            Some((Expr::Builtin(b), false))
+        }
+        Rel::Not(a) => {
+            let (a, _) = relation(a, param)?;
+            Some((Expr::Unary(UnOp::Not, Box::new(a)), false))
+        }
         Rel::Bin(op, a, b) => {
             let (a, ua) = relation(a, param)?;
             let (b, ub) = relation(b, param)?;
             let unsigned = ua || ub;
+            // A truth value is a signed int 0 or 1 in C.
+            let truth = |op: BinOp| Some((Expr::Binary(op, Box::new(a.clone()), Box::new(b.clone())), false));
+            match (*op, unsigned) {
+                ("==", _) => return truth(BinOp::Eq),
+                ("!=", _) => return truth(BinOp::Ne),
+                ("<", false) => return truth(BinOp::Lt),
+                ("<=", false) => return truth(BinOp::Le),
+                (">", false) => return truth(BinOp::Gt),
+                (">=", false) => return truth(BinOp::Ge),
+                ("<", true) => return truth(BinOp::ULt),
+                ("<=", true) => return truth(BinOp::ULe),
+                (">", true) => return truth(BinOp::UGt),
+                (">=", true) => return truth(BinOp::UGe),
+                ("&&", _) => return truth(BinOp::And),
+                ("||", _) => return truth(BinOp::Or),
+                _ => {}
+            }
             let op = match (*op, unsigned) {
+                ("&", _) => BinOp::BitAnd,
+                ("|", _) => BinOp::BitOr,
+                ("^", _) => BinOp::BitXor,
                 ("+", _) => BinOp::Add,
                 ("-", _) => BinOp::Sub,
                 ("*", _) => BinOp::Mul,

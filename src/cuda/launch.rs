@@ -34,6 +34,19 @@
 //! that may run between them, or later in a loop around the point, gives the same value. A
 //! variable a lambda body may change is unknown.
 //!
+//! Path facts (`paths`): the checks on every path to a launch in its function — an `if` or
+//! `switch` around it, an `assert`, an early exit (`exit`, `return`, `throw`, `break`) or a call of
+//! a helper that exits before it — are conditions over the kernel's arguments and dimensions
+//! ([`Site::conds`]: `assert(n <= 1024)` with `n` passed is `n <= 1024`, with `<<<g, n>>>` it is
+//! `blockDim.x <= 1024`), and their equalities are values where the
+//! reaching definitions leave a variable unknown (`dim3 block(K / 4)` before `switch (K)`, launched
+//! under `case 512:`, is 128 threads). `paths` says exactly when a check holds at the launch.
+//!
+//! Enumerations: a parameter of an enumeration type is one of its enumerators when every launch
+//! passes it typed (`<<<…>>>`) and no code of the file makes a value of the type otherwise (a
+//! cast to it, `Mode()`: [`enum_source`]); values read into memory of the type from outside
+//! (`fread` into a struct) are assumed to be enumerators too (docs/cuda.md).
+//!
 //! Guarantee: a fact holds for every launch of the kernel the file shows, and a kernel with a
 //! use the module cannot see through has none; unknown is always a sound answer.
 
@@ -42,7 +55,7 @@ use crate::kpl::ast::{Block, Expr, Kernel, Label, LabelName, Place, Stmt, StmtKi
 use crate::kpl::Geometry;
 use crate::launch_facts::{Dims, LaunchFacts, Launches, Overrides, Rel, Site, LAUNCHING, NON_LAUNCHING};
 use crate::span::Span;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 
 /// What one step from a variable to its definitions (or from a parameter to its call sites)
@@ -67,6 +80,10 @@ pub(crate) struct HostLaunches {
     /// The line of each launch's and use's span (clang's, so a launch in an included file
     /// has its own line).
     lines: HashMap<Span, usize>,
+    /// Enumeration types (by unqualified name) some code of the file makes a value of other than
+    /// from an enumerator: a cast or a value-initialization to the type ([`enum_source`]).
+    /// With the first such place (clang's span).
+    converted: HashMap<String, Span>,
 }
 
 impl HostLaunches {
@@ -78,10 +95,30 @@ impl HostLaunches {
             .filter(|f| !f.is_template_pattern)
             .filter_map(|f| f.body.as_ref().map(|b| Body::new(Some(f), b)))
             .collect();
-        let host = Host { model, bodies: &bodies, steps: Cell::new(STEP_BUDGET), keys: keys(model) };
+        let host = Host {
+            model,
+            bodies: &bodies,
+            steps: Cell::new(STEP_BUDGET),
+            keys: keys(model),
+            path: RefCell::new(None),
+            settled: RefCell::new(HashMap::new()),
+            helper_work: Cell::new(0),
+            by_key: bodies.iter().enumerate().fold(HashMap::new(), |mut m, (i, b)| {
+                if let Some(f) = b.f {
+                    m.entry(key(f)).or_insert_with(Vec::new).push(i);
+                }
+                m
+            }),
+        };
         let mut out = HostLaunches::default();
         for b in &bodies {
             host.collect(b, &mut out);
+            for i in 0..b.nodes.len() {
+                if let Some(ty) = enum_source(b, i) {
+                    let at = out.span(b.nodes[i].range.as_ref());
+                    out.converted.entry(ty).or_insert(at);
+                }
+            }
         }
         for r in &model.loose_refs {
             let at = out.span(r.range.as_ref());
@@ -102,12 +139,7 @@ impl HostLaunches {
 
     /// The facts of kernel `f` (a definition of the model) under `over`; `None` when the file
     /// shows no launch and no other use of it (an instance only instantiated explicitly).
-    pub(crate) fn facts(
-        &self,
-        f: &Function,
-        typedefs: &HashMap<String, String>,
-        over: &Overrides,
-    ) -> Option<LaunchFacts> {
+    pub(crate) fn facts(&self, f: &Function, model: &Model, over: &Overrides) -> Option<LaunchFacts> {
         let mut l = self.by_kernel.get(&key(f)).cloned().unwrap_or_default();
         if let Some(at) = self.by_name.get(&f.name) {
             l.other_use.get_or_insert(*at);
@@ -116,8 +148,37 @@ impl HostLaunches {
             return None;
         }
         let params: Vec<(String, bool)> =
-            f.params.iter().map(|p| (p.name.clone(), int_param(param_type(p), typedefs))).collect();
-        Some(crate::launch_facts::facts(&f.name, &params, &l, over))
+            f.params.iter().map(|p| (p.name.clone(), int_param(param_type(p), &model.typedefs))).collect();
+        let mut facts = crate::launch_facts::facts(&f.name, &params, &l, over);
+        if l.other_use.is_none() && l.sites.iter().all(|s| s.args.len() == params.len()) {
+            let sites: Vec<Span> = l.sites.iter().map(|s| s.at).collect();
+            self.enum_facts(f, model, &sites, &mut facts);
+        }
+        Some(facts)
+    }
+
+    /// The enumeration-typed parameters of `f`: each is one of its type's enumerators, where
+    /// every launch passes its arguments typed (`<<<…>>>`, not a `void *[]`) and no code of the
+    /// file makes a value of the type from anything but an enumerator (docs/cuda.md).
+    fn enum_facts(&self, f: &Function, model: &Model, sites: &[Span], facts: &mut LaunchFacts) {
+        for (i, p) in f.params.iter().enumerate() {
+            let ty = bare_type(param_type(p));
+            let Some(members) = model.enum_members.get(&ty) else { continue };
+            let short = ty.rsplit("::").next().unwrap_or(&ty).to_string();
+            if members.is_empty() {
+                continue;
+            }
+            match self.converted.get(&short) {
+                Some(at) => facts.notes.push((
+                    format!(
+                        "no enumerator fact for `{}`: the file makes a value of `{ty}` other than from an enumerator at line {{0}}",
+                        p.name
+                    ),
+                    vec![*at],
+                )),
+                None => crate::launch_facts::enum_param(facts, i, &ty, members, sites),
+            }
+        }
     }
 
     /// The line a fact's span names.
@@ -147,16 +208,17 @@ impl HostLaunches {
         geometry: &Geometry,
         source: &str,
     ) {
-        let Some(facts) = self.facts(f, &model.typedefs, over) else { return };
+        let Some(facts) = self.facts(f, model, over) else { return };
         kernel.geometry = facts.geometry().overridden_by(geometry);
         kernel.launch_facts = crate::launch_facts::render(&facts, &|s| self.line(s));
         // Which parameters are unsigned (C's conversions in relations; the range of a value).
         let unsigned = |name: &str| {
-            f.params
-                .iter()
-                .find(|p| p.name == name)
-                .and_then(|p| int_range(param_type(p), &model.typedefs))
-                .map(|r| r.0 >= 0)
+            let p = f.params.iter().find(|p| p.name == name)?;
+            match int_range(param_type(p), &model.typedefs) {
+                Some(r) => Some(r.0 >= 0),
+                // An enumeration is one word, compared as `int` (its enumerators' type).
+                None => model.enum_members.contains_key(&bare_type(param_type(p))).then_some(false),
+            }
         };
         let written = written_names(&kernel.body);
         let mut consts: HashMap<String, u32> = HashMap::new();
@@ -269,6 +331,41 @@ fn int_param(ty: &str, typedefs: &HashMap<String, String>) -> bool {
     let bare: Vec<&str> =
         resolved.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
     int_range(ty, typedefs).is_some() && !chars.contains(&bare.join(" ").as_str())
+}
+
+/// A type without qualifiers, `enum`, a reference or a leading `::` (`const enum Mode &` is
+/// `Mode`).
+fn bare_type(ty: &str) -> String {
+    let words: Vec<&str> = ty
+        .split(|c: char| c.is_whitespace() || c == '&')
+        .filter(|w| !w.is_empty() && !matches!(*w, "const" | "volatile" | "enum" | "class" | "struct"))
+        .collect();
+    words.join(" ").trim_start_matches("::").to_string()
+}
+
+/// The enumeration type (unqualified name) node `i` of `b` makes a value of other than from an
+/// enumerator: a conversion to it (a cast, an integer converted implicitly in C) or a
+/// value-initialization (`Mode()`, `Mode{}`: 0, which need not be an enumerator). Any type name
+/// is returned; only enumeration types are looked up.
+fn enum_source(b: &Body, i: usize) -> Option<String> {
+    let converts = match b.kind(i) {
+        NodeKind::CStyleCast { .. }
+        | NodeKind::StaticCast
+        | NodeKind::FunctionalCast
+        | NodeKind::ReinterpretCast => true,
+        NodeKind::ImplicitCast { cast } => cast == "IntegralCast",
+        NodeKind::InitList => b.children(i).is_empty(),
+        NodeKind::Other { kind } => matches!(
+            kind.as_str(),
+            "CXXScalarValueInitExpr" | "ImplicitValueInitExpr" | "BuiltinBitCastExpr" | "CXXConstCastExpr"
+        ),
+        _ => false,
+    };
+    if !converts {
+        return None;
+    }
+    let ty = bare_type(b.ty(i));
+    Some(ty.rsplit("::").next().unwrap_or(&ty).to_string())
 }
 
 /// Whether a type is `dim3` (qualifiers and a reference to it aside).
@@ -472,6 +569,15 @@ struct Host<'a, 'm> {
     /// Variable evaluations left ([`STEP_BUDGET`]).
     steps: Cell<usize>,
     keys: HashMap<String, (String, bool)>,
+    /// The path equalities of the launch whose values are being computed (`paths`).
+    path: RefCell<Option<paths::PathCtx>>,
+    /// The bodies (indices into `bodies`) of each function key.
+    by_key: HashMap<String, Vec<usize>>,
+    /// Per body (address) and integer variable: where its last definition ends
+    /// ([`Host::settled_before`]; `None`: not a variable whose every change is seen).
+    settled: RefCell<HashMap<(usize, String), Option<usize>>>,
+    /// What the current launch's path facts may still visit inside helpers (`paths`).
+    helper_work: Cell<usize>,
 }
 
 impl Host<'_, '_> {
@@ -549,19 +655,38 @@ impl Host<'_, '_> {
         args: Option<&[usize]>,
         out: &mut HostLaunches,
     ) -> Site {
+        self.helper_work.set(paths::HELPER_WORK);
+        let guards = self.guards(b, launch);
+        *self.path.borrow_mut() = Some(self.path_ctx(b, launch, &guards));
         let dims = |e: Option<usize>| e.map_or([None; 3], |e| self.dims(b, e, 0));
         let values = args.map_or(Vec::new(), |a| a.iter().map(|x| self.int(b, *x, 0)).collect());
         let rel = |e: Option<usize>| match (e, args) {
             (Some(e), Some(a)) => self.relations(b, e, launch, a),
             _ => Default::default(),
         };
-        Site {
-            at: out.span(b.nodes[launch].range.as_ref()),
-            grid: dims(grid),
-            block: dims(block),
-            args: values,
-            rel: [rel(block), rel(grid)],
+        let (grid_dims, block_dims, rels) = (dims(grid), dims(block), [rel(block), rel(grid)]);
+        // The variables the launch passes bare as dimensions: conditions on them are conditions
+        // on the dimensions (`assert(threads <= 256)` with `<<<grid, threads>>>`).
+        let mut dim_vars = Vec::new();
+        for (p, e) in [(0, block), (1, grid)] {
+            if let Some(e) = e {
+                dim_vars.extend(self.dim_vars(b, e, launch).into_iter().map(|(v, d, at)| (v, p, d, at)));
+            }
         }
+        let conds = self.guard_rels(b, &guards, args.unwrap_or(&[]), &dim_vars);
+        // After every value of the launch is computed: which path equalities they used.
+        let used = self.path.borrow().as_ref().map_or(Vec::new(), |c| c.used(b));
+        let site = Site {
+            via: used.into_iter().map(|(s, at)| (s, out.span(b.nodes[at].range.as_ref()))).collect(),
+            at: out.span(b.nodes[launch].range.as_ref()),
+            grid: grid_dims,
+            block: block_dims,
+            args: values,
+            rel: rels,
+            conds: conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect(),
+        };
+        *self.path.borrow_mut() = None;
+        site
     }
 
     /// The integer value of node `i` of `b`.
@@ -716,7 +841,11 @@ impl Host<'_, '_> {
         if (kind == VarKind::Dim3) != field.is_some() {
             return None;
         }
-        let value = self.reaching(b, id, &defs, at, depth)?;
+        let value = match self.reaching(b, id, &defs, at, depth) {
+            Some(v) => v,
+            None if field.is_none() => self.path_value(b, id, &defs, at)?,
+            None => return None,
+        };
         let ok = match field {
             Some(_) => (1..=i64::from(u32::MAX)).contains(&value),
             None => (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&value),
@@ -896,6 +1025,14 @@ impl Host<'_, '_> {
     /// no call, is used other than by direct calls (anywhere in the model, or by code the model
     /// does not build), or two calls differ.
     fn argument(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {
+        // The callers' variables are another activation's: the launch's path facts are not theirs.
+        let saved = self.path.borrow_mut().take();
+        let v = self.argument_unguarded(f, index, depth);
+        *self.path.borrow_mut() = saved;
+        v
+    }
+
+    fn argument_unguarded(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {
         if f.name == "main" || depth > MAX_DEPTH {
             return None;
         }
@@ -973,6 +1110,40 @@ impl Host<'_, '_> {
         })
     }
 
+    /// The variables launch argument `e` (a `dim3` or an integer) passes bare as a dimension:
+    /// (declaration id, axis, the node where the dimension reads it).
+    fn dim_vars(&self, b: &Body, e: usize, launch: usize) -> Vec<(String, usize, usize)> {
+        let e = b.strip(e);
+        let NodeKind::Other { kind } = b.kind(e) else { return Vec::new() };
+        if !matches!(kind.as_str(), "CXXConstructExpr" | "CXXTemporaryObjectExpr") {
+            return Vec::new();
+        }
+        let written: Vec<usize> = b.children(e).into_iter().filter(|a| !is_default(b, *a)).collect();
+        let (items, read) = match written.as_slice() {
+            [one] if is_dim3(b.ty(*one)) => match b.kind(b.strip(*one)) {
+                NodeKind::DeclRef { decl_id, .. } => match self.only_init(b, decl_id) {
+                    Some((init, at)) => (self.items(b, init), at),
+                    None => return Vec::new(),
+                },
+                _ => return Vec::new(),
+            },
+            _ => (written, launch),
+        };
+        items
+            .iter()
+            .take(3)
+            .enumerate()
+            .filter_map(|(d, it)| match b.kind(b.strip_int(*it)) {
+                NodeKind::DeclRef { decl_id, decl_kind, .. }
+                    if matches!(decl_kind.as_str(), "VarDecl" | "ParmVarDecl") =>
+                {
+                    Some((decl_id.clone(), d, read))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The written items of a `dim3` initializer (a construction or list).
     fn items(&self, b: &Body, init: usize) -> Vec<usize> {
         let e = b.strip(init);
@@ -1042,10 +1213,21 @@ impl Host<'_, '_> {
     /// Whether every definition of local or by-value parameter `id` of `b` lies before node
     /// `pos` (so it reads the same value anywhere from `pos` on).
     fn settled_before(&self, b: &Body, id: &str, pos: usize) -> bool {
-        match self.definitions(b, id, None) {
-            Some((VarKind::Int, defs)) => defs.iter().all(|d| d.at.is_none_or(|x| b.end[x] <= pos)),
-            _ => false,
-        }
+        // Where the last definition ends (`Some(0)`: only the entry), once per variable: path
+        // facts ask it for every check before every launch.
+        let key = (paths::addr(b), id.to_string());
+        let cached = self.settled.borrow().get(&key).copied();
+        let last = cached.unwrap_or_else(|| {
+            let last = match self.definitions(b, id, None) {
+                Some((VarKind::Int, defs)) => {
+                    Some(defs.iter().filter_map(|d| d.at).map(|x| b.end[x]).max().unwrap_or(0))
+                }
+                _ => None,
+            };
+            self.settled.borrow_mut().insert(key, last);
+            last
+        });
+        last.is_some_and(|end| end <= pos)
     }
 }
 
@@ -1279,6 +1461,8 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
         _ => return None,
     })
 }
+
+mod paths;
 
 #[cfg(test)]
 mod tests;

@@ -429,6 +429,9 @@ pub struct Model {
     pub enums: HashSet<String>,
     /// The value of every enumerator of those types, by clang id.
     pub enumerators: HashMap<String, i64>,
+    /// The enumerators of each named enumeration type (by qualified name), in order, with
+    /// their values.
+    pub enum_members: HashMap<String, Vec<(String, i64)>>,
     /// Every reference to a function that lies outside the bodies in [`Model::functions`] that
     /// are not template patterns: namespace-scope initializers (`kern_t table[] = {k};`), default
     /// arguments, template patterns' bodies, members of class templates the model does not
@@ -554,6 +557,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         unnamed_record: None,
         enums: HashSet::new(),
         enumerators: HashMap::new(),
+        enum_members: HashMap::new(),
         lambdas: HashMap::new(),
     };
     for decl in &unit.inner {
@@ -588,6 +592,7 @@ pub fn build(unit: &ast::Node, diagnostics: &[ClangDiagnostic], sources: &mut So
         records: b.records,
         enums: b.enums,
         enumerators: b.enumerators,
+        enum_members: b.enum_members,
         loose_refs,
         lambdas: b.lambdas,
     }
@@ -664,6 +669,7 @@ struct Builder<'s> {
     unnamed_record: Option<Record>,
     enums: HashSet<String>,
     enumerators: HashMap<String, i64>,
+    enum_members: HashMap<String, Vec<(String, i64)>>,
     lambdas: HashMap<String, Function>,
 }
 
@@ -785,16 +791,22 @@ impl Builder<'_> {
                 }
             }
             "EnumDecl" => {
-                if let Some(name) = &d.name {
-                    self.enums.insert(join_scope(scope, name));
+                let qualified = d.name.as_ref().map(|name| join_scope(scope, name));
+                if let Some(q) = &qualified {
+                    self.enums.insert(q.clone());
                 }
                 // Each enumerator is its written value or the one before it plus one.
                 let mut next = 0i64;
+                let mut members = Vec::new();
                 for c in d.inner.iter().filter(|c| c.kind == "EnumConstantDecl") {
                     let written = c.inner.iter().find_map(constant_value);
                     let v = written.unwrap_or(next);
                     self.enumerators.insert(c.id.clone(), v);
+                    members.push((c.name.clone().unwrap_or_default(), v));
                     next = v.wrapping_add(1);
+                }
+                if let Some(q) = qualified {
+                    self.enum_members.entry(q).or_insert(members);
                 }
             }
             // A class template: its instances are records (`Packet<float, 4>`) whose methods

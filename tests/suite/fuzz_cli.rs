@@ -8,7 +8,8 @@
 //!
 //! `AUTOSYNC_FUZZ_CLI_CASES` (default 30, what `make test` runs; `make test-slow` runs 300), `AUTOSYNC_FUZZ_CLI_SEED`
 //! (default 1), `AUTOSYNC_FUZZ_CLI_TIMEOUT_S` (default 20), `AUTOSYNC_FUZZ_CLI_JOBS` (default 2),
-//! `AUTOSYNC_FUZZ_CLI_SMT_MS` (the per-query SMT timeout of the runs, default 1000).
+//! `AUTOSYNC_FUZZ_CLI_SMT_MS` (the per-query SMT timeout of the runs, default 1000),
+//! `AUTOSYNC_FUZZ_CLI_WORK` (the solver work per kernel of the runs, default 10000000).
 //! Failing inputs are kept in `target/fuzz-cli-failures/`.
 
 use std::path::{Path, PathBuf};
@@ -244,15 +245,21 @@ fn fuzz_cli() {
     let jobs: usize = env_or("AUTOSYNC_FUZZ_CLI_JOBS", 2).max(1);
     let files = corpus();
     // The fuzzer hunts crashes, not slow proofs: 1 s per SMT query (default 10 s) keeps a
-    // kernel whose queries time out from looking like a hang.
+    // kernel whose queries time out from looking like a hang, and a quarter of the default
+    // solver work per kernel (10 million units, about 2 s) one that spends its whole budget:
+    // a corpus kernel that uses all 40 million runs past the time limit under a loaded test run.
     let smt_ms: u64 = env_or("AUTOSYNC_FUZZ_CLI_SMT_MS", 1000);
+    let work: u64 = env_or("AUTOSYNC_FUZZ_CLI_WORK", 10_000_000);
     let config_dir = tempfile::tempdir().expect("temp dir");
     let config = config_dir.path().join("fuzz.yaml");
     let default = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/default.yaml"))
         .expect("reads config/default.yaml");
     assert!(default.contains("smt_timeout_ms: 10000"), "config/default.yaml changed its SMT timeout line");
-    std::fs::write(&config, default.replace("smt_timeout_ms: 10000", &format!("smt_timeout_ms: {smt_ms}")))
-        .expect("writes the fuzz config");
+    assert!(default.contains("kernel_work: 40000000"), "config/default.yaml changed its kernel work line");
+    let fuzz = default
+        .replace("smt_timeout_ms: 10000", &format!("smt_timeout_ms: {smt_ms}"))
+        .replace("kernel_work: 40000000", &format!("kernel_work: {work}"));
+    std::fs::write(&config, fuzz).expect("writes the fuzz config");
     let config = &config;
     assert!(files.len() > 50, "the corpus is missing ({} files)", files.len());
     let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fuzz-cli-failures");

@@ -168,3 +168,79 @@ fn an_instance_the_file_never_launches_gets_no_facts() {
     assert_eq!(facts(&by_name("k<64>")), Vec::<String>::new(), "{json}");
     assert_eq!(facts(&by_name("k<128>"))[0], "blockDim = (128, 1, 1) from the launch at line 7", "{json}");
 }
+
+#[test]
+fn path_facts_name_the_check_and_its_line_and_are_lifted_with_the_others() {
+    // `dim3 block(K / 4)` before `switch (K)`: under `case 512:` the block is 128 threads.
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "row_normalize_switch_dispatch.cu"]);
+    assert_eq!(code, 0, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    let kernels = v["files"][0]["kernels"].as_array().expect("kernels").clone();
+    let k128 = kernels.iter().find(|k| k["name"] == "row_normalize<128>").cloned().expect("the instance");
+    let f = facts(&k128);
+    assert_eq!(f[0], "blockDim = (128, 1, 1) from the launch at line 38", "{f:?}");
+    assert!(
+        f.iter().any(|x| x == "the launch at line 38 runs only with K == 512 (the check at line 36): its values above use it"),
+        "{f:?}"
+    );
+    let (code, json, _) = autosync_in(
+        &apps(),
+        &["check", "--format", "json", "--no-launch-facts", "row_normalize_switch_dispatch.cu"],
+    );
+    assert_eq!(code, 1, "{json}");
+    assert!(facts(&json_kernel(&json)).is_empty(), "{json}");
+}
+
+#[test]
+fn a_helper_s_exit_checks_become_conditions_on_the_arguments() {
+    let (code, out, _) = autosync_in(&apps(), &["check", "unpitch_layout_check.cu"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("note: launch: assuming pitch >= width: the host code ensures it at line 38 before the launch at line 44"),
+        "{out}"
+    );
+    // The twin's helper checks the wrong dimension: its fact is stated, and the race is found.
+    let (code, out, _) = autosync_in(&apps(), &["check", "unpitch_layout_check_race.cu"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("assuming pitch >= height"), "{out}");
+    assert!(!out.contains("assuming pitch >= width"), "{out}");
+}
+
+#[test]
+fn an_enum_parameter_is_one_of_its_enumerators_unless_the_file_casts_to_it() {
+    let (code, json, _) = autosync_in(&apps(), &["check", "--format", "json", "activation_enum_switch.cu"]);
+    assert_eq!(code, 0, "{json}");
+    let f = facts(&json_kernel(&json));
+    assert!(
+        f.iter().any(|x| x.starts_with(
+            "assuming act is one of the enumerators of `Activation` (Relu = 0, Tanh = 1, Sigmoid = 2): the launch at line 50 passes it typed"
+        )),
+        "{f:?}"
+    );
+    let (code, json, _) =
+        autosync_in(&apps(), &["check", "--format", "json", "activation_enum_switch_race.cu"]);
+    assert_eq!(code, 1, "{json}");
+    let f = facts(&json_kernel(&json));
+    assert!(!f.iter().any(|x| x.contains("enumerators")), "{json}");
+    assert!(
+        f.iter().any(|x| x
+            == "no enumerator fact for `act`: the file makes a value of `Activation` other than from an enumerator at line 35"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_host_check_on_a_block_size_is_dropped_with_the_block_it_is_about() {
+    // The host requires a power-of-two block; --block-dim 96 replaces the launch's block, and
+    // the check on the launch's block must not hide the race 96 threads have.
+    let (code, out, _) = autosync_in(&apps(), &["check", "rotate_tiles_block_pow2.cu"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("assuming (blockDim.x & (blockDim.x - 1)) == 0: the host code ensures it at line 35"),
+        "{out}"
+    );
+    let (code, out, _) = autosync_in(&apps(), &["check", "--block-dim", "96", "rotate_tiles_block_pow2.cu"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("blockDim.x & (blockDim.x - 1)"), "{out}");
+}

@@ -21,7 +21,7 @@ fn model(text: &str) -> (Model, tempfile::TempDir) {
 fn facts_of(m: &Model, name: &str) -> Option<LaunchFacts> {
     let h = HostLaunches::collect(m);
     let f = m.named(name).find(|f| f.body.is_some() && !f.is_template_pattern).expect("the kernel");
-    h.facts(f, &m.typedefs, &Overrides::default())
+    h.facts(f, m, &Overrides::default())
 }
 
 const KERNEL: &str = "__global__ void k(float *a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x] = n; }\n";
@@ -109,7 +109,7 @@ fn a_template_instance_takes_its_own_launches() {
             .named("t")
             .find(|f| matches!(f.template_args.first(), Some(crate::cuda::TemplateArg::Value(v)) if v == arg))
             .expect("the instance");
-        h.facts(f, &m.typedefs, &Overrides::default())
+        h.facts(f, &m, &Overrides::default())
     };
     assert_eq!(inst("16").expect("facts").block, [Some(16), Some(1), Some(1)]);
     assert_eq!(inst("32").expect("facts").grid, [Some(4), Some(1), Some(1)]);
@@ -187,4 +187,151 @@ fn a_cooperative_launch_through_a_reinterpret_cast_counts() {
     ));
     let f = facts_of(&m, "k").expect("facts");
     assert_eq!((f.block, f.grid), ([Some(16), Some(16), Some(1)], [Some(2), Some(2), Some(1)]));
+}
+
+/// The conditions the facts assume, in C.
+fn conds(f: &LaunchFacts) -> Vec<String> {
+    f.conds.iter().map(|c| c.show(&f.params)).collect()
+}
+
+#[test]
+fn a_switch_case_gives_its_value_only_without_fall_through() {
+    let text = |between: &str| {
+        format!(
+            "{KERNEL}int run(float *a, int K) {{\n  dim3 block(K / 4);\n  switch (K) {{\n  case 256:\n    {between}\n  case 512:\n    k<<<1, block>>>(a, K);\n    break;\n  }}\n  return 0;\n}}\nint main(int argc, char **argv) {{\n  float *a;\n  return run(a, argc);\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text("break;"));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], Some(128));
+    assert_eq!(f.args, vec![("n".to_string(), 512)]);
+    assert!(f.notes.iter().any(|(s, _)| s.contains("runs only with K == 512")), "{:?}", f.notes);
+    // `case 256:` falls through into `case 512:`: K may be 256 at the launch.
+    let (m, _d) = model(&text("a = 0;"));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert!(f.args.is_empty(), "{:?}", f.args);
+    // Two labels on one statement: K is one of them, so no single value.
+    let (m, _d) = model(&text("").replace("case 256:\n    \n  case 512:", "case 256:\n  case 512:"));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert_eq!(conds(&f), vec!["n == 256 || n == 512"]);
+}
+
+#[test]
+fn a_default_label_or_a_redefinition_after_the_check_gives_no_fact() {
+    let (m, _d) = model(&format!(
+        "{KERNEL}void run(float *a, int K) {{\n  switch (K) {{\n  case 1:\n  default:\n    k<<<1, K>>>(a, K);\n  }}\n}}\nint main(int argc, char **argv) {{\n  float *a;\n  run(a, argc);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert!(f.conds.is_empty(), "{:?}", f.conds);
+    // `n` changes after the check: the launch does not pass the value it checked.
+    let (m, _d) = model(&format!(
+        "{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = argc;\n  if (n == 64) {{\n    n = n * argc;\n    k<<<1, n>>>(a, n);\n  }}\n  if (n % 32 != 0)\n    return 1;\n  n += argc;\n  k<<<1, 32>>>(a, n);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None);
+    assert!(f.conds.is_empty() && f.site_conds.iter().all(Vec::is_empty), "{:?} {:?}", f.conds, f.site_conds);
+}
+
+#[test]
+fn early_exits_asserts_and_checking_macros_are_facts_after_them() {
+    let (m, _d) = model(&format!(
+        "#include <cassert>\n#include <cstdio>\n#include <cstdlib>\n#define CHECK(c) do {{ if (!(c)) {{ fprintf(stderr, #c); exit(1); }} }} while (0)\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  if (argc > 2) n = 512;\n  if (n % 256) {{\n    fprintf(stderr, \"bad\");\n    exit(1);\n  }}\n  assert(n >= 256 && n <= 4096);\n  CHECK(n != 1024);\n  if (n == 2048)\n    return 1;\n  k<<<n / 256, 256>>>(a, n);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["n % 256 == 0", "n >= 256", "n <= 4096", "n != 1024", "n != 2048"]);
+    // A `break` in the macro's body before the check: it may be skipped.
+    let (m, _d) = model(&format!(
+        "#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  do {{\n    if (argc > 3) break;\n    if (n > 64) exit(1);\n  }} while (0);\n  k<<<1, 32>>>(a, n);\n  return 0;\n}}\n"
+    ));
+    assert!(facts_of(&m, "k").expect("facts").conds.is_empty());
+}
+
+#[test]
+fn a_helper_s_checks_hold_on_its_arguments_unless_it_may_return_first() {
+    let text = |first: &str| {
+        format!(
+            "#include <cstdlib>\n{KERNEL}static void die() {{ exit(2); }}\nstatic bool pow2(int v) {{ return v > 0 && (v & (v - 1)) == 0; }}\nstatic void check(int v, int limit) {{\n  {first}\n  if (!pow2(v)) die();\n  if (v > limit) throw 1;\n}}\nint main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  check(n, 1024);\n  k<<<1, n>>>(a, n);\n  return 0;\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text(""));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["n > 0", "(n & (n - 1)) == 0", "n <= 1024"]);
+    // The helper may return before its checks.
+    let (m, _d) = model(&text("if (v == 3) return;"));
+    assert!(facts_of(&m, "k").expect("facts").conds.is_empty());
+    // A parameter the helper changes is not the argument it checks.
+    let (m, _d) = model(&text("v = v / 2;"));
+    assert!(facts_of(&m, "k").expect("facts").conds.is_empty());
+}
+
+#[test]
+fn path_facts_do_not_cross_into_a_caller_s_activation() {
+    // The recursive call passes its own `K` as `t`; the launch's `K == 64` is the callee's
+    // activation's, not the caller's (main's call gives K = argc, so the launch may get t = argc).
+    let (m, _d) = model(&format!(
+        "{KERNEL}void run(float *a, int K, int t) {{\n  run(a, 64, K);\n  if (K == 64)\n    k<<<1, t>>>(a, K);\n}}\nint main(int argc, char **argv) {{\n  float *a;\n  run(a, argc, 64);\n  return 0;\n}}\n"
+    ));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(f.block[0], None, "{:?}", f.notes);
+    assert_eq!(f.args, vec![("n".to_string(), 64)]);
+}
+
+#[test]
+fn an_enum_parameter_takes_its_enumerators_only_where_nothing_else_makes_one() {
+    let text = |host: &str| {
+        format!(
+            "enum Mode {{ A = 3, B = 5 }};\n__global__ void k(float *a, Mode m) {{ a[threadIdx.x] = m; }}\nint main(int argc, char **argv) {{\n  float *a;\n  {host}\n  return 0;\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text("Mode m = argc > 1 ? A : B;\n  k<<<1, 32>>>(a, m);"));
+    assert_eq!(facts_of(&m, "k").expect("facts").enums, vec![(1, vec![3, 5])]);
+    // A cast or a value-initialization anywhere makes other values.
+    for host in
+        ["k<<<1, 32>>>(a, (Mode)argc);", "k<<<1, 32>>>(a, Mode());", "Mode m{};\n  k<<<1, 32>>>(a, m);"]
+    {
+        let (m, _d) = model(&text(host));
+        assert!(facts_of(&m, "k").expect("facts").enums.is_empty(), "{host}");
+    }
+    // A runtime launch passes raw bytes.
+    let (m, _d) = model(&text(
+        "Mode m = A;\n  void *args[] = {&a, &m};\n  cudaLaunchKernel((void *)k, dim3(1), dim3(32), args, 0, 0);",
+    ));
+    assert!(facts_of(&m, "k").expect("facts").enums.is_empty());
+}
+
+#[test]
+fn a_check_on_a_variable_passed_as_a_dimension_is_a_fact_on_that_dimension() {
+    let text = |between: &str| {
+        format!(
+            "#include <cassert>\n#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int t = atoi(argv[1]);\n  dim3 block(t);\n  {between}\n  assert(t <= 256);\n  k<<<t, block>>>(a, 1);\n  return 0;\n}}\n"
+        )
+    };
+    let (m, _d) = model(&text(""));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["blockDim.x <= 256"]);
+    // `t` changes after the block is made: the block is not the value checked (the grid is).
+    let (m, _d) = model(&text("t = atoi(argv[2]);"));
+    let f = facts_of(&m, "k").expect("facts");
+    assert_eq!(conds(&f), vec!["gridDim.x <= 256"]);
+}
+
+#[test]
+fn many_checks_before_many_launches_keep_a_bounded_number_of_facts() {
+    // 600 checks before 60 launches: each launch reads at most its first checks, so the work
+    // stays linear and the facts few (fewer facts are still sound).
+    let mut text = format!("#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n");
+    for i in 0..600 {
+        text.push_str(&format!("  if (n % {} == 1) exit(1);\n", i + 2));
+        if i % 10 == 9 {
+            text.push_str("  k<<<1, 32>>>(a, n);\n");
+        }
+    }
+    text.push_str("  return 0;\n}\n");
+    let (m, _d) = model(&text);
+    let f = facts_of(&m, "k").expect("facts");
+    assert!(!f.conds.is_empty() && f.conds.len() <= 32, "{}", f.conds.len());
+    assert_eq!(conds(&f)[0], "n % 2 != 1");
 }
