@@ -29,6 +29,9 @@ use crate::span::Span;
 /// A value per `dim3` dimension (`None`: unknown).
 pub(crate) type Dims = [Option<i64>; 3];
 
+/// The most dynamic shared memory a block can have (sm_90: 227 KiB when opted in).
+const MAX_DYNAMIC_SHARED: i64 = 232_448;
+
 /// Calls that take a kernel's address without launching it.
 pub(crate) const NON_LAUNCHING: &[&str] = &[
     "cudaFuncSetAttribute",
@@ -63,6 +66,9 @@ pub(crate) struct Site {
     /// Host values this launch's facts took from a check on its path (`K == 512` under `case
     /// 512:`), each with the span of the check.
     pub via: Vec<(String, Span)>,
+    /// The bytes of dynamic shared memory the launch gives (`<<<g, b, bytes>>>`; 0 when it
+    /// gives none), where known.
+    pub shared_bytes: Option<i64>,
 }
 
 /// A launch dimension or a host condition as a function of the kernel's arguments: C integer
@@ -255,6 +261,9 @@ pub(crate) struct LaunchFacts {
     pub enums: Vec<(usize, Vec<i64>)>,
     /// The sentences for reports, with the spans (in the lowered text) whose lines they name.
     pub notes: Vec<(String, Vec<Span>)>,
+    /// The bytes of dynamic shared memory every launch gives, when they all give one known
+    /// value: the `extern __shared__` array's size (issue #41).
+    pub shared_bytes: Option<i64>,
 }
 
 impl LaunchFacts {
@@ -287,6 +296,14 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
     } else {
         format!("the {} launches at lines {{*}}", sites.len())
     };
+    // Dynamic shared memory: one size at every launch (at most 48 KiB by default, 228 KiB
+    // opted in: a larger value is no fact).
+    let shared: Vec<Option<i64>> = l.sites.iter().map(|s| s.shared_bytes).collect();
+    if let Some(Some(v)) = shared.first() {
+        if shared.iter().all(|x| *x == Some(*v)) && (0..=MAX_DYNAMIC_SHARED).contains(v) {
+            f.shared_bytes = Some(*v);
+        }
+    }
     for (part, dims_of, max, header, cli) in [
         (
             "blockDim",

@@ -211,6 +211,9 @@ impl HostLaunches {
         let Some(facts) = self.facts(f, model, over) else { return };
         kernel.geometry = facts.geometry().overridden_by(geometry);
         kernel.launch_facts = crate::launch_facts::render(&facts, &|s| self.line(s));
+        if let (Some(bytes), Some((array, unit))) = (facts.shared_bytes, kernel.dynamic_shared.clone()) {
+            dynamic_shared_size(kernel, &array, unit, bytes);
+        }
         // Which parameters are unsigned (C's conversions in relations; the range of a value).
         let unsigned = |name: &str| {
             let p = f.params.iter().find(|p| p.name == name)?;
@@ -270,6 +273,27 @@ impl HostLaunches {
     fn record_site(&mut self, kernel: &str, site: Site) {
         self.by_kernel.entry(kernel.to_string()).or_default().sites.push(site);
     }
+}
+
+/// The `extern __shared__` array `array` (elements of `unit` bytes) has the `bytes` every launch
+/// gives: its first dimension, so its accesses are assumed and checked in bounds (issue #41),
+/// with the sentence reports print. Bytes that are not whole elements give no fact.
+fn dynamic_shared_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) {
+    let Some(decl) = kernel.arrays.iter_mut().find(|a| a.name == array) else { return };
+    let (Ok(unit_i), [first @ None, ..]) = (i64::try_from(unit), decl.dims.as_mut_slice()) else { return };
+    if unit_i == 0 || bytes % unit_i != 0 {
+        return;
+    }
+    let Ok(elements) = u32::try_from(bytes / unit_i) else { return };
+    *first = Some(elements);
+    let name = kernel
+        .source_arrays
+        .get(array)
+        .and_then(|v| v.names.first().cloned())
+        .unwrap_or_else(|| array.to_string());
+    kernel.launch_facts.push(format!(
+        "dynamic shared memory = {bytes} bytes at every launch: `{name}` has {elements} elements of {unit} bytes"
+    ));
 }
 
 /// How the model names one function across its declarations: a launch may refer to a prototype
@@ -592,10 +616,12 @@ impl Host<'_, '_> {
                     let args: Vec<usize> = b.children(i).into_iter().skip(2).collect();
                     let grid = config.and_then(|c| b.child(c, 1));
                     let block = config.and_then(|c| b.child(c, 2));
+                    let shared = config.map(|c| b.child(c, 3));
                     // A kernel the model does not hold stays unaccounted: a use by name below.
                     if let Some(k) = self.kernel_of(b, callee) {
                         accounted.insert(callee);
-                        let site = self.site(b, i, grid, block, Some(&args), out);
+                        let mut site = self.site(b, i, grid, block, Some(&args), out);
+                        site.shared_bytes = shared.and_then(|s| self.shared_bytes(b, s));
                         out.record_site(&k, site);
                     }
                 }
@@ -605,7 +631,8 @@ impl Host<'_, '_> {
                     // The arguments travel in a `void *[]`: not read, so no argument facts.
                     if let Some(k) = self.kernel_of(b, callee) {
                         accounted.insert(callee);
-                        let site = self.site(b, i, grid, block, None, out);
+                        let mut site = self.site(b, i, grid, block, None, out);
+                        site.shared_bytes = self.shared_bytes(b, b.child(i, 5));
                         out.record_site(&k, site);
                     }
                 }
@@ -637,6 +664,16 @@ impl Host<'_, '_> {
                 None => {}
             }
         }
+    }
+
+    /// The bytes of dynamic shared memory a launch's argument gives: an absent or default
+    /// argument is 0; `None` when the value is not known.
+    fn shared_bytes(&self, b: &Body, arg: Option<usize>) -> Option<i64> {
+        let Some(a) = arg else { return Some(0) };
+        if matches!(b.kind(a), NodeKind::Other { kind } if kind == "CXXDefaultArgExpr") {
+            return Some(0);
+        }
+        self.int(b, a, 0)
     }
 
     /// The key of the kernel a launch's callee reference names (`None`: not a kernel, or a
@@ -684,6 +721,7 @@ impl Host<'_, '_> {
             args: values,
             rel: rels,
             conds: conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect(),
+            shared_bytes: None,
         };
         *self.path.borrow_mut() = None;
         site
@@ -715,6 +753,11 @@ impl Host<'_, '_> {
                 // Integer to integer only (a float or pointer value is not an integer fact).
                 self.int_range(b.ty(c))?;
                 self.fits(b, i, self.int(b, c, d)?)?
+            }
+            // `sizeof` of a scalar type (`129 * sizeof(float)`).
+            NodeKind::TypeTrait { name, arg_ty: Some(t) } if name == "sizeof" => {
+                let t = self.model.typedefs.get(t.as_str()).map_or(t.as_str(), String::as_str);
+                i64::from(super::lower::scalar_bytes(t)?)
             }
             NodeKind::Binary { op } => {
                 let (l, r) = (self.int(b, b.child(i, 0)?, d)?, self.int(b, b.child(i, 1)?, d)?);

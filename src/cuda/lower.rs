@@ -41,6 +41,7 @@ mod bits;
 mod curand;
 mod pointer_groups;
 mod record;
+pub(crate) use record::scalar_bytes;
 mod row_pointer;
 mod split;
 mod switch;
@@ -373,6 +374,7 @@ fn lower_kernel_with(
         fn_pointers,
         source_params: lx.source_params.into_iter().collect(),
         file: None,
+        dynamic_shared: lx.dynamic_shared.clone().and_then(|(kpl, unit)| unit.map(|u| (kpl, u))),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
     warnings.append(&mut lx.warnings);

@@ -726,6 +726,9 @@ pub struct Kernel {
     /// that is a KPL keyword or taken. What a report names and what `--assume` reads. Empty for
     /// KPL files.
     pub source_params: std::collections::BTreeMap<String, String>,
+    /// The `extern __shared__` array (KPL name) and the bytes of one of its elements, for the
+    /// size the launches give it (`<<<g, b, bytes>>>`). `None` for KPL files.
+    pub dynamic_shared: Option<(String, u32)>,
     /// The file the kernel is written in when it is not the input: a header the input
     /// includes. Spans, places and label names are then into that file's text, and its places
     /// are not placeable (`fix` edits the input only). `None` for KPL files and for kernels of

@@ -74,5 +74,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         fn_pointers: Default::default(),
         source_params: Default::default(),
         file: None,
+        dynamic_shared: None,
     }
 }

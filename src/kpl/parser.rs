@@ -172,6 +172,7 @@ impl Parser<'_> {
             fn_pointers: Default::default(),
             source_params: Default::default(),
             file: None,
+            dynamic_shared: None,
         };
         compute_places(&mut k, self.src);
         Ok(k)

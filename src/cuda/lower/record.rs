@@ -224,7 +224,7 @@ fn builtin_vector(name: &str) -> Option<(Ty, usize, u32)> {
 }
 
 /// The bytes of a scalar type of CUDA (`None`: not a scalar, or a size we do not assume).
-fn scalar_bytes(ty: &str) -> Option<u32> {
+pub(crate) fn scalar_bytes(ty: &str) -> Option<u32> {
     let t: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
     Some(match t.join(" ").as_str() {
         "char" | "signed char" | "unsigned char" | "bool" | "int8_t" | "uint8_t" | "__nv_fp8_e4m3"
