@@ -280,7 +280,8 @@ impl HostLaunches {
 /// with the sentence reports print. Bytes that are not whole elements give no fact.
 fn dynamic_shared_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) {
     let Some(decl) = kernel.arrays.iter_mut().find(|a| a.name == array) else { return };
-    let (Ok(unit_i), [first @ None, ..]) = (i64::try_from(unit), decl.dims.as_mut_slice()) else { return };
+    let unit_i = i64::from(unit);
+    let [first @ None, ..] = decl.dims.as_mut_slice() else { return };
     if unit_i == 0 || bytes % unit_i != 0 {
         return;
     }
