@@ -100,6 +100,18 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         let values = witness_values(k, w, ranks, grid);
         let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
         d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
+        // Wider accesses (vectors over narrower elements, `memcpy`): the elements each covers.
+        if let Some(starts) = w.starts {
+            let covers = |i: usize| {
+                let label = if i == 0 { r.first } else { r.second };
+                let width = u64::from(k.stmt(label).map_or(1, |s| s.width().get()));
+                let first = element_phrase(k, &r.array, starts[i]);
+                let last = element_phrase(k, &r.array, (starts[i] + width - 1) & 0xffff_ffff);
+                let range = if last == first { first } else { format!("{first} … {last}") };
+                format!("the {} by {} covers {range}", kind_word(r.kinds[i]), thread(i))
+            };
+            d = d.with_note(format!("{}; {}", covers(0), covers(1)));
+        }
         if let Some(help) = assume_help(k, w) {
             cure = Some(help);
         }

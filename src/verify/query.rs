@@ -50,13 +50,23 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     out
 }
 
-/// An element both accesses touch when [`overlap`] holds (the witness's element): the later of
-/// the two first elements.
-pub(super) fn shared_element(s1: &AccessSym, s2: &AccessSym) -> BV {
+/// What a race witness reports of the two accesses' elements: one both touch and, when either
+/// covers several (a wider access), each one's first element.
+pub(super) struct Element {
+    at: BV,
+    starts: Option<[BV; 2]>,
+}
+
+/// The [`Element`] of two accesses that meet: an element both touch when [`overlap`] holds (the
+/// later of the two first elements), and their first elements when either is wider than one.
+pub(super) fn shared_element(s1: &AccessSym, s2: &AccessSym) -> Element {
     if s1.width == 1 && s2.width == 1 {
-        return s1.index.clone();
+        return Element { at: s1.index.clone(), starts: None };
     }
-    s1.index.bvuge(&s2.index).ite(&s1.index, &s2.index)
+    Element {
+        at: s1.index.bvuge(&s2.index).ite(&s1.index, &s2.index),
+        starts: Some([s1.index.clone(), s2.index.clone()]),
+    }
 }
 
 /// Two accesses' element ranges overlap: `index` equality for single elements, else one range's
@@ -135,7 +145,7 @@ pub(super) fn query(
     mode: &Mode,
     launch: &Launch,
     extra: &[Bool],
-    index: Option<&BV>,
+    index: Option<&Element>,
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
 ) -> Outcome {
@@ -156,7 +166,7 @@ pub(super) fn query_probing(
     mode: &Mode,
     launch: &Launch,
     extra: &[Bool],
-    index: Option<&BV>,
+    index: Option<&Element>,
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
     probe: Option<&Bool>,
@@ -221,7 +231,7 @@ fn witness_of(
     mode: &Mode,
     launch: &Launch,
     m: &z3::Model,
-    index: Option<&BV>,
+    index: Option<&Element>,
     loops: [&[(Label, BV)]; 2],
     probe: Option<&Bool>,
 ) -> (Outcome, bool) {
@@ -232,7 +242,8 @@ fn witness_of(
         bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
         iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
     };
-    let index = index.map(val).unwrap_or(0);
+    let starts = index.and_then(|e| e.starts.as_ref()).map(|[a, b]| [val(a), val(b)]);
+    let index = index.map(|e| val(&e.at)).unwrap_or(0);
     // Only the parameters the model gives a value (without completion): those the query reads.
     let params = mode
         .params
@@ -242,6 +253,7 @@ fn witness_of(
     let witness = Witness {
         threads: [thread(0), thread(1)],
         index,
+        starts,
         block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
         grid_dim: std::array::from_fn(|d| val(&launch.grid_dim[d])),
         params,
