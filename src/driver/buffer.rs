@@ -10,15 +10,12 @@
 
 use super::fix::{barrier_line, patch_file, synth_options, synthesize_file};
 use super::load::{lower_text, oracle_for, Loaded};
-use super::report::{
-    benign_diagnostic, divergence_diagnostic, divergence_rule, out_of_bounds_diagnostic, race_diagnostic,
-    race_rule, OUT_OF_BOUNDS_RULE,
-};
+use super::report::verdict_findings;
 use super::style::SyncStyle;
 use super::wording::Ctx;
 use super::{Budget, Failure, LaunchOptions};
 use crate::config::Config;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::kpl::{Label, Span};
 use crate::synth::{Synthesis, Unfixable};
 use crate::verify::Oracle;
@@ -149,22 +146,18 @@ pub fn analyse(
         let mut oracle = oracle_for(k, &config, opts.strict, opts.budget);
         let verdict = oracle.check(k);
         let cx = Ctx { k, source: k.text(&loaded.source), explain: false, fix: None };
-        // `verify_findings`' order, with what each finding is about.
-        let mut push = |rule, d: Diagnostic, subject| {
+        // What each finding is about, in `verdict_findings`' order: races, benign races,
+        // divergences, out-of-bounds accesses.
+        let about = verdict
+            .races
+            .iter()
+            .map(|r| Subject::Race(r.first, r.second))
+            .chain(verdict.benign.iter().map(|_| Subject::Other))
+            .chain(verdict.divergences.iter().map(|dv| Subject::Divergence(dv.barrier)))
+            .chain(verdict.out_of_bounds.iter().map(|_| Subject::Other));
+        for ((rule, d), subject) in verdict_findings(&cx, &verdict).into_iter().zip(about) {
             report.findings.push(Finding { rule, diag: shifted(d, shift), fix: None });
             subjects.push((ki, subject));
-        };
-        for r in &verdict.races {
-            push(race_rule(r), race_diagnostic(&cx, r, Severity::Error), Subject::Race(r.first, r.second));
-        }
-        for r in &verdict.benign {
-            push("benign-race", benign_diagnostic(&cx, r), Subject::Other);
-        }
-        for dv in &verdict.divergences {
-            push(divergence_rule(k, dv), divergence_diagnostic(&cx, dv), Subject::Divergence(dv.barrier));
-        }
-        for o in &verdict.out_of_bounds {
-            push(OUT_OF_BOUNDS_RULE, out_of_bounds_diagnostic(&cx, o), Subject::Other);
         }
     }
     let fixable = subjects.iter().any(|(_, s)| !matches!(s, Subject::Other));
