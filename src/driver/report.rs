@@ -101,10 +101,10 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         let with = if values.is_empty() { String::new() } else { format!(", with {}", and_list(&values)) };
         d = d.with_note(format!("both access {}{with}", element_phrase(k, &r.array, w.index)));
         // Wider accesses (vectors over narrower elements, `memcpy`): the elements each covers.
-        if let Some(starts) = w.starts {
+        let width = |l| u64::from(k.stmt(l).map_or(1, |s| s.width().get()));
+        if let (Some(starts), true) = (w.starts, width(r.first) > 1 || width(r.second) > 1) {
             let covers = |i: usize| {
-                let label = if i == 0 { r.first } else { r.second };
-                let width = u64::from(k.stmt(label).map_or(1, |s| s.width().get()));
+                let width = width(if i == 0 { r.first } else { r.second });
                 let first = element_phrase(k, &r.array, starts[i]);
                 let last = element_phrase(k, &r.array, (starts[i] + width - 1) & 0xffff_ffff);
                 let range = if last == first { first } else { format!("{first} … {last}") };

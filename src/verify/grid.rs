@@ -79,7 +79,7 @@ impl Z3Oracle {
             grid,
             &an.launch,
             &extra,
-            Some(&shared_element(s1, s2)),
+            Some([&s1.index, &s2.index]),
             loops,
             &mut self.stats,
             Some(&no_wrap_both),

@@ -46,7 +46,7 @@ use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
 use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
-use query::{disagreeing, mark_wrap, meeting, query, query_probing, shared_element};
+use query::{disagreeing, mark_wrap, meeting, query, query_probing};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -849,7 +849,7 @@ impl Z3Oracle {
                     &an.block,
                     &an.launch,
                     &meet,
-                    Some(&shared_element(s1, s2)),
+                    Some([&s1.index, &s2.index]),
                     loops,
                     &mut self.stats,
                     Some(&probe),
@@ -902,7 +902,7 @@ impl Z3Oracle {
                         &an.block,
                         &an.launch,
                         &extra,
-                        Some(&shared_element(s1, s2)),
+                        Some([&s1.index, &s2.index]),
                         loops,
                         &mut self.stats,
                         probe,

@@ -50,25 +50,6 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     out
 }
 
-/// What a race witness reports of the two accesses' elements: one both touch and, when either
-/// covers several (a wider access), each one's first element.
-pub(super) struct Element {
-    at: BV,
-    starts: Option<[BV; 2]>,
-}
-
-/// The [`Element`] of two accesses that meet: an element both touch when [`overlap`] holds (the
-/// later of the two first elements), and their first elements when either is wider than one.
-pub(super) fn shared_element(s1: &AccessSym, s2: &AccessSym) -> Element {
-    if s1.width == 1 && s2.width == 1 {
-        return Element { at: s1.index.clone(), starts: None };
-    }
-    Element {
-        at: s1.index.bvuge(&s2.index).ite(&s1.index, &s2.index),
-        starts: Some([s1.index.clone(), s2.index.clone()]),
-    }
-}
-
 /// Two accesses' element ranges overlap: `index` equality for single elements, else one range's
 /// first element lies in the other (modulo 2^32: a range that wraps around is taken to overlap
 /// more, never less).
@@ -139,17 +120,17 @@ fn with_rlimit<T>(mode: &Mode, rlimit: u32, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the value of
-/// `index`, the element both threads access, when given).
+/// Runs one query in `mode` under extra assertions; on SAT extracts a witness (with the values
+/// of `starts`, the two accesses' first elements, when given).
 pub(super) fn query(
     mode: &Mode,
     launch: &Launch,
     extra: &[Bool],
-    index: Option<&Element>,
+    starts: Option<[&BV; 2]>,
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
 ) -> Outcome {
-    query_probing(mode, launch, extra, index, loops, stats, None).0
+    query_probing(mode, launch, extra, starts, loops, stats, None).0
 }
 
 /// [`query`], also saying whether the model found satisfies `probe` (false without a model or
@@ -166,7 +147,7 @@ pub(super) fn query_probing(
     mode: &Mode,
     launch: &Launch,
     extra: &[Bool],
-    index: Option<&Element>,
+    starts: Option<[&BV; 2]>,
     loops: [&[(Label, BV)]; 2],
     stats: &mut OracleStats,
     probe: Option<&Bool>,
@@ -191,7 +172,7 @@ pub(super) fn query_probing(
             solver.assert(e);
         }
         let found = match solver.check() {
-            SatResult::Sat => solver.get_model().map(|m| witness_of(mode, launch, &m, index, loops, probe)),
+            SatResult::Sat => solver.get_model().map(|m| witness_of(mode, launch, &m, starts, loops, probe)),
             _ => None,
         };
         solver.pop(1);
@@ -218,20 +199,20 @@ pub(super) fn query_probing(
         ),
         SatResult::Sat => match mode.solver.get_model() {
             None => (Outcome::Unknown("no model".to_string()), false),
-            Some(m) => witness_of(mode, launch, &m, index, loops, probe),
+            Some(m) => witness_of(mode, launch, &m, starts, loops, probe),
         },
     };
     mode.solver.pop(1);
     out
 }
 
-/// The race witness a model gives (with the value of `index` when given), and whether the model
-/// satisfies `probe`.
+/// The race witness a model gives (with the values of `starts` when given), and whether the
+/// model satisfies `probe`.
 fn witness_of(
     mode: &Mode,
     launch: &Launch,
     m: &z3::Model,
-    index: Option<&Element>,
+    starts: Option<[&BV; 2]>,
     loops: [&[(Label, BV)]; 2],
     probe: Option<&Bool>,
 ) -> (Outcome, bool) {
@@ -242,8 +223,9 @@ fn witness_of(
         bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
         iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
     };
-    let starts = index.and_then(|e| e.starts.as_ref()).map(|[a, b]| [val(a), val(b)]);
-    let index = index.map(|e| val(&e.at)).unwrap_or(0);
+    let starts = starts.map(|[a, b]| [val(a), val(b)]);
+    // An element both touch: the later first element (the same one for single elements).
+    let index = starts.map_or(0, |[a, b]| a.max(b));
     // Only the parameters the model gives a value (without completion): those the query reads.
     let params = mode
         .params

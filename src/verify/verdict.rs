@@ -39,8 +39,8 @@ pub struct Witness {
     pub threads: [ThreadWitness; 2],
     /// The linearized element index both access.
     pub index: u64,
-    /// Each thread's first element, when an access covers several (a wider access, `A[i +: w]`):
-    /// with the statements' widths, the elements each touches. `None` for single elements.
+    /// Each thread's first element: with the statements' widths (`A[i +: w]`), the elements each
+    /// touches. `None` where the query named no element.
     #[serde(skip)]
     pub starts: Option<[u64; 2]>,
     /// Block dimensions in the model (the launch geometry, or one the solver chose).
