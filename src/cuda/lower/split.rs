@@ -100,7 +100,7 @@ impl Lx<'_> {
             _ => then,
         };
         let parts = assignment(stmt)?;
-        if !self.is_element_target(parts.lhs) || self.in_template() || self.reads_memory_through_calls(cond) {
+        if !self.is_element_target(parts.lhs) || self.in_template() || self.calls_a_function(cond) {
             return None;
         }
         let ty = self.value_type(parts.rhs)?;
@@ -218,7 +218,7 @@ impl Lx<'_> {
 
     /// Whether the condition calls a function (its effects would run once instead of once per
     /// evaluation: the same, but the text of a call is not moved).
-    fn reads_memory_through_calls(&self, cond: &Node) -> bool {
+    fn calls_a_function(&self, cond: &Node) -> bool {
         cond.walk().iter().any(|x| matches!(x.kind, NodeKind::Call { .. } | NodeKind::MemberCall { .. }))
     }
 

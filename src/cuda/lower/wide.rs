@@ -10,6 +10,8 @@
 //! [`resolve`] turns each access to a view back into an access to the array with width `k`
 //! after the kernel is lowered; a view never reaches KPL as an array name.
 //!
+//! `memcpy`/`memset` of a constant size are accesses of a width too ([`Lx::memory_range`]).
+//!
 //! Soundness: a view's word `j` at element offset `o` is the elements `[o + j·k, o + j·k + k)`
 //! exactly (C's layout: the array's elements are contiguous and the view's words are `k` of them
 //! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
@@ -54,7 +56,7 @@ impl Lx<'_> {
 
     /// How many of `array`'s elements one `elem` takes: its words, times the view's `k`.
     pub(super) fn elem_units(&self, array: &str, elem: &Elem) -> u32 {
-        elem.words() * self.wide_base(array).1
+        elem.words() * self.scale(array)
     }
 
     /// Whether `array` may be split into narrower units: an array of the kernel (not a row
