@@ -1814,7 +1814,7 @@ impl<'a> Lx<'a> {
             }
             Target::Elem { array, index, ty } => {
                 let value = convert(v, vt, ty);
-                self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, asynchronous: false });
             }
         }
     }
@@ -1843,7 +1843,7 @@ impl<'a> Lx<'a> {
                     width: Width::ONE,
                 });
                 let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
-                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty), width: Width::ONE });
+                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty), width: Width::ONE, asynchronous: false });
             }
         }
         Ok(())
@@ -2486,7 +2486,7 @@ impl<'a> Lx<'a> {
             let (new, t) =
                 self.binary(if up { "+" } else { "-" }, (Expr::var(&old), ty), (Expr::Const(1), Ty::Int), n)?;
             let new = self.temp(Some(convert(new, t, ty)));
-            self.emit(StmtKind::Write { array, index, value: Expr::var(&new), width: Width::ONE });
+            self.emit(StmtKind::Write { array, index, value: Expr::var(&new), width: Width::ONE, asynchronous: false });
             return Ok((Expr::var(if postfix { &old } else { &new }), ty));
         }
         let Target::Var { kpl, ty } = &target else {
@@ -2833,7 +2833,7 @@ impl<'a> Lx<'a> {
             "__stcg" | "__stcs" | "__stwb" | "__stwt" if args.len() == 2 && !want => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let value = self.rvalue_as(&args[1], ty)?;
-                self.emit(StmtKind::Write { array, index, value, width: Width::ONE });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, asynchronous: false });
                 return Ok(None);
             }
             // A read through the read-only cache is a read.
@@ -3001,7 +3001,7 @@ impl<'a> Lx<'a> {
                 let i = arbitrary(self);
                 let index = self.row_index(&array, vec![i]);
                 let value = arbitrary(self);
-                self.emit(StmtKind::Write { array: array.clone(), index, value, width: Width::ONE });
+                self.emit(StmtKind::Write { array: array.clone(), index, value, width: Width::ONE, asynchronous: false });
             }
             let source = self
                 .source_arrays

@@ -235,6 +235,7 @@ fn add_fixes(
                     | Unfixable::GridRace { race }
                     | Unfixable::InOneStatement { race }
                     | Unfixable::NoValidPosition { race, .. }
+                    | Unfixable::CopyInFlight { race }
                     | Unfixable::Undecided { race } => same(race.first, race.second),
                     _ => false,
                 });

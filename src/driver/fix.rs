@@ -670,6 +670,7 @@ fn remaining_kind(u: &Unfixable) -> &'static str {
         Unfixable::SelfRace { .. } | Unfixable::InOneStatement { .. } => "within one statement",
         Unfixable::Undecided { .. } => "undecided",
         Unfixable::NoValidPosition { .. } => "with no position every thread reaches",
+        Unfixable::CopyInFlight { .. } => "needing a wait",
         Unfixable::DivergentBarrier { .. } => "divergent barrier kept",
         Unfixable::OutOfBounds { .. } => "out of bounds",
     }

@@ -143,12 +143,17 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
                 ),
                 None => "in the same iteration of every enclosing loop".to_string(),
             },
-            Relation::Carried { shared_loop, gap2 } => format!(
+            Relation::Carried { shared_loop, gap, or_more } => format!(
                 "across iterations of {}: {} in one iteration, {} in {}",
                 cx.loop_phrase(shared_loop),
                 cx.access_phrase(kind_of(c.case.first), c.case.first),
                 cx.access_phrase(kind_of(c.case.second), c.case.second),
-                if gap2 { "a later one" } else { "the next" }
+                match (gap, or_more) {
+                    (1, false) => "the next".to_string(),
+                    (2, true) => "a later one".to_string(),
+                    (g, false) => format!("the {} after", ordinal(g)),
+                    (g, true) => format!("the {} after or a later one", ordinal(g)),
+                }
             ),
         };
         if cx.explain {
@@ -165,6 +170,15 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
             });
         }
         d = d.with_note(note);
+    }
+    let is_copy = |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { asynchronous: true, .. }));
+    if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)) {
+        d = d.with_note(format!(
+            "{} is an asynchronous copy: it lands at the issuing thread's wait that covers its group \
+             (`wait_group n` / `__pipeline_wait_prior(n)` leave the `n` most recent groups in flight), \
+             and only a barrier after that wait orders it before another thread's access",
+            cx.access_phrase(kind_of(c.case.first), c.case.first)
+        ));
     }
     if let Some(n) = scope_note {
         d = d.with_note(n);
@@ -489,6 +503,7 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
         | Unfixable::InOneStatement { race }
         | Unfixable::GridRace { race }
         | Unfixable::NoValidPosition { race, .. }
+        | Unfixable::CopyInFlight { race }
         | Unfixable::Undecided { race } => race_rule(race),
         Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
         Unfixable::OutOfBounds { .. } => OUT_OF_BOUNDS_RULE,
@@ -504,6 +519,11 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             );
             with_warp_sync_help(k, race, d)
         }
+        Unfixable::CopyInFlight { race } => race_diagnostic(cx, race, Severity::Error).with_note(
+            "no barrier can fix this alone: the copy is still in flight wherever a barrier would go; \
+             help: wait for its group before the barrier that should order it (`cp.async.wait_group n` / \
+             `__pipeline_wait_prior(n)` with `n` small enough, or `cp.async.wait_all`), then run `fix` again",
+        ),
         Unfixable::NoValidPosition { race, blocks } => {
             let mut d = race_diagnostic(cx, race, Severity::Error)
                 .with_note("no barrier can fix this: every position that would separate the accesses is inside a thread-dependent region (a barrier there diverges) or cannot take a statement");
@@ -598,4 +618,15 @@ fn same_iteration_note(
     } else {
         format!("in the same iteration of {}, with no barrier between", and_list(&shared))
     }
+}
+
+/// `2nd`, `3rd`, `4th`, … (gaps of iterations are small).
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

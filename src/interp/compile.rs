@@ -40,6 +40,13 @@ pub(crate) enum CStmt {
     Assign(usize, CExpr),
     Read(Label, usize, Target),
     Write(Label, Target, CExpr),
+    /// An asynchronous copy's write (`async wr`): stored at once, in flight until a `wait`
+    /// covers its group.
+    AsyncWrite(Label, Target, CExpr),
+    /// `commit`: closes the thread's group of copies.
+    Commit,
+    /// `wait n`: lands the copies of all but the `n` most recent committed groups.
+    Wait(u32),
     /// The last field: atomic only between threads of one block (`AtomicScope::Block`).
     Atomic(Label, Option<usize>, AtomicOp, Target, CExpr, bool),
     Barrier(Label),
@@ -218,10 +225,15 @@ impl<'k> Compiler<'k> {
                 let t = self.target(array, index, *width, l)?;
                 CStmt::Read(l, self.var(dst, l)?, t)
             }
-            StmtKind::Write { array, index, value, width } => {
+            StmtKind::Write { array, index, value, width, asynchronous } => {
                 let t = self.target(array, index, *width, l)?;
-                CStmt::Write(l, t, self.expr(value, l)?)
+                match asynchronous {
+                    true => CStmt::AsyncWrite(l, t, self.expr(value, l)?),
+                    false => CStmt::Write(l, t, self.expr(value, l)?),
+                }
             }
+            StmtKind::Commit => CStmt::Commit,
+            StmtKind::Wait { pending } => CStmt::Wait(*pending),
             StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
                 let t = self.target(array, index, *width, l)?;
                 let v = self.expr(value, l)?;

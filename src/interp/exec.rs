@@ -87,6 +87,22 @@ struct Access {
     /// one value are the same store only over the same elements, and two atomics are atomic
     /// with each other only on the same elements.
     extent: (u64, u32),
+    /// An asynchronous copy's write still in flight: it may land at any moment of the barrier
+    /// interval, so no warp step or `syncwarp` orders it.
+    in_flight: bool,
+    ctx: Rc<Ctx>,
+}
+
+/// An asynchronous copy a thread issued and no `wait` has landed yet.
+#[derive(Clone, Debug)]
+struct Flight {
+    label: Label,
+    array: usize,
+    /// The first element and the width.
+    extent: (u64, u32),
+    value: u32,
+    /// The thread's commit count that closed its group (`None`: not committed yet).
+    group: Option<u64>,
     ctx: Rc<Ctx>,
 }
 
@@ -168,6 +184,9 @@ pub(crate) struct Machine<'p> {
     block_logs: Vec<IndexMap<ElemLog>>,
     /// The barrier interval of the current block.
     epoch: u64,
+    /// Per thread of the current block: its copies in flight, and its commits so far.
+    flights: Vec<Vec<Flight>>,
+    commits: Vec<u64>,
     loop_stack: Vec<(Label, u64)>,
     ctx: Rc<Ctx>,
     steps: u64,
@@ -278,6 +297,8 @@ impl<'p> Machine<'p> {
             shared_mem: Vec::new(),
             block_logs: Vec::new(),
             epoch: 0,
+            flights: Vec::new(),
+            commits: Vec::new(),
             loop_stack: Vec::new(),
             ctx: Rc::new(Ctx::default()),
             steps: 0,
@@ -382,6 +403,8 @@ impl<'p> Machine<'p> {
         self.shared_mem = (0..na).map(|_| IndexMap::default()).collect();
         self.block_logs = (0..na).map(|_| IndexMap::default()).collect();
         self.epoch = 0;
+        self.flights = vec![Vec::new(); self.n];
+        self.commits = vec![0; self.n];
         self.loop_stack.clear();
         self.ctx = Rc::new(Ctx::default());
         self.steps = 0;
@@ -582,6 +605,49 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
+            CStmt::AsyncWrite(l, target, e) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let val = self.eval(e, t);
+                    if let Some(idx) = self.index(*l, target, t) {
+                        // Storing at once is one schedule of the copy; the log keeps it in
+                        // flight until its wait.
+                        for u in 0..u64::from(target.width) {
+                            self.store(target.array, idx + u, val);
+                        }
+                        let flight = Flight {
+                            label: *l,
+                            array: target.array,
+                            extent: (idx, target.width),
+                            value: val,
+                            group: None,
+                            ctx: Rc::clone(&self.ctx),
+                        };
+                        self.log_flight(&flight, t);
+                        self.flights[t].push(flight);
+                    }
+                }
+            }
+            CStmt::Commit => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    self.commits[t] += 1;
+                    let c = self.commits[t];
+                    for f in self.flights[t].iter_mut().filter(|f| f.group.is_none()) {
+                        f.group = Some(c);
+                    }
+                }
+            }
+            CStmt::Wait(pending) => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let c = self.commits[t];
+                    let (landed, still): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut self.flights[t])
+                        .into_iter()
+                        .partition(|f| f.group.is_some_and(|g| c - g >= u64::from(*pending)));
+                    self.flights[t] = still;
+                    for f in landed {
+                        self.land(&f, t);
+                    }
+                }
+            }
             CStmt::Atomic(l, dst, op, target, e, block_scope) => {
                 for t in (0..n).filter(|&t| mask[t]) {
                     let operand = self.eval(e, t);
@@ -675,6 +741,43 @@ impl<'p> Machine<'p> {
         self.epoch += 1;
         for ws in &mut self.warp_steps {
             ws.runs.clear();
+        }
+        // A copy in flight may land in the new interval too.
+        let flights: Vec<(usize, Flight)> =
+            self.flights.iter().enumerate().flat_map(|(t, fs)| fs.iter().map(move |f| (t, f.clone()))).collect();
+        for (t, f) in flights {
+            self.log_flight(&f, t);
+        }
+    }
+
+    /// Logs every element of a copy in flight as a write of the current barrier interval.
+    fn log_flight(&mut self, f: &Flight, t: usize) {
+        let (idx, width) = f.extent;
+        let saved = std::mem::replace(&mut self.ctx, Rc::clone(&f.ctx));
+        for u in 0..u64::from(width) {
+            let stored = Stored { value: f.value, stores: true, block_atomic: false };
+            self.log_access_as(f.label, (f.array, idx + u, f.extent), t, AccessKind::Write, stored, true);
+        }
+        self.ctx = saved;
+    }
+
+    /// A copy lands (its thread's wait): from now on its logged writes are ordinary ones, made
+    /// at this step.
+    fn land(&mut self, f: &Flight, t: usize) {
+        let (idx, width) = f.extent;
+        let step = self.steps.saturating_sub(1);
+        let syncs = self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0);
+        let epoch = self.epoch;
+        for u in 0..u64::from(width) {
+            let Some(log) = self.block_logs[f.array].get_mut(&(idx + u)) else { continue };
+            if log.epoch != epoch {
+                continue;
+            }
+            for e in log.entries.iter_mut().filter(|e| e.in_flight && e.label == f.label && e.thread == t as u32) {
+                e.in_flight = false;
+                e.step = step;
+                e.warp_syncs = syncs;
+            }
         }
     }
 
@@ -822,6 +925,19 @@ impl<'p> Machine<'p> {
         kind: AccessKind,
         stored: Stored,
     ) {
+        self.log_access_as(l, at, t, kind, stored, false)
+    }
+
+    /// [`Machine::log_access`] of an access that may be a copy in flight.
+    fn log_access_as(
+        &mut self,
+        l: Label,
+        at: (usize, u64, (u64, u32)),
+        t: usize,
+        kind: AccessKind,
+        stored: Stored,
+        in_flight: bool,
+    ) {
         let (array, idx, extent) = at;
         if self.replaying {
             return;
@@ -838,6 +954,7 @@ impl<'p> Machine<'p> {
             warp_syncs: self.warp_syncs.get(t / self.prog.syncwarp_width as usize).copied().unwrap_or(0),
             block_atomic,
             extent,
+            in_flight,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
@@ -852,8 +969,9 @@ impl<'p> Machine<'p> {
         for e in &log.entries {
             if e.thread != new.thread
                 && conflict(e, &new)
-                && Self::unordered_in_warp(warp, steps, e, &new)
-                && !(e.thread / sw == new.thread / sw && e.warp_syncs != new.warp_syncs)
+                && (e.in_flight
+                    || (Self::unordered_in_warp(warp, steps, e, &new)
+                        && !(e.thread / sw == new.thread / sw && e.warp_syncs != new.warp_syncs)))
             {
                 found.push((e.clone(), Scope::Block));
             }

@@ -487,12 +487,16 @@ pub enum StmtKind {
         index: Vec<Expr>,
         width: Width,
     },
-    /// `wr array[index] := value`.
+    /// `wr array[index] := value`, or with `asynchronous` (`async wr …`) an asynchronous copy's
+    /// write (CUDA's `cp.async`, `__pipeline_memcpy_async`): it lands at an unknown moment
+    /// between this statement and the issuing thread's [`StmtKind::Wait`] that covers its group
+    /// (or never, within the kernel, if none does). The copy's read is an ordinary `rd` before it.
     Write {
         array: String,
         index: Vec<Expr>,
         value: Expr,
         width: Width,
+        asynchronous: bool,
     },
     /// `[dst :=] atomic [block] op array[index], value`; `dst` receives the old value.
     /// `scope` says between which threads it is atomic (`block`: CUDA's `atomicAdd_block`, …).
@@ -519,6 +523,16 @@ pub enum StmtKind {
     /// label tree and the synthesis, which never insert or remove it; the oracle counts it among
     /// the barriers that separate block-scope cases ([`Kernel::block_separators`]).
     Gridsync,
+    /// `commit;`: closes the thread's group of asynchronous copies issued since its last commit
+    /// (`cp.async.commit_group`, `__pipeline_commit`). A group may be empty.
+    Commit,
+    /// `wait n;`: the thread waits until at most `pending` of its most recently committed groups
+    /// are still in flight (`cp.async.wait_group n`, `__pipeline_wait_prior(n)`); the copies of
+    /// every older group have landed. Copies not yet committed are not waited for. Per thread:
+    /// it orders nothing between threads (a barrier after it does).
+    Wait {
+        pending: u32,
+    },
     /// `assume cond;`: only executions in which every thread that reaches it has `cond` true
     /// matter (GPUVerify's `__requires` / `__assume`). A run in which some thread reaches it
     /// with `cond` false is infeasible as a whole: its findings, also those before the
@@ -540,6 +554,10 @@ pub enum StmtKind {
         body: Block,
     },
 }
+
+/// The largest `n` of `wait n;`: no CUDA kernel keeps more groups of copies in flight (its
+/// pipelines have a handful of stages), and the oracle counts commits up to one past it.
+pub const MAX_WAIT_PENDING: u32 = 15;
 
 /// How many consecutive elements of an array one access covers, from its index on along the
 /// last dimension (KPL `A[i +: 2]`): memory is an array's elements, and a wider view of them
@@ -896,7 +914,7 @@ impl Kernel {
                                 exprs.extend(index);
                                 exprs.push(value);
                             }
-                            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
+                            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
                             StmtKind::Assume { cond } => exprs.push(cond),
                             StmtKind::If { cond, then, els } => {
                                 exprs.push(cond);
@@ -1017,6 +1035,11 @@ impl Kernel {
             }
         }
         go(&mut self.body, labels)
+    }
+
+    /// Whether the kernel issues an asynchronous copy (`async wr`).
+    pub fn has_async_copies(&self) -> bool {
+        !self.labels_of(|k| matches!(k, StmtKind::Write { asynchronous: true, .. })).is_empty()
     }
 
     /// Labels of all `syncwarp` statements, in program text order.

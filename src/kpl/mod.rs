@@ -7,6 +7,7 @@ pub mod ast;
 pub mod header;
 mod lexer;
 pub mod names;
+mod pending;
 mod parser;
 pub mod printer;
 pub mod source_array;
@@ -18,6 +19,7 @@ pub use names::assign_default_names;
 pub use parser::{is_keyword, parse};
 pub use printer::print;
 pub use source_array::SourceArray;
+pub use pending::{Context as FlightContext, CopyFlights, MAX_ITERATIONS_APART};
 pub use tree::{LabelTree, NodeKind};
 
 /// The kernel with spans, source places and derived names cleared and labels renumbered in the

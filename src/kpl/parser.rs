@@ -296,13 +296,40 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Assume { cond }
             }
-            Tok::Ident(kw) if kw == "wr" => {
+            Tok::Ident(kw) if kw == "wr" || kw == "async" => {
+                let asynchronous = kw == "async";
                 self.bump();
+                if asynchronous && !matches!(self.peek(), Tok::Ident(w) if w == "wr") {
+                    return Err(self.error_here("`wr` (an asynchronous copy's write: `async wr A[i] := v;`)"));
+                }
+                if asynchronous {
+                    self.bump();
+                }
                 let (array, index, width) = self.access()?;
                 self.expect(":=")?;
                 let value = self.expr()?;
                 self.expect(";")?;
-                StmtKind::Write { array, index, value, width }
+                StmtKind::Write { array, index, value, width, asynchronous }
+            }
+            Tok::Ident(kw) if kw == "commit" => {
+                self.bump();
+                self.expect(";")?;
+                StmtKind::Commit
+            }
+            Tok::Ident(kw) if kw == "wait" => {
+                self.bump();
+                let pending = match self.bump() {
+                    (Tok::Int(n), _) if n <= MAX_WAIT_PENDING as u64 => n as u32,
+                    (_, sp) => {
+                        return Err(Diagnostic::error(
+                            format!("expected the number of groups left in flight, 0 to {MAX_WAIT_PENDING}"),
+                            sp,
+                        )
+                        .with_note("`wait 1;` waits until at most one committed group is in flight"))
+                    }
+                };
+                self.expect(";")?;
+                StmtKind::Wait { pending }
             }
             Tok::Ident(kw) if kw == "atomic" => self.atomic(None)?,
             Tok::Ident(kw) if kw == "if" => self.if_stmt(label)?,
@@ -614,6 +641,9 @@ pub fn is_keyword(s: &str) -> bool {
             | "barrier"
             | "syncwarp"
             | "gridsync"
+            | "async"
+            | "commit"
+            | "wait"
             | "assume"
             | "if"
             | "else"

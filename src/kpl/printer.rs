@@ -71,8 +71,9 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Local { name, init: None } => format!("local {name};"),
         StmtKind::Assign { name, value } => format!("{name} := {};", expr(value)),
         StmtKind::Read { dst, array, index, width } => format!("{dst} := rd {array}{};", idx(index, width)),
-        StmtKind::Write { array, index, value, width } => {
-            format!("wr {array}{} := {};", idx(index, width), expr(value))
+        StmtKind::Write { array, index, value, width, asynchronous } => {
+            let a = if *asynchronous { "async " } else { "" };
+            format!("{a}wr {array}{} := {};", idx(index, width), expr(value))
         }
         StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
             let d = dst.as_ref().map(|d| format!("{d} := ")).unwrap_or_default();
@@ -82,6 +83,8 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),
         StmtKind::Gridsync => "gridsync;".to_string(),
+        StmtKind::Commit => "commit;".to_string(),
+        StmtKind::Wait { pending } => format!("wait {pending};"),
         StmtKind::Assume { cond } => format!("assume {};", expr(cond)),
         StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
         StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),

@@ -6,6 +6,8 @@
 //! execution the else part runs after the then part. Program-text order `≺` is the post-order.
 
 use crate::kpl::ast::{Block, Kernel, Label, StmtKind};
+use crate::kpl::pending::CopyFlights;
+use std::sync::Arc;
 
 /// What a node of the label tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,15 +48,31 @@ struct Node {
 pub struct LabelTree {
     nodes: Vec<Option<Node>>,
     post_order: Vec<Label>,
+    /// Where the kernel's asynchronous copies may be in flight; `None` when it has none.
+    flights: Option<Arc<CopyFlights>>,
 }
 
 impl LabelTree {
     pub fn new(k: &Kernel) -> LabelTree {
-        let mut t = LabelTree { nodes: vec![None; k.label_count() as usize], post_order: Vec::new() };
+        let mut t =
+            LabelTree { nodes: vec![None; k.label_count() as usize], post_order: Vec::new(), flights: None };
         t.add(Label::MAIN, NodeKind::Main, None, Vec::new());
         t.block(&k.body, &[Label::MAIN]);
         t.finish(Label::MAIN);
+        if k.has_async_copies() {
+            t.flights = Some(Arc::new(CopyFlights::new(k, &t)));
+        }
         t
+    }
+
+    /// Where the kernel's asynchronous copies may be in flight (`None`: it has none).
+    pub fn flights(&self) -> Option<&CopyFlights> {
+        self.flights.as_deref()
+    }
+
+    /// Whether `l` labels an asynchronous copy (`async wr`).
+    pub fn is_async_copy(&self, l: Label) -> bool {
+        self.flights().is_some_and(|f| f.is_copy(l))
     }
 
     fn add(&mut self, l: Label, kind: NodeKind, parent: Option<Label>, blks: Vec<Label>) {

@@ -140,6 +140,10 @@ pub enum Unfixable {
     /// Every position that would separate the race lies in a block whose guard depends on the
     /// thread (a barrier there diverges) or cannot take a barrier in the source.
     NoValidPosition { race: Race, blocks: Vec<Label> },
+    /// The first access is an asynchronous copy still in flight at every position that would
+    /// separate the race: only a wait for its group (before a barrier) fixes it, and synthesis
+    /// never adds or moves a wait.
+    CopyInFlight { race: Race },
     /// A barrier of the input kernel may diverge: synthesis adds barriers, it does not remove
     /// them (except under `reoptimize`, where the input's barriers are candidates like any other).
     DivergentBarrier { divergence: Divergence },
@@ -853,6 +857,9 @@ fn why_unfixable(race: &Race, case: &Case, unit: &Unit) -> Unfixable {
     }
     let tree = &unit.tree;
     let positions = case.separating_positions(tree);
+    if positions.is_empty() && case.first_is_async_copy(tree) {
+        return Unfixable::CopyInFlight { race: race.clone() };
+    }
     let placeable =
         |l: &Label| unit.base.place(*l).is_placeable() && (unit.split || !unit.base.place(*l).is_split());
     if !positions.is_empty() && !positions.iter().any(placeable) {

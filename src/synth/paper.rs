@@ -58,7 +58,7 @@ impl PaperState {
         for lj in &shared {
             let pj = solver.new_var();
             let inter =
-                Case { first: lp, second: l, relation: Relation::Carried { shared_loop: *lj, gap2: false } };
+                Case { first: lp, second: l, relation: Relation::carried(*lj, 1) };
             let mut c = vec![Lit::neg(pj)];
             c.extend(lits(inter.separating_positions(tree)));
             solver.add_hard(&c);

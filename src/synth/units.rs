@@ -93,6 +93,10 @@ impl Unit<'_> {
     /// iteration). Informed mode offers them to the solver; the oracle decides.
     pub fn conditional_positions(&self, case: &Case) -> Vec<Label> {
         let tree = &self.tree;
+        // The refinements do not count barriers for a copy in flight (refine.rs).
+        if case.first_is_async_copy(tree) {
+            return Vec::new();
+        }
         let direct = case.separating_positions(tree);
         let mut out: BTreeSet<Label> = BTreeSet::new();
         let enclosing = |x: &Label| tree.blks(case.first).contains(x) || tree.blks(case.second).contains(x);

@@ -7,7 +7,7 @@
 //! the label tree (AutoSync Sec. III-B). The oracle uses these sets to decide whether a kernel's
 //! barriers separate a case, and the synthesis uses the very same sets as placement clauses.
 
-use crate::kpl::{Label, LabelTree};
+use crate::kpl::{FlightContext, Label, LabelTree, MAX_ITERATIONS_APART};
 use serde::Serialize;
 
 /// How the two instances of a race relate in the trace.
@@ -16,9 +16,18 @@ use serde::Serialize;
 pub enum Relation {
     /// Same iteration of every shared loop; `first` precedes `second` in program text.
     SameIteration,
-    /// Equal iterations of the loops outside `shared_loop`; `first` runs in an earlier iteration
-    /// of `shared_loop` than `second`: the next one (`gap2 == false`) or a later one.
-    Carried { shared_loop: Label, gap2: bool },
+    /// Equal iterations of the loops outside `shared_loop`; `first` runs `gap` iterations of
+    /// `shared_loop` before `second` (`or_more`: `gap` or more). Every pair gets gap 1 and gap 2
+    /// or more; a pair whose first access is an asynchronous copy gets each gap up to the
+    /// iteration its copy has landed by (issue #38), then that many or more.
+    Carried { shared_loop: Label, gap: u8, or_more: bool },
+}
+
+impl Relation {
+    /// The carried relation of `gap` iterations exactly.
+    pub fn carried(shared_loop: Label, gap: u8) -> Relation {
+        Relation::Carried { shared_loop, gap, or_more: false }
+    }
 }
 
 /// One way two accesses can meet: `first` executes before `second`.
@@ -31,18 +40,35 @@ pub struct Case {
 
 impl Case {
     /// The labels after which a barrier separates every pair of instances of this case. Empty
-    /// when nothing can (a statement meeting itself in the same iteration).
+    /// when nothing can (a statement meeting itself in the same iteration). When `first` is an
+    /// asynchronous copy, only positions where it has landed on every path count: a barrier
+    /// orders the copy only after its wait (`kpl::CopyFlights`).
     pub fn separating_positions(&self, tree: &LabelTree) -> Vec<Label> {
+        let flights = tree.flights().filter(|f| f.is_copy(self.first));
+        let landed = |cx: FlightContext, p: &Label| flights.is_none_or(|f| !f.in_flight(self.first, cx, *p));
         match self.relation {
-            Relation::SameIteration => tree.interval(self.first, self.second),
-            Relation::Carried { shared_loop, gap2 } => {
+            Relation::SameIteration => {
+                let mut out = tree.interval(self.first, self.second);
+                out.retain(|p| landed(FlightContext::Same, p));
+                out
+            }
+            Relation::Carried { shared_loop, gap, or_more } => {
                 let mut out = tree.interval(self.first, shared_loop);
+                out.retain(|p| landed(FlightContext::Same, p));
+                // The later iterations the second instance may run in, capped as the flights
+                // count them.
+                let slot = |c: u8| FlightContext::Later(shared_loop, c.min(MAX_ITERATIONS_APART));
+                let last = if or_more { MAX_ITERATIONS_APART.max(gap) } else { gap };
                 if let Some(start) = tree.start_of(shared_loop) {
-                    out.extend(tree.interval(start, self.second));
+                    let mut before = tree.interval(start, self.second);
+                    before.retain(|p| (gap..=last).all(|c| landed(slot(c), p)));
+                    out.extend(before);
                 }
-                if gap2 {
-                    // A whole iteration lies between: any barrier directly in the loop body.
-                    out.extend(tree.children(shared_loop).iter().copied());
+                if gap >= 2 || or_more {
+                    // A whole iteration lies between: any barrier directly in the loop body, in
+                    // the iteration just before the second's at the earliest.
+                    let middle = gap.max(2) - 1;
+                    out.extend(tree.children(shared_loop).iter().copied().filter(|p| landed(slot(middle), p)));
                 }
                 out.sort_by_key(|l| tree.order(*l));
                 out.dedup();
@@ -58,19 +84,36 @@ impl Case {
         }
         self.separating_positions(tree).iter().any(|l| barriers.contains(l))
     }
+
+    /// Whether the case's first access is an asynchronous copy: its barriers count only after
+    /// the copy's wait, which the refinements that count barriers outside the syntactic set do
+    /// not know.
+    pub fn first_is_async_copy(&self, tree: &LabelTree) -> bool {
+        tree.is_async_copy(self.first)
+    }
 }
 
 /// The cases of an access pair `a ≼ b` (by program order): the same-iteration case, then for
 /// every shared loop (outermost first) the cases where `a`'s instance is earlier and where `b`'s
-/// is (only one direction when `a == b`), each with a gap of one iteration and of more.
+/// is (only one direction when `a == b`), each with a gap of one iteration and of more — gaps
+/// counted one by one up to the iteration an asynchronous first access has landed by.
 pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
     let mut out = vec![Case { first: a, second: b, relation: Relation::SameIteration }];
     for l in tree.shared_loops(a, b) {
         let dirs: &[(Label, Label)] = if a == b { &[(a, a)] } else { &[(a, b), (b, a)] };
         for &(first, second) in dirs {
-            for gap2 in [false, true] {
-                out.push(Case { first, second, relation: Relation::Carried { shared_loop: l, gap2 } });
+            let exact = match tree.flights().filter(|f| f.is_copy(first)) {
+                Some(f) => f.landed_by(first, l).unwrap_or(MAX_ITERATIONS_APART).max(1),
+                None => 1,
+            };
+            for gap in 1..=exact {
+                out.push(Case { first, second, relation: Relation::carried(l, gap) });
             }
+            out.push(Case {
+                first,
+                second,
+                relation: Relation::Carried { shared_loop: l, gap: exact + 1, or_more: true },
+            });
         }
     }
     out

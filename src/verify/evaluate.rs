@@ -77,14 +77,17 @@ impl Z3Oracle {
             let (i, j, cases) = &pairs[*pi];
             let ((a, _, ka, ..), (b, _, kb, ..)) = (&acc[*i], &acc[*j]);
             let case = cases[*ci];
-            // gap ≥ 2 needs asking only when gap 1 is impossible.
-            if let Relation::Carried { gap2: true, shared_loop } = case.relation {
-                let g1 = Case { relation: Relation::Carried { shared_loop, gap2: false }, ..case };
-                let g1_found = cases
-                    .iter()
-                    .zip(&outcomes[*pi])
-                    .any(|(c, o)| *c == g1 && matches!(o, Some(Outcome::Race { .. } | Outcome::Unknown(_))));
-                if g1_found {
+            // A larger gap needs asking only when every smaller one is impossible.
+            if let Relation::Carried { shared_loop, gap, .. } = case.relation {
+                let smaller = |c: &Case| {
+                    c.first == case.first
+                        && c.second == case.second
+                        && matches!(c.relation, Relation::Carried { shared_loop: l, gap: g, .. } if l == shared_loop && g < gap)
+                };
+                let smaller_found = cases.iter().zip(&outcomes[*pi]).any(|(c, o)| {
+                    smaller(c) && matches!(o, Some(Outcome::Race { .. } | Outcome::Unknown(_)))
+                });
+                if smaller_found {
                     continue;
                 }
             }

@@ -542,10 +542,13 @@ fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool
         shared[..upto].iter().all(|l| matches!((it(0, *l), it(1, *l)), (Some(x), Some(y)) if x == y));
     match case.relation {
         Relation::SameIteration => outer_equal,
-        Relation::Carried { shared_loop, gap2 } => {
+        Relation::Carried { shared_loop, gap, or_more } => {
             let (Some(x), Some(y)) = (it(0, shared_loop), it(1, shared_loop)) else { return false };
             let (early, late) = if case.first == a { (x, y) } else { (y, x) };
-            outer_equal && early < late && if gap2 { late - early >= 2 } else { early + 1 == late }
+            let apart = late.checked_sub(early);
+            outer_equal
+                && early < late
+                && apart.is_some_and(|d| if or_more { d >= u64::from(gap) } else { d == u64::from(gap) })
         }
     }
 }
@@ -595,15 +598,16 @@ fn relation(traces: &[ThreadTrace; 2], case: &Case, a: Label, b: Label, shared: 
             out.push(x.eq(&y));
         }
     }
-    if let Relation::Carried { shared_loop, gap2 } = case.relation {
+    if let Relation::Carried { shared_loop, gap, or_more } = case.relation {
         if let (Some(x), Some(y)) = (kv(t1, shared_loop), kv(t2, shared_loop)) {
             // Thread 1 performs `a`; the case says whether `a`'s instance comes first.
             let (early, late) = if case.first == a { (x, y) } else { (y, x) };
             out.push(early.bvult(&late));
-            if gap2 {
-                out.push(late.bvsub(&early).bvuge(BV::from_u64(2, W)));
+            let gap = BV::from_u64(u64::from(gap), W);
+            if or_more {
+                out.push(late.bvsub(&early).bvuge(&gap));
             } else {
-                out.push(early.bvadd(BV::from_u64(1, W)).eq(&late));
+                out.push(early.bvadd(&gap).eq(&late));
             }
         }
     }
@@ -629,6 +633,10 @@ impl Analysis {
     fn warp_separation(&self, tree: &LabelTree, case: &Case, a: Label, b: Label) -> Option<Bool> {
         let same_warp = self.block.same_warp.as_ref()?;
         let first = case.first;
+        // Executing a statement together does not land a copy in flight.
+        if case.first_is_async_copy(tree) {
+            return None;
+        }
         let same_instance = a == b && case.relation == Relation::SameIteration;
         if same_instance {
             return None;

@@ -42,7 +42,9 @@ pub fn constraints(
 ) -> (Vec<RefineKey>, Vec<Bool>) {
     let mut keys = Vec::new();
     let mut out = Vec::new();
-    if barriers.is_empty() {
+    // A barrier orders an asynchronous copy only after its wait: none of these situations
+    // knows where that is, so a copy's cases count only the syntactic set (which does).
+    if barriers.is_empty() || case.first_is_async_copy(tree) {
         return (keys, out);
     }
     // The thread performing the case's first and second access.

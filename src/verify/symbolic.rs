@@ -317,7 +317,7 @@ impl<'a> SymExec<'a> {
                     };
                     self.env.insert(dst.clone(), v);
                 }
-                StmtKind::Write { array, index, value, width } => {
+                StmtKind::Write { array, index, value, width, .. } => {
                     let v = self.eval(value);
                     self.access(l, (array, index, *width), Some(v), enabled);
                 }
@@ -342,7 +342,7 @@ impl<'a> SymExec<'a> {
                         self.env.insert(d.clone(), v);
                     }
                 }
-                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
+                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
                 StmtKind::Assume { cond } => {
                     if self.loops.is_empty() {
                         let c = self.eval_bool(cond);

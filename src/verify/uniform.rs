@@ -98,6 +98,8 @@ impl Uniformity {
                 | StmtKind::Barrier
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync
+                | StmtKind::Commit
+                | StmtKind::Wait { .. }
                 | StmtKind::Assume { .. } => {}
                 StmtKind::If { cond, then, els } => {
                     let guard_varies = !self.expr_is_uniform(cond);

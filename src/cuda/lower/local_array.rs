@@ -70,7 +70,7 @@ impl<'a> Lx<'a> {
             index.reverse();
             let value = value.unwrap_or(Expr::Const(0));
             let index = self.row_index(&kpl, index);
-            self.emit(StmtKind::Write { array: kpl.clone(), index, value, width: Width::ONE });
+            self.emit(StmtKind::Write { array: kpl.clone(), index, value, width: Width::ONE, asynchronous: false });
         }
         Ok(())
     }

@@ -140,7 +140,7 @@ impl Lx<'_> {
             }
         };
         let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
-        self.emit(StmtKind::Write { array, index, value, width });
+        self.emit(StmtKind::Write { array, index, value, width, asynchronous: false });
         Ok(())
     }
 

@@ -148,6 +148,12 @@ pub enum Tok {
     Wide(Arr, Idx, Option<Val>, u32),
     /// A wider atomic (`atomic add A[i +: w], 1`: an `int` atomic over `char` elements).
     WideAtomic(Arr, Idx, u32),
+    /// An asynchronous copy's write (issue #38) of width 1, 2 or 4: `async wr A[i +: w] := a;`.
+    AsyncCopy(Arr, Idx, u32),
+    /// `commit;` (closes the thread's group of copies).
+    Commit,
+    /// `wait n;` (all but the `n` most recent committed groups land).
+    Wait(u32),
     Assign(bool),
     Barrier,
     /// A warp barrier (`syncwarp;`).
@@ -235,6 +241,10 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         2 => (arb_arr(), arb_idx(), proptest::option::of(arb_val()), prop_oneof![Just(2u32), Just(4)])
             .prop_map(|(a, i, v, w)| Tok::Wide(a, i, v, w)),
         1 => (arb_arr(), arb_idx(), prop_oneof![Just(2u32), Just(4)]).prop_map(|(a, i, w)| Tok::WideAtomic(a, i, w)),
+        2 => (arb_arr(), arb_idx(), prop_oneof![Just(1u32), Just(2), Just(4)])
+            .prop_map(|(a, i, w)| Tok::AsyncCopy(a, i, w)),
+        2 => Just(Tok::Commit),
+        2 => (0u32..=2).prop_map(Tok::Wait),
         1 => any::<bool>().prop_map(Tok::Assign),
         3 => Just(Tok::Barrier),
         2 => Just(Tok::Syncwarp),
@@ -315,6 +325,14 @@ impl GenKernel {
                         "c := tid.x;".to_string()
                     }
                 }
+                Tok::AsyncCopy(arr, idx, 1) => {
+                    format!("async wr {}[{}] := a;", arr_name(arr), idx_text(idx, &lv))
+                }
+                Tok::AsyncCopy(arr, idx, w) => {
+                    format!("async wr {}[{} +: {w}] := a;", arr_name(arr), idx_text(idx, &lv))
+                }
+                Tok::Commit => "commit;".to_string(),
+                Tok::Wait(n) => format!("wait {n};"),
                 Tok::Barrier => "barrier;".to_string(),
                 Tok::Syncwarp => "syncwarp;".to_string(),
                 Tok::Gridsync => "gridsync;".to_string(),
