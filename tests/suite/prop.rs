@@ -370,6 +370,7 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                                 Unfixable::SelfRace { race: r }
                                 | Unfixable::InOneStatement { race: r }
                                 | Unfixable::NoValidPosition { race: r, .. }
+                                | Unfixable::CopyInFlight { race: r }
                                 | Unfixable::Undecided { race: r } => (r.first, r.second) == (a, b),
                                 _ => false,
                             })
@@ -412,7 +413,9 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                             Unfixable::GridRace { race } => {
                                 x.scope == IScope::Grid && pair == (race.first, race.second)
                             }
-                            Unfixable::NoValidPosition { race, .. } | Unfixable::InOneStatement { race } => {
+                            Unfixable::NoValidPosition { race, .. }
+                            | Unfixable::InOneStatement { race }
+                            | Unfixable::CopyInFlight { race } => {
                                 x.scope == IScope::Block && pair == (race.first, race.second)
                             }
                             // Not a race; synthesis starts from barrier-free kernels here, so

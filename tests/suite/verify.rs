@@ -59,7 +59,7 @@ fn fig4_witnesses_say_which_iterations_race() {
     assert_eq!((k.label_name(r.first), k.label_name(r.second)), ("2", "4"));
     let rels: Vec<Relation> = r.cases.iter().map(|c| c.case.relation).collect();
     assert!(rels.contains(&Relation::SameIteration));
-    assert!(rels.iter().any(|x| matches!(x, Relation::Carried { gap2: false, .. })));
+    assert!(rels.iter().any(|x| matches!(x, Relation::Carried { gap: 1, or_more: false, .. })));
     for c in &r.cases {
         let w = c.witness.as_ref().expect("witness");
         assert_ne!(w.threads[0].tid, w.threads[1].tid);
