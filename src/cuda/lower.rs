@@ -37,6 +37,7 @@ use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
+mod async_copy;
 mod bits;
 mod curand;
 mod pointer_groups;
@@ -311,6 +312,8 @@ fn lower_kernel_with(
         gotos: HashMap::new(),
         views: HashMap::new(),
         member_arrays: HashMap::new(),
+        shared_addresses: HashMap::new(),
+        void_words: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -451,6 +454,11 @@ struct Lx<'a> {
     /// Scalars and structs kept in memory (`__shared__ int count;`): accessed without a view,
     /// so never split.
     cells: HashSet<String>,
+    /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
+    shared_addresses: HashMap<String, async_copy::SharedAddress>,
+    /// The size of the words of pointers into each array that were converted to `void *`
+    /// (a `void *` into it has those words).
+    void_words: HashMap<String, u32>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -1274,6 +1282,7 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Empty => Ok(()),
             NodeKind::Other { kind } if kind == "NullStmt" => Ok(()),
+            NodeKind::Other { kind } if kind == "GCCAsmStmt" => self.inline_asm(n),
             // `#pragma unroll` and `[[likely]]`: the statement without its attributes.
             NodeKind::Other { kind } if kind == "AttributedStmt" => match n.children.last() {
                 Some(s) => self.stmt_kind(s),
@@ -1491,6 +1500,13 @@ impl<'a> Lx<'a> {
             };
             self.bindings.insert(id.clone(), binding);
             return Ok(());
+        }
+        if let Some(init) = v.children.first() {
+            let never_assigned = self.bodies.last().is_some_and(|b| !assigns(b, id));
+            if let Some(address) = self.shared_address_local(name, init).filter(|_| never_assigned) {
+                self.shared_addresses.insert(id.clone(), address?);
+                return Ok(());
+            }
         }
         if pointee(&ty).is_some() {
             // A pointer local: the array it points into never changes; its element is a local.
@@ -2138,11 +2154,21 @@ impl<'a> Lx<'a> {
         if record::bare(to) == record::bare(&from) {
             return Ok((array, elem, off));
         }
+        // To `void *`: the same pointer, its words remembered for a cast back or a copy's size.
+        if record::bare(to) == "void" {
+            if let Some(b) = self.word_bytes(&from) {
+                self.void_words.insert(array.clone(), b);
+            }
+            return Ok((array, elem, off));
+        }
+        let from_bytes = match record::bare(&from) == "void" {
+            true => self.void_words.get(&array).copied(),
+            false => self.word_bytes(&from),
+        };
         // Another type (`char *` → `int *`, `half *` → `float4 *`): words of one size are the
         // same elements; wider words are a wide view (`wide.rs`), each word a whole number of
         // the array's elements.
-        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) =
-            (self.word_bytes(&from), self.word_bytes(to), self.elem_of(to))
+        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) = (from_bytes, self.word_bytes(to), self.elem_of(to))
         else {
             return Err(self.unsupported("a pointer cast to another element type", n));
         };
@@ -2230,6 +2256,10 @@ impl<'a> Lx<'a> {
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
                 }
+                None if self.shared_addresses.contains_key(decl_id) => Err(self.unsupported(
+                    format!("the shared-memory address `{name}` used as a number (it is read only as an `asm` operand)"),
+                    n,
+                )),
                 None if decl_kind == "EnumConstantDecl" => match self.model.enumerators.get(decl_id) {
                     Some(v) => Ok((Expr::Const(*v as u32), Ty::Int)),
                     None => Err(self.unsupported(format!("the enumerator `{name}`"), n)),
@@ -2682,6 +2712,11 @@ impl<'a> Lx<'a> {
         }
         let args = &n.children[1.min(n.children.len())..];
         match name {
+            _ if !want && name.starts_with("__pipeline_") => {
+                if let Some(r) = self.pipeline_primitive(name, args, n) {
+                    return r.map(|()| None);
+                }
+            }
             "memcpy" | "memset" | "std::memcpy" | "std::memset" if args.len() == 3 && !want => {
                 self.memory_range(name.trim_start_matches("std::"), args, n)?;
                 return Ok(None);
@@ -3366,7 +3401,8 @@ fn also_unsupported(mut d: Diagnostic, f: &Function, name: &str, file: &str, len
 fn construct_name(n: &Node) -> String {
     let kind = kind_name(n);
     let words = match kind.as_str() {
-        "GCCAsmStmt" | "MSAsmStmt" => "inline `asm`",
+        // An `asm` statement is refused with its instruction where it is not in the table.
+        "MSAsmStmt" => "inline `asm`",
         "GotoStmt" => "`goto`",
         "IndirectGotoStmt" => "a computed `goto`",
         "LabelStmt" => "a label (a `goto` target)",

@@ -101,6 +101,9 @@ typedef struct dim3 dim3;
 
 /* Barriers and fences. */
 __device__ void __syncthreads(void);
+/* Address-space conversions (the shared-memory address `cp.async` and `ldmatrix` take). */
+extern "C" __device__ size_t __cvta_generic_to_shared(const void *ptr);
+extern "C" __device__ void *__cvta_shared_to_generic(size_t addr);
 /* GPUVerify's annotations, so files written for it parse: the lowering reads `__requires` and
    `__assume` as assumptions, `__implies` and `__is_pow2` as the conditions they name. */
 __device__ void __requires(bool);

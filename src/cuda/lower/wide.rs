@@ -17,7 +17,7 @@
 //! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
 //! element would be several words of the view.
 
-use super::{array_type, pointee, strip, Binding, Elem, Lx, Node, NodeKind, R};
+use super::{Binding, Elem, Lx, Node, R};
 use crate::kpl::ast::{Expr, Stmt, StmtKind, Width};
 use std::collections::HashMap;
 
@@ -147,22 +147,27 @@ impl Lx<'_> {
     /// The access `bytes` bytes from the pointer `arg` (converted to `void *` for the call) cover:
     /// its array, index and width in the pointer's words (a wide view's words are widened to the
     /// array's elements by [`resolve`]).
-    fn byte_range(&mut self, arg: &Node, bytes: u32, name: &str, n: &Node) -> R<(String, Vec<Expr>, Width)> {
-        let mut p = strip(arg);
-        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) =
-            (&p.kind, p.children.as_slice())
-        {
-            if !p.ty.as_deref().is_some_and(|t| t.contains("void")) {
-                break;
-            }
-            p = strip(c);
-        }
-        let word =
-            p.ty.as_deref()
-                .map(|t| self.resolve(t))
-                .and_then(|t| pointee(&t).map(str::to_string).or_else(|| array_type(&t).map(|(e, _)| e)))
-                .and_then(|t| self.word_bytes(&t));
-        let (array, _, off) = self.pointer(p)?;
+    pub(super) fn byte_range(
+        &mut self,
+        arg: &Node,
+        bytes: u32,
+        name: &str,
+        n: &Node,
+    ) -> R<(String, Vec<Expr>, Width)> {
+        let (array, word, off) = self.pointer_words(arg)?;
+        self.range_at(array, word, off, bytes, name, n)
+    }
+
+    /// The access `bytes` bytes cover from word `off` of `array`, whose words have `word` bytes.
+    pub(super) fn range_at(
+        &mut self,
+        array: String,
+        word: Option<u32>,
+        off: Expr,
+        bytes: u32,
+        name: &str,
+        n: &Node,
+    ) -> R<(String, Vec<Expr>, Width)> {
         let scale = self.scale(&array);
         match word {
             Some(w) if w > 0 && bytes.is_multiple_of(w) && (1..=64).contains(&(bytes / w * scale)) => {

@@ -1,0 +1,403 @@
+//! Asynchronous copies from global to shared memory (issue #38): the primitive pipeline API
+//! (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`) and inline PTX
+//! (`cp.async.{ca,cg}.shared.global`, `cp.async.commit_group`, `cp.async.wait_group`,
+//! `cp.async.wait_all`), lowered to KPL's `rd` + `async wr`, `commit` and `wait n`.
+//!
+//! An `asm` statement is read from the file's text (clang's JSON dump holds its operands but
+//! not its template): its instructions are looked up in a table, each lowered from its operands;
+//! an instruction outside the table refuses the kernel with its text. A shared-memory address
+//! operand is `__cvta_generic_to_shared(p)`, directly or through a local integer initialized
+//! with it and never assigned (`Lx::shared_addresses`), whose use as a number is refused.
+
+use super::{strip, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, StmtKind, Width, MAX_WAIT_PENDING};
+
+/// A local integer holding a shared-memory address (`unsigned a = __cvta_generic_to_shared(p)`):
+/// the array, the size of its words in bytes, and the local holding the word offset.
+#[derive(Clone, Debug)]
+pub(super) struct SharedAddress {
+    pub array: String,
+    pub word_bytes: u32,
+    pub offset: String,
+}
+
+/// The name of CUDA's conversion of a generic pointer to a shared-memory address.
+const TO_SHARED: &str = "__cvta_generic_to_shared";
+
+impl Lx<'_> {
+    /// The pipeline primitives, when `name` is one (`None`: another call).
+    pub(super) fn pipeline_primitive(&mut self, name: &str, args: &[Node], n: &Node) -> Option<R<()>> {
+        Some(match name {
+            "__pipeline_memcpy_async" if (3..=4).contains(&args.len()) => self.pipeline_memcpy(args, n),
+            "__pipeline_commit" if args.is_empty() => {
+                self.emit(StmtKind::Commit);
+                Ok(())
+            }
+            "__pipeline_wait_prior" if args.len() == 1 => {
+                self.wait_count(&args[0], n).map(|pending| {
+                    self.emit(StmtKind::Wait { pending });
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// `__pipeline_memcpy_async(dst, src, size[, zfill])`: the read of `size` bytes of `src` at the
+    /// call (a zero fill reads less; reading the whole size can only report more), and the
+    /// asynchronous write of `size` bytes of `dst`.
+    fn pipeline_memcpy(&mut self, args: &[Node], n: &Node) -> R<()> {
+        let (size, _) = self.rvalue(&args[2])?;
+        let Some(bytes) = size.constant_value().and_then(|b| u32::try_from(b).ok()) else {
+            return Err(self.unsupported("`__pipeline_memcpy_async` of a size that is not a constant", n));
+        };
+        if let Some(z) = args.get(3).filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr")) {
+            self.rvalue(z)?;
+        }
+        let (array, word, off) = self.pointer_words(&args[0])?;
+        let target = self.range_at(array, word, off, bytes, "__pipeline_memcpy_async", n)?;
+        self.copy_async(&args[1], target, bytes, "__pipeline_memcpy_async", n)
+    }
+
+    /// The read of a copy's source and the asynchronous write of its destination `target`.
+    fn copy_async(
+        &mut self,
+        src: &Node,
+        (array, index, width): (String, Vec<Expr>, Width),
+        bytes: u32,
+        name: &str,
+        n: &Node,
+    ) -> R<()> {
+        let (s_array, s_index, s_width) = self.byte_range(src, bytes, name, n)?;
+        let v = self.fresh("copied");
+        self.emit(StmtKind::Local { name: v.clone(), init: None });
+        self.emit(StmtKind::Read { dst: v.clone(), array: s_array, index: s_index, width: s_width });
+        self.emit(StmtKind::Write { array, index, value: Expr::var(&v), width, asynchronous: true });
+        Ok(())
+    }
+
+    /// A count of groups left in flight: a constant from 0 to [`MAX_WAIT_PENDING`].
+    fn wait_count(&mut self, arg: &Node, n: &Node) -> R<u32> {
+        let (e, _) = self.rvalue(arg)?;
+        match e.constant_value().and_then(|v| u32::try_from(v).ok()) {
+            Some(v) if v <= MAX_WAIT_PENDING => Ok(v),
+            _ => Err(self.unsupported(
+                format!("a wait for a number of groups that is not a constant from 0 to {MAX_WAIT_PENDING}"),
+                n,
+            )),
+        }
+    }
+
+    /// A local integer initialized with `__cvta_generic_to_shared(p)`: its binding, when `init`
+    /// is that call (through casts).
+    pub(super) fn shared_address_local(&mut self, name: &str, init: &Node) -> Option<R<SharedAddress>> {
+        let p = to_shared_argument(init)?;
+        Some(self.pointer_words(p).and_then(|(array, word, off)| {
+            let Some(word_bytes) = word else {
+                return Err(self.unsupported("a shared-memory address of a pointer whose words have no one size", init));
+            };
+            let offset = self.fresh(&format!("{name}_at"));
+            self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+            Ok(SharedAddress { array, word_bytes, offset })
+        }))
+    }
+
+    /// The shared-memory location an `asm` address operand names: its array, word size and word
+    /// offset.
+    fn shared_operand(&mut self, e: &Node, n: &Node) -> R<(String, Option<u32>, Expr)> {
+        if let Some(p) = to_shared_argument(e) {
+            return self.pointer_words(p);
+        }
+        let s = strip_casts(e);
+        if let NodeKind::DeclRef { decl_id, .. } = &s.kind {
+            if let Some(a) = self.shared_addresses.get(decl_id.as_str()).cloned() {
+                return Ok((a.array, Some(a.word_bytes), Expr::var(&a.offset)));
+            }
+        }
+        Err(self.unsupported(
+            "a shared-memory address operand that is not `__cvta_generic_to_shared(p)` or a local initialized with it",
+            n,
+        ))
+    }
+
+    /// An inline `asm` statement: each instruction of its template, from the table.
+    pub(super) fn inline_asm(&mut self, n: &Node) -> R<()> {
+        let text = self.span_of(n).and_then(|s| self.src.get(s.start..s.end)).unwrap_or_default().to_string();
+        let parsed = parse_asm(&text).map_err(|why| self.unsupported(format!("inline `asm` ({why})"), n))?;
+        if n.children.len() != parsed.outputs + parsed.inputs.len() {
+            return Err(self.unsupported("inline `asm` whose operands could not be matched with its text", n));
+        }
+        for instr in instructions(&parsed.template) {
+            self.asm_instruction(&instr, n)?;
+        }
+        Ok(())
+    }
+
+    fn asm_instruction(&mut self, instr: &str, n: &Node) -> R<()> {
+        let refuse = |lx: &Self| lx.unsupported(format!("the PTX instruction `{instr}`"), n);
+        let (opcode, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
+        let operands: Vec<&str> = rest.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let operand_node = |text: &str| -> Option<&Node> {
+            let k = operand_index(text)?;
+            n.children.get(k)
+        };
+        match opcode {
+            "cp.async.commit_group" => self.emit_unit(StmtKind::Commit),
+            "cp.async.wait_all" => {
+                self.emit(StmtKind::Commit);
+                self.emit_unit(StmtKind::Wait { pending: 0 })
+            }
+            "cp.async.wait_group" => {
+                let [count] = operands.as_slice() else { return Err(refuse(self)) };
+                let pending = match count.parse::<u32>() {
+                    Ok(v) if v <= MAX_WAIT_PENDING => v,
+                    Ok(_) => return Err(refuse(self)),
+                    Err(_) => match operand_node(count) {
+                        Some(c) => self.wait_count(c, n)?,
+                        None => return Err(refuse(self)),
+                    },
+                };
+                self.emit_unit(StmtKind::Wait { pending })
+            }
+            op if is_async_copy(op) => {
+                // `[dst], [src], cp-size[, src-size[, policy]]`.
+                let (Some(dst), Some(src), Some(size)) = (operands.first(), operands.get(1), operands.get(2)) else {
+                    return Err(refuse(self));
+                };
+                let bytes = match size.parse::<u32>() {
+                    Ok(b) => b,
+                    Err(_) => match operand_node(size) {
+                        Some(s) => {
+                            let (e, _) = self.rvalue(s)?;
+                            e.constant_value().and_then(|b| u32::try_from(b).ok()).ok_or_else(|| refuse(self))?
+                        }
+                        None => return Err(refuse(self)),
+                    },
+                };
+                let (Some(d), Some(s)) = (address_operand(dst).and_then(operand_node), address_operand(src).and_then(operand_node))
+                else {
+                    return Err(refuse(self));
+                };
+                // A source size (zero fill) or cache policy operand is evaluated; the whole size
+                // is read (more reads can only report more).
+                for extra in operands.iter().skip(3) {
+                    if let Some(e) = operand_node(extra) {
+                        self.rvalue(e)?;
+                    }
+                }
+                let (array, word, off) = self.shared_operand(d, n)?;
+                let target = self.range_at(array, word, off, bytes, "cp.async", n)?;
+                self.copy_async(s, target, bytes, "cp.async", n)
+            }
+            _ => Err(refuse(self)),
+        }
+    }
+
+    fn emit_unit(&mut self, kind: StmtKind) -> R<()> {
+        self.emit(kind);
+        Ok(())
+    }
+
+    /// The pointer `arg` (its conversions to `void *` seen through): its array, the size of its
+    /// words (a `void *`'s are those of the pointer it was made from) and its word offset.
+    pub(super) fn pointer_words(&mut self, arg: &Node) -> R<(String, Option<u32>, Expr)> {
+        let (p, word) = self.void_stripped(arg);
+        let (array, _, off) = self.pointer(p)?;
+        let word = word.or_else(|| self.void_words.get(&array).copied());
+        Ok((array, word, off))
+    }
+
+    /// The pointer `arg` with its conversions to `void *` removed, and the size of its words.
+    pub(super) fn void_stripped<'n>(&self, arg: &'n Node) -> (&'n Node, Option<u32>) {
+        let mut p = strip(arg);
+        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) = (&p.kind, p.children.as_slice()) {
+            if !p.ty.as_deref().is_some_and(|t| t.contains("void")) {
+                break;
+            }
+            p = strip(c);
+        }
+        let word = p
+            .ty
+            .as_deref()
+            .map(|t| self.resolve(t))
+            .and_then(|t| super::pointee(&t).map(str::to_string).or_else(|| super::array_type(&t).map(|(e, _)| e)))
+            .and_then(|t| self.word_bytes(&t));
+        (p, word)
+    }
+}
+
+/// The argument of a `__cvta_generic_to_shared(p)` call `e` is (through casts).
+fn to_shared_argument(e: &Node) -> Option<&Node> {
+    let c = strip_casts(e);
+    match (&c.kind, c.children.as_slice()) {
+        (NodeKind::Call { callee: Some(name) }, [_, arg]) if name == TO_SHARED => Some(arg),
+        _ => None,
+    }
+}
+
+/// `e` without parentheses and casts of any kind (an address operand is converted to the
+/// register's integer type).
+fn strip_casts(mut e: &Node) -> &Node {
+    loop {
+        e = strip(e);
+        match (&e.kind, e.children.as_slice()) {
+            (
+                NodeKind::ImplicitCast { .. }
+                | NodeKind::CStyleCast { .. }
+                | NodeKind::StaticCast
+                | NodeKind::FunctionalCast
+                | NodeKind::ReinterpretCast,
+                [c],
+            ) => e = c,
+            _ => return e,
+        }
+    }
+}
+
+/// Whether a PTX opcode is an asynchronous copy from global to shared memory of one thread
+/// (`cp.async.ca.shared.global`, `cp.async.cg.shared.global.L2::128B`, …; not the bulk copies).
+fn is_async_copy(op: &str) -> bool {
+    op.starts_with("cp.async.")
+        && !op.contains("bulk")
+        && (op.contains(".shared.global") || op.contains(".shared::cta.global"))
+}
+
+/// `k` of an operand written `%k`.
+fn operand_index(text: &str) -> Option<usize> {
+    text.trim().strip_prefix('%')?.parse().ok()
+}
+
+/// The operand of an address `[%k]` (no offset).
+fn address_operand(text: &str) -> Option<&str> {
+    text.trim().strip_prefix('[')?.strip_suffix(']').map(str::trim)
+}
+
+/// An `asm` statement's template and operand constraints, read from its text.
+#[derive(Debug, PartialEq)]
+pub(super) struct ParsedAsm {
+    pub template: String,
+    pub outputs: usize,
+    /// The constraint of every input operand.
+    pub inputs: Vec<String>,
+}
+
+/// Reads `asm [volatile] ("template" … : outputs : inputs : clobbers)`.
+pub(super) fn parse_asm(text: &str) -> Result<ParsedAsm, String> {
+    let t = text.trim_start();
+    let t = ["asm", "__asm__", "__asm"]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .ok_or("its text does not start with `asm`: written through a macro?")?;
+    let mut t = t.trim_start();
+    for q in ["volatile", "__volatile__", "__volatile"] {
+        if let Some(r) = t.strip_prefix(q) {
+            t = r.trim_start();
+        }
+    }
+    let t = t.strip_prefix('(').ok_or("no `(` after `asm`")?;
+    let sections = split_top(t, ':');
+    let (template, rest) = sections.split_first().ok_or("no template")?;
+    let template = string_literals(template).ok_or("a template that is not string literals")?;
+    let operands = |s: Option<&String>| -> Vec<String> {
+        s.map(|s| split_top(s, ',').into_iter().filter(|o| !o.trim().is_empty()).collect()).unwrap_or_default()
+    };
+    let outputs = operands(rest.first()).len();
+    let inputs = operands(rest.get(1))
+        .iter()
+        .map(|o| string_literals(o.split('(').next().unwrap_or_default()).unwrap_or_default())
+        .collect();
+    if template.contains("%[") {
+        return Err("named operands".into());
+    }
+    Ok(ParsedAsm { template, outputs, inputs })
+}
+
+/// `text` split at `sep` outside string literals and brackets, up to the `)` closing the
+/// statement.
+fn split_top(text: &str, sep: char) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let (mut depth, mut in_str, mut escaped) = (0i32, false, false);
+    for c in text.chars() {
+        if in_str {
+            if let Some(cur) = out.last_mut() {
+                cur.push(c);
+            }
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' | '[' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if c == sep && depth == 0 {
+            out.push(String::new());
+        } else if let Some(cur) = out.last_mut() {
+            cur.push(c);
+        }
+    }
+    out
+}
+
+/// The concatenated contents of adjacent string literals (escapes decoded); `None` when `text`
+/// holds anything else.
+fn string_literals(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = text.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => continue,
+            '"' => loop {
+                match chars.next()? {
+                    '"' => break,
+                    '\\' => match chars.next()? {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        other => out.push(other),
+                    },
+                    other => out.push(other),
+                }
+            },
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The instructions of a template: split at `;` and line ends, blank ones and comments dropped.
+pub(super) fn instructions(template: &str) -> Vec<String> {
+    template
+        .split([';', '\n'])
+        .map(|s| s.split("//").next().unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_templates_and_operands() {
+        let p = parse_asm(r#"asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(saddr), "l"(gmem));"#)
+            .expect("parses");
+        assert_eq!(p.outputs, 0);
+        assert_eq!(p.inputs, vec!["r".to_string(), "l".to_string()]);
+        assert_eq!(instructions(&p.template), vec!["cp.async.cg.shared.global [%0], [%1], 16"]);
+        let p = parse_asm(r#"asm volatile("cp.async.wait_group %0;\n" ::"n"(N))"#).expect("parses");
+        assert_eq!(instructions(&p.template), vec!["cp.async.wait_group %0"]);
+        let p = parse_asm(r#"asm("mov.u32 %0, %%laneid;" : "=r"(lane))"#).expect("parses");
+        assert_eq!((p.outputs, p.inputs.len()), (1, 0));
+        assert!(parse_asm("CP_ASYNC(a, b)").is_err());
+        assert!(is_async_copy("cp.async.ca.shared.global"));
+        assert!(is_async_copy("cp.async.cg.shared.global.L2::128B"));
+        assert!(!is_async_copy("cp.async.bulk.shared::cluster.global"));
+        assert_eq!(address_operand("[%3]").and_then(operand_index), Some(3));
+    }
+}
