@@ -3158,6 +3158,8 @@ impl<'a> Lx<'a> {
                 bound.push((p.id.clone(), b?));
             } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {
                 r?;
+            } else if let Some(b) = self.rows_param(&ty, a) {
+                bound.push((p.id.clone(), b?));
             } else if let Some(b) = pointee(&ty).and_then(|_| self.address_arg(a)) {
                 bound.push((p.id.clone(), b));
             } else if pointee(&ty).is_some() {

@@ -16,7 +16,7 @@
 //! *context*: reached without taking a back edge of any loop around the copy ([`Context::Same`]),
 //! or in the `c`-th later iteration of one loop around it ([`Context::Later`]).
 
-use super::ast::{Block, Kernel, Label, StmtKind, MAX_WAIT_PENDING};
+use super::ast::{BinOp, Block, Expr, Kernel, Label, StmtKind, MAX_WAIT_PENDING};
 use super::tree::LabelTree;
 use rustc_hash::FxHashMap;
 
@@ -44,8 +44,15 @@ pub enum Context {
 /// The flight of one asynchronous copy.
 #[derive(Clone, Debug, Default)]
 struct Copy {
-    /// Per context and position: the copy's state right after the position.
-    at: FxHashMap<(Context, Label), Flight>,
+    /// Per context, iteration of the loop not around the copy the position is in (its
+    /// outermost such loop, iterations capped as contexts are) and position: the copy's state
+    /// right after the position.
+    at: FxHashMap<(Context, Option<(Label, u8)>, Label), Flight>,
+    /// Per loop not around the copy: the first iteration at whose start the copy has landed on
+    /// every path, wherever the loop is entered (absent: not within [`MAX_ITERATIONS_APART`]).
+    entered_landed_by: FxHashMap<Label, u8>,
+    /// Loops not around the copy whose first landed iteration differs between their entries.
+    entered_unsettled: Vec<Label>,
     /// Per loop around the copy: the first later iteration at whose start the copy has landed on
     /// every path (`None`: not within [`MAX_ITERATIONS_APART`]).
     landed_by: FxHashMap<Label, u8>,
@@ -55,20 +62,75 @@ struct Copy {
 #[derive(Clone, Debug, Default)]
 pub struct CopyFlights {
     copies: FxHashMap<Label, Copy>,
+    /// Per copy and loop around it that runs a constant number of times (a pipeline's prologue,
+    /// `for (s = 0; s < STAGES - 1; ++s)`): the flight of the copy of each of the loop's
+    /// iterations (after the loop they differ: the copy of the last one has the fewest commits
+    /// behind it).
+    instances: FxHashMap<(Label, Label), Vec<Copy>>,
 }
+
+/// Loops of at most this many iterations have their copies' flights told apart by iteration.
+pub const MAX_COUNTED_TRIPS: u32 = 8;
 
 impl CopyFlights {
     /// The analysis of `k` (empty when it has no asynchronous copy).
     pub fn new(k: &Kernel, tree: &LabelTree) -> CopyFlights {
         let mut copies = FxHashMap::default();
+        let mut instances = FxHashMap::default();
+        let trips = constant_trip_loops(&k.body);
         k.walk(&mut |s| {
             if matches!(s.kind, StmtKind::Write { asynchronous: true, .. }) {
-                let mut w = Walk { copy: s.label, around: tree.blks(s.label).to_vec(), out: Copy::default() };
-                w.from_copy(&k.body);
-                copies.insert(s.label, w.out);
+                let around = tree.blks(s.label).to_vec();
+                let walk = |exit_after: Option<(Label, u32)>| {
+                    let mut w = Walk { copy: s.label, around: around.clone(), exit_after, tag: None, out: Copy::default() };
+                    w.from_copy(&k.body);
+                    w.out
+                };
+                copies.insert(s.label, walk(None));
+                for l in tree.loops(s.label) {
+                    if let Some(&n) = trips.get(&l) {
+                        // The copy of iteration i has n - 1 - i iterations after it.
+                        let per: Vec<Copy> = (0..n).map(|i| walk(Some((l, n - 1 - i)))).collect();
+                        instances.insert((s.label, l), per);
+                    }
+                }
             }
         });
-        CopyFlights { copies }
+        CopyFlights { copies, instances }
+    }
+
+    /// The loops around the copy that run a constant number of times (at most
+    /// [`MAX_COUNTED_TRIPS`]), outermost first, with that number: [`CopyFlights::in_flight_of`]
+    /// tells their iterations' copies apart.
+    pub fn counted_loops(&self, copy: Label, tree: &LabelTree) -> Vec<(Label, u32)> {
+        tree.loops(copy)
+            .into_iter()
+            .filter_map(|l| self.instances.get(&(copy, l)).map(|per| (l, per.len() as u32)))
+            .collect()
+    }
+
+    /// [`CopyFlights::in_flight`] of the copy issued in iteration `i` of its counted loop `l`
+    /// (`None`: of any iteration).
+    /// With `entered`, of a position in loop `l` not around the copy reached in iteration `c`
+    /// of it (`or_more`: or a later one).
+    pub fn in_flight_of(
+        &self,
+        copy: Label,
+        iteration: Option<(Label, u8)>,
+        entered: Option<(Label, u8, bool)>,
+        cx: Context,
+        p: Label,
+    ) -> bool {
+        let per = iteration
+            .and_then(|(l, i)| self.instances.get(&(copy, l)).and_then(|per| per.get(usize::from(i))));
+        let Some(c) = per.or_else(|| self.copies.get(&copy)) else { return false };
+        match entered {
+            None => c.in_flight(cx, None, p),
+            Some((l, first, or_more)) => {
+                let last = if or_more { MAX_ITERATIONS_APART } else { first.min(MAX_ITERATIONS_APART) };
+                (first.min(MAX_ITERATIONS_APART)..=last).any(|k| c.in_flight(cx, Some((l, k)), p))
+            }
+        }
     }
 
     /// Whether `l` labels an asynchronous copy.
@@ -81,9 +143,20 @@ impl CopyFlights {
     /// is no asynchronous copy.
     pub fn in_flight(&self, copy: Label, cx: Context, p: Label) -> bool {
         match self.copies.get(&copy) {
-            Some(c) => c.at.get(&(cx, p)).is_none_or(|f| *f != 0),
+            Some(c) => c.in_flight(cx, None, p),
             None => false,
         }
+    }
+
+    /// The iteration of loop `l` (not around the copy) from whose start on the copy has landed
+    /// on every path, wherever `l` is entered: [`Copy`]'s iterations before it are told apart
+    /// (`None`: not within [`MAX_ITERATIONS_APART`], or different between entries).
+    pub fn entered_landed_by(&self, copy: Label, l: Label) -> Option<u8> {
+        let c = self.copies.get(&copy)?;
+        if c.entered_unsettled.contains(&l) {
+            return None;
+        }
+        c.entered_landed_by.get(&l).copied()
     }
 
     /// The later iteration of loop `l` by whose start the copy has landed on every path
@@ -93,10 +166,21 @@ impl CopyFlights {
     }
 }
 
+impl Copy {
+    fn in_flight(&self, cx: Context, tag: Option<(Label, u8)>, p: Label) -> bool {
+        self.at.get(&(cx, tag, p)).is_none_or(|f| *f != 0)
+    }
+}
+
 struct Walk {
     copy: Label,
     /// The blocks enclosing the copy.
     around: Vec<Label>,
+    /// A loop around the copy left after exactly this many further iterations (`None`: after
+    /// any number).
+    exit_after: Option<(Label, u32)>,
+    /// While inside a loop not around the copy: that loop and its iteration (capped).
+    tag: Option<(Label, u8)>,
     out: Copy,
 }
 
@@ -112,7 +196,7 @@ fn wait(f: Flight, pending: u32) -> Flight {
 
 impl Walk {
     fn record(&mut self, cx: Context, p: Label, f: Flight) {
-        *self.out.at.entry((cx, p)).or_insert(0) |= f;
+        *self.out.at.entry((cx, self.tag, p)).or_insert(0) |= f;
     }
 
     /// The walk from the copy to the end of the kernel: the rest of each block around it, innermost
@@ -182,21 +266,27 @@ impl Walk {
     /// any of them).
     fn loop_around_copy(&mut self, l: Label, body: &Block, cx: Context) -> Flight {
         let mut f = self.from_copy_in(body, cx);
-        let mut exits = f;
+        let exit_after = self.exit_after.filter(|(m, _)| *m == l).map(|(_, n)| n as usize);
+        let mut exits = if exit_after.is_none_or(|n| n == 0) { f } else { 0 };
         let mut seen_in_last_slot: Vec<Flight> = Vec::new();
         for c in 1..=MAX_WALKED_ITERATIONS {
             let slot = c.min(usize::from(MAX_ITERATIONS_APART)) as u8;
             if f == 0 && !self.out.landed_by.contains_key(&l) {
                 self.out.landed_by.insert(l, slot.min(c as u8));
             }
-            if slot == MAX_ITERATIONS_APART {
+            if exit_after.is_some_and(|n| c > n) {
+                return exits;
+            }
+            if slot == MAX_ITERATIONS_APART && exit_after.is_none() {
                 if seen_in_last_slot.contains(&f) {
                     return exits;
                 }
                 seen_in_last_slot.push(f);
             }
             f = self.block(body, f, Context::Later(l, slot));
-            exits |= f;
+            if exit_after.is_none_or(|n| n == c) {
+                exits |= f;
+            }
         }
         // Not settled within the bound: everything in the loop may be in flight from here on.
         self.out.landed_by.remove(&l);
@@ -204,6 +294,51 @@ impl Walk {
             self.record(Context::Later(l, MAX_ITERATIONS_APART), p, ALL);
         }
         ALL
+    }
+
+    /// A loop not around the copy, entered with state `f` outside any such loop: its positions
+    /// recorded per iteration (the last slot standing for that many and more); the state after
+    /// it (it may end after any iteration).
+    fn entered_loop(&mut self, l: Label, body: &Block, mut f: Flight, cx: Context) -> Flight {
+        let mut exits = f;
+        let mut landed = None;
+        let mut seen_in_last_slot: Vec<Flight> = Vec::new();
+        for c in 0..MAX_WALKED_ITERATIONS {
+            let slot = c.min(usize::from(MAX_ITERATIONS_APART)) as u8;
+            if f == 0 && landed.is_none() {
+                landed = Some(slot);
+            }
+            if slot == MAX_ITERATIONS_APART {
+                if seen_in_last_slot.contains(&f) {
+                    break;
+                }
+                seen_in_last_slot.push(f);
+            }
+            self.tag = Some((l, slot));
+            f = self.block(body, f, cx);
+            self.tag = None;
+            exits |= f;
+            if c + 1 == MAX_WALKED_ITERATIONS {
+                // Not settled within the bound: every iteration from here may hold anything.
+                self.tag = Some((l, MAX_ITERATIONS_APART));
+                for p in body_labels(body) {
+                    self.record(cx, p, ALL);
+                }
+                self.tag = None;
+                landed = None;
+                exits = ALL;
+            }
+        }
+        let known = self.out.entered_landed_by.get(&l).copied();
+        match (landed, known) {
+            (Some(d), Some(k)) if d != k => self.out.entered_unsettled.push(l),
+            (Some(d), None) if !self.out.entered_unsettled.contains(&l) => {
+                self.out.entered_landed_by.insert(l, d);
+            }
+            (None, _) => self.out.entered_unsettled.push(l),
+            _ => {}
+        }
+        exits
     }
 
     fn block(&mut self, b: &Block, mut f: Flight, cx: Context) -> Flight {
@@ -227,6 +362,7 @@ impl Walk {
                 };
                 t | e
             }
+            StmtKind::While { body, .. } if self.tag.is_none() => self.entered_loop(s.label, body, f, cx),
             StmtKind::While { body, .. } => {
                 // Any number of iterations: the union of the states at the loop's head.
                 let mut head = f;
@@ -242,6 +378,90 @@ impl Walk {
         };
         self.after_if(s, out, cx);
         out
+    }
+}
+
+/// The loops of `b` (at any depth) that run a constant number of times, at most
+/// [`MAX_COUNTED_TRIPS`]: `x := c0;` (or `local x := c0;`) right before `while (x < c1)`
+/// (`<=`, `!=`, unsigned too) whose body assigns `x` only in its last statement, `x := x + s`.
+/// The same number for every thread: it depends on constants only.
+fn constant_trip_loops(b: &Block) -> FxHashMap<Label, u32> {
+    let mut out = FxHashMap::default();
+    let mut stack = vec![b];
+    while let Some(b) = stack.pop() {
+        for (i, s) in b.stmts.iter().enumerate() {
+            match &s.kind {
+                StmtKind::If { then, els, .. } => {
+                    stack.push(then);
+                    stack.extend(els.iter());
+                }
+                StmtKind::While { cond, body } => {
+                    if let Some(n) = i.checked_sub(1).and_then(|j| trips(&b.stmts[j], cond, body)) {
+                        out.insert(s.label, n);
+                    }
+                    stack.push(body);
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
+    let (x, start) = match &before.kind {
+        StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => (name, e.constant_value()?),
+        _ => return None,
+    };
+    let Expr::Binary(op, lhs, rhs) = cond else { return None };
+    let (Expr::Var(v), Some(end)) = (lhs.as_ref(), rhs.constant_value()) else { return None };
+    let (last, rest) = body.stmts.split_last()?;
+    let step = match &last.kind {
+        StmtKind::Assign { name, value: Expr::Binary(BinOp::Add, a, c) } if name == x => match (a.as_ref(), c.constant_value()) {
+            (Expr::Var(y), Some(step)) if y == x && step > 0 => step,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    if v != x || rest.iter().any(|s| assigns(s, x)) {
+        return None;
+    }
+    let holds = |k: u32| -> bool {
+        let (ks, ke) = (k as i32, end as i32);
+        match op {
+            BinOp::Lt => ks < ke,
+            BinOp::Le => ks <= ke,
+            BinOp::ULt => k < end,
+            BinOp::ULe => k <= end,
+            BinOp::Ne => k != end,
+            _ => false,
+        }
+    };
+    if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::ULt | BinOp::ULe | BinOp::Ne) {
+        return None;
+    }
+    let (mut k, mut n) = (start, 0u32);
+    while holds(k) {
+        n += 1;
+        if n > MAX_COUNTED_TRIPS {
+            return None;
+        }
+        k = k.wrapping_add(step);
+    }
+    Some(n)
+}
+
+/// Whether statement `s` (at any depth) assigns the local `x`.
+fn assigns(s: &super::ast::Stmt, x: &str) -> bool {
+    match &s.kind {
+        StmtKind::Assign { name, .. } | StmtKind::Local { name, .. } => name == x,
+        StmtKind::Read { dst, .. } => dst == x,
+        StmtKind::Atomic { dst: Some(d), .. } => d == x,
+        StmtKind::If { then, els, .. } => {
+            then.stmts.iter().any(|s| assigns(s, x)) || els.iter().any(|e| e.stmts.iter().any(|s| assigns(s, x)))
+        }
+        StmtKind::While { body, .. } => body.stmts.iter().any(|s| assigns(s, x)),
+        _ => false,
     }
 }
 

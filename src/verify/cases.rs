@@ -36,6 +36,16 @@ pub struct Case {
     pub first: Label,
     pub second: Label,
     pub relation: Relation,
+    /// For an asynchronous copy `first` in a loop of a constant number of iterations that does
+    /// not hold `second` (a pipeline's prologue): that loop and the iteration whose copy this
+    /// case is about — after the loop, the copies of its iterations are in flight differently.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_iteration: Option<(Label, u8)>,
+    /// For an asynchronous copy `first` and a `second` inside a loop that is not around the copy
+    /// (the outermost such): that loop and the iteration `second` runs in (`true`: or a later
+    /// one) — the barriers of its body may run before or after the copy lands, by iteration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_iteration: Option<(Label, u8, bool)>,
 }
 
 impl Case {
@@ -45,7 +55,11 @@ impl Case {
     /// orders the copy only after its wait (`kpl::CopyFlights`).
     pub fn separating_positions(&self, tree: &LabelTree) -> Vec<Label> {
         let flights = tree.flights().filter(|f| f.is_copy(self.first));
-        let landed = |cx: FlightContext, p: &Label| flights.is_none_or(|f| !f.in_flight(self.first, cx, *p));
+        let landed = |cx: FlightContext, p: &Label| {
+            // The second's iteration tells positions inside its loop apart, not others.
+            let entered = self.second_iteration.filter(|(l, ..)| tree.is_inside(*p, *l));
+            flights.is_none_or(|f| !f.in_flight_of(self.first, self.first_iteration, entered, cx, *p))
+        };
         match self.relation {
             Relation::SameIteration => {
                 let mut out = tree.interval(self.first, self.second);
@@ -98,7 +112,9 @@ impl Case {
 /// is (only one direction when `a == b`), each with a gap of one iteration and of more — gaps
 /// counted one by one up to the iteration an asynchronous first access has landed by.
 pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
-    let mut out = vec![Case { first: a, second: b, relation: Relation::SameIteration }];
+    let case =
+        |first, second, relation| Case { first, second, relation, first_iteration: None, second_iteration: None };
+    let mut out = vec![case(a, b, Relation::SameIteration)];
     for l in tree.shared_loops(a, b) {
         let dirs: &[(Label, Label)] = if a == b { &[(a, a)] } else { &[(a, b), (b, a)] };
         for &(first, second) in dirs {
@@ -107,14 +123,37 @@ pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
                 None => 1,
             };
             for gap in 1..=exact {
-                out.push(Case { first, second, relation: Relation::carried(l, gap) });
+                out.push(case(first, second, Relation::carried(l, gap)));
             }
-            out.push(Case {
-                first,
-                second,
-                relation: Relation::Carried { shared_loop: l, gap: exact + 1, or_more: true },
-            });
+            out.push(case(first, second, Relation::Carried { shared_loop: l, gap: exact + 1, or_more: true }));
         }
     }
-    out
+    // A copy of a counted loop that does not hold the other access: one case per iteration.
+    // The outermost counted loop around the copy that does not hold the other access.
+    let counted = |first: Label, second: Label| {
+        let f = tree.flights()?;
+        f.counted_loops(first, tree).into_iter().find(|(l, _)| !tree.is_inside(second, *l))
+    };
+    // The second's iteration of the outermost loop around it that is not around the copy: one
+    // case per iteration before the copy has landed at the loop's start, then one for the rest.
+    let entered = |first: Label, second: Label| {
+        let f = tree.flights().filter(|f| f.is_copy(first))?;
+        let around_first = tree.loops(first);
+        let l = tree.loops(second).into_iter().find(|l| !around_first.contains(l))?;
+        Some((l, f.entered_landed_by(first, l).unwrap_or(MAX_ITERATIONS_APART)))
+    };
+    out.into_iter()
+        .flat_map(|c| match counted(c.first, c.second) {
+            Some((l, n)) => (0..n.min(u32::from(u8::MAX)) as u8)
+                .map(|i| Case { first_iteration: Some((l, i)), ..c })
+                .collect::<Vec<_>>(),
+            None => vec![c],
+        })
+        .flat_map(|c| match entered(c.first, c.second) {
+            Some((l, d)) => (0..=d)
+                .map(|k| Case { second_iteration: Some((l, k, k == d)), ..c })
+                .collect::<Vec<_>>(),
+            None => vec![c],
+        })
+        .collect()
 }

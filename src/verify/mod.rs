@@ -540,6 +540,17 @@ fn witness_in_case(w: &Witness, case: &Case, a: Label, shared: &[Label]) -> bool
     };
     let outer_equal =
         shared[..upto].iter().all(|l| matches!((it(0, *l), it(1, *l)), (Some(x), Some(y)) if x == y));
+    // The copy's iteration of its counted loop, where the case names one.
+    let first_thread = if case.first == a { 0 } else { 1 };
+    let at_iteration =
+        case.first_iteration.is_none_or(|(l, i)| it(first_thread, l).is_some_and(|k| k == u64::from(i)));
+    let second_thread = 1 - first_thread;
+    let in_iteration = case.second_iteration.is_none_or(|(l, c, or_more)| {
+        it(second_thread, l).is_some_and(|k| if or_more { k >= u64::from(c) } else { k == u64::from(c) })
+    });
+    if !at_iteration || !in_iteration {
+        return false;
+    }
     match case.relation {
         Relation::SameIteration => outer_equal,
         Relation::Carried { shared_loop, gap, or_more } => {
@@ -596,6 +607,20 @@ fn relation(traces: &[ThreadTrace; 2], case: &Case, a: Label, b: Label, shared: 
     for l in &shared[..upto] {
         if let (Some(x), Some(y)) = (kv(t1, *l), kv(t2, *l)) {
             out.push(x.eq(&y));
+        }
+    }
+    if let Some((l, i)) = case.first_iteration {
+        // Thread 1 performs `a`: the first access is thread 1's when it is `a`.
+        let first = if case.first == a { t1 } else { t2 };
+        if let Some(k) = kv(first, l) {
+            out.push(k.eq(BV::from_u64(u64::from(i), W)));
+        }
+    }
+    if let Some((l, c, or_more)) = case.second_iteration {
+        let second = if case.first == a { t2 } else { t1 };
+        if let Some(k) = kv(second, l) {
+            let c = BV::from_u64(u64::from(c), W);
+            out.push(if or_more { k.bvuge(&c) } else { k.eq(&c) });
         }
     }
     if let Relation::Carried { shared_loop, gap, or_more } = case.relation {

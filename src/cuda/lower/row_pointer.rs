@@ -11,7 +11,7 @@
 //! out-of-bounds index of the last dimension (C's flat layout would reach the next row): the
 //! verifier reports it rather than guessing.
 
-use super::{strip, Elem, Lx, Node, NodeKind, R};
+use super::{strip, Binding, Elem, Lx, Node, NodeKind, R};
 use crate::kpl::ast::Expr;
 
 impl Lx<'_> {
@@ -87,4 +87,51 @@ impl Lx<'_> {
             Ok((view, elem, Expr::Const(0)))
         })())
     }
+
+    /// A parameter of type `T (*)[N]…` (a pointer to rows, what `T p[][N]` declares) given a
+    /// multi-dimensional array (`tile`) or a block of one with its outer indices fixed
+    /// (`tiles[stage]`): the parameter is that array of rows, a view for the second. `None`: the
+    /// parameter is of another type.
+    pub(super) fn rows_param(&mut self, ty: &str, a: &Node) -> Option<R<Binding>> {
+        let inner = rows_pointee_rank(ty)?;
+        let mut subs = Vec::new();
+        let mut b = strip(a);
+        while b.kind == NodeKind::ArraySubscript {
+            let [base, index] = b.children.as_slice() else { break };
+            subs.push(index);
+            b = strip(base);
+        }
+        subs.reverse();
+        Some((|| {
+            let (array, elem, rank, offset) = self.array_base(b)?;
+            if offset.is_some() || subs.len() + inner + 1 != rank {
+                return Err(self.unsupported("this argument for a pointer to rows (only an array or a block of one)", a));
+            }
+            if subs.is_empty() {
+                return Ok(Binding::Array { kpl: array, elem, rank });
+            }
+            let mut prefix = Vec::new();
+            for i in subs {
+                prefix.push(self.rvalue(i)?.0);
+            }
+            // A view of a view is a view of its array, with both prefixes.
+            let (real, prefix) = match self.views.get(&array) {
+                Some((real, outer)) => (real.clone(), outer.iter().cloned().chain(prefix).collect()),
+                None => (array.clone(), self.row_index(&array, prefix)),
+            };
+            let view = self.row_view(&real, prefix);
+            Ok(Binding::Array { kpl: view, elem, rank: inner + 1 })
+        })())
+    }
 }
+
+/// How many dimensions the rows of a pointer-to-rows type have (`float (*)[64]` → 1,
+/// `int (*)[4][4]` → 2); `None` for other types.
+fn rows_pointee_rank(ty: &str) -> Option<usize> {
+    let (_, rest) = ty.split_once("(*")?;
+    let rest = rest.trim_start_matches(|c: char| c == ' ' || c.is_alphanumeric() || c == '_');
+    let rest = rest.strip_prefix(')')?.trim();
+    let dims = rest.split('[').skip(1).count();
+    (dims > 0 && rest.starts_with('[')).then_some(dims)
+}
+
