@@ -680,6 +680,7 @@ fn remaining_kind(u: &Unfixable) -> &'static str {
 fn rule_kind(rule: &str, d: &crate::diag::Diagnostic) -> &'static str {
     match rule {
         "grid-race" => "between blocks",
+        super::report::COPY_IN_FLIGHT_RULE => "needing a wait",
         super::report::OUT_OF_BOUNDS_RULE => "out of bounds",
         r if r.ends_with("divergence") => "divergent barrier kept",
         _ if d.message.starts_with("possible") => "undecided",

@@ -49,6 +49,13 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         Scope::Grid => {
             ("grid-level data race", Some("threads of different blocks: no __syncthreads() can order them"))
         }
+        Scope::Copy => (
+            "data race with an asynchronous copy in flight",
+            Some("one thread: it issued the copy and touches its destination before the wait that lands it; \
+                  no barrier orders a thread with its own copy — help: wait for the copy's group before this \
+                  access (`cp.async.wait_group n` / `__pipeline_wait_prior(n)` with a smaller `n`, or \
+                  `cp.async.wait_all`)"),
+        ),
     };
     let wraps = r.only_with_wrap();
     let certainty = if r.is_possible() || wraps { "possible " } else { "" };
@@ -134,6 +141,10 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
             Relation::SameIteration if r.first == r.second => {
                 "in the same execution of the statement: no barrier can separate it".to_string()
             }
+            Relation::SameIteration if r.scope == Scope::Copy => format!(
+                "{} runs after the copy and before the wait that lands it",
+                cx.access_phrase(kind_of(c.case.second), c.case.second)
+            ),
             Relation::SameIteration => match &c.witness {
                 Some(w) => same_iteration_note(
                     cx,
@@ -172,7 +183,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         d = d.with_note(note);
     }
     let is_copy = |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { asynchronous: true, .. }));
-    if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)) {
+    if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)).filter(|_| r.scope != Scope::Copy) {
         d = d.with_note(format!(
             "{} is an asynchronous copy: it lands at the issuing thread's wait that covers its group \
              (`wait_group n` / `__pipeline_wait_prior(n)` leave the `n` most recent groups in flight), \
@@ -276,11 +287,15 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
     k.locate(d)
 }
 
+/// The rule of a thread touching its own asynchronous copy's destination before its wait.
+pub const COPY_IN_FLIGHT_RULE: &str = "copy-in-flight";
+
 /// A stable rule name per kind of finding (the JSON `rule` and SARIF `ruleId`).
 pub fn race_rule(r: &Race) -> &'static str {
     match r.scope {
         Scope::Block => "data-race",
         Scope::Grid => "grid-race",
+        Scope::Copy => COPY_IN_FLIGHT_RULE,
     }
 }
 

@@ -9,9 +9,10 @@
 use serde_json::{json, Value};
 
 /// Rule names and what they mean (the SARIF `rules`).
-const RULES: [(&str, &str); 8] = [
+const RULES: [(&str, &str); 9] = [
     ("data-race", "Two threads of a block access the same shared or global element, at least one writes, and no barrier orders them"),
     ("grid-race", "Threads of different blocks access the same global element, at least one writes (no barrier can order them)"),
+    ("copy-in-flight", "A thread touches the destination of its own asynchronous copy (cp.async, __pipeline_memcpy_async) before the wait that lands it (only a wait fixes it)"),
     ("benign-race", "Two threads write the same value to the same element (a warning; an error under --strict)"),
     ("barrier-divergence", "A __syncthreads() that only some threads of a block reach"),
     ("warp-barrier-divergence", "A __syncwarp() that only some threads of a warp reach"),

@@ -155,7 +155,7 @@ fn log_insert(
 
 /// Identity of a recorded race: labels in execution order, array, scope and the shared loop whose
 /// iterations differ (`None`: same iteration of every shared loop).
-type RaceKey = (Label, Label, usize, bool, Option<Label>);
+type RaceKey = (Label, Label, usize, u8, Option<Label>);
 
 pub(crate) struct Machine<'p> {
     prog: &'p Program,
@@ -975,6 +975,9 @@ impl<'p> Machine<'p> {
             {
                 found.push((e.clone(), Scope::Block));
             }
+            if e.thread == new.thread && e.in_flight && conflict(e, &new) {
+                found.push((e.clone(), Scope::Copy));
+            }
         }
         // Warp-sync and `syncwarp` order some pairs of threads and not others: keep every thread.
         let keep = if warp.is_some() || self.prog.has_syncwarp { usize::MAX } else { 2 };
@@ -994,12 +997,12 @@ impl<'p> Machine<'p> {
     }
 
     fn report_race(&mut self, prev: &Access, new: &Access, array: usize, idx: u64, scope: Scope) {
-        let separating = if scope == Scope::Block {
+        let separating = if scope != Scope::Grid {
             super::separating_loop(&prev.ctx.loops, &prev.ctx.iters, &new.ctx.loops, &new.ctx.iters)
         } else {
             None
         };
-        let key = (prev.label, new.label, array, scope == Scope::Grid, separating);
+        let key = (prev.label, new.label, array, scope as u8, separating);
         let same = prev.stores && new.stores && prev.value == new.value && prev.extent == new.extent;
         if let Some(&i) = self.race_keys.get(&key) {
             self.report.races[i].same_value &= same;

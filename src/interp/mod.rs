@@ -59,6 +59,10 @@
 //!   are simulated one after another in increasing linear block id, and only grid barriers order
 //!   them). Between blocks an atomic of block scope (`atomic block`) is atomic for no one: it
 //!   conflicts with any other atomic of the element.
+//!   A thread's access to an element its own asynchronous copy (`async wr`) writes while the copy
+//!   is in flight — issued, not yet landed by a covering `wait` — races too ([`Scope::Copy`]); a
+//!   copy in flight is logged in every barrier interval until it lands, and no warp step or
+//!   `syncwarp` orders it.
 //!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
 //!   write-write race of that label with itself).
 //! - **Thread model**: independent thread scheduling by default: only barriers order the
@@ -161,6 +165,8 @@ pub enum Scope {
     Block,
     /// Between threads of different blocks on a global array (no barrier can fix it).
     Grid,
+    /// A thread and its own asynchronous copy still in flight (only a wait can fix it).
+    Copy,
 }
 
 /// The kind of a memory access.
@@ -290,6 +296,8 @@ impl RunReport {
                 (Scope::Grid, _) => "between blocks".to_string(),
                 (Scope::Block, None) => "same iteration".to_string(),
                 (Scope::Block, Some(l)) => format!("different iterations of loop {}", name(l)),
+                (Scope::Copy, None) => "own copy in flight, same iteration".to_string(),
+                (Scope::Copy, Some(l)) => format!("own copy in flight, different iterations of loop {}", name(l)),
             };
             let _ = writeln!(
                 s,

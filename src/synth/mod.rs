@@ -466,6 +466,10 @@ fn synthesize_round(
                         unfixable[ui].push(Unfixable::GridRace { race: race.clone() });
                         continue;
                     }
+                    if race.scope == Scope::Copy {
+                        unfixable[ui].push(Unfixable::CopyInFlight { race: race.clone() });
+                        continue;
+                    }
                     let Some(race) = decided_block_race(race) else { continue };
                     let race = &race;
                     seen_races[ui].push(race.clone());
@@ -776,6 +780,9 @@ impl Unit<'_> {
     fn leftover(&self, r: &Race) -> Unfixable {
         if r.scope == Scope::Grid {
             return Unfixable::GridRace { race: r.clone() };
+        }
+        if r.scope == Scope::Copy {
+            return Unfixable::CopyInFlight { race: r.clone() };
         }
         match decided_block_race(r) {
             None => Unfixable::Undecided { race: r.clone() },

@@ -148,6 +148,30 @@ impl Z3Oracle {
                     verdict.races.push(race);
                 }
             }
+            if tree.is_async_copy(a) || tree.is_async_copy(b) {
+                let mut cases = Vec::new();
+                for (case, outcome) in self.own_cases(key, tree, a, b) {
+                    let (witness, undecided) = match outcome {
+                        Outcome::None => continue,
+                        Outcome::Race { witness, .. } => (Some(witness), None),
+                        Outcome::Unknown(why) => {
+                            verdict.undecided += 1;
+                            (None, Some(why))
+                        }
+                    };
+                    cases.push(RaceCase { case, witness, undecided, benign: false });
+                }
+                if !cases.is_empty() {
+                    verdict.races.push(Race {
+                        first: a,
+                        second: b,
+                        array: arr_a.clone(),
+                        kinds: [ka, kb],
+                        scope: Scope::Copy,
+                        cases,
+                    });
+                }
+            }
             if space == Space::Global && grid_possible {
                 let mut cases = Vec::new();
                 for (case, outcome) in self.grid_cases(key, tree, &gridsyncs, a, b) {

@@ -33,7 +33,7 @@ impl Z3Oracle {
             &an.barrier_loops,
             &an.counters,
             &an.launch,
-            true,
+            Pairing::Grid,
             limits,
             None,
             &mut self.stats,

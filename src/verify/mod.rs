@@ -26,6 +26,7 @@ pub mod cases;
 mod congruence;
 mod evaluate;
 mod grid;
+mod own;
 pub mod launch;
 mod loops;
 pub mod pow2;
@@ -184,6 +185,10 @@ struct Analysis {
     /// relation its iterations satisfy (`witness_in_case`).
     /// With it, whether that model satisfies both accesses' no-wrap conditions.
     meet_witness: HashMap<(Label, Label), (Witness, bool)>,
+    /// The mode whose two threads are one, made on the first question about a thread and its
+    /// own asynchronous copies (`own.rs`), and its answers per case.
+    own: Option<Mode>,
+    own_results: HashMap<Case, Outcome>,
     /// Grid-scope answers, per pair and question (`grid.rs`).
     grid_results: HashMap<(Label, Label, grid::GridQuestion), Outcome>,
     /// Whether two threads of different blocks can disagree on entering a block (`grid.rs`).
@@ -322,7 +327,7 @@ impl Z3Oracle {
                 barrier_loops,
                 counters,
                 &launch,
-                false,
+                Pairing::Block,
                 limits,
                 warp,
                 &mut self.stats,
@@ -342,6 +347,8 @@ impl Z3Oracle {
                     pair_possible: HashMap::default(),
                     prefilter_failed: Default::default(),
                     meet_witness: HashMap::default(),
+                    own: None,
+                    own_results: HashMap::default(),
                     grid_results: HashMap::default(),
                     grid_divergence: HashMap::default(),
                     ranges,
@@ -392,6 +399,17 @@ impl Z3Oracle {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Which two threads a mode's queries are about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pairing {
+    /// Two distinct threads of one block.
+    Block,
+    /// Threads of two different blocks.
+    Grid,
+    /// One thread, twice (its own asynchronous copies: `own.rs`).
+    OneThread,
+}
+
 fn make_mode(
     k: &Kernel,
     u: &Uniformity,
@@ -399,11 +417,12 @@ fn make_mode(
     barrier_loops: &BTreeSet<Label>,
     counters: &BTreeSet<String>,
     launch: &Launch,
-    grid: bool,
+    pairing: Pairing,
     limits: Limits,
     warp_sync: Option<u32>,
     stats: &mut OracleStats,
 ) -> Mode {
+    let grid = pairing == Pairing::Grid;
     let mut facts: Vec<Bool> = launch.facts.clone();
     let id1 = ThreadIds::new(1, None, launch, &mut facts);
     // What a question about thread 1 alone may assume (`bounds.rs`): not that a second thread
@@ -424,6 +443,8 @@ fn make_mode(
     if grid {
         facts.push(same(&id1.bid, &id2.bid).not());
         facts.extend(launch::global_id_facts([&id1, &id2], launch));
+    } else if pairing == Pairing::OneThread {
+        facts.push(same(&id1.tid, &id2.tid));
     } else {
         facts.push(same(&id1.tid, &id2.tid).not());
         // A redundant fact: distinct threads have distinct linear ids (no wrap: a block has at

@@ -22,6 +22,8 @@ pub enum Scope {
     Block,
     /// Threads of different blocks on global memory: no barrier can fix it.
     Grid,
+    /// A thread and its own asynchronous copy still in flight (issue #38): only a wait fixes it.
+    Copy,
 }
 
 /// One thread of a witness.

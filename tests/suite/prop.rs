@@ -168,6 +168,7 @@ fn unreported(k: &Kernel, tree: &LabelTree, r: &RunReport, v: &Verdict, stats: &
         let scope = match race.scope {
             IScope::Block => Scope::Block,
             IScope::Grid => Scope::Grid,
+            IScope::Copy => Scope::Copy,
         };
         let candidates = v.races.iter().chain(if race.same_value { v.benign.iter() } else { [].iter() });
         let found = candidates
@@ -364,6 +365,11 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                         remaining.iter().any(
                             |u| matches!(u, Unfixable::GridRace { race: g } if (g.first, g.second) == (a, b)),
                         )
+                    } else if race.scope == IScope::Copy {
+                        // Only a wait fixes a thread's race with its own copy: left and listed.
+                        remaining.iter().any(
+                            |u| matches!(u, Unfixable::CopyInFlight { race: g } if (g.first, g.second) == (a, b)),
+                        )
                     } else {
                         opts.partial
                             && remaining.iter().any(|u| match u {
@@ -413,10 +419,11 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                             Unfixable::GridRace { race } => {
                                 x.scope == IScope::Grid && pair == (race.first, race.second)
                             }
-                            Unfixable::NoValidPosition { race, .. }
-                            | Unfixable::InOneStatement { race }
-                            | Unfixable::CopyInFlight { race } => {
+                            Unfixable::NoValidPosition { race, .. } | Unfixable::InOneStatement { race } => {
                                 x.scope == IScope::Block && pair == (race.first, race.second)
+                            }
+                            Unfixable::CopyInFlight { race } => {
+                                matches!(x.scope, IScope::Block | IScope::Copy) && pair == (race.first, race.second)
                             }
                             // Not a race; synthesis starts from barrier-free kernels here, so
                             // this reason does not occur (counted as unconfirmed if it does).

@@ -83,7 +83,8 @@ fn fig4_witnesses_say_which_iterations_race() {
 //   NAME.nowarp.expected    without the header's --warp-sync,
 //   NAME.wrap.expected      with --wrap (wrapping index arithmetic and counters checked).
 // One line per finding, sorted:
-//   race ARRAY KIND:FIRST KIND:SECOND SCOPE     (KIND rd|wr|atomic; labels by display name)
+//   race ARRAY KIND:FIRST KIND:SECOND SCOPE     (KIND rd|wr|atomic; labels by display name;
+//                                               SCOPE block|grid|copy: a thread's own copy)
 //   benign ARRAY KIND:FIRST KIND:SECOND SCOPE   (a write-write race of equal values, a warning)
 //   divergence BARRIER in BLOCK
 //   out-of-bounds ARRAY KIND:LABEL [possible]   (an access that may leave its array, issue #41)
@@ -125,6 +126,7 @@ fn race_line(k: &Kernel, tag: &str, r: &Race) -> String {
     let scope = match r.scope {
         Scope::Block => "block",
         Scope::Grid => "grid",
+        Scope::Copy => "copy",
     };
     format!(
         "{tag} {} {}:{} {}:{} {scope}",
@@ -327,6 +329,7 @@ fn interpreter_finds_nothing_outside_the_expectations() {
                 let scope = match r.scope {
                     interp::Scope::Block => "block",
                     interp::Scope::Grid => "grid",
+                    interp::Scope::Copy => "copy",
                 };
                 let t = (
                     k.label_name(r.first).to_string(),
