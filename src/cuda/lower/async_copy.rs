@@ -3,6 +3,7 @@
 //! (`cp.async.{ca,cg}.shared.global`, `cp.async.commit_group`, `cp.async.wait_group`,
 //! `cp.async.wait_all`), lowered to KPL's `rd` + `async wr`, `commit` and `wait n`.
 //!
+//! Also `bar.sync 0` (`__syncthreads()`) and fences (`membar`, `fence`: no effect between threads).
 //! An `asm` statement is read from the file's text (clang's JSON dump holds its operands but
 //! not its template): its instructions are looked up in a table, each lowered from its operands;
 //! an instruction outside the table refuses the kernel with its text. A shared-memory address
@@ -146,6 +147,13 @@ impl Lx<'_> {
                 self.emit(StmtKind::Commit);
                 self.emit_unit(StmtKind::Wait { pending: 0 })
             }
+            // `__syncthreads()` written in PTX: barrier 0 of the whole block.
+            "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned" if operands == ["0"] => {
+                self.emit_unit(StmtKind::Barrier)
+            }
+            // A fence orders one thread's accesses for other observers, but synchronizes no two
+            // threads: nothing to model (leaving it out can only report more).
+            op if op.starts_with("membar.") || op.starts_with("fence.") => Ok(()),
             "cp.async.wait_group" => {
                 let [count] = operands.as_slice() else { return Err(refuse(self)) };
                 let pending = match count.parse::<u32>() {

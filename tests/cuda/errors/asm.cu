@@ -1,4 +1,5 @@
 __global__ void k(int *A, int n) {
-    int i = threadIdx.x;
-    asm("bar.sync 0;");
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    A[threadIdx.x] = lane;
 }

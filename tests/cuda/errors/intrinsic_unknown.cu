@@ -1,4 +1,4 @@
 __global__ void k(float *out) {
     __shared__ float s[32];
-    out[threadIdx.x] = (float)__cvta_generic_to_shared(&s[threadIdx.x]);
+    out[threadIdx.x] = (float)__isShared(&s[threadIdx.x]);
 }
