@@ -1391,7 +1391,11 @@ fn substitute_block(b: &mut Block, consts: &HashMap<String, u32>) {
                 substitute(cond, consts);
                 substitute_block(body, consts);
             }
-            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
+            StmtKind::Barrier
+            | StmtKind::Syncwarp
+            | StmtKind::Gridsync
+            | StmtKind::Commit
+            | StmtKind::Wait { .. } => {}
         }
     }
 }

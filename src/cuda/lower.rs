@@ -1859,7 +1859,13 @@ impl<'a> Lx<'a> {
                     width: Width::ONE,
                 });
                 let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
-                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty), width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write {
+                    array,
+                    index,
+                    value: convert(value, t, ty),
+                    width: Width::ONE,
+                    asynchronous: false,
+                });
             }
         }
         Ok(())
@@ -2168,7 +2174,8 @@ impl<'a> Lx<'a> {
         // Another type (`char *` → `int *`, `half *` → `float4 *`): words of one size are the
         // same elements; wider words are a wide view (`wide.rs`), each word a whole number of
         // the array's elements.
-        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) = (from_bytes, self.word_bytes(to), self.elem_of(to))
+        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) =
+            (from_bytes, self.word_bytes(to), self.elem_of(to))
         else {
             return Err(self.unsupported("a pointer cast to another element type", n));
         };
@@ -2516,7 +2523,13 @@ impl<'a> Lx<'a> {
             let (new, t) =
                 self.binary(if up { "+" } else { "-" }, (Expr::var(&old), ty), (Expr::Const(1), Ty::Int), n)?;
             let new = self.temp(Some(convert(new, t, ty)));
-            self.emit(StmtKind::Write { array, index, value: Expr::var(&new), width: Width::ONE, asynchronous: false });
+            self.emit(StmtKind::Write {
+                array,
+                index,
+                value: Expr::var(&new),
+                width: Width::ONE,
+                asynchronous: false,
+            });
             return Ok((Expr::var(if postfix { &old } else { &new }), ty));
         }
         let Target::Var { kpl, ty } = &target else {
@@ -3036,7 +3049,13 @@ impl<'a> Lx<'a> {
                 let i = arbitrary(self);
                 let index = self.row_index(&array, vec![i]);
                 let value = arbitrary(self);
-                self.emit(StmtKind::Write { array: array.clone(), index, value, width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write {
+                    array: array.clone(),
+                    index,
+                    value,
+                    width: Width::ONE,
+                    asynchronous: false,
+                });
             }
             let source = self
                 .source_arrays

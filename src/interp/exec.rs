@@ -743,8 +743,12 @@ impl<'p> Machine<'p> {
             ws.runs.clear();
         }
         // A copy in flight may land in the new interval too.
-        let flights: Vec<(usize, Flight)> =
-            self.flights.iter().enumerate().flat_map(|(t, fs)| fs.iter().map(move |f| (t, f.clone()))).collect();
+        let flights: Vec<(usize, Flight)> = self
+            .flights
+            .iter()
+            .enumerate()
+            .flat_map(|(t, fs)| fs.iter().map(move |f| (t, f.clone())))
+            .collect();
         for (t, f) in flights {
             self.log_flight(&f, t);
         }
@@ -773,7 +777,9 @@ impl<'p> Machine<'p> {
             if log.epoch != epoch {
                 continue;
             }
-            for e in log.entries.iter_mut().filter(|e| e.in_flight && e.label == f.label && e.thread == t as u32) {
+            for e in
+                log.entries.iter_mut().filter(|e| e.in_flight && e.label == f.label && e.thread == t as u32)
+            {
                 e.in_flight = false;
                 e.step = step;
                 e.warp_syncs = syncs;

@@ -297,7 +297,9 @@ impl RunReport {
                 (Scope::Block, None) => "same iteration".to_string(),
                 (Scope::Block, Some(l)) => format!("different iterations of loop {}", name(l)),
                 (Scope::Copy, None) => "own copy in flight, same iteration".to_string(),
-                (Scope::Copy, Some(l)) => format!("own copy in flight, different iterations of loop {}", name(l)),
+                (Scope::Copy, Some(l)) => {
+                    format!("own copy in flight, different iterations of loop {}", name(l))
+                }
             };
             let _ = writeln!(
                 s,

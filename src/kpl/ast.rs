@@ -914,7 +914,11 @@ impl Kernel {
                                 exprs.extend(index);
                                 exprs.push(value);
                             }
-                            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
+                            StmtKind::Barrier
+                            | StmtKind::Syncwarp
+                            | StmtKind::Gridsync
+                            | StmtKind::Commit
+                            | StmtKind::Wait { .. } => {}
                             StmtKind::Assume { cond } => exprs.push(cond),
                             StmtKind::If { cond, then, els } => {
                                 exprs.push(cond);

@@ -7,8 +7,8 @@ pub mod ast;
 pub mod header;
 mod lexer;
 pub mod names;
-mod pending;
 mod parser;
+mod pending;
 pub mod printer;
 pub mod source_array;
 pub mod tree;
@@ -17,9 +17,9 @@ pub use ast::*;
 pub use header::parse_header;
 pub use names::assign_default_names;
 pub use parser::{is_keyword, parse};
+pub use pending::{Context as FlightContext, CopyFlights, MAX_ITERATIONS_APART};
 pub use printer::print;
 pub use source_array::SourceArray;
-pub use pending::{Context as FlightContext, CopyFlights, MAX_ITERATIONS_APART};
 pub use tree::{LabelTree, NodeKind};
 
 /// The kernel with spans, source places and derived names cleared and labels renumbered in the

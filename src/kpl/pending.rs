@@ -41,13 +41,17 @@ pub enum Context {
     Later(Label, u8),
 }
 
+/// Where a position is reached: the context, the iteration of the loop not around the copy it is
+/// in (if any), and the position.
+type At = (Context, Option<(Label, u8)>, Label);
+
 /// The flight of one asynchronous copy.
 #[derive(Clone, Debug, Default)]
 struct Copy {
     /// Per context, iteration of the loop not around the copy the position is in (its
     /// outermost such loop, iterations capped as contexts are) and position: the copy's state
     /// right after the position.
-    at: FxHashMap<(Context, Option<(Label, u8)>, Label), Flight>,
+    at: FxHashMap<At, Flight>,
     /// Per loop not around the copy: the first iteration at whose start the copy has landed on
     /// every path, wherever the loop is entered (absent: not within [`MAX_ITERATIONS_APART`]).
     entered_landed_by: FxHashMap<Label, u8>,
@@ -82,8 +86,14 @@ impl CopyFlights {
             if matches!(s.kind, StmtKind::Write { asynchronous: true, .. }) {
                 let around = tree.blks(s.label).to_vec();
                 let walk = |exit_after: Option<(Label, u32)>| {
-                    let mut w = Walk { copy: s.label, around: around.clone(), exit_after, tag: None, out: Copy::default() };
-                    w.from_copy(&k.body);
+                    let mut w = Walk {
+                        copy: s.label,
+                        around: around.clone(),
+                        exit_after,
+                        tag: None,
+                        out: Copy::default(),
+                    };
+                    w.walk_from_copy(&k.body);
                     w.out
                 };
                 copies.insert(s.label, walk(None));
@@ -201,12 +211,12 @@ impl Walk {
 
     /// The walk from the copy to the end of the kernel: the rest of each block around it, innermost
     /// first, and the later iterations of each loop around it.
-    fn from_copy(&mut self, body: &Block) {
-        self.from_copy_in(body, Context::Same);
+    fn walk_from_copy(&mut self, body: &Block) {
+        self.walk_block_with_copy(body, Context::Same);
     }
 
     /// Runs `b`, which holds the copy, from the copy on; the state at its end.
-    fn from_copy_in(&mut self, b: &Block, cx: Context) -> Flight {
+    fn walk_block_with_copy(&mut self, b: &Block, cx: Context) -> Flight {
         let mut state: Option<Flight> = None;
         for s in &b.stmts {
             match state {
@@ -219,9 +229,9 @@ impl Walk {
                     let f = match &s.kind {
                         StmtKind::If { then, els, .. } => {
                             if then.label == s.label && self.holds(then) {
-                                self.from_copy_in(then, cx)
+                                self.walk_block_with_copy(then, cx)
                             } else if let Some(e) = els.as_ref().filter(|e| self.holds(e)) {
-                                self.from_copy_in(e, cx)
+                                self.walk_block_with_copy(e, cx)
                             } else {
                                 0
                             }
@@ -237,7 +247,7 @@ impl Walk {
                     // else block's label, not the if's.
                     if let StmtKind::If { els: Some(e), .. } = &s.kind {
                         if self.around.contains(&e.label) {
-                            let f = self.from_copy_in(e, cx);
+                            let f = self.walk_block_with_copy(e, cx);
                             self.after_if(s, f, cx);
                             state = Some(f);
                         }
@@ -265,7 +275,7 @@ impl Walk {
     /// context of its own) until the state repeats; the state after the loop (it may end after
     /// any of them).
     fn loop_around_copy(&mut self, l: Label, body: &Block, cx: Context) -> Flight {
-        let mut f = self.from_copy_in(body, cx);
+        let mut f = self.walk_block_with_copy(body, cx);
         let exit_after = self.exit_after.filter(|(m, _)| *m == l).map(|(_, n)| n as usize);
         let mut exits = if exit_after.is_none_or(|n| n == 0) { f } else { 0 };
         let mut seen_in_last_slot: Vec<Flight> = Vec::new();
@@ -410,17 +420,21 @@ fn constant_trip_loops(b: &Block) -> FxHashMap<Label, u32> {
 
 fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
     let (x, start) = match &before.kind {
-        StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => (name, e.constant_value()?),
+        StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
+            (name, e.constant_value()?)
+        }
         _ => return None,
     };
     let Expr::Binary(op, lhs, rhs) = cond else { return None };
     let (Expr::Var(v), Some(end)) = (lhs.as_ref(), rhs.constant_value()) else { return None };
     let (last, rest) = body.stmts.split_last()?;
     let step = match &last.kind {
-        StmtKind::Assign { name, value: Expr::Binary(BinOp::Add, a, c) } if name == x => match (a.as_ref(), c.constant_value()) {
-            (Expr::Var(y), Some(step)) if y == x && step > 0 => step,
-            _ => return None,
-        },
+        StmtKind::Assign { name, value: Expr::Binary(BinOp::Add, a, c) } if name == x => {
+            match (a.as_ref(), c.constant_value()) {
+                (Expr::Var(y), Some(step)) if y == x && step > 0 => step,
+                _ => return None,
+            }
+        }
         _ => return None,
     };
     if v != x || rest.iter().any(|s| assigns(s, x)) {
@@ -458,7 +472,8 @@ fn assigns(s: &super::ast::Stmt, x: &str) -> bool {
         StmtKind::Read { dst, .. } => dst == x,
         StmtKind::Atomic { dst: Some(d), .. } => d == x,
         StmtKind::If { then, els, .. } => {
-            then.stmts.iter().any(|s| assigns(s, x)) || els.iter().any(|e| e.stmts.iter().any(|s| assigns(s, x)))
+            then.stmts.iter().any(|s| assigns(s, x))
+                || els.iter().any(|e| e.stmts.iter().any(|s| assigns(s, x)))
         }
         StmtKind::While { body, .. } => body.stmts.iter().any(|s| assigns(s, x)),
         _ => false,

@@ -51,14 +51,25 @@ impl PaperState {
         let lits = |labels: Vec<Label>| unit.lits(labels, excluded);
         let p0 = solver.new_var();
         let mut ps = vec![p0];
-        let intra = Case { first: l, second: lp, relation: Relation::SameIteration, first_iteration: None, second_iteration: None };
+        let intra = Case {
+            first: l,
+            second: lp,
+            relation: Relation::SameIteration,
+            first_iteration: None,
+            second_iteration: None,
+        };
         let mut c = vec![Lit::neg(p0)];
         c.extend(lits(intra.separating_positions(tree)));
         solver.add_hard(&c);
         for lj in &shared {
             let pj = solver.new_var();
-            let inter =
-                Case { first: lp, second: l, relation: Relation::carried(*lj, 1), first_iteration: None, second_iteration: None };
+            let inter = Case {
+                first: lp,
+                second: l,
+                relation: Relation::carried(*lj, 1),
+                first_iteration: None,
+                second_iteration: None,
+            };
             let mut c = vec![Lit::neg(pj)];
             c.extend(lits(inter.separating_positions(tree)));
             solver.add_hard(&c);

@@ -82,7 +82,9 @@ impl Case {
                     // A whole iteration lies between: any barrier directly in the loop body, in
                     // the iteration just before the second's at the earliest.
                     let middle = gap.max(2) - 1;
-                    out.extend(tree.children(shared_loop).iter().copied().filter(|p| landed(slot(middle), p)));
+                    out.extend(
+                        tree.children(shared_loop).iter().copied().filter(|p| landed(slot(middle), p)),
+                    );
                 }
                 out.sort_by_key(|l| tree.order(*l));
                 out.dedup();
@@ -112,8 +114,13 @@ impl Case {
 /// is (only one direction when `a == b`), each with a gap of one iteration and of more — gaps
 /// counted one by one up to the iteration an asynchronous first access has landed by.
 pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
-    let case =
-        |first, second, relation| Case { first, second, relation, first_iteration: None, second_iteration: None };
+    let case = |first, second, relation| Case {
+        first,
+        second,
+        relation,
+        first_iteration: None,
+        second_iteration: None,
+    };
     let mut out = vec![case(a, b, Relation::SameIteration)];
     for l in tree.shared_loops(a, b) {
         let dirs: &[(Label, Label)] = if a == b { &[(a, a)] } else { &[(a, b), (b, a)] };
@@ -125,7 +132,11 @@ pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
             for gap in 1..=exact {
                 out.push(case(first, second, Relation::carried(l, gap)));
             }
-            out.push(case(first, second, Relation::Carried { shared_loop: l, gap: exact + 1, or_more: true }));
+            out.push(case(
+                first,
+                second,
+                Relation::Carried { shared_loop: l, gap: exact + 1, or_more: true },
+            ));
         }
     }
     // A copy of a counted loop that does not hold the other access: one case per iteration.
@@ -150,9 +161,9 @@ pub fn cases_of_pair(tree: &LabelTree, a: Label, b: Label) -> Vec<Case> {
             None => vec![c],
         })
         .flat_map(|c| match entered(c.first, c.second) {
-            Some((l, d)) => (0..=d)
-                .map(|k| Case { second_iteration: Some((l, k, k == d)), ..c })
-                .collect::<Vec<_>>(),
+            Some((l, d)) => {
+                (0..=d).map(|k| Case { second_iteration: Some((l, k, k == d)), ..c }).collect::<Vec<_>>()
+            }
             None => vec![c],
         })
         .collect()

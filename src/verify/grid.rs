@@ -105,7 +105,13 @@ impl Z3Oracle {
         let all = cases::cases_of_pair(tree, a, b);
         let open: Vec<Case> = all.iter().copied().filter(|c| !c.is_separated_by(tree, gridsyncs)).collect();
         if open.len() == all.len() {
-            let case = Case { first: a, second: b, relation: Relation::SameIteration, first_iteration: None, second_iteration: None };
+            let case = Case {
+                first: a,
+                second: b,
+                relation: Relation::SameIteration,
+                first_iteration: None,
+                second_iteration: None,
+            };
             return vec![(case, self.grid_outcome(key, tree, a, b, GridQuestion::AnyCase))];
         }
         open.into_iter().map(|c| (c, self.grid_outcome(key, tree, a, b, GridQuestion::Case(c)))).collect()

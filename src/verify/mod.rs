@@ -26,9 +26,9 @@ pub mod cases;
 mod congruence;
 mod evaluate;
 mod grid;
-mod own;
 pub mod launch;
 mod loops;
+mod own;
 pub mod pow2;
 pub mod prefilter;
 mod query;
@@ -398,7 +398,6 @@ impl Z3Oracle {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 /// Which two threads a mode's queries are about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pairing {
@@ -410,6 +409,7 @@ enum Pairing {
     OneThread,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn make_mode(
     k: &Kernel,
     u: &Uniformity,

@@ -34,7 +34,13 @@ impl Z3Oracle {
 
     /// The cases of the pair `a ≼ b` (one of them an asynchronous copy of `tree`) in which the
     /// copy's own thread may touch its destination with the copy in flight, with their outcomes.
-    pub(super) fn own_cases(&mut self, key: u64, tree: &LabelTree, a: Label, b: Label) -> Vec<(Case, Outcome)> {
+    pub(super) fn own_cases(
+        &mut self,
+        key: u64,
+        tree: &LabelTree,
+        a: Label,
+        b: Label,
+    ) -> Vec<(Case, Outcome)> {
         let Some(flights) = tree.flights() else { return Vec::new() };
         let open: Vec<Case> = cases::cases_of_pair(tree, a, b)
             .into_iter()
@@ -58,7 +64,8 @@ impl Z3Oracle {
             }
             let Some(own) = an.own.as_ref() else { break };
             // Thread 1 performs `a`, thread 2 `b` (the case says which comes first).
-            let (Some(s1), Some(s2)) = (own.traces[0].accesses.get(&a), own.traces[1].accesses.get(&b)) else {
+            let (Some(s1), Some(s2)) = (own.traces[0].accesses.get(&a), own.traces[1].accesses.get(&b))
+            else {
                 continue;
             };
             let mut extra = meeting(s1, s2, no_wrap, false);

@@ -46,7 +46,11 @@ impl BuiltinReads {
                 StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume { cond } => {
                     see(cond)
                 }
-                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
+                StmtKind::Barrier
+                | StmtKind::Syncwarp
+                | StmtKind::Gridsync
+                | StmtKind::Commit
+                | StmtKind::Wait { .. } => {}
             }
         });
         r

@@ -342,7 +342,11 @@ impl<'a> SymExec<'a> {
                         self.env.insert(d.clone(), v);
                     }
                 }
-                StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync | StmtKind::Commit | StmtKind::Wait { .. } => {}
+                StmtKind::Barrier
+                | StmtKind::Syncwarp
+                | StmtKind::Gridsync
+                | StmtKind::Commit
+                | StmtKind::Wait { .. } => {}
                 StmtKind::Assume { cond } => {
                     if self.loops.is_empty() {
                         let c = self.eval_bool(cond);

@@ -423,7 +423,8 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                                 x.scope == IScope::Block && pair == (race.first, race.second)
                             }
                             Unfixable::CopyInFlight { race } => {
-                                matches!(x.scope, IScope::Block | IScope::Copy) && pair == (race.first, race.second)
+                                matches!(x.scope, IScope::Block | IScope::Copy)
+                                    && pair == (race.first, race.second)
                             }
                             // Not a race; synthesis starts from barrier-free kernels here, so
                             // this reason does not occur (counted as unconfirmed if it does).

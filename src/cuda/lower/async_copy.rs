@@ -34,11 +34,9 @@ impl Lx<'_> {
                 self.emit(StmtKind::Commit);
                 Ok(())
             }
-            "__pipeline_wait_prior" if args.len() == 1 => {
-                self.wait_count(&args[0], n).map(|pending| {
-                    self.emit(StmtKind::Wait { pending });
-                })
-            }
+            "__pipeline_wait_prior" if args.len() == 1 => self.wait_count(&args[0], n).map(|pending| {
+                self.emit(StmtKind::Wait { pending });
+            }),
             _ => return None,
         })
     }
@@ -48,10 +46,13 @@ impl Lx<'_> {
     /// asynchronous write of `size` bytes of `dst`.
     fn pipeline_memcpy(&mut self, args: &[Node], n: &Node) -> R<()> {
         let (size, _) = self.rvalue(&args[2])?;
-        let Some(bytes) = size.constant_value().and_then(|b| u32::try_from(b).ok()) else {
+        let Some(bytes) = size.constant_value() else {
             return Err(self.unsupported("`__pipeline_memcpy_async` of a size that is not a constant", n));
         };
-        if let Some(z) = args.get(3).filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr")) {
+        if let Some(z) = args
+            .get(3)
+            .filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr"))
+        {
             self.rvalue(z)?;
         }
         let (array, word, off) = self.pointer_words(&args[0])?;
@@ -79,7 +80,7 @@ impl Lx<'_> {
     /// A count of groups left in flight: a constant from 0 to [`MAX_WAIT_PENDING`].
     fn wait_count(&mut self, arg: &Node, n: &Node) -> R<u32> {
         let (e, _) = self.rvalue(arg)?;
-        match e.constant_value().and_then(|v| u32::try_from(v).ok()) {
+        match e.constant_value() {
             Some(v) if v <= MAX_WAIT_PENDING => Ok(v),
             _ => Err(self.unsupported(
                 format!("a wait for a number of groups that is not a constant from 0 to {MAX_WAIT_PENDING}"),
@@ -94,7 +95,8 @@ impl Lx<'_> {
         let p = to_shared_argument(init)?;
         Some(self.pointer_words(p).and_then(|(array, word, off)| {
             let Some(word_bytes) = word else {
-                return Err(self.unsupported("a shared-memory address of a pointer whose words have no one size", init));
+                return Err(self
+                    .unsupported("a shared-memory address of a pointer whose words have no one size", init));
             };
             let offset = self.fresh(&format!("{name}_at"));
             self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
@@ -148,7 +150,9 @@ impl Lx<'_> {
                 self.emit_unit(StmtKind::Wait { pending: 0 })
             }
             // `__syncthreads()` written in PTX: barrier 0 of the whole block.
-            "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned" if operands == ["0"] => {
+            "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned"
+                if operands == ["0"] =>
+            {
                 self.emit_unit(StmtKind::Barrier)
             }
             // A fence orders one thread's accesses for other observers, but synchronizes no two
@@ -168,7 +172,8 @@ impl Lx<'_> {
             }
             op if is_async_copy(op) => {
                 // `[dst], [src], cp-size[, src-size[, policy]]`.
-                let (Some(dst), Some(src), Some(size)) = (operands.first(), operands.get(1), operands.get(2)) else {
+                let (Some(dst), Some(src), Some(size)) = (operands.first(), operands.get(1), operands.get(2))
+                else {
                     return Err(refuse(self));
                 };
                 let bytes = match size.parse::<u32>() {
@@ -176,13 +181,15 @@ impl Lx<'_> {
                     Err(_) => match operand_node(size) {
                         Some(s) => {
                             let (e, _) = self.rvalue(s)?;
-                            e.constant_value().and_then(|b| u32::try_from(b).ok()).ok_or_else(|| refuse(self))?
+                            e.constant_value().ok_or_else(|| refuse(self))?
                         }
                         None => return Err(refuse(self)),
                     },
                 };
-                let (Some(d), Some(s)) = (address_operand(dst).and_then(operand_node), address_operand(src).and_then(operand_node))
-                else {
+                let (Some(d), Some(s)) = (
+                    address_operand(dst).and_then(operand_node),
+                    address_operand(src).and_then(operand_node),
+                ) else {
                     return Err(refuse(self));
                 };
                 // A source size (zero fill) or cache policy operand is evaluated; the whole size
@@ -217,18 +224,21 @@ impl Lx<'_> {
     /// The pointer `arg` with its conversions to `void *` removed, and the size of its words.
     pub(super) fn void_stripped<'n>(&self, arg: &'n Node) -> (&'n Node, Option<u32>) {
         let mut p = strip(arg);
-        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) = (&p.kind, p.children.as_slice()) {
+        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) =
+            (&p.kind, p.children.as_slice())
+        {
             if !p.ty.as_deref().is_some_and(|t| t.contains("void")) {
                 break;
             }
             p = strip(c);
         }
-        let word = p
-            .ty
-            .as_deref()
-            .map(|t| self.resolve(t))
-            .and_then(|t| super::pointee(&t).map(str::to_string).or_else(|| super::array_type(&t).map(|(e, _)| e)))
-            .and_then(|t| self.word_bytes(&t));
+        let word =
+            p.ty.as_deref()
+                .map(|t| self.resolve(t))
+                .and_then(|t| {
+                    super::pointee(&t).map(str::to_string).or_else(|| super::array_type(&t).map(|(e, _)| e))
+                })
+                .and_then(|t| self.word_bytes(&t));
         (p, word)
     }
 }
@@ -306,7 +316,8 @@ pub(super) fn parse_asm(text: &str) -> Result<ParsedAsm, String> {
     let (template, rest) = sections.split_first().ok_or("no template")?;
     let template = string_literals(template).ok_or("a template that is not string literals")?;
     let operands = |s: Option<&String>| -> Vec<String> {
-        s.map(|s| split_top(s, ',').into_iter().filter(|o| !o.trim().is_empty()).collect()).unwrap_or_default()
+        s.map(|s| split_top(s, ',').into_iter().filter(|o| !o.trim().is_empty()).collect())
+            .unwrap_or_default()
     };
     let outputs = operands(rest.first()).len();
     let inputs = operands(rest.get(1))
@@ -393,8 +404,10 @@ mod tests {
 
     #[test]
     fn reads_templates_and_operands() {
-        let p = parse_asm(r#"asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(saddr), "l"(gmem));"#)
-            .expect("parses");
+        let p = parse_asm(
+            r#"asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(saddr), "l"(gmem));"#,
+        )
+        .expect("parses");
         assert_eq!(p.outputs, 0);
         assert_eq!(p.inputs, vec!["r".to_string(), "l".to_string()]);
         assert_eq!(instructions(&p.template), vec!["cp.async.cg.shared.global [%0], [%1], 16"]);

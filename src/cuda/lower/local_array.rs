@@ -70,7 +70,13 @@ impl<'a> Lx<'a> {
             index.reverse();
             let value = value.unwrap_or(Expr::Const(0));
             let index = self.row_index(&kpl, index);
-            self.emit(StmtKind::Write { array: kpl.clone(), index, value, width: Width::ONE, asynchronous: false });
+            self.emit(StmtKind::Write {
+                array: kpl.clone(),
+                index,
+                value,
+                width: Width::ONE,
+                asynchronous: false,
+            });
         }
         Ok(())
     }

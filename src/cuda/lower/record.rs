@@ -849,7 +849,13 @@ impl Lx<'_> {
                     };
                     let value = convert(v, vt, member_ty(member));
                     let (array, index) = self.in_memory(m.array.clone(), m.word(i, self.scale(&m.array)));
-                    self.emit(StmtKind::Write { array, index, value, width: Width::ONE, asynchronous: false });
+                    self.emit(StmtKind::Write {
+                        array,
+                        index,
+                        value,
+                        width: Width::ONE,
+                        asynchronous: false,
+                    });
                 }
             }
         }

@@ -105,7 +105,10 @@ impl Lx<'_> {
         Some((|| {
             let (array, elem, rank, offset) = self.array_base(b)?;
             if offset.is_some() || subs.len() + inner + 1 != rank {
-                return Err(self.unsupported("this argument for a pointer to rows (only an array or a block of one)", a));
+                return Err(self.unsupported(
+                    "this argument for a pointer to rows (only an array or a block of one)",
+                    a,
+                ));
             }
             if subs.is_empty() {
                 return Ok(Binding::Array { kpl: array, elem, rank });
@@ -134,4 +137,3 @@ fn rows_pointee_rank(ty: &str) -> Option<usize> {
     let dims = rest.split('[').skip(1).count();
     (dims > 0 && rest.starts_with('[')).then_some(dims)
 }
-
