@@ -31,7 +31,7 @@ use super::text::{block_start_place, braced_place, line_place};
 use crate::diag::Diagnostic;
 use crate::kpl::ast::{
     ArrayDecl, AtomicOp, AtomicScope, BinOp, Block, Builtin, Dim, Expr, Kernel, Label, LabelName, Place,
-    Space, Stmt, StmtKind, UnOp, Width,
+    Space, Stmt, StmtKind, UnOp, Width, WriteMode,
 };
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -1830,7 +1830,7 @@ impl<'a> Lx<'a> {
             }
             Target::Elem { array, index, ty } => {
                 let value = convert(v, vt, ty);
-                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, mode: WriteMode::Plain });
             }
         }
     }
@@ -1864,7 +1864,7 @@ impl<'a> Lx<'a> {
                     index,
                     value: convert(value, t, ty),
                     width: Width::ONE,
-                    asynchronous: false,
+                    mode: WriteMode::Plain,
                 });
             }
         }
@@ -2528,7 +2528,7 @@ impl<'a> Lx<'a> {
                 index,
                 value: Expr::var(&new),
                 width: Width::ONE,
-                asynchronous: false,
+                mode: WriteMode::Plain,
             });
             return Ok((Expr::var(if postfix { &old } else { &new }), ty));
         }
@@ -2881,7 +2881,7 @@ impl<'a> Lx<'a> {
             "__stcg" | "__stcs" | "__stwb" | "__stwt" if args.len() == 2 && !want => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let value = self.rvalue_as(&args[1], ty)?;
-                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write { array, index, value, width: Width::ONE, mode: WriteMode::Plain });
                 return Ok(None);
             }
             // A read through the read-only cache is a read.
@@ -3054,7 +3054,7 @@ impl<'a> Lx<'a> {
                     index,
                     value,
                     width: Width::ONE,
-                    asynchronous: false,
+                    mode: WriteMode::Plain,
                 });
             }
             let source = self

@@ -8,7 +8,7 @@ use super::wording::{
     warp_sync_help, witness_values, Ctx, LABELS_EXPLAINED,
 };
 use crate::diag::{line_col, Diagnostic, Severity};
-use crate::kpl::{self, Kernel, StmtKind};
+use crate::kpl::{self, Kernel, StmtKind, WriteMode};
 use crate::synth::Unfixable;
 use crate::verify::{AccessKind, OutOfBounds, Race, Relation, Scope, Verdict};
 use serde_json::{json, Value};
@@ -182,7 +182,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         }
         d = d.with_note(note);
     }
-    let is_copy = |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { asynchronous: true, .. }));
+    let is_copy = |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { mode: WriteMode::Async, .. }));
     if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)).filter(|_| r.scope != Scope::Copy) {
         d = d.with_note(format!(
             "{} is an asynchronous copy: it lands at the issuing thread's wait that covers its group \

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::InterpError;
 use crate::kpl::ast::{
     AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp, Width,
+    WriteMode,
 };
 
 /// A resolved expression.
@@ -39,7 +40,8 @@ pub(crate) enum CStmt {
     /// `Local` with initializer, or `Assign`.
     Assign(usize, CExpr),
     Read(Label, usize, Target),
-    Write(Label, Target, CExpr),
+    /// The last field: a warp-collective store (`warp wr`).
+    Write(Label, Target, CExpr, bool),
     /// An asynchronous copy's write (`async wr`): stored at once, in flight until a `wait`
     /// covers its group.
     AsyncWrite(Label, Target, CExpr),
@@ -225,11 +227,13 @@ impl<'k> Compiler<'k> {
                 let t = self.target(array, index, *width, l)?;
                 CStmt::Read(l, self.var(dst, l)?, t)
             }
-            StmtKind::Write { array, index, value, width, asynchronous } => {
+            StmtKind::Write { array, index, value, width, mode } => {
                 let t = self.target(array, index, *width, l)?;
-                match asynchronous {
-                    true => CStmt::AsyncWrite(l, t, self.expr(value, l)?),
-                    false => CStmt::Write(l, t, self.expr(value, l)?),
+                let v = self.expr(value, l)?;
+                match mode {
+                    WriteMode::Async => CStmt::AsyncWrite(l, t, v),
+                    WriteMode::Plain => CStmt::Write(l, t, v, false),
+                    WriteMode::Warp => CStmt::Write(l, t, v, true),
                 }
             }
             StmtKind::Commit => CStmt::Commit,

@@ -90,6 +90,8 @@ struct Access {
     /// An asynchronous copy's write still in flight: it may land at any moment of the barrier
     /// interval, so no warp step or `syncwarp` orders it.
     in_flight: bool,
+    /// A warp-collective store (`warp wr`).
+    collective: bool,
     ctx: Rc<Ctx>,
 }
 
@@ -184,6 +186,8 @@ pub(crate) struct Machine<'p> {
     block_logs: Vec<IndexMap<ElemLog>>,
     /// The barrier interval of the current block.
     epoch: u64,
+    /// The access being logged is a warp-collective store.
+    collective: bool,
     /// Per thread of the current block: its copies in flight, and its commits so far.
     flights: Vec<Vec<Flight>>,
     commits: Vec<u64>,
@@ -299,6 +303,7 @@ impl<'p> Machine<'p> {
             epoch: 0,
             flights: Vec::new(),
             commits: Vec::new(),
+            collective: false,
             loop_stack: Vec::new(),
             ctx: Rc::new(Ctx::default()),
             steps: 0,
@@ -592,7 +597,7 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            CStmt::Write(l, target, e) => {
+            CStmt::Write(l, target, e, collective) => {
                 for t in (0..n).filter(|&t| mask[t]) {
                     let val = self.eval(e, t);
                     if let Some(idx) = self.index(*l, target, t) {
@@ -600,7 +605,7 @@ impl<'p> Machine<'p> {
                             self.store(target.array, idx + u, val);
                             let stored = Stored { value: val, stores: true, block_atomic: false };
                             let at = (target.array, idx + u, (idx, target.width));
-                            self.log_access(*l, at, t, AccessKind::Write, stored);
+                            self.log_access_collective(*l, at, t, AccessKind::Write, stored, *collective);
                         }
                     }
                 }
@@ -934,6 +939,22 @@ impl<'p> Machine<'p> {
         self.log_access_as(l, at, t, kind, stored, false)
     }
 
+    /// [`Machine::log_access`] of a store that may be warp-collective (`warp wr`): the lanes of
+    /// one warp storing at one instance are one store.
+    fn log_access_collective(
+        &mut self,
+        l: Label,
+        at: (usize, u64, (u64, u32)),
+        t: usize,
+        kind: AccessKind,
+        stored: Stored,
+        collective: bool,
+    ) {
+        self.collective = collective;
+        self.log_access_as(l, at, t, kind, stored, false);
+        self.collective = false;
+    }
+
     /// [`Machine::log_access`] of an access that may be a copy in flight.
     fn log_access_as(
         &mut self,
@@ -961,6 +982,7 @@ impl<'p> Machine<'p> {
             block_atomic,
             extent,
             in_flight,
+            collective: self.collective,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
@@ -973,7 +995,14 @@ impl<'p> Machine<'p> {
             log.epoch = epoch;
         }
         for e in &log.entries {
+            // The lanes of one warp storing at one collective instance are one store.
+            let one_store = e.collective
+                && new.collective
+                && e.label == new.label
+                && e.step == new.step
+                && e.thread / sw == new.thread / sw;
             if e.thread != new.thread
+                && !one_store
                 && conflict(e, &new)
                 && (e.in_flight
                     || (Self::unordered_in_warp(warp, steps, e, &new)

@@ -63,6 +63,8 @@
 //!   is in flight — issued, not yet landed by a covering `wait` — races too ([`Scope::Copy`]); a
 //!   copy in flight is logged in every barrier interval until it lands, and no warp step or
 //!   `syncwarp` orders it.
+//!   The lanes of one warp (of the `syncwarp` width) at one instance of a warp-collective store
+//!   (`warp wr`) are one store: they do not race with each other there.
 //!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
 //!   write-write race of that label with itself).
 //! - **Thread model**: independent thread scheduling by default: only barriers order the

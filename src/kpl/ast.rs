@@ -487,16 +487,13 @@ pub enum StmtKind {
         index: Vec<Expr>,
         width: Width,
     },
-    /// `wr array[index] := value`, or with `asynchronous` (`async wr …`) an asynchronous copy's
-    /// write (CUDA's `cp.async`, `__pipeline_memcpy_async`): it lands at an unknown moment
-    /// between this statement and the issuing thread's [`StmtKind::Wait`] that covers its group
-    /// (or never, within the kernel, if none does). The copy's read is an ordinary `rd` before it.
+    /// `wr array[index] := value`; its [`WriteMode`] says when it happens and who performs it.
     Write {
         array: String,
         index: Vec<Expr>,
         value: Expr,
         width: Width,
-        asynchronous: bool,
+        mode: WriteMode,
     },
     /// `[dst :=] atomic [block] op array[index], value`; `dst` receives the old value.
     /// `scope` says between which threads it is atomic (`block`: CUDA's `atomicAdd_block`, …).
@@ -553,6 +550,35 @@ pub enum StmtKind {
         cond: Expr,
         body: Block,
     },
+}
+
+/// When a write happens and who performs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum WriteMode {
+    /// `wr`: the thread writes, now.
+    #[default]
+    Plain,
+    /// `async wr`: an asynchronous copy's write (CUDA's `cp.async`, `__pipeline_memcpy_async`):
+    /// it lands at an unknown moment between this statement and the issuing thread's
+    /// [`StmtKind::Wait`] that covers its group (or never, within the kernel, if none does). The
+    /// copy's read is an ordinary `rd` before it.
+    Async,
+    /// `warp wr`: a warp-collective store (`wmma::store_matrix_sync`, `stmatrix`): the lanes of
+    /// a warp executing one instance together write the range once between them, each element
+    /// by a lane nobody names. Every lane is taken to write every element, but two lanes of one
+    /// warp at one instance are one store, not a race.
+    Warp,
+}
+
+impl WriteMode {
+    /// The KPL keyword before `wr` (empty for a plain write).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            WriteMode::Plain => "",
+            WriteMode::Async => "async",
+            WriteMode::Warp => "warp",
+        }
+    }
 }
 
 /// The largest `n` of `wait n;`: no CUDA kernel keeps more groups of copies in flight (its
@@ -1043,7 +1069,7 @@ impl Kernel {
 
     /// Whether the kernel issues an asynchronous copy (`async wr`).
     pub fn has_async_copies(&self) -> bool {
-        !self.labels_of(|k| matches!(k, StmtKind::Write { asynchronous: true, .. })).is_empty()
+        !self.labels_of(|k| matches!(k, StmtKind::Write { mode: WriteMode::Async, .. })).is_empty()
     }
 
     /// Labels of all `syncwarp` statements, in program text order.

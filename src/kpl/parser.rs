@@ -296,20 +296,24 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Assume { cond }
             }
-            Tok::Ident(kw) if kw == "wr" || kw == "async" => {
-                let asynchronous = kw == "async";
+            Tok::Ident(kw) if kw == "wr" || kw == "async" || kw == "warp" => {
+                let mode = match kw.as_str() {
+                    "async" => WriteMode::Async,
+                    "warp" => WriteMode::Warp,
+                    _ => WriteMode::Plain,
+                };
                 self.bump();
-                if asynchronous && !matches!(self.peek(), Tok::Ident(w) if w == "wr") {
-                    return Err(self.error_here("`wr` (an asynchronous copy's write: `async wr A[i] := v;`)"));
-                }
-                if asynchronous {
+                if mode != WriteMode::Plain {
+                    if !matches!(self.peek(), Tok::Ident(w) if w == "wr") {
+                        return Err(self.error_here(&format!("`wr` after `{}` (`{} wr A[i] := v;`)", mode.keyword(), mode.keyword())));
+                    }
                     self.bump();
                 }
                 let (array, index, width) = self.access()?;
                 self.expect(":=")?;
                 let value = self.expr()?;
                 self.expect(";")?;
-                StmtKind::Write { array, index, value, width, asynchronous }
+                StmtKind::Write { array, index, value, width, mode }
             }
             Tok::Ident(kw) if kw == "commit" => {
                 self.bump();
@@ -642,6 +646,7 @@ pub fn is_keyword(s: &str) -> bool {
             | "syncwarp"
             | "gridsync"
             | "async"
+            | "warp"
             | "commit"
             | "wait"
             | "assume"

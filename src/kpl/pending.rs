@@ -16,7 +16,7 @@
 //! *context*: reached without taking a back edge of any loop around the copy ([`Context::Same`]),
 //! or in the `c`-th later iteration of one loop around it ([`Context::Later`]).
 
-use super::ast::{BinOp, Block, Expr, Kernel, Label, StmtKind, MAX_WAIT_PENDING};
+use super::ast::{BinOp, Block, Expr, Kernel, Label, StmtKind, WriteMode, MAX_WAIT_PENDING};
 use super::tree::LabelTree;
 use rustc_hash::FxHashMap;
 
@@ -83,7 +83,7 @@ impl CopyFlights {
         let mut instances = FxHashMap::default();
         let trips = constant_trip_loops(&k.body);
         k.walk(&mut |s| {
-            if matches!(s.kind, StmtKind::Write { asynchronous: true, .. }) {
+            if matches!(s.kind, StmtKind::Write { mode: WriteMode::Async, .. }) {
                 let around = tree.blks(s.label).to_vec();
                 let walk = |exit_after: Option<(Label, u32)>| {
                     let mut w = Walk {

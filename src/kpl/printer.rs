@@ -71,9 +71,12 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Local { name, init: None } => format!("local {name};"),
         StmtKind::Assign { name, value } => format!("{name} := {};", expr(value)),
         StmtKind::Read { dst, array, index, width } => format!("{dst} := rd {array}{};", idx(index, width)),
-        StmtKind::Write { array, index, value, width, asynchronous } => {
-            let a = if *asynchronous { "async " } else { "" };
-            format!("{a}wr {array}{} := {};", idx(index, width), expr(value))
+        StmtKind::Write { array, index, value, width, mode } => {
+            let m = match mode {
+                WriteMode::Plain => String::new(),
+                m => format!("{} ", m.keyword()),
+            };
+            format!("{m}wr {array}{} := {};", idx(index, width), expr(value))
         }
         StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
             let d = dst.as_ref().map(|d| format!("{d} := ")).unwrap_or_default();

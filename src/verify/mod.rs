@@ -43,7 +43,7 @@ pub mod wrap;
 pub use cases::{Case, Relation};
 pub use verdict::*;
 
-use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind};
+use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind, WriteMode};
 use budget::Limits;
 use launch::{Launch, ThreadIds};
 use loops::{loops_around_reads, loops_with_barriers};
@@ -925,6 +925,17 @@ impl Z3Oracle {
             let relation_len = extra.len() - meet.len();
             if let Some(sep) = an.warp_separation(tree, case, a, b) {
                 extra.push(sep.not());
+            }
+            // One instance of a warp-collective store: the lanes of one warp store it once
+            // between them (`WriteMode::Warp`).
+            let collective = matches!(
+                an.kernel.stmt(a).map(|s| &s.kind),
+                Some(StmtKind::Write { mode: WriteMode::Warp, .. })
+            );
+            if collective && a == b && case.relation == Relation::SameIteration {
+                if let Some(mates) = &an.block.syncwarp_mates {
+                    extra.push(mates.not());
+                }
             }
             // Separated by a `syncwarp`: only threads of different warps can race. (Fixed for the
             // analysis: its kernel holds the `syncwarp`s, so the cache key needs no more.)

@@ -798,7 +798,7 @@ fn malformed_kernels_are_errors_not_panics() {
                 index: vec![Expr::var("ghost")],
                 value: Expr::int(1),
                 width: Width::ONE,
-                asynchronous: false,
+                mode: WriteMode::Plain,
             };
         }
     }
@@ -818,7 +818,7 @@ fn malformed_kernels_are_errors_not_panics() {
                 index: vec![Expr::int(0), Expr::int(0)],
                 value: Expr::int(1),
                 width: Width::ONE,
-                asynchronous: false,
+                mode: WriteMode::Plain,
             };
         }
     }

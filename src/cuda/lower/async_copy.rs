@@ -11,7 +11,7 @@
 //! with it and never assigned (`Lx::shared_addresses`), whose use as a number is refused.
 
 use super::{strip, Lx, Node, NodeKind, R};
-use crate::kpl::ast::{Expr, StmtKind, Width, MAX_WAIT_PENDING};
+use crate::kpl::ast::{Expr, StmtKind, Width, WriteMode, MAX_WAIT_PENDING};
 
 /// A local integer holding a shared-memory address (`unsigned a = __cvta_generic_to_shared(p)`):
 /// the array, the size of its words in bytes, and the local holding the word offset.
@@ -73,7 +73,7 @@ impl Lx<'_> {
         let v = self.fresh("copied");
         self.emit(StmtKind::Local { name: v.clone(), init: None });
         self.emit(StmtKind::Read { dst: v.clone(), array: s_array, index: s_index, width: s_width });
-        self.emit(StmtKind::Write { array, index, value: Expr::var(&v), width, asynchronous: true });
+        self.emit(StmtKind::Write { array, index, value: Expr::var(&v), width, mode: WriteMode::Async });
         Ok(())
     }
 

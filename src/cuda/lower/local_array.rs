@@ -10,7 +10,7 @@
 //! its reads and writes put in front.
 
 use super::{convert, record, strip, Binding, Elem, Lx, Node, NodeKind, Ty, R};
-use crate::kpl::ast::{Expr, Space, StmtKind, Width};
+use crate::kpl::ast::{Expr, Space, StmtKind, Width, WriteMode};
 
 impl<'a> Lx<'a> {
     /// Hook of `declaration`: the thread-local array `v` (`name`, clang id `id`) of `elem`s
@@ -75,7 +75,7 @@ impl<'a> Lx<'a> {
                 index,
                 value,
                 width: Width::ONE,
-                asynchronous: false,
+                mode: WriteMode::Plain,
             });
         }
         Ok(())

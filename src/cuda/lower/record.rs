@@ -15,7 +15,7 @@
 //! element offset. Pointer members of structs in memory are not modelled (refused).
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
-use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width};
+use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width, WriteMode};
 use crate::kpl::SourceArray;
 use crate::span::Span;
 use std::rc::Rc;
@@ -854,7 +854,7 @@ impl Lx<'_> {
                         index,
                         value,
                         width: Width::ONE,
-                        asynchronous: false,
+                        mode: WriteMode::Plain,
                     });
                 }
             }

@@ -18,7 +18,7 @@
 //! element would be several words of the view.
 
 use super::{Binding, Elem, Lx, Node, R};
-use crate::kpl::ast::{Expr, Stmt, StmtKind, Width};
+use crate::kpl::ast::{Expr, Stmt, StmtKind, Width, WriteMode};
 use std::collections::HashMap;
 
 /// The wide views of one kernel: by view name, the array (or row view) it stands for and how
@@ -140,7 +140,7 @@ impl Lx<'_> {
             }
         };
         let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
-        self.emit(StmtKind::Write { array, index, value, width, asynchronous: false });
+        self.emit(StmtKind::Write { array, index, value, width, mode: WriteMode::Plain });
         Ok(())
     }
 

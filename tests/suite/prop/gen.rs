@@ -150,6 +150,8 @@ pub enum Tok {
     WideAtomic(Arr, Idx, u32),
     /// An asynchronous copy's write (issue #38) of width 1, 2 or 4: `async wr A[i +: w] := a;`.
     AsyncCopy(Arr, Idx, u32),
+    /// A warp-collective store (`warp wr A[i +: w] := 1;`, `wmma::store_matrix_sync`).
+    WarpStore(Arr, Idx, u32),
     /// `commit;` (closes the thread's group of copies).
     Commit,
     /// `wait n;` (all but the `n` most recent committed groups land).
@@ -243,6 +245,7 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         1 => (arb_arr(), arb_idx(), prop_oneof![Just(2u32), Just(4)]).prop_map(|(a, i, w)| Tok::WideAtomic(a, i, w)),
         2 => (arb_arr(), arb_idx(), prop_oneof![Just(1u32), Just(2), Just(4)])
             .prop_map(|(a, i, w)| Tok::AsyncCopy(a, i, w)),
+        1 => (arb_arr(), arb_idx(), prop_oneof![Just(1u32), Just(4)]).prop_map(|(a, i, w)| Tok::WarpStore(a, i, w)),
         2 => Just(Tok::Commit),
         2 => (0u32..=2).prop_map(Tok::Wait),
         1 => any::<bool>().prop_map(Tok::Assign),
@@ -330,6 +333,9 @@ impl GenKernel {
                 }
                 Tok::AsyncCopy(arr, idx, w) => {
                     format!("async wr {}[{} +: {w}] := a;", arr_name(arr), idx_text(idx, &lv))
+                }
+                Tok::WarpStore(arr, idx, w) => {
+                    format!("warp wr {}[{} +: {w}] := 1;", arr_name(arr), idx_text(idx, &lv))
                 }
                 Tok::Commit => "commit;".to_string(),
                 Tok::Wait(n) => format!("wait {n};"),
