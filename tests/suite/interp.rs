@@ -1,7 +1,7 @@
 //! Tests of the reference interpreter (`autosync::interp`) on small KPL kernels.
 
 use autosync::interp::{run, AccessKind, InterpError, RunConfig, RunReport, Scope};
-use autosync::kpl::ast::{Expr, Kernel, Label, StmtKind, Width};
+use autosync::kpl::ast::{Expr, Kernel, Label, StmtKind, Width, WriteMode};
 use autosync::kpl::parse;
 use std::collections::BTreeSet;
 
