@@ -48,6 +48,7 @@ mod split;
 mod switch;
 mod type_names;
 mod wide;
+mod wmma;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -314,6 +315,7 @@ fn lower_kernel_with(
         member_arrays: HashMap::new(),
         shared_addresses: HashMap::new(),
         void_words: HashMap::new(),
+        fragments: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -456,6 +458,8 @@ struct Lx<'a> {
     cells: HashSet<String>,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
+    /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).
+    fragments: HashMap<String, wmma::Fragment>,
     /// The size of the words of pointers into each array that were converted to `void *`
     /// (a `void *` into it has those words).
     void_words: HashMap<String, u32>,
@@ -991,6 +995,18 @@ impl<'a> Lx<'a> {
                 }
             }
         }
+        // And the globals their initializers read (`constexpr int kBlock = kTile * kWarps;`).
+        let mut todo: Vec<&str> = used.iter().copied().collect();
+        while let Some(id) = todo.pop() {
+            let Some(v) = self.model.globals.get(id).and_then(|g| g.value.as_ref()) else { continue };
+            for n in v.walk() {
+                if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
+                    if decl_kind == "VarDecl" && self.model.globals.contains_key(decl_id) && used.insert(decl_id) {
+                        todo.push(decl_id);
+                    }
+                }
+            }
+        }
         for id in used {
             let Some(g) = self.model.globals.get(id) else { continue };
             // A scalar constant is its value (lowered where it is read).
@@ -1501,6 +1517,9 @@ impl<'a> Lx<'a> {
             self.bindings.insert(id.clone(), binding);
             return Ok(());
         }
+        if self.fragment_local(id, &ty).is_some() {
+            return Ok(());
+        }
         if let Some(init) = v.children.first() {
             let never_assigned = self.bodies.last().is_some_and(|b| !assigns(b, id));
             if let Some(address) = self.shared_address_local(name, init).filter(|_| never_assigned) {
@@ -1750,6 +1769,13 @@ impl<'a> Lx<'a> {
                 }
                 self.emit(StmtKind::Assign { name: offset, value: off });
                 Ok(())
+            }
+            // A fragment's element: a register whose value nothing reads back.
+            NodeKind::Binary { .. } | NodeKind::CompoundAssign { .. }
+                if n.children.first().is_some_and(|l| self.is_fragment_part(l)) =>
+            {
+                let (_, rhs) = self.two(n)?;
+                self.rvalue(rhs).map(|_| ())
             }
             NodeKind::Binary { op } if op == "=" => {
                 let (lhs, rhs) = self.two(n)?;
@@ -2483,6 +2509,9 @@ impl<'a> Lx<'a> {
             }
             None => match &s.kind {
                 NodeKind::ArraySubscript | NodeKind::Unary { .. } | NodeKind::Member { .. } => {
+                    if let Some(r) = self.fragment_read(s) {
+                        return r;
+                    }
                     // A member of a group's `dim3` (`g.thread_index().x`).
                     if let Some(r) = self.group_field(s) {
                         return r;
@@ -2724,6 +2753,11 @@ impl<'a> Lx<'a> {
             return r;
         }
         let args = &n.children[1.min(n.children.len())..];
+        if !want {
+            if let Some(r) = self.wmma_call(name, args, n) {
+                return r.map(|()| None);
+            }
+        }
         match name {
             _ if !want && name.starts_with("__pipeline_") => {
                 if let Some(r) = self.pipeline_primitive(name, args, n) {
@@ -3176,6 +3210,8 @@ impl<'a> Lx<'a> {
             } else if let Some(b) = self.ref_param(&ty, &p.name, &p.id, a, body) {
                 bound.push((p.id.clone(), b?));
             } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {
+                r?;
+            } else if let Some(r) = self.fragment_param(&p.id, &ty, a) {
                 r?;
             } else if let Some(b) = self.rows_param(&ty, a) {
                 bound.push((p.id.clone(), b?));

@@ -130,8 +130,10 @@ gemm_nt_cpasync_mma(const half *__restrict__ A, const half *__restrict__ Bt, flo
         for (int j = 0; j < 4; ++j) {
             const int row = blockIdx.y * kBM + wm + i * 16 + r_in;
             const int col = blockIdx.x * kBN + wn + j * 8 + c_in;
-            *reinterpret_cast<float2 *>(&C[(size_t)row * N + col]) = make_float2(acc[i][j][0], acc[i][j][1]);
-            *reinterpret_cast<float2 *>(&C[(size_t)(row + 8) * N + col]) = make_float2(acc[i][j][2], acc[i][j][3]);
+            *reinterpret_cast<float2 *>(&C[(size_t)row * N + col]) =
+                make_float2(acc[i][j][0], acc[i][j][1]);
+            *reinterpret_cast<float2 *>(&C[(size_t)(row + 8) * N + col]) =
+                make_float2(acc[i][j][2], acc[i][j][3]);
         }
     }
 }
