@@ -372,7 +372,12 @@ impl Walk {
                 };
                 t | e
             }
-            StmtKind::While { body, .. } if self.tag.is_none() => self.entered_loop(s.label, body, f, cx),
+            // A loop not around the copy: its iterations told apart (a loop around the copy, run
+            // again in a later iteration of an outer loop, is not: the cases never name its
+            // iteration).
+            StmtKind::While { body, .. } if self.tag.is_none() && !self.around.contains(&s.label) => {
+                self.entered_loop(s.label, body, f, cx)
+            }
             StmtKind::While { body, .. } => {
                 // Any number of iterations: the union of the states at the loop's head.
                 let mut head = f;

@@ -3,7 +3,10 @@
 //! (`cp.async.{ca,cg}.shared.global`, `cp.async.commit_group`, `cp.async.wait_group`,
 //! `cp.async.wait_all`), lowered to KPL's `rd` + `async wr`, `commit` and `wait n`.
 //!
-//! Also `bar.sync 0` (`__syncthreads()`) and fences (`membar`, `fence`: no effect between threads).
+//! Also `bar.sync 0` (`__syncthreads()`), fences (`membar`, `fence`: no effect between threads),
+//! and the tensor-core instructions: `ldmatrix` (each lane reads the 16-byte row whose address it
+//! gives), `stmatrix` (a warp-collective store of those rows), `mma.sync` (registers only); an
+//! instruction's outputs get unknown values.
 //! An `asm` statement is read from the file's text (clang's JSON dump holds its operands but
 //! not its template): its instructions are looked up in a table, each lowered from its operands;
 //! an instruction outside the table refuses the kernel with its text. A shared-memory address
@@ -132,13 +135,23 @@ impl Lx<'_> {
         for instr in instructions(&parsed.template) {
             self.asm_instruction(&instr, n)?;
         }
+        // Every instruction is in the table: its outputs are registers it sets to values
+        // nobody models (an `ldmatrix` fragment, an `mma` accumulator).
+        for out in n.children.iter().take(parsed.outputs) {
+            let target = self.target(out)?;
+            let v = self.fresh("asm_out");
+            self.emit(StmtKind::Local { name: v.clone(), init: None });
+            let ty = out.ty.as_deref().and_then(|t| self.scalar_of(t)).unwrap_or(super::Ty::UInt);
+            self.store(target, Expr::var(&v), ty);
+        }
         Ok(())
     }
 
     fn asm_instruction(&mut self, instr: &str, n: &Node) -> R<()> {
         let refuse = |lx: &Self| lx.unsupported(format!("the PTX instruction `{instr}`"), n);
         let (opcode, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
-        let operands: Vec<&str> = rest.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let operands = split_operands(rest);
+        let operands: Vec<&str> = operands.iter().map(String::as_str).collect();
         let operand_node = |text: &str| -> Option<&Node> {
             let k = operand_index(text)?;
             n.children.get(k)
@@ -169,6 +182,32 @@ impl Lx<'_> {
                     },
                 };
                 self.emit_unit(StmtKind::Wait { pending })
+            }
+            // Registers only: the outputs get unknown values (above).
+            op if op.starts_with("mma.sync.") || op.starts_with("wmma.mma.") => Ok(()),
+            // Each lane reads the 8 16-bit elements of the row whose address it gives (lanes
+            // past the count the shape needs give one too: reading more can only report more).
+            op if op.starts_with("ldmatrix.sync.") && op.contains(".shared") => {
+                let Some(d) = operands.last().and_then(|a| address_operand(a)).and_then(operand_node) else {
+                    return Err(refuse(self));
+                };
+                let (array, word, off) = self.shared_operand(d, n)?;
+                let (array, index, width) = self.range_at(array, word, off, MATRIX_ROW_BYTES, "ldmatrix", n)?;
+                let v = self.fresh("fragment_row");
+                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                self.emit_unit(StmtKind::Read { dst: v, array, index, width })
+            }
+            // The warp stores its fragments' rows, each at the address a lane gives: a
+            // warp-collective store of that row.
+            op if op.starts_with("stmatrix.sync.") && op.contains(".shared") => {
+                let Some(d) = operands.first().and_then(|a| address_operand(a)).and_then(operand_node) else {
+                    return Err(refuse(self));
+                };
+                let (array, word, off) = self.shared_operand(d, n)?;
+                let (array, index, width) = self.range_at(array, word, off, MATRIX_ROW_BYTES, "stmatrix", n)?;
+                let v = self.fresh("fragment_row");
+                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                self.emit_unit(StmtKind::Write { array, index, value: Expr::var(&v), width, mode: WriteMode::Warp })
             }
             op if is_async_copy(op) => {
                 // `[dst], [src], cp-size[, src-size[, policy]]`.
@@ -277,6 +316,28 @@ fn is_async_copy(op: &str) -> bool {
     op.starts_with("cp.async.")
         && !op.contains("bulk")
         && (op.contains(".shared.global") || op.contains(".shared::cta.global"))
+}
+
+/// The bytes of one row of an 8x8 matrix of 16-bit elements (`ldmatrix`, `stmatrix`).
+const MATRIX_ROW_BYTES: u32 = 16;
+
+/// An instruction's operands: split at the commas outside `{…}` and `[…]`.
+fn split_operands(text: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            out.push(String::new());
+        } else if let Some(cur) = out.last_mut() {
+            cur.push(c);
+        }
+    }
+    out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
 }
 
 /// `k` of an operand written `%k`.
@@ -420,5 +481,6 @@ mod tests {
         assert!(is_async_copy("cp.async.cg.shared.global.L2::128B"));
         assert!(!is_async_copy("cp.async.bulk.shared::cluster.global"));
         assert_eq!(address_operand("[%3]").and_then(operand_index), Some(3));
+        assert_eq!(split_operands("{%0, %1, %2, %3}, [%4]"), vec!["{%0, %1, %2, %3}", "[%4]"]);
     }
 }

@@ -131,6 +131,17 @@ impl Lx<'_> {
 /// How many dimensions the rows of a pointer-to-rows type have (`float (*)[64]` → 1,
 /// `int (*)[4][4]` → 2); `None` for other types.
 fn rows_pointee_rank(ty: &str) -> Option<usize> {
+    // A reference to an array (`unsigned (&r)[4]`) is the array itself: one dimension fewer
+    // than a pointer to its rows counts.
+    if let Some((_, rest)) = ty.split_once("(&") {
+        let rest = rest.trim_start_matches(|c: char| c == ' ' || c.is_alphanumeric() || c == '_');
+        let rest = rest.strip_prefix(')')?.trim();
+        let dims = rest.split('[').skip(1).count();
+        return (dims > 1 && rest.starts_with('[')).then_some(dims - 1).or(
+            // `T (&)[N]`: rank 1, the array itself.
+            (dims == 1 && rest.starts_with('[')).then_some(0),
+        );
+    }
     let (_, rest) = ty.split_once("(*")?;
     let rest = rest.trim_start_matches(|c: char| c == ' ' || c.is_alphanumeric() || c == '_');
     let rest = rest.strip_prefix(')')?.trim();
