@@ -38,6 +38,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 mod async_copy;
+mod barrier_object;
 mod bits;
 mod curand;
 mod pointer_groups;
@@ -316,6 +317,7 @@ fn lower_kernel_with(
         shared_addresses: HashMap::new(),
         void_words: HashMap::new(),
         fragments: HashMap::new(),
+        barrier_objects: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -458,6 +460,8 @@ struct Lx<'a> {
     cells: HashSet<String>,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
+    /// `cuda::barrier` objects by declaration id (`barrier_object.rs`).
+    barrier_objects: HashMap<String, barrier_object::BarrierObject>,
     /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).
     fragments: HashMap<String, wmma::Fragment>,
     /// The size of the words of pointers into each array that were converted to `void *`
@@ -1001,7 +1005,10 @@ impl<'a> Lx<'a> {
             let Some(v) = self.model.globals.get(id).and_then(|g| g.value.as_ref()) else { continue };
             for n in v.walk() {
                 if let NodeKind::DeclRef { decl_id, decl_kind, .. } = &n.kind {
-                    if decl_kind == "VarDecl" && self.model.globals.contains_key(decl_id) && used.insert(decl_id) {
+                    if decl_kind == "VarDecl"
+                        && self.model.globals.contains_key(decl_id)
+                        && used.insert(decl_id)
+                    {
                         todo.push(decl_id);
                     }
                 }
@@ -1492,6 +1499,12 @@ impl<'a> Lx<'a> {
             self.declare_array(&kpl, name, Space::Shared, &dims, &elem, span);
             self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
             return Ok(());
+        }
+        if *is_shared && self.barrier_object_decl(id, &ty).is_some() {
+            return Ok(());
+        }
+        if let Some(what) = barrier_object::unmodelled_sync_type(&ty) {
+            return Err(self.unsupported(what, v));
         }
         if *is_shared {
             // One element of shared memory: `s` is `s[0]`.
@@ -2749,14 +2762,15 @@ impl<'a> Lx<'a> {
     /// A call: barriers, atomics, `min`/`max`, and functions without a body as opaque pure
     /// calls of scalars. `Some` value when the call has one.
     fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
-        if let Some(r) = self.group_call(n, want).or_else(|| self.fn_pointer_call(n, want)) {
-            return r;
-        }
         let args = &n.children[1.min(n.children.len())..];
         if !want {
-            if let Some(r) = self.wmma_call(name, args, n) {
+            if let Some(r) = self.wmma_call(name, args, n).or_else(|| self.barrier_object_call(name, args, n))
+            {
                 return r.map(|()| None);
             }
+        }
+        if let Some(r) = self.group_call(n, want).or_else(|| self.fn_pointer_call(n, want)) {
+            return r;
         }
         match name {
             _ if !want && name.starts_with("__pipeline_") => {

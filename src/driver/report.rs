@@ -182,7 +182,8 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         }
         d = d.with_note(note);
     }
-    let is_copy = |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { mode: WriteMode::Async, .. }));
+    let is_copy =
+        |l| matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Write { mode: WriteMode::Async, .. }));
     if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)).filter(|_| r.scope != Scope::Copy) {
         d = d.with_note(format!(
             "{} is an asynchronous copy: it lands at the issuing thread's wait that covers its group \

@@ -305,7 +305,11 @@ impl Parser<'_> {
                 self.bump();
                 if mode != WriteMode::Plain {
                     if !matches!(self.peek(), Tok::Ident(w) if w == "wr") {
-                        return Err(self.error_here(&format!("`wr` after `{}` (`{} wr A[i] := v;`)", mode.keyword(), mode.keyword())));
+                        return Err(self.error_here(&format!(
+                            "`wr` after `{}` (`{} wr A[i] := v;`)",
+                            mode.keyword(),
+                            mode.keyword()
+                        )));
                     }
                     self.bump();
                 }

@@ -461,6 +461,34 @@ fn apps_corpus_verdicts() {
     assert!(failures.is_empty(), "{table}\n{}", failures.join("\n"));
 }
 
+/// `tests/cuda/unsupported/` (README.md there): files using synchronization autosync does not
+/// model yet are refused, each with an "unsupported:" diagnostic — never analysed as if the
+/// construct were something else. A file that lowers fails this test: move it to
+/// `tests/cuda/apps/`, where its expectation is checked.
+#[test]
+fn unsupported_corpus_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/unsupported");
+    let files = cu_files(&root);
+    assert!(files.len() >= 7, "expected the 7 files of tests/cuda/unsupported, found {}", files.len());
+    let bin = env!("CARGO_BIN_EXE_autosync");
+    for f in files {
+        let out = std::process::Command::new(bin).arg("check").arg(&f).output().expect("runs autosync");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}: expected a refusal (exit 2)\n{stdout}{stderr}",
+            f.display()
+        );
+        assert!(
+            stderr.contains("unsupported:") || stdout.contains("unsupported:"),
+            "{}: the refusal should name the unsupported construct\n{stdout}{stderr}",
+            f.display()
+        );
+    }
+}
+
 /// Files of `tests/cuda/apps/modern/` the front end refuses today (exit 2). A ratchet: lower
 /// it as the front end learns the constructs; it goes to 0 when issue #36 lands.
 const MODERN_REFUSALS: usize = 2;

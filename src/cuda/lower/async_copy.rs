@@ -168,6 +168,10 @@ impl Lx<'_> {
             {
                 self.emit_unit(StmtKind::Barrier)
             }
+            op if op.starts_with("bar.") || op.starts_with("barrier.") => Err(self.unsupported(
+                format!("the named barrier `{instr}` (a barrier of part of the block, or one split by `bar.arrive`: not modelled yet)"),
+                n,
+            )),
             // A fence orders one thread's accesses for other observers, but synchronizes no two
             // threads: nothing to model (leaving it out can only report more).
             op if op.starts_with("membar.") || op.starts_with("fence.") => Ok(()),

@@ -408,6 +408,11 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported(format!("the method call `.{method}(…)`"), n));
         };
         let args: Vec<&Node> = n.children[1..].iter().filter(|c| not_default_arg(c)).collect();
+        if !want {
+            if let Some(r) = self.barrier_object_method(obj, method, n) {
+                return r.map(|()| None);
+            }
+        }
         match self.group_of(obj)? {
             Some(Group::Block) => self.block_method(n, method, &args, want),
             Some(Group::Grid) => self.grid_method(n, method, &args, want),

@@ -46,7 +46,7 @@ pub(super) fn fragment_type(ty: &str) -> Option<Fragment> {
 impl Lx<'_> {
     /// Emits `while (cond) { body }` for a loop the source does not write (a tile's rows): its
     /// positions are inside the statement being lowered.
-    fn emit_simple_loop(&mut self, cond: Expr, body: Vec<StmtKind>) -> R<()> {
+    pub(super) fn emit_simple_loop(&mut self, cond: Expr, body: Vec<StmtKind>) -> R<()> {
         let span = self.cur_span;
         let label = self.label();
         let block = self.open_block(label, None, |lx| {
@@ -119,7 +119,9 @@ impl Lx<'_> {
     pub(super) fn wmma_call(&mut self, name: &str, args: &[Node], n: &Node) -> Option<R<()>> {
         let frag_at = |lx: &Self, i: usize| args.get(i).and_then(|a| lx.fragment_of(a));
         match name {
-            "fill_fragment" if frag_at(self, 0).is_some() => Some(args.get(1).map_or(Ok(()), |v| self.rvalue(v).map(|_| ()))),
+            "fill_fragment" if frag_at(self, 0).is_some() => {
+                Some(args.get(1).map_or(Ok(()), |v| self.rvalue(v).map(|_| ())))
+            }
             "mma_sync" | "bmma_sync" if frag_at(self, 0).is_some() => Some(Ok(())),
             "load_matrix_sync" => {
                 let f = frag_at(self, 0)?;
@@ -246,7 +248,9 @@ mod tests {
 
     #[test]
     fn fragment_types_give_their_tiles() {
-        let a = fragment_type("nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major>");
+        let a = fragment_type(
+            "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major>",
+        );
         assert_eq!(a, Some(Fragment { rows: 16, cols: 16, col_major: Some(false) }));
         let b = fragment_type("const nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 32, 8, 16, __half, nvcuda::wmma::col_major> &");
         assert_eq!(b, Some(Fragment { rows: 16, cols: 8, col_major: Some(true) }));

@@ -1,0 +1,250 @@
+//! libcu++'s block barrier (`cuda::barrier<cuda::thread_scope_block>`, issue #38) and the
+//! asynchronous copies it completes (`cuda::memcpy_async(…, bar)`).
+//!
+//! A barrier initialized for every thread of the block (`init(&bar, blockDim.x)`,
+//! `init(&bar, block.size())`) is, at `bar.arrive_and_wait()`, `__syncthreads()`: every thread
+//! arrives and waits for all, and — reached by some threads only — it diverges as one does (KPL
+//! `barrier`). The copies attached to it land when the phase completes: each thread's copies in
+//! flight are waited for there (`commit; wait 0;` before the barrier), so a file that also
+//! waits for groups of `cp.async` copies has its barrier copies refused (the two would be
+//! confused). A group's copy
+//! (`cuda::memcpy_async(block, dst, src, bytes, bar)`) is taken to be made by the group's first
+//! thread: any other thread's access before the barrier meets it, and the first thread's own
+//! access is a race with its own copy. Split phases (`arrive()` then `wait(token)`), other
+//! expected counts and `cuda::pipeline` are refused with what they are.
+
+use super::{strip, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, Stmt, StmtKind, Width, WriteMode};
+
+/// What the lowering knows of a barrier object.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BarrierObject {
+    /// Initialized with the block's size: its `arrive_and_wait` is the block's barrier.
+    every_thread: bool,
+}
+
+/// Whether a type is libcu++'s block-scope barrier.
+fn is_block_barrier(ty: &str) -> bool {
+    let t = ty.trim();
+    (t.starts_with("cuda::barrier<") || t.starts_with("cuda::std::barrier<"))
+        && t.contains("thread_scope_block")
+}
+
+/// Whether `e` is the number of threads in the block (`bdim.x`, or the product of the three
+/// dimensions in any order of association).
+fn is_block_size(e: &Expr) -> bool {
+    fn dims(e: &Expr, out: &mut Vec<Dim>) -> bool {
+        match e {
+            Expr::Builtin(Builtin::BlockDim(d)) => {
+                out.push(*d);
+                true
+            }
+            Expr::Binary(BinOp::Mul, a, b) => dims(a, out) && dims(b, out),
+            _ => false,
+        }
+    }
+    let mut found = Vec::new();
+    if !dims(e, &mut found) {
+        return false;
+    }
+    found.sort_by_key(|d| *d as u8);
+    found == [Dim::X] || found == [Dim::X, Dim::Y, Dim::Z]
+}
+
+/// What a variable of a synchronization type autosync does not model yet is, for its refusal.
+pub(super) fn unmodelled_sync_type(ty: &str) -> Option<&'static str> {
+    let t = ty.trim().trim_start_matches("const ").trim();
+    if t.contains("::arrival_token") {
+        Some("a `cuda::barrier` arrival token (a split `arrive()`/`wait(token)`: not modelled yet)")
+    } else if t.starts_with("cuda::pipeline<") || t.starts_with("cuda::pipeline_shared_state<") {
+        Some("a `cuda::pipeline` (its stages and their waits: not modelled yet)")
+    } else if t.starts_with("cuda::barrier<") || t.starts_with("cuda::std::barrier<") {
+        Some("a `cuda::barrier` other than a `__shared__` one of block scope")
+    } else {
+        None
+    }
+}
+
+impl Lx<'_> {
+    /// A `__shared__` barrier object's declaration: no KPL state. `None`: not one.
+    pub(super) fn barrier_object_decl(&mut self, id: &str, ty: &str) -> Option<()> {
+        is_block_barrier(ty).then(|| {
+            self.barrier_objects.insert(id.to_string(), BarrierObject::default());
+        })
+    }
+
+    /// The barrier object `n` names (`bar`, or `&bar`).
+    fn barrier_object_id(&self, n: &Node) -> Option<String> {
+        let mut s = strip(n);
+        if let (NodeKind::Unary { op, .. }, [x]) = (&s.kind, s.children.as_slice()) {
+            if op == "&" {
+                s = strip(x);
+            }
+        }
+        match &s.kind {
+            NodeKind::DeclRef { decl_id, .. } if self.barrier_objects.contains_key(decl_id) => {
+                Some(decl_id.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// `init(&bar, count)` and `cuda::memcpy_async(…, bar)`. `None`: another call.
+    pub(super) fn barrier_object_call(&mut self, name: &str, args: &[Node], n: &Node) -> Option<R<()>> {
+        match name {
+            "init" if args.len() == 2 => {
+                let id = self.barrier_object_id(&args[0])?;
+                Some(self.rvalue(&args[1]).map(|(count, _)| {
+                    let every = is_block_size(&count);
+                    if let Some(b) = self.barrier_objects.get_mut(&id) {
+                        b.every_thread = every;
+                    }
+                }))
+            }
+            "memcpy_async" => {
+                let last = args.last()?;
+                if self.barrier_object_id(last).is_none() {
+                    return Some(Err(self.unsupported(
+                        "`cuda::memcpy_async` completed by a `cuda::pipeline` (not modelled yet)",
+                        n,
+                    )));
+                }
+                Some(self.barrier_copy(args, n))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the file copies asynchronously with a `cuda::barrier` completing the copies (any
+    /// function's `cuda::memcpy_async` whose last argument is a barrier).
+    pub(super) fn file_has_barrier_copies(&self) -> bool {
+        self.model.functions.iter().filter_map(|f| f.body.as_ref()).any(|b| {
+            b.walk().iter().any(|x| {
+                matches!(&x.kind, NodeKind::Call { callee: Some(name) } if name == "memcpy_async")
+                    && x.children.last().and_then(|a| strip(a).ty.as_deref()).is_some_and(is_block_barrier)
+            })
+        })
+    }
+
+    /// Whether the file waits for groups of copies (`cp.async` in `asm`, the pipeline primitives).
+    pub(super) fn file_has_group_waits(&self) -> bool {
+        let text = self.src;
+        text.contains("cp.async") || text.contains("__pipeline_")
+    }
+
+    /// `cuda::memcpy_async([group,] dst, src, bytes, bar)`.
+    fn barrier_copy(&mut self, args: &[Node], n: &Node) -> R<()> {
+        if self.file_has_group_waits() {
+            return Err(self.unsupported(
+                "copies completed by a `cuda::barrier` in a file that also waits for `cp.async` groups (not modelled together)",
+                n,
+            ));
+        }
+        let (group, rest) = match args.len() {
+            5 => (true, &args[1..4]),
+            4 => (false, &args[..3]),
+            _ => return Err(self.unsupported("this `cuda::memcpy_async`", n)),
+        };
+        let (size, _) = self.rvalue(&rest[2])?;
+        let Some(bytes) = size.constant_value() else {
+            return Err(self.unsupported("`cuda::memcpy_async` of a size that is not a constant", n));
+        };
+        let (dst, dword, doff) = self.pointer_words(&rest[0])?;
+        let (src, sword, soff) = self.pointer_words(&rest[1])?;
+        let (Some(dword), Some(sword)) = (dword, sword) else {
+            return Err(
+                self.unsupported("`cuda::memcpy_async` between pointers whose words have no one size", n)
+            );
+        };
+        if dword != sword || dword == 0 || !bytes.is_multiple_of(dword) {
+            return Err(self.unsupported("`cuda::memcpy_async` between words of different sizes", n));
+        }
+        let words = bytes / dword;
+        let emit_copy = |lx: &mut Self| -> R<()> {
+            // Word by word: a copy may be larger than one access covers.
+            let i = lx.fresh("copy_word");
+            lx.emit(StmtKind::Local { name: i.clone(), init: Some(Expr::Const(0)) });
+            let at = |off: &Expr| Expr::Binary(BinOp::Add, Box::new(off.clone()), Box::new(Expr::var(&i)));
+            let (sarr, sidx) = lx.in_memory(src.clone(), vec![at(&soff)]);
+            let (darr, didx) = lx.in_memory(dst.clone(), vec![at(&doff)]);
+            let v = lx.fresh("copied");
+            let body = vec![
+                StmtKind::Local { name: v.clone(), init: None },
+                StmtKind::Read { dst: v.clone(), array: sarr, index: sidx, width: Width::ONE },
+                StmtKind::Write {
+                    array: darr,
+                    index: didx,
+                    value: Expr::var(&v),
+                    width: Width::ONE,
+                    mode: WriteMode::Async,
+                },
+                StmtKind::Assign {
+                    name: i.clone(),
+                    value: Expr::Binary(BinOp::Add, Box::new(Expr::var(&i)), Box::new(Expr::Const(1))),
+                },
+            ];
+            let cond = Expr::Binary(BinOp::ULt, Box::new(Expr::var(&i)), Box::new(Expr::Const(words)));
+            lx.emit_simple_loop(cond, body)
+        };
+        if !group {
+            return emit_copy(self);
+        }
+        // The group's copy, made by its first thread.
+        let first = [Dim::X, Dim::Y, Dim::Z]
+            .into_iter()
+            .map(|d| {
+                Expr::Binary(BinOp::Eq, Box::new(Expr::Builtin(Builtin::Tid(d))), Box::new(Expr::Const(0)))
+            })
+            .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)))
+            .unwrap_or(Expr::Const(1));
+        let span = self.cur_span;
+        let label = self.label();
+        let then = self.open_block(label, None, emit_copy)?;
+        self.out.push(Stmt { label, kind: StmtKind::If { cond: first, then, els: None }, span });
+        Ok(())
+    }
+
+    /// `bar.m(…)` of a barrier object. `None`: `obj` is not one.
+    pub(super) fn barrier_object_method(&mut self, obj: &Node, method: &str, n: &Node) -> Option<R<()>> {
+        let id = self.barrier_object_id(obj)?;
+        let every = self.barrier_objects.get(&id).is_some_and(|b| b.every_thread);
+        Some(match method {
+            "arrive_and_wait" if every => {
+                if self.file_has_barrier_copies() && !self.file_has_group_waits() {
+                    // The copies attached to the barrier land as its phase completes.
+                    self.emit(StmtKind::Commit);
+                    self.emit(StmtKind::Wait { pending: 0 });
+                }
+                self.emit(StmtKind::Barrier);
+                Ok(())
+            }
+            "arrive_and_wait" => Err(self.unsupported(
+                "`arrive_and_wait` of a `cuda::barrier` not initialized for every thread of the block (`init(&bar, blockDim.x)`)",
+                n,
+            )),
+            "arrive" | "wait" => Err(self.unsupported(
+                format!("`{method}` of a `cuda::barrier` (a split arrive and wait: not modelled yet)"),
+                n,
+            )),
+            _ => Err(self.unsupported(format!("`{method}` of a `cuda::barrier`"), n)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_sizes_are_recognised() {
+        let b = |d| Box::new(Expr::Builtin(Builtin::BlockDim(d)));
+        assert!(is_block_size(&Expr::Builtin(Builtin::BlockDim(Dim::X))));
+        let xyz =
+            Expr::Binary(BinOp::Mul, Box::new(Expr::Binary(BinOp::Mul, b(Dim::X), b(Dim::Y))), b(Dim::Z));
+        assert!(is_block_size(&xyz));
+        assert!(!is_block_size(&Expr::Const(256)));
+        assert!(!is_block_size(&Expr::Binary(BinOp::Mul, b(Dim::X), b(Dim::Y))));
+        assert!(is_block_barrier("cuda::barrier<cuda::thread_scope_block>"));
+        assert!(!is_block_barrier("cuda::barrier<cuda::thread_scope_system>"));
+    }
+}
