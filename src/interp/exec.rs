@@ -605,7 +605,10 @@ impl<'p> Machine<'p> {
                             self.store(target.array, idx + u, val);
                             let stored = Stored { value: val, stores: true, block_atomic: false };
                             let at = (target.array, idx + u, (idx, target.width));
-                            self.log_access_collective(*l, at, t, AccessKind::Write, stored, *collective);
+                            // The lanes of one warp storing at one collective instance are one store.
+                            self.collective = *collective;
+                            self.log_access(*l, at, t, AccessKind::Write, stored);
+                            self.collective = false;
                         }
                     }
                 }
@@ -937,22 +940,6 @@ impl<'p> Machine<'p> {
         stored: Stored,
     ) {
         self.log_access_as(l, at, t, kind, stored, false)
-    }
-
-    /// [`Machine::log_access`] of a store that may be warp-collective (`warp wr`): the lanes of
-    /// one warp storing at one instance are one store.
-    fn log_access_collective(
-        &mut self,
-        l: Label,
-        at: (usize, u64, (u64, u32)),
-        t: usize,
-        kind: AccessKind,
-        stored: Stored,
-        collective: bool,
-    ) {
-        self.collective = collective;
-        self.log_access_as(l, at, t, kind, stored, false);
-        self.collective = false;
     }
 
     /// [`Machine::log_access`] of an access that may be a copy in flight.

@@ -148,53 +148,26 @@ impl Z3Oracle {
                     verdict.races.push(race);
                 }
             }
-            if tree.is_async_copy(a) || tree.is_async_copy(b) {
-                let mut cases = Vec::new();
-                for (case, outcome) in self.own_cases(key, tree, a, b) {
-                    let (witness, undecided) = match outcome {
-                        Outcome::None => continue,
-                        Outcome::Race { witness, .. } => (Some(witness), None),
-                        Outcome::Unknown(why) => {
-                            verdict.undecided += 1;
-                            (None, Some(why))
-                        }
-                    };
-                    cases.push(RaceCase { case, witness, undecided, benign: false });
-                }
+            let race_of = |scope, outcomes: Vec<(Case, Outcome)>, verdict: &mut Verdict| {
+                let cases = race_cases(outcomes, verdict);
                 if !cases.is_empty() {
                     verdict.races.push(Race {
                         first: a,
                         second: b,
                         array: arr_a.clone(),
                         kinds: [ka, kb],
-                        scope: Scope::Copy,
+                        scope,
                         cases,
                     });
                 }
+            };
+            if tree.is_async_copy(a) || tree.is_async_copy(b) {
+                let outcomes = self.own_cases(key, tree, a, b);
+                race_of(Scope::Copy, outcomes, &mut verdict);
             }
             if space == Space::Global && grid_possible {
-                let mut cases = Vec::new();
-                for (case, outcome) in self.grid_cases(key, tree, &gridsyncs, a, b) {
-                    let (witness, undecided) = match outcome {
-                        Outcome::None => continue,
-                        Outcome::Race { witness, .. } => (Some(witness), None),
-                        Outcome::Unknown(why) => {
-                            verdict.undecided += 1;
-                            (None, Some(why))
-                        }
-                    };
-                    cases.push(RaceCase { case, witness, undecided, benign: false });
-                }
-                if !cases.is_empty() {
-                    verdict.races.push(Race {
-                        first: a,
-                        second: b,
-                        array: arr_a.clone(),
-                        kinds: [ka, kb],
-                        scope: Scope::Grid,
-                        cases,
-                    });
-                }
+                let outcomes = self.grid_cases(key, tree, &gridsyncs, a, b);
+                race_of(Scope::Grid, outcomes, &mut verdict);
             }
         }
         // Divergence of the kernel's barriers (block and grid) within a block, and of its
@@ -226,6 +199,24 @@ impl Z3Oracle {
         }
         verdict
     }
+}
+
+/// The race cases among `outcomes` (an undecided one counted in `verdict`): the cases of a
+/// scope asked one by one (a thread and its own copy, threads of different blocks).
+fn race_cases(outcomes: Vec<(Case, Outcome)>, verdict: &mut Verdict) -> Vec<RaceCase> {
+    let mut cases = Vec::new();
+    for (case, outcome) in outcomes {
+        let (witness, undecided) = match outcome {
+            Outcome::None => continue,
+            Outcome::Race { witness, .. } => (Some(witness), None),
+            Outcome::Unknown(why) => {
+                verdict.undecided += 1;
+                (None, Some(why))
+            }
+        };
+        cases.push(RaceCase { case, witness, undecided, benign: false });
+    }
+    cases
 }
 
 /// Adds the divergence of `barrier` (in `block`) that a divergence query answered, if any: with

@@ -19,27 +19,34 @@ pub(super) enum GridQuestion {
 impl Z3Oracle {
     /// The grid mode of analysis `key`, made on the first grid question.
     fn ensure_grid_mode(&mut self, key: u64) {
-        let timeout = self.opts.timeout_ms;
-        let Some(an) = self.analyses.get_mut(&key) else { return };
-        if an.grid.is_some() {
-            return;
+        if self.analyses.get(&key).is_some_and(|an| an.grid.is_none()) {
+            if let Some(grid) = self.side_mode(key, Pairing::Grid) {
+                if let Some(an) = self.analyses.get_mut(&key) {
+                    let ranges = grid.ranges(&an.launch, &self.opts.geometry);
+                    an.grid = Some((grid, ranges));
+                }
+            }
         }
-        let assumed = BTreeSet::new();
+    }
+
+    /// A mode of analysis `key`'s kernel for another pairing of threads than its block mode's,
+    /// assuming no read uniform (made on the first question that needs it).
+    pub(super) fn side_mode(&mut self, key: u64, pairing: Pairing) -> Option<Mode> {
+        let timeout = self.opts.timeout_ms;
+        let an = self.analyses.get(&key)?;
         let limits = Limits::new(timeout, self.deadline, self.opts.budget, &self.work, &an.kernel.name);
-        let grid = make_mode(
+        Some(make_mode(
             &an.kernel,
             &an.uniformity,
-            &assumed,
+            &BTreeSet::new(),
             &an.barrier_loops,
             &an.counters,
             &an.launch,
-            Pairing::Grid,
+            pairing,
             limits,
             None,
             &mut self.stats,
-        );
-        let ranges = grid.ranges(&an.launch, &self.opts.geometry);
-        an.grid = Some((grid, ranges));
+        ))
     }
 
     /// Whether thread 1 doing `a` and thread 2 doing `b`, in different blocks, can touch one

@@ -10,26 +10,12 @@ use crate::kpl::{FlightContext, MAX_ITERATIONS_APART};
 impl Z3Oracle {
     /// The own-thread mode of analysis `key`, made on the first such question.
     fn ensure_own_mode(&mut self, key: u64) {
-        let timeout = self.opts.timeout_ms;
-        let Some(an) = self.analyses.get_mut(&key) else { return };
-        if an.own.is_some() {
-            return;
+        if self.analyses.get(&key).is_some_and(|an| an.own.is_none()) {
+            let own = self.side_mode(key, Pairing::OneThread);
+            if let Some(an) = self.analyses.get_mut(&key) {
+                an.own = own;
+            }
         }
-        let assumed = BTreeSet::new();
-        let limits = Limits::new(timeout, self.deadline, self.opts.budget, &self.work, &an.kernel.name);
-        let own = make_mode(
-            &an.kernel,
-            &an.uniformity,
-            &assumed,
-            &an.barrier_loops,
-            &an.counters,
-            &an.launch,
-            Pairing::OneThread,
-            limits,
-            None,
-            &mut self.stats,
-        );
-        an.own = Some(own);
     }
 
     /// The cases of the pair `a ≼ b` (one of them an asynchronous copy of `tree`) in which the

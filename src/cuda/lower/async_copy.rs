@@ -195,10 +195,7 @@ impl Lx<'_> {
                 let Some(d) = operands.last().and_then(|a| address_operand(a)).and_then(operand_node) else {
                     return Err(refuse(self));
                 };
-                let (array, word, off) = self.shared_operand(d, n)?;
-                let (array, index, width) = self.range_at(array, word, off, MATRIX_ROW_BYTES, "ldmatrix", n)?;
-                let v = self.fresh("fragment_row");
-                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                let ((array, index, width), v) = self.matrix_row(d, "ldmatrix", n)?;
                 self.emit_unit(StmtKind::Read { dst: v, array, index, width })
             }
             // The warp stores its fragments' rows, each at the address a lane gives: a
@@ -207,10 +204,7 @@ impl Lx<'_> {
                 let Some(d) = operands.first().and_then(|a| address_operand(a)).and_then(operand_node) else {
                     return Err(refuse(self));
                 };
-                let (array, word, off) = self.shared_operand(d, n)?;
-                let (array, index, width) = self.range_at(array, word, off, MATRIX_ROW_BYTES, "stmatrix", n)?;
-                let v = self.fresh("fragment_row");
-                self.emit(StmtKind::Local { name: v.clone(), init: None });
+                let ((array, index, width), v) = self.matrix_row(d, "stmatrix", n)?;
                 self.emit_unit(StmtKind::Write { array, index, value: Expr::var(&v), width, mode: WriteMode::Warp })
             }
             op if is_async_copy(op) => {
@@ -248,6 +242,15 @@ impl Lx<'_> {
             }
             _ => Err(refuse(self)),
         }
+    }
+
+    /// The 16-byte matrix row at the shared address operand `d`, and a fresh local for its value.
+    fn matrix_row(&mut self, d: &Node, name: &str, n: &Node) -> R<(Range, String)> {
+        let (array, word, off) = self.shared_operand(d, n)?;
+        let row = self.range_at(array, word, off, MATRIX_ROW_BYTES, name, n)?;
+        let v = self.fresh("fragment_row");
+        self.emit(StmtKind::Local { name: v.clone(), init: None });
+        Ok((row, v))
     }
 
     fn emit_unit(&mut self, kind: StmtKind) -> R<()> {
@@ -321,6 +324,9 @@ fn is_async_copy(op: &str) -> bool {
         && !op.contains("bulk")
         && (op.contains(".shared.global") || op.contains(".shared::cta.global"))
 }
+
+/// An access's array, index and width.
+type Range = (String, Vec<Expr>, Width);
 
 /// The bytes of one row of an 8x8 matrix of 16-bit elements (`ldmatrix`, `stmatrix`).
 const MATRIX_ROW_BYTES: u32 = 16;
