@@ -33,11 +33,9 @@ impl Lx<'_> {
                 self.emit(StmtKind::Commit);
                 Ok(())
             }
-            "__pipeline_wait_prior" if args.len() == 1 => {
-                self.wait_count(&args[0], n).map(|pending| {
-                    self.emit(StmtKind::Wait { pending });
-                })
-            }
+            "__pipeline_wait_prior" if args.len() == 1 => self.wait_count(&args[0], n).map(|pending| {
+                self.emit(StmtKind::Wait { pending });
+            }),
             _ => return None,
         })
     }
@@ -50,7 +48,10 @@ impl Lx<'_> {
         let Some(bytes) = size.constant_value().and_then(|b| u32::try_from(b).ok()) else {
             return Err(self.unsupported("`__pipeline_memcpy_async` of a size that is not a constant", n));
         };
-        if let Some(z) = args.get(3).filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr")) {
+        if let Some(z) = args
+            .get(3)
+            .filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr"))
+        {
             self.rvalue(z)?;
         }
         let (array, word, off) = self.pointer_words(&args[0])?;
@@ -93,7 +94,8 @@ impl Lx<'_> {
         let p = to_shared_argument(init)?;
         Some(self.pointer_words(p).and_then(|(array, word, off)| {
             let Some(word_bytes) = word else {
-                return Err(self.unsupported("a shared-memory address of a pointer whose words have no one size", init));
+                return Err(self
+                    .unsupported("a shared-memory address of a pointer whose words have no one size", init));
             };
             let offset = self.fresh(&format!("{name}_at"));
             self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
@@ -122,6 +124,13 @@ impl Lx<'_> {
     /// An inline `asm` statement: each instruction of its template, from the table.
     pub(super) fn inline_asm(&mut self, n: &Node) -> R<()> {
         let text = self.span_of(n).and_then(|s| self.src.get(s.start..s.end)).unwrap_or_default().to_string();
+        // Written through a macro of this file (`CP_ASYNC_CG16(dst, src)`): the statement's
+        // text is the macro's use, its template and operands are the macro's body (the operands'
+        // values are clang's, from the arguments).
+        let text = match macro_use(&text).and_then(|name| macro_body(self.src, name)) {
+            Some(body) if !starts_with_asm(&text) => body,
+            _ => text,
+        };
         let parsed = parse_asm(&text).map_err(|why| self.unsupported(format!("inline `asm` ({why})"), n))?;
         if n.children.len() != parsed.outputs + parsed.inputs.len() {
             return Err(self.unsupported("inline `asm` whose operands could not be matched with its text", n));
@@ -160,7 +169,8 @@ impl Lx<'_> {
             }
             op if is_async_copy(op) => {
                 // `[dst], [src], cp-size[, src-size[, policy]]`.
-                let (Some(dst), Some(src), Some(size)) = (operands.first(), operands.get(1), operands.get(2)) else {
+                let (Some(dst), Some(src), Some(size)) = (operands.first(), operands.get(1), operands.get(2))
+                else {
                     return Err(refuse(self));
                 };
                 let bytes = match size.parse::<u32>() {
@@ -168,13 +178,17 @@ impl Lx<'_> {
                     Err(_) => match operand_node(size) {
                         Some(s) => {
                             let (e, _) = self.rvalue(s)?;
-                            e.constant_value().and_then(|b| u32::try_from(b).ok()).ok_or_else(|| refuse(self))?
+                            e.constant_value()
+                                .and_then(|b| u32::try_from(b).ok())
+                                .ok_or_else(|| refuse(self))?
                         }
                         None => return Err(refuse(self)),
                     },
                 };
-                let (Some(d), Some(s)) = (address_operand(dst).and_then(operand_node), address_operand(src).and_then(operand_node))
-                else {
+                let (Some(d), Some(s)) = (
+                    address_operand(dst).and_then(operand_node),
+                    address_operand(src).and_then(operand_node),
+                ) else {
                     return Err(refuse(self));
                 };
                 // A source size (zero fill) or cache policy operand is evaluated; the whole size
@@ -209,18 +223,21 @@ impl Lx<'_> {
     /// The pointer `arg` with its conversions to `void *` removed, and the size of its words.
     pub(super) fn void_stripped<'n>(&self, arg: &'n Node) -> (&'n Node, Option<u32>) {
         let mut p = strip(arg);
-        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) = (&p.kind, p.children.as_slice()) {
+        while let (NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. }, [c]) =
+            (&p.kind, p.children.as_slice())
+        {
             if !p.ty.as_deref().is_some_and(|t| t.contains("void")) {
                 break;
             }
             p = strip(c);
         }
-        let word = p
-            .ty
-            .as_deref()
-            .map(|t| self.resolve(t))
-            .and_then(|t| super::pointee(&t).map(str::to_string).or_else(|| super::array_type(&t).map(|(e, _)| e)))
-            .and_then(|t| self.word_bytes(&t));
+        let word =
+            p.ty.as_deref()
+                .map(|t| self.resolve(t))
+                .and_then(|t| {
+                    super::pointee(&t).map(str::to_string).or_else(|| super::array_type(&t).map(|(e, _)| e))
+                })
+                .and_then(|t| self.word_bytes(&t));
         (p, word)
     }
 }
@@ -281,6 +298,61 @@ pub(super) struct ParsedAsm {
 }
 
 /// Reads `asm [volatile] ("template" … : outputs : inputs : clobbers)`.
+/// Whether `text` starts with an `asm` keyword.
+fn starts_with_asm(text: &str) -> bool {
+    let t = text.trim_start();
+    ["asm", "__asm__", "__asm"]
+        .iter()
+        .any(|k| t.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')))
+}
+
+/// The macro a statement's text uses, when it is a macro's use (`NAME(…)` or `NAME`).
+fn macro_use(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let end = t.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(t.len());
+    let name = &t[..end];
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+}
+
+/// The body of the macro `name` as `src` defines it (`#define NAME(a, b) body`, continued
+/// lines joined), when it is defined exactly once with one text there (a macro defined twice,
+/// in `#if` branches, could be either: `None`).
+fn macro_body(src: &str, name: &str) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in src.lines() {
+        match line.strip_suffix('\\') {
+            Some(head) => cur.push_str(head),
+            None => {
+                cur.push_str(line);
+                lines.push(std::mem::take(&mut cur));
+            }
+        }
+    }
+    let mut found: Option<String> = None;
+    for line in &lines {
+        let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some(rest) = rest.trim_start().strip_prefix(name) else { continue };
+        let body = if let Some(params) = rest.strip_prefix('(') {
+            params.split_once(')')?.1
+        } else if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+            rest
+        } else {
+            continue;
+        };
+        let body = body.trim().to_string();
+        if found.as_ref().is_some_and(|f| *f != body) {
+            return None;
+        }
+        found = Some(body);
+    }
+    found
+}
+
 pub(super) fn parse_asm(text: &str) -> Result<ParsedAsm, String> {
     let t = text.trim_start();
     let t = ["asm", "__asm__", "__asm"]
@@ -298,7 +370,8 @@ pub(super) fn parse_asm(text: &str) -> Result<ParsedAsm, String> {
     let (template, rest) = sections.split_first().ok_or("no template")?;
     let template = string_literals(template).ok_or("a template that is not string literals")?;
     let operands = |s: Option<&String>| -> Vec<String> {
-        s.map(|s| split_top(s, ',').into_iter().filter(|o| !o.trim().is_empty()).collect()).unwrap_or_default()
+        s.map(|s| split_top(s, ',').into_iter().filter(|o| !o.trim().is_empty()).collect())
+            .unwrap_or_default()
     };
     let outputs = operands(rest.first()).len();
     let inputs = operands(rest.get(1))
@@ -385,8 +458,10 @@ mod tests {
 
     #[test]
     fn reads_templates_and_operands() {
-        let p = parse_asm(r#"asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(saddr), "l"(gmem));"#)
-            .expect("parses");
+        let p = parse_asm(
+            r#"asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(saddr), "l"(gmem));"#,
+        )
+        .expect("parses");
         assert_eq!(p.outputs, 0);
         assert_eq!(p.inputs, vec!["r".to_string(), "l".to_string()]);
         assert_eq!(instructions(&p.template), vec!["cp.async.cg.shared.global [%0], [%1], 16"]);
@@ -399,5 +474,19 @@ mod tests {
         assert!(is_async_copy("cp.async.cg.shared.global.L2::128B"));
         assert!(!is_async_copy("cp.async.bulk.shared::cluster.global"));
         assert_eq!(address_operand("[%3]").and_then(operand_index), Some(3));
+    }
+
+    #[test]
+    fn reads_macro_bodies() {
+        let src = "#define CP(dst, src) \\\n    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" \\\n   :: \"r\"(dst), \"l\"(src))\n#define COMMIT() asm volatile(\"cp.async.commit_group;\\n\" ::)\n#define WAIT_ALL asm volatile(\"cp.async.wait_all;\")\n";
+        assert_eq!(macro_use("CP(&s[0], g)"), Some("CP"));
+        let body = macro_body(src, "CP").expect("defined");
+        let p = parse_asm(&body).expect("parses");
+        assert_eq!(p.inputs, vec!["r".to_string(), "l".to_string()]);
+        assert!(parse_asm(&macro_body(src, "COMMIT").expect("defined")).is_ok());
+        assert!(parse_asm(&macro_body(src, "WAIT_ALL").expect("defined")).is_ok());
+        assert_eq!(macro_body(src, "WAIT"), None);
+        assert_eq!(macro_body("#define A 1\n#define A 2\n", "A"), None);
+        assert!(starts_with_asm("asm volatile(\"\")") && !starts_with_asm("asmx(1)"));
     }
 }
