@@ -191,7 +191,7 @@ enum Ctx {
 #[derive(Clone, Debug)]
 enum Slot {
     Scalar(String, Ty),
-    Record(Rc<record::Locals>),
+    Record(record::Place),
     /// A pointer: the local holding its word offset, and the array every `return` points into
     /// (known at the first one).
     Pointer(String, Option<(String, Elem)>),
@@ -1578,8 +1578,12 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             Some(Slot::Record(slots)) => {
-                let vals = self.record_values(v, &slots.layout)?;
-                self.write_record(record::Place::Locals(slots), vals, n)
+                let layout = match &slots {
+                    record::Place::Locals(l) => l.layout.clone(),
+                    record::Place::Memory(m) => m.layout.clone(),
+                };
+                let vals = self.record_values(v, &layout)?;
+                self.write_record(slots, vals, n)
             }
             Some(Slot::Pointer(offset, target)) => {
                 let (array, elem, off) = self.pointer(strip(v))?;
@@ -1859,7 +1863,13 @@ impl<'a> Lx<'a> {
                     width: Width::ONE,
                 });
                 let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
-                self.emit(StmtKind::Write { array, index, value: convert(value, t, ty), width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write {
+                    array,
+                    index,
+                    value: convert(value, t, ty),
+                    width: Width::ONE,
+                    asynchronous: false,
+                });
             }
         }
         Ok(())
@@ -1936,6 +1946,10 @@ impl<'a> Lx<'a> {
     /// `a[i][j]`: the array, what it holds, and the index of the element's first word (a
     /// record element's words follow it in the last dimension).
     fn indices(&mut self, n: &Node) -> R<(String, Elem, Vec<Expr>)> {
+        // `s.a[r][k]`: an array member's word among the record's (`record.rs`).
+        if let Some(r) = self.member_element(n) {
+            return r;
+        }
         let (base, idx) = self.two(n)?;
         // Indices outermost first: `t[i][j]` is ((t[i])[j]).
         let mut subs = vec![idx];
@@ -2077,9 +2091,14 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
-            NodeKind::ArraySubscript => match self.row_decay(n) {
+            NodeKind::ArraySubscript => match self.member_row_pointer(n).or_else(|| self.row_decay(n)) {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
+            },
+            // `s.v` of an array member `v`: a pointer to its first element.
+            NodeKind::Member { .. } => match self.member_row_pointer(n) {
+                Some(r) => r,
+                None => Err(self.unsupported("this member as a pointer", n)),
             },
             // `p++`, `--p` of a pointer local as a value (`*row++`, `*p++ = x`).
             NodeKind::Unary { op, postfix } if op == "++" || op == "--" => {
@@ -2168,7 +2187,8 @@ impl<'a> Lx<'a> {
         // Another type (`char *` → `int *`, `half *` → `float4 *`): words of one size are the
         // same elements; wider words are a wide view (`wide.rs`), each word a whole number of
         // the array's elements.
-        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) = (from_bytes, self.word_bytes(to), self.elem_of(to))
+        let (Some(from_bytes), Some(to_bytes), Some(to_elem)) =
+            (from_bytes, self.word_bytes(to), self.elem_of(to))
         else {
             return Err(self.unsupported("a pointer cast to another element type", n));
         };
@@ -2483,6 +2503,9 @@ impl<'a> Lx<'a> {
                     if let Some((kpl, ty)) = self.var_through(s)? {
                         return Ok((Expr::Var(kpl), ty));
                     }
+                    if let Some(r) = self.local_member_value(s) {
+                        return r;
+                    }
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
                     self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
@@ -2516,7 +2539,13 @@ impl<'a> Lx<'a> {
             let (new, t) =
                 self.binary(if up { "+" } else { "-" }, (Expr::var(&old), ty), (Expr::Const(1), Ty::Int), n)?;
             let new = self.temp(Some(convert(new, t, ty)));
-            self.emit(StmtKind::Write { array, index, value: Expr::var(&new), width: Width::ONE, asynchronous: false });
+            self.emit(StmtKind::Write {
+                array,
+                index,
+                value: Expr::var(&new),
+                width: Width::ONE,
+                asynchronous: false,
+            });
             return Ok((Expr::var(if postfix { &old } else { &new }), ty));
         }
         let Target::Var { kpl, ty } = &target else {
@@ -3036,7 +3065,13 @@ impl<'a> Lx<'a> {
                 let i = arbitrary(self);
                 let index = self.row_index(&array, vec![i]);
                 let value = arbitrary(self);
-                self.emit(StmtKind::Write { array: array.clone(), index, value, width: Width::ONE, asynchronous: false });
+                self.emit(StmtKind::Write {
+                    array: array.clone(),
+                    index,
+                    value,
+                    width: Width::ONE,
+                    asynchronous: false,
+                });
             }
             let source = self
                 .source_arrays
@@ -3185,9 +3220,9 @@ impl<'a> Lx<'a> {
             } else if let Some(layout) = self.layout_of(&ty) {
                 let vals = self.record_values(a, &layout)?;
                 let base = if p.name.is_empty() { "arg".to_string() } else { p.name.clone() };
-                let locals = self.record_locals(&base, layout);
-                self.write_record(record::Place::Locals(locals.clone()), vals, a)?;
-                bound.push((p.id.clone(), Binding::Record(locals)));
+                let place = self.record_store(&base, layout);
+                self.write_record(place.clone(), vals, a)?;
+                bound.push((p.id.clone(), Self::record_binding(place)));
             } else if let Some(t) = self.scalar_of(&ty) {
                 let v = self.rvalue_as(a, t)?;
                 let x = if p.name.is_empty() { self.fresh("arg") } else { self.declare(&p.name) };
