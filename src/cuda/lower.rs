@@ -2095,16 +2095,16 @@ impl<'a> Lx<'a> {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
-            // `s.v` of an array member `v`: a pointer to its first element.
-            NodeKind::Member { .. } => match self.member_row_pointer(n) {
-                Some(r) => r,
-                None => Err(self.unsupported("this member as a pointer", n)),
-            },
+
             // `p++`, `--p` of a pointer local as a value (`*row++`, `*p++ = x`).
             NodeKind::Unary { op, postfix } if op == "++" || op == "--" => {
                 self.step_pointer(n, op == "++", *postfix)
             }
-            _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+            // `s.v` of an array member `v`: a pointer to its first element.
+            _ => match self.member_row_pointer(n) {
+                Some(r) => r,
+                None => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+            },
         }
     }
 
@@ -2392,21 +2392,17 @@ impl<'a> Lx<'a> {
                 Some(c) => self.rvalue(c),
                 None => Err(self.unsupported("an empty template argument", n)),
             },
-            // `sizeof` of a scalar, or of a struct whose words have one size (no padding).
+            // `sizeof` of a scalar, or of a struct or array whose words have one size (no
+            // padding).
             NodeKind::TypeTrait { name, arg_ty } if name == "sizeof" => {
                 let t = arg_ty
                     .clone()
                     .or_else(|| n.children.first().and_then(|c| c.ty.clone()))
                     .unwrap_or_default();
                 let t = self.resolve(&t);
-                let words = if self.scalar_of(&t).is_some() {
-                    Some(1)
-                } else {
-                    self.layout_of(&t).map(|l| l.words())
-                };
-                match (words, self.word_bytes(&t)) {
-                    (Some(w), Some(b)) => Ok((Expr::Const(w * b), Ty::UInt)),
-                    _ => Err(self.unsupported(format!("`sizeof` of `{t}`"), n)),
+                match self.size_of(&t) {
+                    Some(bytes) => Ok((Expr::Const(bytes), Ty::UInt)),
+                    None => Err(self.unsupported(format!("`sizeof` of `{t}`"), n)),
                 }
             }
             // C++'s wrappers of a value: temporaries and their cleanups.

@@ -4,7 +4,8 @@
 //! `cp.async.wait_all`), lowered to KPL's `rd` + `async wr`, `commit` and `wait n`.
 //!
 //! An `asm` statement is read from the file's text (clang's JSON dump holds its operands but
-//! not its template): its instructions are looked up in a table, each lowered from its operands;
+//! not its template; one written through a macro of the file, `CP_ASYNC_CG16(dst, src)`, from
+//! the macro's one `#define`): its instructions are looked up in a table, each lowered from its operands;
 //! an instruction outside the table refuses the kernel with its text. A shared-memory address
 //! operand is `__cvta_generic_to_shared(p)`, directly or through a local integer initialized
 //! with it and never assigned (`Lx::shared_addresses`), whose use as a number is refused.
@@ -45,7 +46,7 @@ impl Lx<'_> {
     /// asynchronous write of `size` bytes of `dst`.
     fn pipeline_memcpy(&mut self, args: &[Node], n: &Node) -> R<()> {
         let (size, _) = self.rvalue(&args[2])?;
-        let Some(bytes) = size.constant_value().and_then(|b| u32::try_from(b).ok()) else {
+        let Some(bytes) = size.constant_value() else {
             return Err(self.unsupported("`__pipeline_memcpy_async` of a size that is not a constant", n));
         };
         if let Some(z) = args
@@ -79,7 +80,7 @@ impl Lx<'_> {
     /// A count of groups left in flight: a constant from 0 to [`MAX_WAIT_PENDING`].
     fn wait_count(&mut self, arg: &Node, n: &Node) -> R<u32> {
         let (e, _) = self.rvalue(arg)?;
-        match e.constant_value().and_then(|v| u32::try_from(v).ok()) {
+        match e.constant_value() {
             Some(v) if v <= MAX_WAIT_PENDING => Ok(v),
             _ => Err(self.unsupported(
                 format!("a wait for a number of groups that is not a constant from 0 to {MAX_WAIT_PENDING}"),
@@ -178,9 +179,7 @@ impl Lx<'_> {
                     Err(_) => match operand_node(size) {
                         Some(s) => {
                             let (e, _) = self.rvalue(s)?;
-                            e.constant_value()
-                                .and_then(|b| u32::try_from(b).ok())
-                                .ok_or_else(|| refuse(self))?
+                            e.constant_value().ok_or_else(|| refuse(self))?
                         }
                         None => return Err(refuse(self)),
                     },

@@ -13,6 +13,14 @@
 //! parameter or a returned struct of an inlined function). Values move member by member
 //! ([`Val`]): a copy is one read and one write per scalar word, and a pointer member's array and
 //! element offset. Pointer members of structs in memory are not modelled (refused).
+//!
+//! An array member (`float a[32][32]`, `T v[N]`) is its elements' words one after another,
+//! row-major, among the record's ([`ArrayMember`]): `s.a[r][k]` is the record's word
+//! `start + r * 32 + k`, whatever holds the record. Its subscripts are computed, so such a
+//! record never lives in one local per word, with one exception that is only read: a kernel
+//! parameter (its elements are parameters, `d.size[i]` a `?:` over them). A local, temporary or
+//! call result holding one is a thread-local array of one record (`local_array.rs`'s row per
+//! thread), where `p.v[i]` is an element like any other.
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
 use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width};
@@ -502,6 +510,13 @@ impl Lx<'_> {
     /// or after them (then a pointer cast between such types is a view of the same words).
     pub(super) fn word_bytes(&self, ty: &str) -> Option<u32> {
         self.packing(ty, 0).map(|p| p.word)
+    }
+
+    /// The size in bytes of `ty` (a scalar, a record or an array of them) when its words have
+    /// one size and no padding (`None` also past 2^32 bytes).
+    pub(super) fn size_of(&self, ty: &str) -> Option<u32> {
+        let p = self.packing(ty, 0)?;
+        u32::try_from(p.words.checked_mul(u64::from(p.word))?).ok()
     }
 
     /// How `ty` lies in memory when its words have one size: CUDA's alignments (a scalar's
