@@ -1545,7 +1545,7 @@ impl<'a> Lx<'a> {
         let Some(t) = self.scalar_of(&ty) else {
             if self.is_union(&ty) {
                 return Err(self.unsupported(
-                    format!("the union `{ty}` (only unions whose members are scalars of one size)"),
+                    format!("the union `{ty}` (only unions whose members' words all have one size)"),
                     v,
                 ));
             }
@@ -2103,7 +2103,9 @@ impl<'a> Lx<'a> {
             // `s.v` of an array member `v`: a pointer to its first element.
             _ => match self.member_row_pointer(n) {
                 Some(r) => r,
-                None => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+                None => {
+                    Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n))
+                }
             },
         }
     }

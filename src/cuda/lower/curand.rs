@@ -35,6 +35,7 @@ pub(super) fn state_layout(name: &str) -> Option<Layout> {
         fields: vec![("rng".to_string(), Member::Scalar(Ty::UInt))],
         aliases: Vec::new(),
         arrays: Vec::new(),
+        unions: false,
     })
 }
 

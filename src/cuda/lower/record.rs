@@ -16,11 +16,12 @@
 //!
 //! An array member (`float a[32][32]`, `T v[N]`) is its elements' words one after another,
 //! row-major, among the record's ([`ArrayMember`]): `s.a[r][k]` is the record's word
-//! `start + r * 32 + k`, whatever holds the record. Its subscripts are computed, so such a
-//! record never lives in one local per word, with one exception that is only read: a kernel
-//! parameter (its elements are parameters, `d.size[i]` a `?:` over them). A local, temporary or
-//! call result holding one is a thread-local array of one record (`local_array.rs`'s row per
-//! thread), where `p.v[i]` is an element like any other.
+//! `start + r * 32 + k`, whatever holds the record. Its subscripts are computed, so a local,
+//! temporary or call result holding one is a thread-local array of one record
+//! (`local_array.rs`'s row per thread), where `p.v[i]` is an element like any other — unless
+//! the record also holds pointers, which memory does not hold (a kernel parameter such as
+//! `struct TensorInfo { float *data; int sizes[4]; }`, or a copy of one): then it stays one
+//! local (or parameter) per word, and its arrays are only read, `d.sizes[i]` a `?:` over them.
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
 use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width};
@@ -48,6 +49,9 @@ pub(super) struct Layout {
     /// (`in.v`): their elements' words lie in `fields` one after another, row-major, each
     /// element's path its subscripts (`a[3][5]`, `p[1].x`).
     pub(super) arrays: Vec<ArrayMember>,
+    /// It is, or holds, a union of several members: a brace list could set any of them, which
+    /// the model does not follow.
+    pub(super) unions: bool,
 }
 
 /// An array member of a record: where its words start among the record's, its dimensions and
@@ -122,6 +126,11 @@ enum Found {
 }
 
 impl Layout {
+    /// A layout of no words yet.
+    fn empty(name: String) -> Layout {
+        Layout { name, fields: Vec::new(), aliases: Vec::new(), arrays: Vec::new(), unions: false }
+    }
+
     /// Appends the record `inner` as the member `path` (`pos`: words `pos.x`, `pos.y`, …).
     fn push_record(&mut self, path: &str, inner: &Layout) {
         let base = self.fields.len();
@@ -132,6 +141,7 @@ impl Layout {
             start: base + a.start,
             ..a.clone()
         }));
+        self.unions |= inner.unions;
     }
 
     /// Appends the array member `member` of `dims` (each positive) `elem`s: one word per scalar
@@ -160,6 +170,7 @@ impl Layout {
                 // An element's own array members are reached through the element (its layout),
                 // never by a path of the outer record.
                 Elem::Record(l) => {
+                    self.unions |= l.unions;
                     let base = self.fields.len();
                     self.aliases
                         .extend(l.aliases.iter().map(|(p, i, t)| (format!("{path}.{p}"), base + i, *t)));
@@ -171,6 +182,46 @@ impl Layout {
         Some(())
     }
 
+    /// A record member of a union that another member's words hold (`u.v` of `union { float
+    /// a[4]; float4 v; }`): its scalars are aliases of consecutive words, as a layout of its own
+    /// whose types are the member's. `None` when it is no such member.
+    fn aliased_record(&self, name: &str) -> Option<Found> {
+        let prefix = format!("{name}.");
+        let words: Vec<(String, usize, Ty)> = self
+            .aliases
+            .iter()
+            .filter(|(p, _, _)| p.starts_with(&prefix))
+            .map(|(p, i, t)| (p[prefix.len()..].to_string(), *i, *t))
+            .collect();
+        let start = words.first()?.1;
+        // One word each, in order: a nested union's own aliases would repeat a word.
+        if words.iter().enumerate().any(|(k, (_, i, _))| *i != start + k) {
+            return None;
+        }
+        let end = start + words.len();
+        let arrays = self
+            .arrays
+            .iter()
+            .filter(|a| a.path.starts_with(&prefix) && (start..end).contains(&a.start))
+            .map(|a| ArrayMember {
+                path: a.path[prefix.len()..].to_string(),
+                start: a.start - start,
+                ..a.clone()
+            })
+            .collect();
+        let fields = words.into_iter().map(|(p, _, t)| (p, Member::Scalar(t))).collect();
+        Some(Found::Sub(
+            start,
+            Rc::new(Layout {
+                name: format!("{}.{name}", self.name),
+                fields,
+                aliases: Vec::new(),
+                arrays,
+                unions: self.unions,
+            }),
+        ))
+    }
+
     pub(super) fn words(&self) -> u32 {
         self.fields.len() as u32
     }
@@ -179,10 +230,18 @@ impl Layout {
         self.fields.iter().map(|(p, _)| p.clone()).collect()
     }
 
-    /// Whether the record holds an array member (its elements are picked by computed indices,
-    /// so it lives in memory, never in one local per word).
+    /// Whether the record holds an array member (its elements are picked by computed indices).
     pub(super) fn has_arrays(&self) -> bool {
         !self.arrays.is_empty()
+    }
+
+    /// Whether a value of the record lives in memory (a thread-local row) rather than in one
+    /// local per word: it holds an array member, whose elements computed subscripts pick, and
+    /// no pointer member, which memory does not hold. A record with both (`struct TensorInfo {
+    /// float *data; int sizes[4]; }`, a kernel parameter or a copy of one) stays in locals,
+    /// where its arrays are read by index and never written.
+    pub(super) fn lives_in_memory(&self) -> bool {
+        self.has_arrays() && !self.fields.iter().any(|(_, m)| matches!(m, Member::Pointer(_)))
     }
 
     fn find(&self, name: &str) -> Option<Found> {
@@ -196,7 +255,9 @@ impl Layout {
             return Some(Found::Word(*i, Member::Scalar(*t)));
         }
         let prefix = format!("{name}.");
-        let start = self.fields.iter().position(|(p, _)| p.starts_with(&prefix))?;
+        let Some(start) = self.fields.iter().position(|(p, _)| p.starts_with(&prefix)) else {
+            return self.aliased_record(name);
+        };
         let fields: Vec<(String, Member)> = self.fields[start..]
             .iter()
             .take_while(|(p, _)| p.starts_with(&prefix))
@@ -221,7 +282,13 @@ impl Layout {
             .collect();
         Some(Found::Sub(
             start,
-            Rc::new(Layout { name: format!("{}.{name}", self.name), fields, aliases, arrays }),
+            Rc::new(Layout {
+                name: format!("{}.{name}", self.name),
+                fields,
+                aliases,
+                arrays,
+                unions: self.unions,
+            }),
         ))
     }
 }
@@ -422,19 +489,19 @@ impl Lx<'_> {
         if let Some((t, n, _)) = builtin_vector(&name) {
             let fields =
                 ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
-            return Some(Layout { name, fields, aliases: Vec::new(), arrays: Vec::new() });
+            return Some(Layout { name, fields, aliases: Vec::new(), arrays: Vec::new(), unions: false });
         }
         let record = self.record_named(&name).or_else(|| {
             let resolved = bare(&self.resolve(&name));
             (resolved != name).then(|| self.record_named(&resolved)).flatten()
         })?;
         if record.tag == "union" {
-            return self.union_layout(name, record);
+            return self.union_layout(name, record, depth);
         }
         if record.has_bases || record.fields.is_empty() {
             return None;
         }
-        let mut layout = Layout { name, fields: Vec::new(), aliases: Vec::new(), arrays: Vec::new() };
+        let mut layout = Layout::empty(name);
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
             if let Some(t) = self.scalar_of(&mty) {
@@ -456,25 +523,61 @@ impl Lx<'_> {
         Some(layout)
     }
 
-    /// A union whose members are scalars of one size: one word, which the first member
-    /// names and the others alias. Other unions (a wider member, an array or struct member)
-    /// are no layout: what one member reads of another's bytes is not a word's bits.
-    fn union_layout(&self, name: String, record: &super::super::model::Record) -> Option<Layout> {
-        let mut members = Vec::new();
+    /// A union whose members' words all have one size (scalars, vectors and structs of them,
+    /// arrays of those): the words of its first member with the most words, which the others
+    /// alias from word 0 — their scalars as `aliases`, their arrays as array members starting
+    /// where their words do (`union { float4 v; float a[4]; }`: `a[i]` is `v`'s word `i`).
+    /// Reading a member is then the exact reinterpretation of the words' bits (floats are their
+    /// bits in KPL). Other unions (members of different word sizes, `double` beside `float2`,
+    /// padding, pointers) are no layout: what one member reads of another's bytes is not a
+    /// word's bits.
+    fn union_layout(
+        &self,
+        name: String,
+        record: &super::super::model::Record,
+        depth: usize,
+    ) -> Option<Layout> {
+        let mut parts: Vec<Layout> = Vec::new();
         let mut size = None;
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
-            let t = self.scalar_of(&mty)?;
-            let bytes = scalar_bytes(&mty)?;
+            let bytes = self.word_bytes(&mty)?;
             if size.is_some_and(|s| s != bytes) {
                 return None;
             }
             size = Some(bytes);
-            members.push((member.clone(), t));
+            let mut part = Layout::empty(String::new());
+            if let Some(t) = self.scalar_of(&mty) {
+                part.fields.push((member.clone(), Member::Scalar(t)));
+            } else if let Some((elem, dims)) = member_array_type(&mty) {
+                let elem = self.elem_of_at(&elem, depth + 1)?;
+                let dims: Vec<u32> = dims.into_iter().map(|d| d.filter(|d| *d > 0)).collect::<Option<_>>()?;
+                part.push_array(member, dims, elem)?;
+            } else {
+                part.push_record(member, &self.layout_at(&mty, depth + 1)?);
+            }
+            if part.fields.iter().any(|(_, m)| matches!(m, Member::Pointer(_))) {
+                return None;
+            }
+            parts.push(part);
         }
-        let (first, t) = members.first()?.clone();
-        let aliases = members[1..].iter().map(|(m, t)| (m.clone(), 0, *t)).collect();
-        Some(Layout { name, fields: vec![(first, Member::Scalar(t))], aliases, arrays: Vec::new() })
+        let most = parts.iter().map(|p| p.fields.len()).max()?;
+        let owner = parts.iter().position(|p| p.fields.len() == most)?;
+        let mut layout = parts[owner].clone();
+        layout.name = name;
+        layout.unions |= parts.len() > 1;
+        for (k, part) in parts.into_iter().enumerate() {
+            if k == owner {
+                continue;
+            }
+            layout.unions |= part.unions;
+            layout
+                .aliases
+                .extend(part.fields.iter().enumerate().map(|(i, (p, m))| (p.clone(), i, member_ty(m))));
+            layout.aliases.extend(part.aliases);
+            layout.arrays.extend(part.arrays);
+        }
+        Some(layout)
     }
 
     /// Whether `ty` names one of the user's unions.
@@ -649,7 +752,7 @@ impl Lx<'_> {
     /// Fresh temporaries holding a record's value (an inlined call's result, a `?:`'s): locals,
     /// or a thread-local record for one with array members ([`Self::record_store`]).
     pub(super) fn record_temps(&mut self, layout: Rc<Layout>) -> Place {
-        if layout.has_arrays() {
+        if layout.lives_in_memory() {
             let name = self.fresh("_rec");
             return self.private_record(&name, &name, layout);
         }
@@ -662,7 +765,7 @@ impl Lx<'_> {
     /// array of one record (`local_array.rs`: a row per thread, never shared), where `p.v[i]`
     /// is an element like any other.
     pub(super) fn record_store(&mut self, name: &str, layout: Rc<Layout>) -> Place {
-        if layout.has_arrays() {
+        if layout.lives_in_memory() {
             let kpl = self.declare(name);
             return self.private_record(&kpl, name, layout);
         }
@@ -1137,7 +1240,7 @@ impl Lx<'_> {
     /// is no such call (nothing is lowered).
     pub(super) fn call_result_place(&mut self, n: &super::Node, layout: &Rc<Layout>) -> Option<R<Place>> {
         use super::NodeKind as K;
-        if !layout.has_arrays() {
+        if !layout.lives_in_memory() {
             return None;
         }
         let mut c = n;
@@ -1180,7 +1283,7 @@ impl Lx<'_> {
     /// `{a, b, …}`: the members in order, nested records from nested lists or values, the
     /// rest zero (C++ value-initializes members an aggregate list leaves out).
     fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<Val>> {
-        if !layout.aliases.is_empty() && !n.children.is_empty() {
+        if (layout.unions || !layout.aliases.is_empty()) && !n.children.is_empty() {
             // Which member of a union a list sets (`{.u = 1}`) is not in the model.
             return Err(
                 self.unsupported(format!("an initializer list of `{}`, which holds a union", layout.name), n)
@@ -1277,8 +1380,11 @@ impl Lx<'_> {
             Place::Locals(l) => l
                 .fields
                 .iter()
-                .map(|b| match self.resolved(b.clone()) {
-                    Binding::Scalar { kpl, ty } => Ok(Val::Scalar(Expr::Var(kpl), ty)),
+                .zip(&l.layout.fields)
+                .map(|(b, (_, m))| match self.resolved(b.clone()) {
+                    // The word as the layout's member reads it (a union's other member
+                    // reinterprets the bits: no conversion).
+                    Binding::Scalar { kpl, .. } => Ok(Val::Scalar(Expr::Var(kpl), member_ty(m))),
                     // A kernel parameter's pointer member: its global array from the start.
                     Binding::Array { kpl, elem, rank: 1 } => {
                         Ok(Val::Pointer { to: Some((kpl, elem)), at: Expr::Const(0) })
@@ -1315,10 +1421,14 @@ impl Lx<'_> {
     pub(super) fn write_record(&mut self, place: Place, vals: Vec<Val>, n: &super::Node) -> R<()> {
         match place {
             Place::Locals(l) => {
-                for (b, v) in l.fields.iter().zip(vals) {
+                for ((b, (_, m)), v) in l.fields.iter().zip(&l.layout.fields).zip(vals) {
                     match (b, v) {
-                        (Binding::Scalar { kpl, ty }, Val::Scalar(v, vt)) => {
-                            self.emit(StmtKind::Assign { name: kpl.clone(), value: convert(v, vt, *ty) });
+                        // Converted to the layout's member, whose bits the local holds.
+                        (Binding::Scalar { kpl, .. }, Val::Scalar(v, vt)) => {
+                            self.emit(StmtKind::Assign {
+                                name: kpl.clone(),
+                                value: convert(v, vt, member_ty(m)),
+                            });
                         }
                         (Binding::MemberPtr { offset, elem }, Val::Pointer { to, at }) => {
                             if let Some((array, e)) = to {
@@ -1451,7 +1561,7 @@ impl Lx<'_> {
             return Ok(());
         }
         let init = match v.children.first() {
-            Some(e) if layout.has_arrays() && super::is_default_construction(e) => None,
+            Some(e) if layout.lives_in_memory() && super::is_default_construction(e) => None,
             Some(e) => Some(self.record_values(e, &layout)?),
             None => None,
         };
