@@ -10,8 +10,9 @@
 //! paper's predicated form (flag locals and `if (!flags)` guards over the rest of a block),
 //! `switch` whose sections end in `break` (`switch.rs`), lambdas called where they are declared
 //! (`lambda.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
-//! integers, structs and vector types one word per scalar member, unions of scalars of one
-//! size as one word their members alias (`record.rs`: locals,
+//! integers, structs and vector types one word per scalar member (array members one word per
+//! scalar of each element, row-major: `s.a[r][k]`), unions whose members' words have one size
+//! as the words their members alias (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
 //! inlined (through their prototypes too), and calls of functions without a body (our headers'

@@ -1609,3 +1609,58 @@ fn split(array: String, mut index: Vec<Expr>, layout: Rc<Layout>) -> InMemory {
     let base = index.pop().unwrap_or(Expr::Const(0));
     InMemory { array, prefix: index, base, layout }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_members_are_their_elements_words_row_major() {
+        let mut pair = Layout::empty("float2".into());
+        pair.fields = vec![("x".into(), Member::Scalar(Ty::Float)), ("y".into(), Member::Scalar(Ty::Float))];
+        let mut l = Layout::empty("Tile".into());
+        l.fields.push(("n".into(), Member::Scalar(Ty::Int)));
+        l.push_array("a", vec![2, 3], Elem::Scalar(Ty::Float)).expect("fits");
+        l.push_array("p", vec![2], Elem::Record(Rc::new(pair))).expect("fits");
+        let paths: Vec<&str> = l.fields.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "n", "a[0][0]", "a[0][1]", "a[0][2]", "a[1][0]", "a[1][1]", "a[1][2]", "p[0].x", "p[0].y",
+                "p[1].x", "p[1].y"
+            ]
+        );
+        match l.find("a") {
+            Some(Found::Array(a)) => assert_eq!((a.start, a.dims.clone(), a.words()), (1, vec![2, 3], 6)),
+            _ => panic!("`a` is an array member"),
+        }
+        match l.find("p") {
+            Some(Found::Array(a)) => assert_eq!((a.start, a.elem.words(), a.words()), (7, 2, 4)),
+            _ => panic!("`p` is an array member"),
+        }
+        // Nested: the outer record's path and first word, the inner member's dims.
+        let mut outer = Layout::empty("Outer".into());
+        outer.fields.push(("z".into(), Member::Scalar(Ty::Int)));
+        outer.push_record("t", &l);
+        match outer.find("t.a") {
+            Some(Found::Array(a)) => assert_eq!(a.start, 2),
+            _ => panic!("`t.a` is an array member"),
+        }
+        match outer.find("t") {
+            Some(Found::Sub(1, sub)) => {
+                assert!(matches!(sub.find("a"), Some(Found::Array(a)) if a.start == 1))
+            }
+            _ => panic!("`t` is a nested record at word 1"),
+        }
+        assert!(kpl_part("a[1][2].x") == "a_1_2_x" && kpl_part("pos.x") == "pos_x");
+    }
+
+    #[test]
+    fn records_past_the_word_limit_are_no_layout() {
+        let mut l = Layout::empty("Big".into());
+        let too_many = crate::limits::MAX_RECORD_WORDS as u32 + 1;
+        assert!(l.push_array("a", vec![too_many], Elem::Scalar(Ty::Float)).is_none());
+        assert!(l.push_array("b", vec![u32::MAX, u32::MAX], Elem::Scalar(Ty::Float)).is_none());
+        assert!(l.fields.is_empty(), "nothing is added before the check");
+    }
+}
