@@ -30,6 +30,15 @@ pub const MAX_KERNEL_NESTING: usize = 2000;
 /// are refused, so inlining cannot blow the stack.
 pub const MAX_INLINE_DEPTH: usize = 32;
 
+/// The most words one struct may take in the clang lowering (`cuda::lower::record`): an array
+/// member is one word per scalar, so `float big[1 << 20]` in a struct would be a million paths.
+/// 65536 words is more than a block's shared memory (228 KiB) holds.
+pub const MAX_RECORD_WORDS: usize = 1 << 16;
+
+/// The most words of a struct the clang lowering copies word by word (one read and one write
+/// each): a larger copy is refused rather than lowered to thousands of statements.
+pub const MAX_RECORD_COPY_WORDS: usize = 1024;
+
 /// Deepest nesting of blocks plus expressions the interpreter accepts.
 pub const MAX_INTERP_DEPTH: usize = 1000;
 

@@ -10,8 +10,9 @@
 //! paper's predicated form (flag locals and `if (!flags)` guards over the rest of a block),
 //! `switch` whose sections end in `break` (`switch.rs`), lambdas called where they are declared
 //! (`lambda.rs`), `&&`/`||`/`?:` that read memory only where C evaluates them, enumerations as
-//! integers, structs and vector types one word per scalar member, unions of scalars of one
-//! size as one word their members alias (`record.rs`: locals,
+//! integers, structs and vector types one word per scalar member (array members one word per
+//! scalar of each element, row-major: `s.a[r][k]`), unions whose members' words have one size
+//! as the words their members alias (`record.rs`: locals,
 //! parameters by value, arrays of them, `p->x`, `a[i].y`, copies, pointer casts between types
 //! whose words have one size), `__syncthreads()`, `__syncwarp()`, atomics, device functions
 //! inlined (through their prototypes too), and calls of functions without a body (our headers'
@@ -193,7 +194,7 @@ enum Ctx {
 #[derive(Clone, Debug)]
 enum Slot {
     Scalar(String, Ty),
-    Record(Rc<record::Locals>),
+    Record(record::Place),
     /// A pointer: the local holding its word offset, and the array every `return` points into
     /// (known at the first one).
     Pointer(String, Option<(String, Elem)>),
@@ -1577,7 +1578,7 @@ impl<'a> Lx<'a> {
         let Some(t) = self.scalar_of(&ty) else {
             if self.is_union(&ty) {
                 return Err(self.unsupported(
-                    format!("the union `{ty}` (only unions whose members are scalars of one size)"),
+                    format!("the union `{ty}` (only unions whose members' words all have one size)"),
                     v,
                 ));
             }
@@ -1610,8 +1611,12 @@ impl<'a> Lx<'a> {
                 Ok(())
             }
             Some(Slot::Record(slots)) => {
-                let vals = self.record_values(v, &slots.layout)?;
-                self.write_record(record::Place::Locals(slots), vals, n)
+                let layout = match &slots {
+                    record::Place::Locals(l) => l.layout.clone(),
+                    record::Place::Memory(m) => m.layout.clone(),
+                };
+                let vals = self.record_values(v, &layout)?;
+                self.write_record(slots, vals, n)
             }
             Some(Slot::Pointer(offset, target)) => {
                 let (array, elem, off) = self.pointer(strip(v))?;
@@ -1981,6 +1986,10 @@ impl<'a> Lx<'a> {
     /// `a[i][j]`: the array, what it holds, and the index of the element's first word (a
     /// record element's words follow it in the last dimension).
     fn indices(&mut self, n: &Node) -> R<(String, Elem, Vec<Expr>)> {
+        // `s.a[r][k]`: an array member's word among the record's (`record.rs`).
+        if let Some(r) = self.member_element(n) {
+            return r;
+        }
         let (base, idx) = self.two(n)?;
         // Indices outermost first: `t[i][j]` is ((t[i])[j]).
         let mut subs = vec![idx];
@@ -2122,15 +2131,22 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
-            NodeKind::ArraySubscript => match self.row_decay(n) {
+            NodeKind::ArraySubscript => match self.member_row_pointer(n).or_else(|| self.row_decay(n)) {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
+
             // `p++`, `--p` of a pointer local as a value (`*row++`, `*p++ = x`).
             NodeKind::Unary { op, postfix } if op == "++" || op == "--" => {
                 self.step_pointer(n, op == "++", *postfix)
             }
-            _ => Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n)),
+            // `s.v` of an array member `v`: a pointer to its first element.
+            _ => match self.member_row_pointer(n) {
+                Some(r) => r,
+                None => {
+                    Err(self.unsupported("this pointer (only pointers into one array are lowered yet)", n))
+                }
+            },
         }
     }
 
@@ -2418,21 +2434,17 @@ impl<'a> Lx<'a> {
                 Some(c) => self.rvalue(c),
                 None => Err(self.unsupported("an empty template argument", n)),
             },
-            // `sizeof` of a scalar, or of a struct whose words have one size (no padding).
+            // `sizeof` of a scalar, or of a struct or array whose words have one size (no
+            // padding).
             NodeKind::TypeTrait { name, arg_ty } if name == "sizeof" => {
                 let t = arg_ty
                     .clone()
                     .or_else(|| n.children.first().and_then(|c| c.ty.clone()))
                     .unwrap_or_default();
                 let t = self.resolve(&t);
-                let words = if self.scalar_of(&t).is_some() {
-                    Some(1)
-                } else {
-                    self.layout_of(&t).map(|l| l.words())
-                };
-                match (words, self.word_bytes(&t)) {
-                    (Some(w), Some(b)) => Ok((Expr::Const(w * b), Ty::UInt)),
-                    _ => Err(self.unsupported(format!("`sizeof` of `{t}`"), n)),
+                match self.size_of(&t) {
+                    Some(bytes) => Ok((Expr::Const(bytes), Ty::UInt)),
+                    None => Err(self.unsupported(format!("`sizeof` of `{t}`"), n)),
                 }
             }
             // C++'s wrappers of a value: temporaries and their cleanups.
@@ -2531,6 +2543,9 @@ impl<'a> Lx<'a> {
                     }
                     if let Some((kpl, ty)) = self.var_through(s)? {
                         return Ok((Expr::Var(kpl), ty));
+                    }
+                    if let Some(r) = self.local_member_value(s) {
+                        return r;
                     }
                     let (array, index, ty) = self.element(s)?;
                     let dst = self.temp(None);
@@ -3254,9 +3269,9 @@ impl<'a> Lx<'a> {
             } else if let Some(layout) = self.layout_of(&ty) {
                 let vals = self.record_values(a, &layout)?;
                 let base = if p.name.is_empty() { "arg".to_string() } else { p.name.clone() };
-                let locals = self.record_locals(&base, layout);
-                self.write_record(record::Place::Locals(locals.clone()), vals, a)?;
-                bound.push((p.id.clone(), Binding::Record(locals)));
+                let place = self.record_store(&base, layout);
+                self.write_record(place.clone(), vals, a)?;
+                bound.push((p.id.clone(), Self::record_binding(place)));
             } else if let Some(t) = self.scalar_of(&ty) {
                 let v = self.rvalue_as(a, t)?;
                 let x = if p.name.is_empty() { self.fresh("arg") } else { self.declare(&p.name) };

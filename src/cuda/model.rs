@@ -455,6 +455,9 @@ pub struct Record {
     pub has_bases: bool,
     /// An alignment is written on it (`alignas`, `__align__`): its size may exceed its members'.
     pub aligned: bool,
+    /// The written alignment in bytes, when clang gives its value (`alignas(16)`; not in a
+    /// template's pattern, where it may depend on a parameter).
+    pub align: Option<u64>,
 }
 
 /// A reference to a function outside the bodies the model holds ([`Model::loose_refs`]).
@@ -705,6 +708,15 @@ fn record_of(d: &ast::Node) -> Record {
         fields,
         has_bases: !d.bases.is_empty(),
         aligned: d.inner.iter().any(|c| c.kind == "AlignedAttr"),
+        // The largest alignment written wins, as in C++; one whose value is not known leaves
+        // the alignment unknown.
+        align: d
+            .inner
+            .iter()
+            .filter(|c| c.kind == "AlignedAttr")
+            .map(|c| constant_value(c).and_then(|v| u64::try_from(v).ok()))
+            .try_fold(None, |best: Option<u64>, a| a.map(|a| Some(best.map_or(a, |b| b.max(a)))))
+            .flatten(),
     }
 }
 

@@ -8,7 +8,8 @@
 //! gives), `stmatrix` (a warp-collective store of those rows), `mma.sync` (registers only); an
 //! instruction's outputs get unknown values.
 //! An `asm` statement is read from the file's text (clang's JSON dump holds its operands but
-//! not its template): its instructions are looked up in a table, each lowered from its operands;
+//! not its template; one written through a macro of the file, `CP_ASYNC_CG16(dst, src)`, from
+//! the macro's one `#define`): its instructions are looked up in a table, each lowered from its operands;
 //! an instruction outside the table refuses the kernel with its text. A shared-memory address
 //! operand is `__cvta_generic_to_shared(p)`, directly or through a local integer initialized
 //! with it and never assigned (`Lx::shared_addresses`), whose use as a number is refused.
@@ -128,6 +129,13 @@ impl Lx<'_> {
     /// An inline `asm` statement: each instruction of its template, from the table.
     pub(super) fn inline_asm(&mut self, n: &Node) -> R<()> {
         let text = self.span_of(n).and_then(|s| self.src.get(s.start..s.end)).unwrap_or_default().to_string();
+        // Written through a macro of this file (`CP_ASYNC_CG16(dst, src)`): the statement's
+        // text is the macro's use, its template and operands are the macro's body (the operands'
+        // values are clang's, from the arguments).
+        let text = match macro_use(&text).and_then(|name| macro_body(self.src, name)) {
+            Some(body) if !starts_with_asm(&text) => body,
+            _ => text,
+        };
         let parsed = parse_asm(&text).map_err(|why| self.unsupported(format!("inline `asm` ({why})"), n))?;
         if n.children.len() != parsed.outputs + parsed.inputs.len() {
             return Err(self.unsupported("inline `asm` whose operands could not be matched with its text", n));
@@ -370,6 +378,61 @@ pub(super) struct ParsedAsm {
 }
 
 /// Reads `asm [volatile] ("template" … : outputs : inputs : clobbers)`.
+/// Whether `text` starts with an `asm` keyword.
+fn starts_with_asm(text: &str) -> bool {
+    let t = text.trim_start();
+    ["asm", "__asm__", "__asm"]
+        .iter()
+        .any(|k| t.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')))
+}
+
+/// The macro a statement's text uses, when it is a macro's use (`NAME(…)` or `NAME`).
+fn macro_use(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let end = t.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(t.len());
+    let name = &t[..end];
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+}
+
+/// The body of the macro `name` as `src` defines it (`#define NAME(a, b) body`, continued
+/// lines joined), when it is defined exactly once with one text there (a macro defined twice,
+/// in `#if` branches, could be either: `None`).
+fn macro_body(src: &str, name: &str) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in src.lines() {
+        match line.strip_suffix('\\') {
+            Some(head) => cur.push_str(head),
+            None => {
+                cur.push_str(line);
+                lines.push(std::mem::take(&mut cur));
+            }
+        }
+    }
+    let mut found: Option<String> = None;
+    for line in &lines {
+        let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some(rest) = rest.trim_start().strip_prefix(name) else { continue };
+        let body = if let Some(params) = rest.strip_prefix('(') {
+            params.split_once(')')?.1
+        } else if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+            rest
+        } else {
+            continue;
+        };
+        let body = body.trim().to_string();
+        if found.as_ref().is_some_and(|f| *f != body) {
+            return None;
+        }
+        found = Some(body);
+    }
+    found
+}
+
 pub(super) fn parse_asm(text: &str) -> Result<ParsedAsm, String> {
     let t = text.trim_start();
     let t = ["asm", "__asm__", "__asm"]
@@ -492,5 +555,19 @@ mod tests {
         assert!(!is_async_copy("cp.async.bulk.shared::cluster.global"));
         assert_eq!(address_operand("[%3]").and_then(operand_index), Some(3));
         assert_eq!(split_operands("{%0, %1, %2, %3}, [%4]"), vec!["{%0, %1, %2, %3}", "[%4]"]);
+    }
+
+    #[test]
+    fn reads_macro_bodies() {
+        let src = "#define CP(dst, src) \\\n    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" \\\n   :: \"r\"(dst), \"l\"(src))\n#define COMMIT() asm volatile(\"cp.async.commit_group;\\n\" ::)\n#define WAIT_ALL asm volatile(\"cp.async.wait_all;\")\n";
+        assert_eq!(macro_use("CP(&s[0], g)"), Some("CP"));
+        let body = macro_body(src, "CP").expect("defined");
+        let p = parse_asm(&body).expect("parses");
+        assert_eq!(p.inputs, vec!["r".to_string(), "l".to_string()]);
+        assert!(parse_asm(&macro_body(src, "COMMIT").expect("defined")).is_ok());
+        assert!(parse_asm(&macro_body(src, "WAIT_ALL").expect("defined")).is_ok());
+        assert_eq!(macro_body(src, "WAIT"), None);
+        assert_eq!(macro_body("#define A 1\n#define A 2\n", "A"), None);
+        assert!(starts_with_asm("asm volatile(\"\")") && !starts_with_asm("asmx(1)"));
     }
 }

@@ -34,6 +34,8 @@ pub(super) fn state_layout(name: &str) -> Option<Layout> {
         name: name.to_string(),
         fields: vec![("rng".to_string(), Member::Scalar(Ty::UInt))],
         aliases: Vec::new(),
+        arrays: Vec::new(),
+        unions: false,
     })
 }
 

@@ -13,6 +13,15 @@
 //! parameter or a returned struct of an inlined function). Values move member by member
 //! ([`Val`]): a copy is one read and one write per scalar word, and a pointer member's array and
 //! element offset. Pointer members of structs in memory are not modelled (refused).
+//!
+//! An array member (`float a[32][32]`, `T v[N]`) is its elements' words one after another,
+//! row-major, among the record's ([`ArrayMember`]): `s.a[r][k]` is the record's word
+//! `start + r * 32 + k`, whatever holds the record. Its subscripts are computed, so a local,
+//! temporary or call result holding one is a thread-local array of one record
+//! (`local_array.rs`'s row per thread), where `p.v[i]` is an element like any other — unless
+//! the record also holds pointers, which memory does not hold (a kernel parameter such as
+//! `struct TensorInfo { float *data; int sizes[4]; }`, or a copy of one): then it stays one
+//! local (or parameter) per word, and its arrays are only read, `d.sizes[i]` a `?:` over them.
 
 use super::{convert, pointee, strip, Binding, Elem, Lx, Ty, R};
 use crate::kpl::ast::{ArrayDecl, BinOp, Expr, Space, StmtKind, Width, WriteMode};
@@ -36,6 +45,43 @@ pub(super) struct Layout {
     /// word, so reading one is the exact reinterpretation of the word's bits (floats are
     /// their bits in KPL).
     pub(super) aliases: Vec<(String, usize, Ty)>,
+    /// The array members (`float a[32][32]`, `T v[N]`), nested records' ones with their paths
+    /// (`in.v`): their elements' words lie in `fields` one after another, row-major, each
+    /// element's path its subscripts (`a[3][5]`, `p[1].x`).
+    pub(super) arrays: Vec<ArrayMember>,
+    /// It is, or holds, a union of several members: a brace list could set any of them, which
+    /// the model does not follow.
+    pub(super) unions: bool,
+}
+
+/// An array member of a record: where its words start among the record's, its dimensions and
+/// what each element is. `s.a[r][k]` is word `start + (r * dims[1] + k) * elem.words()`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ArrayMember {
+    /// The member's path in the record (`a`, `in.v`).
+    pub(super) path: String,
+    /// Its first word in the record.
+    pub(super) start: usize,
+    /// Its dimensions, outermost first (each known and positive).
+    pub(super) dims: Vec<u32>,
+    /// What one element is: a scalar, or a record of `elem.words()` words.
+    pub(super) elem: Elem,
+}
+
+impl ArrayMember {
+    /// How many words the whole member takes.
+    fn words(&self) -> usize {
+        self.dims.iter().map(|d| *d as usize).product::<usize>() * self.elem.words() as usize
+    }
+}
+
+/// How a type lies in memory ([`Lx::packing`]): the size of each word, how many, and the
+/// type's alignment, all in bytes but `words`.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    word: u32,
+    words: u64,
+    align: u64,
 }
 
 /// What one word of a record holds.
@@ -75,9 +121,107 @@ enum Found {
     Word(usize, Member),
     /// A nested record: its first word and its layout.
     Sub(usize, Rc<Layout>),
+    /// An array member.
+    Array(ArrayMember),
 }
 
 impl Layout {
+    /// A layout of no words yet.
+    fn empty(name: String) -> Layout {
+        Layout { name, fields: Vec::new(), aliases: Vec::new(), arrays: Vec::new(), unions: false }
+    }
+
+    /// Appends the record `inner` as the member `path` (`pos`: words `pos.x`, `pos.y`, …).
+    fn push_record(&mut self, path: &str, inner: &Layout) {
+        let base = self.fields.len();
+        self.aliases.extend(inner.aliases.iter().map(|(p, i, t)| (format!("{path}.{p}"), base + i, *t)));
+        self.fields.extend(inner.fields.iter().map(|(p, m)| (format!("{path}.{p}"), m.clone())));
+        self.arrays.extend(inner.arrays.iter().map(|a| ArrayMember {
+            path: format!("{path}.{}", a.path),
+            start: base + a.start,
+            ..a.clone()
+        }));
+        self.unions |= inner.unions;
+    }
+
+    /// Appends the array member `member` of `dims` (each positive) `elem`s: one word per scalar
+    /// of each element, row-major. `None` when the record would pass
+    /// [`crate::limits::MAX_RECORD_WORDS`] (checked before a word is added).
+    fn push_array(&mut self, member: &str, dims: Vec<u32>, elem: Elem) -> Option<()> {
+        let count = dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d as usize))?;
+        let words = count.checked_mul(elem.words() as usize)?;
+        if dims.is_empty() || self.fields.len().checked_add(words)? > crate::limits::MAX_RECORD_WORDS {
+            return None;
+        }
+        let start = self.fields.len();
+        for k in 0..count {
+            // The element's subscripts, last dimension fastest.
+            let mut at = Vec::with_capacity(dims.len());
+            let mut rest = k;
+            for d in dims.iter().rev() {
+                at.push(rest % *d as usize);
+                rest /= *d as usize;
+            }
+            let path: String = std::iter::once(member.to_string())
+                .chain(at.iter().rev().map(|i| format!("[{i}]")))
+                .collect();
+            match &elem {
+                Elem::Scalar(t) => self.fields.push((path, Member::Scalar(*t))),
+                // An element's own array members are reached through the element (its layout),
+                // never by a path of the outer record.
+                Elem::Record(l) => {
+                    self.unions |= l.unions;
+                    let base = self.fields.len();
+                    self.aliases
+                        .extend(l.aliases.iter().map(|(p, i, t)| (format!("{path}.{p}"), base + i, *t)));
+                    self.fields.extend(l.fields.iter().map(|(p, m)| (format!("{path}.{p}"), m.clone())));
+                }
+            }
+        }
+        self.arrays.push(ArrayMember { path: member.to_string(), start, dims, elem });
+        Some(())
+    }
+
+    /// A record member of a union that another member's words hold (`u.v` of `union { float
+    /// a[4]; float4 v; }`): its scalars are aliases of consecutive words, as a layout of its own
+    /// whose types are the member's. `None` when it is no such member.
+    fn aliased_record(&self, name: &str) -> Option<Found> {
+        let prefix = format!("{name}.");
+        let words: Vec<(String, usize, Ty)> = self
+            .aliases
+            .iter()
+            .filter(|(p, _, _)| p.starts_with(&prefix))
+            .map(|(p, i, t)| (p[prefix.len()..].to_string(), *i, *t))
+            .collect();
+        let start = words.first()?.1;
+        // One word each, in order: a nested union's own aliases would repeat a word.
+        if words.iter().enumerate().any(|(k, (_, i, _))| *i != start + k) {
+            return None;
+        }
+        let end = start + words.len();
+        let arrays = self
+            .arrays
+            .iter()
+            .filter(|a| a.path.starts_with(&prefix) && (start..end).contains(&a.start))
+            .map(|a| ArrayMember {
+                path: a.path[prefix.len()..].to_string(),
+                start: a.start - start,
+                ..a.clone()
+            })
+            .collect();
+        let fields = words.into_iter().map(|(p, _, t)| (p, Member::Scalar(t))).collect();
+        Some(Found::Sub(
+            start,
+            Rc::new(Layout {
+                name: format!("{}.{name}", self.name),
+                fields,
+                aliases: Vec::new(),
+                arrays,
+                unions: self.unions,
+            }),
+        ))
+    }
+
     pub(super) fn words(&self) -> u32 {
         self.fields.len() as u32
     }
@@ -86,7 +230,24 @@ impl Layout {
         self.fields.iter().map(|(p, _)| p.clone()).collect()
     }
 
+    /// Whether the record holds an array member (its elements are picked by computed indices).
+    pub(super) fn has_arrays(&self) -> bool {
+        !self.arrays.is_empty()
+    }
+
+    /// Whether a value of the record lives in memory (a thread-local row) rather than in one
+    /// local per word: it holds an array member, whose elements computed subscripts pick, and
+    /// no pointer member, which memory does not hold. A record with both (`struct TensorInfo {
+    /// float *data; int sizes[4]; }`, a kernel parameter or a copy of one) stays in locals,
+    /// where its arrays are read by index and never written.
+    pub(super) fn lives_in_memory(&self) -> bool {
+        self.has_arrays() && !self.fields.iter().any(|(_, m)| matches!(m, Member::Pointer(_)))
+    }
+
     fn find(&self, name: &str) -> Option<Found> {
+        if let Some(a) = self.arrays.iter().find(|a| a.path == name) {
+            return Some(Found::Array(a.clone()));
+        }
         if let Some(i) = self.fields.iter().position(|(p, _)| p == name) {
             return Some(Found::Word(i, self.fields[i].1.clone()));
         }
@@ -94,7 +255,9 @@ impl Layout {
             return Some(Found::Word(*i, Member::Scalar(*t)));
         }
         let prefix = format!("{name}.");
-        let start = self.fields.iter().position(|(p, _)| p.starts_with(&prefix))?;
+        let Some(start) = self.fields.iter().position(|(p, _)| p.starts_with(&prefix)) else {
+            return self.aliased_record(name);
+        };
         let fields: Vec<(String, Member)> = self.fields[start..]
             .iter()
             .take_while(|(p, _)| p.starts_with(&prefix))
@@ -107,7 +270,26 @@ impl Layout {
             .filter(|(p, i, _)| p.starts_with(&prefix) && (start..end).contains(i))
             .map(|(p, i, t)| (p[prefix.len()..].to_string(), i - start, *t))
             .collect();
-        Some(Found::Sub(start, Rc::new(Layout { name: format!("{}.{name}", self.name), fields, aliases })))
+        let arrays = self
+            .arrays
+            .iter()
+            .filter(|a| a.path.starts_with(&prefix) && (start..end).contains(&a.start))
+            .map(|a| ArrayMember {
+                path: a.path[prefix.len()..].to_string(),
+                start: a.start - start,
+                ..a.clone()
+            })
+            .collect();
+        Some(Found::Sub(
+            start,
+            Rc::new(Layout {
+                name: format!("{}.{name}", self.name),
+                fields,
+                aliases,
+                arrays,
+                unions: self.unions,
+            }),
+        ))
     }
 }
 
@@ -133,6 +315,9 @@ impl Locals {
                 let fields = self.fields.get(start..start + layout.fields.len())?.to_vec();
                 Some(Binding::Record(Rc::new(Locals { layout, fields })))
             }
+            // No binding stands for a whole array: its subscripts pick a word
+            // ([`Lx::member_subscript`]).
+            Found::Array(_) => None,
         }
     }
 }
@@ -173,6 +358,32 @@ pub(super) enum MemberPlace {
     Word { array: String, index: Vec<Expr>, ty: Ty },
     /// A nested record in memory.
     Record(Rc<InMemory>),
+    /// An array member of a record in memory: its first word is `base` (scaled as `base` is).
+    Array { array: String, prefix: Vec<Expr>, base: Expr, member: ArrayMember },
+    /// An array member of a record held in locals (a kernel parameter by value).
+    LocalArray(Rc<Locals>, ArrayMember),
+}
+
+/// Where the subscripts of an array member reach ([`Lx::member_subscript`]).
+pub(super) enum MemberElement {
+    /// A word in memory: the array, what the element is, and the indices of its first word
+    /// (without a thread-local array's row); `rest` dimensions are left unsubscripted (a row).
+    Memory { array: String, elem: Elem, index: Vec<Expr>, rest: usize },
+    /// A word of a record held in locals: the member's word `word` (an expression over the
+    /// subscripts), `rest` dimensions left unsubscripted.
+    Locals { locals: Rc<Locals>, elem: Elem, first: usize, word: Expr, rest: usize },
+}
+
+/// A member's array type (`float[32][32]` → (`float`, [32, 32])); not a pointer to arrays
+/// (`float (*)[4]`) nor an array of pointers, whose elements are not laid out.
+fn member_array_type(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
+    let (elem, dims) = super::array_type(ty)?;
+    (!elem.contains('(') && !elem.contains('*')).then_some((elem, dims))
+}
+
+/// A member's path as part of a KPL name (`pos.x` → `pos_x`, `dims[2]` → `dims_2`).
+fn kpl_part(path: &str) -> String {
+    path.replace(['.', '['], "_").replace(']', "")
 }
 
 /// `e + k`, without a `+ 0`.
@@ -183,6 +394,14 @@ pub(super) fn add(e: Expr, k: u32) -> Expr {
         Expr::Const(k)
     } else {
         Expr::bin(BinOp::Add, e, Expr::Const(k))
+    }
+}
+
+/// `e + k`, a constant `e` folded (an array member's constant word: `s.w[2]` is word `10`).
+fn add_folded(e: Expr, k: u32) -> Expr {
+    match e {
+        Expr::Const(c) => Expr::Const(c.wrapping_add(k)),
+        e => add(e, k),
     }
 }
 
@@ -253,7 +472,8 @@ pub(super) fn bare(ty: &str) -> String {
 impl Lx<'_> {
     /// The layout of a record type (vector types, the user's structs), or `None` when the
     /// type is not one we lay out (unions with members of different sizes or kinds, base
-    /// classes, array members, templates).
+    /// classes, arrays of pointers or of unknown size, records past
+    /// [`crate::limits::MAX_RECORD_WORDS`]).
     pub(super) fn layout_of(&self, ty: &str) -> Option<Rc<Layout>> {
         self.layout_at(ty, 0).map(Rc::new)
     }
@@ -269,57 +489,95 @@ impl Lx<'_> {
         if let Some((t, n, _)) = builtin_vector(&name) {
             let fields =
                 ["x", "y", "z", "w"][..n].iter().map(|f| (f.to_string(), Member::Scalar(t))).collect();
-            return Some(Layout { name, fields, aliases: Vec::new() });
+            return Some(Layout { name, fields, aliases: Vec::new(), arrays: Vec::new(), unions: false });
         }
         let record = self.record_named(&name).or_else(|| {
             let resolved = bare(&self.resolve(&name));
             (resolved != name).then(|| self.record_named(&resolved)).flatten()
         })?;
         if record.tag == "union" {
-            return self.union_layout(name, record);
+            return self.union_layout(name, record, depth);
         }
         if record.has_bases || record.fields.is_empty() {
             return None;
         }
-        let mut fields = Vec::new();
-        let mut aliases = Vec::new();
+        let mut layout = Layout::empty(name);
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
             if let Some(t) = self.scalar_of(&mty) {
-                fields.push((member.clone(), Member::Scalar(t)));
+                layout.fields.push((member.clone(), Member::Scalar(t)));
             } else if let Some(e) = pointee(&mty).and_then(|p| self.elem_of_at(p, depth + 1)) {
-                fields.push((member.clone(), Member::Pointer(e)));
+                layout.fields.push((member.clone(), Member::Pointer(e)));
+            } else if let Some((elem, dims)) = member_array_type(&mty) {
+                let elem = self.elem_of_at(&elem, depth + 1)?;
+                let dims: Vec<u32> = dims.into_iter().map(|d| d.filter(|d| *d > 0)).collect::<Option<_>>()?;
+                layout.push_array(member, dims, elem)?;
             } else {
                 let inner = self.layout_at(&mty, depth + 1)?;
-                let base = fields.len();
-                aliases.extend(
-                    inner.aliases.into_iter().map(|(p, i, t)| (format!("{member}.{p}"), base + i, t)),
-                );
-                fields.extend(inner.fields.into_iter().map(|(p, m)| (format!("{member}.{p}"), m)));
+                layout.push_record(member, &inner);
+            }
+            if layout.fields.len() > crate::limits::MAX_RECORD_WORDS {
+                return None;
             }
         }
-        Some(Layout { name, fields, aliases })
+        Some(layout)
     }
 
-    /// A union whose members are scalars of one size: one word, which the first member
-    /// names and the others alias. Other unions (a wider member, an array or struct member)
-    /// are no layout: what one member reads of another's bytes is not a word's bits.
-    fn union_layout(&self, name: String, record: &super::super::model::Record) -> Option<Layout> {
-        let mut members = Vec::new();
+    /// A union whose members' words all have one size (scalars, vectors and structs of them,
+    /// arrays of those): the words of its first member with the most words, which the others
+    /// alias from word 0 — their scalars as `aliases`, their arrays as array members starting
+    /// where their words do (`union { float4 v; float a[4]; }`: `a[i]` is `v`'s word `i`).
+    /// Reading a member is then the exact reinterpretation of the words' bits (floats are their
+    /// bits in KPL). Other unions (members of different word sizes, `double` beside `float2`,
+    /// padding, pointers) are no layout: what one member reads of another's bytes is not a
+    /// word's bits.
+    fn union_layout(
+        &self,
+        name: String,
+        record: &super::super::model::Record,
+        depth: usize,
+    ) -> Option<Layout> {
+        let mut parts: Vec<Layout> = Vec::new();
         let mut size = None;
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
-            let t = self.scalar_of(&mty)?;
-            let bytes = scalar_bytes(&mty)?;
+            let bytes = self.word_bytes(&mty)?;
             if size.is_some_and(|s| s != bytes) {
                 return None;
             }
             size = Some(bytes);
-            members.push((member.clone(), t));
+            let mut part = Layout::empty(String::new());
+            if let Some(t) = self.scalar_of(&mty) {
+                part.fields.push((member.clone(), Member::Scalar(t)));
+            } else if let Some((elem, dims)) = member_array_type(&mty) {
+                let elem = self.elem_of_at(&elem, depth + 1)?;
+                let dims: Vec<u32> = dims.into_iter().map(|d| d.filter(|d| *d > 0)).collect::<Option<_>>()?;
+                part.push_array(member, dims, elem)?;
+            } else {
+                part.push_record(member, &self.layout_at(&mty, depth + 1)?);
+            }
+            if part.fields.iter().any(|(_, m)| matches!(m, Member::Pointer(_))) {
+                return None;
+            }
+            parts.push(part);
         }
-        let (first, t) = members.first()?.clone();
-        let aliases = members[1..].iter().map(|(m, t)| (m.clone(), 0, *t)).collect();
-        Some(Layout { name, fields: vec![(first, Member::Scalar(t))], aliases })
+        let most = parts.iter().map(|p| p.fields.len()).max()?;
+        let owner = parts.iter().position(|p| p.fields.len() == most)?;
+        let mut layout = parts[owner].clone();
+        layout.name = name;
+        layout.unions |= parts.len() > 1;
+        for (k, part) in parts.into_iter().enumerate() {
+            if k == owner {
+                continue;
+            }
+            layout.unions |= part.unions;
+            layout
+                .aliases
+                .extend(part.fields.iter().enumerate().map(|(i, (p, m))| (p.clone(), i, member_ty(m))));
+            layout.aliases.extend(part.aliases);
+            layout.arrays.extend(part.arrays);
+        }
+        Some(layout)
     }
 
     /// Whether `ty` names one of the user's unions.
@@ -351,28 +609,70 @@ impl Lx<'_> {
         }
     }
 
-    /// The size of every word of `ty`, when they all have one size.
+    /// The size of every word of `ty`, when they all have one size and no padding lies between
+    /// or after them (then a pointer cast between such types is a view of the same words).
     pub(super) fn word_bytes(&self, ty: &str) -> Option<u32> {
-        if self.scalar_of(ty).is_some() {
-            return scalar_bytes(ty).or_else(|| scalar_bytes(&self.resolve(ty)));
-        }
-        let name = bare(ty);
-        if let Some((_, _, bytes)) = builtin_vector(&name) {
-            return Some(bytes);
-        }
-        let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
-        if record.aligned {
+        self.packing(ty, 0).map(|p| p.word)
+    }
+
+    /// The size in bytes of `ty` (a scalar, a record or an array of them) when its words have
+    /// one size and no padding (`None` also past 2^32 bytes).
+    pub(super) fn size_of(&self, ty: &str) -> Option<u32> {
+        let p = self.packing(ty, 0)?;
+        u32::try_from(p.words.checked_mul(u64::from(p.word))?).ok()
+    }
+
+    /// How `ty` lies in memory when its words have one size: CUDA's alignments (a scalar's
+    /// size; `float2`/`float4`-style vectors their whole size up to 16; an `alignas` the value
+    /// written), and `None` where a member would need padding before it or the record after its
+    /// last member — a cast to such a type would not see its words one after another.
+    fn packing(&self, ty: &str, depth: usize) -> Option<Packing> {
+        if depth > MAX_NESTING {
             return None;
         }
-        let mut size = None;
+        if self.scalar_of(ty).is_some() {
+            let word = scalar_bytes(ty).or_else(|| scalar_bytes(&self.resolve(ty)))?;
+            return Some(Packing { word, words: 1, align: u64::from(word) });
+        }
+        if let Some((elem, dims)) = member_array_type(ty) {
+            let p = self.packing(&elem, depth + 1)?;
+            let count = dims.iter().try_fold(1u64, |n, d| d.and_then(|d| n.checked_mul(u64::from(d))))?;
+            return Some(Packing { words: p.words.checked_mul(count)?, ..p });
+        }
+        let name = bare(ty);
+        if let Some((_, n, word)) = builtin_vector(&name) {
+            let align = if n == 2 || n == 4 { (n as u32 * word).min(16) } else { word };
+            return Some(Packing { word, words: n as u64, align: u64::from(align) });
+        }
+        let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
+        if record.has_bases || record.fields.is_empty() {
+            return None;
+        }
+        let union = record.tag == "union";
+        let (mut word, mut words, mut align) = (None, 0u64, 1u64);
         for (_, mty) in &record.fields {
-            let b = self.word_bytes(&self.resolve(mty))?;
-            if size.is_some_and(|s| s != b) {
+            let p = self.packing(&self.resolve(mty), depth + 1)?;
+            if word.is_some_and(|w| w != p.word) {
                 return None;
             }
-            size = Some(b);
+            word = Some(p.word);
+            align = align.max(p.align);
+            if union {
+                words = words.max(p.words);
+            } else {
+                // Padding before this member: its offset is not a multiple of its alignment.
+                if (words * u64::from(p.word)) % p.align != 0 {
+                    return None;
+                }
+                words = words.checked_add(p.words)?;
+            }
         }
-        size
+        let word = word?;
+        if record.aligned {
+            // An alignment whose value clang did not give may pad the record: not assumed.
+            align = align.max(record.align?);
+        }
+        (words.checked_mul(u64::from(word))? % align == 0).then_some(Packing { word, words, align })
     }
 
     /// The array declaration of `kpl` holding `elem`s: a record's words extend the last
@@ -420,7 +720,7 @@ impl Lx<'_> {
         let mut fields = Vec::new();
         for (path, m) in &layout.fields {
             let source = format!("{name}.{path}");
-            let kpl = self.fresh(&format!("{name}_{}", path.replace('.', "_")));
+            let kpl = self.fresh(&format!("{name}_{}", kpl_part(path)));
             match m {
                 Member::Scalar(t) => {
                     self.params.push(kpl.clone());
@@ -442,17 +742,57 @@ impl Lx<'_> {
     pub(super) fn record_locals(&mut self, name: &str, layout: Rc<Layout>) -> Rc<Locals> {
         let mut fields = Vec::new();
         for (path, m) in &layout.fields {
-            let kpl = self.fresh(&format!("{name}_{}", path.replace('.', "_")));
+            let kpl = self.fresh(&format!("{name}_{}", kpl_part(path)));
             self.emit(StmtKind::Local { name: kpl.clone(), init: None });
             fields.push(local_member(kpl, m));
         }
         Rc::new(Locals { layout, fields })
     }
 
-    /// Fresh temporaries holding a record's value (an inlined call's result, a `?:`'s).
-    pub(super) fn record_temps(&mut self, layout: Rc<Layout>) -> Rc<Locals> {
+    /// Fresh temporaries holding a record's value (an inlined call's result, a `?:`'s): locals,
+    /// or a thread-local record for one with array members ([`Self::record_store`]).
+    pub(super) fn record_temps(&mut self, layout: Rc<Layout>) -> Place {
+        if layout.lives_in_memory() {
+            let name = self.fresh("_rec");
+            return self.private_record(&name, &name, layout);
+        }
         let fields = layout.fields.iter().map(|(_, m)| local_member(self.temp(None), m)).collect();
-        Rc::new(Locals { layout, fields })
+        Place::Locals(Rc::new(Locals { layout, fields }))
+    }
+
+    /// Fresh storage for a record variable named `name` in the source: one local per word, or —
+    /// a record with array members, whose elements computed subscripts pick — a thread-local
+    /// array of one record (`local_array.rs`: a row per thread, never shared), where `p.v[i]`
+    /// is an element like any other.
+    pub(super) fn record_store(&mut self, name: &str, layout: Rc<Layout>) -> Place {
+        if layout.lives_in_memory() {
+            let kpl = self.declare(name);
+            return self.private_record(&kpl, name, layout);
+        }
+        Place::Locals(self.record_locals(name, layout))
+    }
+
+    /// The thread-local array `kpl` (`source` in reports) of one record.
+    fn private_record(&mut self, kpl: &str, source: &str, layout: Rc<Layout>) -> Place {
+        let mut dims: Vec<Option<u32>> = crate::kpl::THREAD_ROW_DIMS.iter().map(|d| Some(*d)).collect();
+        dims.push(Some(1));
+        let at = self.cur_span;
+        self.declare_array(kpl, source, Space::Shared, &dims, &Elem::Record(layout.clone()), at);
+        self.private.insert(kpl.to_string());
+        Place::Memory(Rc::new(InMemory {
+            array: kpl.to_string(),
+            prefix: Vec::new(),
+            base: Expr::Const(0),
+            layout,
+        }))
+    }
+
+    /// The binding of a record variable whose storage is `place`.
+    pub(super) fn record_binding(place: Place) -> Binding {
+        match place {
+            Place::Locals(l) => Binding::Record(l),
+            Place::Memory(m) => Binding::RecordRef(m),
+        }
     }
 
     /// The record a record-typed lvalue denotes.
@@ -518,9 +858,10 @@ impl Lx<'_> {
             self.record_place(base)?
         };
         match record {
-            Place::Locals(l) => match l.member(name) {
-                Some(b) => Ok(MemberPlace::Bound(self.resolved(b))),
-                None => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
+            Place::Locals(l) => match (l.member(name), l.layout.find(name)) {
+                (Some(b), _) => Ok(MemberPlace::Bound(self.resolved(b))),
+                (None, Some(Found::Array(a))) => Ok(MemberPlace::LocalArray(l.clone(), a)),
+                (None, _) => Err(self.unsupported(format!("the member `{name}` of `{}`", l.layout.name), n)),
             },
             Place::Memory(m) => match m.layout.find(name) {
                 Some(Found::Word(i, Member::Scalar(ty))) => Ok(MemberPlace::Word {
@@ -537,9 +878,186 @@ impl Lx<'_> {
                     base: add(m.base.clone(), start as u32 * self.scale(&m.array)),
                     layout,
                 }))),
+                Some(Found::Array(a)) => Ok(MemberPlace::Array {
+                    array: m.array.clone(),
+                    prefix: m.prefix.clone(),
+                    base: add_folded(m.base.clone(), a.start as u32 * self.scale(&m.array)),
+                    member: a,
+                }),
                 None => Err(self.unsupported(format!("the member `{name}` of `{}`", m.layout.name), n)),
             },
         }
+    }
+
+    /// `s.a[r][k]`, `p->v[i]`, a row `s.a[r]` or the member `s.a` alone: where the subscripts
+    /// written reach in the array member, each evaluated (outermost first). The index is the
+    /// record's words flattened, `first + (r * dims[1] + k) * elem.words()`: the verifier checks
+    /// it against the whole array holding the record (its declared dimensions), not against
+    /// the member's, so an index past the member's end but inside the record is the word C's
+    /// layout reaches (a race on it is still found). `None`: `n` is not a subscript of an array
+    /// member (nor one).
+    pub(super) fn member_subscript(&mut self, n: &super::Node) -> Option<R<MemberElement>> {
+        let mut subs = Vec::new();
+        let mut b = strip(n);
+        while b.kind == super::NodeKind::ArraySubscript {
+            let [base, index] = b.children.as_slice() else { return None };
+            subs.push(index);
+            b = strip(base);
+        }
+        subs.reverse();
+        if !matches!(b.kind, super::NodeKind::Member { .. }) {
+            return None;
+        }
+        member_array_type(&self.resolve(b.ty.as_deref()?))?;
+        Some((|| {
+            let place = self.member(b)?;
+            let (member, scale) = match &place {
+                MemberPlace::Array { member, array, .. } => (member.clone(), self.scale(array)),
+                MemberPlace::LocalArray(_, member) => (member.clone(), 1),
+                _ => return Err(self.unsupported("this member as an array", b)),
+            };
+            let dims = &member.dims;
+            if subs.len() > dims.len() {
+                return Err(self.unsupported("more subscripts than the member's dimensions", n));
+            }
+            let mut flat: Option<Expr> = None;
+            for (k, s) in subs.iter().enumerate() {
+                let (e, _) = self.rvalue(s)?;
+                flat = Some(match flat {
+                    None => e,
+                    Some(f) => Expr::bin(BinOp::Add, scaled(f, dims[k]), e),
+                });
+            }
+            let rest = dims.len() - subs.len();
+            let inner: u32 = dims[subs.len()..].iter().product::<u32>() * member.elem.words();
+            // Constant subscripts fold (`s.v[2]` is word `start + 2`), as a member's word does.
+            let offset =
+                flat.map(|f| scaled(f, inner * scale)).map(|o| o.constant_value().map_or(o, Expr::Const));
+            let elem = member.elem.clone();
+            Ok(match place {
+                MemberPlace::Array { array, mut prefix, base, .. } => {
+                    let word = match offset {
+                        None => base,
+                        Some(Expr::Const(k)) => add_folded(base, k),
+                        Some(o) if base == Expr::Const(0) => o,
+                        Some(o) => Expr::bin(BinOp::Add, base, o),
+                    };
+                    prefix.push(word);
+                    MemberElement::Memory { array, elem, index: prefix, rest }
+                }
+                MemberPlace::LocalArray(locals, member) => MemberElement::Locals {
+                    locals,
+                    elem,
+                    first: member.start,
+                    word: offset.unwrap_or(Expr::Const(0)),
+                    rest,
+                },
+                _ => return Err(self.unsupported("this member as an array", b)),
+            })
+        })())
+    }
+
+    /// Hook of `indices`: the element `s.a[r][k]` of an array member of a record in memory —
+    /// its array, what it is, its indices. `None`: `n` is no subscript of an array member.
+    pub(super) fn member_element(&mut self, n: &super::Node) -> Option<R<(String, Elem, Vec<Expr>)>> {
+        let r = self.member_subscript(n)?;
+        Some(r.and_then(|m| match m {
+            MemberElement::Memory { array, elem, index, rest: 0 } => Ok((array, elem, index)),
+            MemberElement::Memory { rest, .. } => Err(self.unsupported(
+                format!("an access with {rest} subscript(s) fewer than the array member's dimensions (a row as a value)"),
+                n,
+            )),
+            MemberElement::Locals { .. } => Err(self.unsupported(
+                "an element of an array member of a struct held in locals (a kernel parameter by value) as a place in memory (only its value is read)",
+                n,
+            )),
+        }))
+    }
+
+    /// Hook of `pointer`: a row of an array member (`s.a[r]`, or `s.v` of a one-dimensional
+    /// one) as a pointer to its first element; inside a multi-dimensional array of records, a
+    /// view of that array's row (`row_pointer.rs`). `None`: `n` is no array member or
+    /// subscript of one.
+    pub(super) fn member_row_pointer(&mut self, n: &super::Node) -> Option<R<(String, Elem, Expr)>> {
+        let r = self.member_subscript(n)?;
+        Some(r.and_then(|m| match m {
+            MemberElement::Memory { array, elem, mut index, rest: 1 } => {
+                let last = index.pop().unwrap_or(Expr::Const(0));
+                if index.is_empty() {
+                    return Ok((array, elem, last));
+                }
+                if self.is_view(&array) {
+                    return Err(self.unsupported(
+                        "a pointer into an array member of a struct seen through a row pointer",
+                        n,
+                    ));
+                }
+                let prefix = self.row_index(&array, index);
+                let view = self.row_view(&array, prefix);
+                Ok((view, elem, last))
+            }
+            MemberElement::Memory { .. } => {
+                Err(self.unsupported("a pointer to rows of an array member (only to its elements)", n))
+            }
+            MemberElement::Locals { .. } => Err(
+                self.unsupported("a pointer into a struct held in locals (a kernel parameter by value)", n),
+            ),
+        }))
+    }
+
+    /// Hook of `load`: the value of `s.a[i]` where `s` is a record held in locals (a kernel
+    /// parameter by value): the word itself for constant subscripts, else the choice among the
+    /// member's words by the index (`?:` over them — exact in bounds; an index past the member
+    /// reads its last word: the locals are the thread's own, so no race hides there). `None`:
+    /// `n` is no subscript of such a member.
+    pub(super) fn local_member_value(&mut self, n: &super::Node) -> Option<R<(Expr, Ty)>> {
+        let mut b = strip(n);
+        while b.kind == super::NodeKind::ArraySubscript {
+            b = strip(b.children.first()?);
+        }
+        let base = strip(b.children.first()?);
+        let in_locals = match &base.kind {
+            super::NodeKind::Member { .. } | super::NodeKind::DeclRef { .. } => {
+                matches!(self.binding(base), Some(Binding::Record(_)))
+            }
+            _ => false,
+        };
+        if !in_locals {
+            return None;
+        }
+        let r = self.member_subscript(n)?;
+        Some(r.and_then(|m| {
+            let MemberElement::Locals { locals, elem: Elem::Scalar(ty), first, word, rest: 0 } = m else {
+                return Err(self.unsupported("this use of an array member of a struct held in locals", n));
+            };
+            let count = match locals.layout.arrays.iter().find(|a| a.start == first) {
+                Some(a) => a.words(),
+                None => return Err(self.unsupported("this array member", n)),
+            };
+            let value = |i: usize| match locals.fields.get(first + i) {
+                Some(Binding::Scalar { kpl, ty: t }) => Some(convert(Expr::var(kpl), *t, ty)),
+                _ => None,
+            };
+            if let Some(k) = word.constant_value() {
+                return match usize::try_from(k).ok().filter(|k| *k < count).and_then(value) {
+                    Some(v) => Ok((v, ty)),
+                    None => Err(self.unsupported("a constant subscript outside the array member", n)),
+                };
+            }
+            if count > crate::limits::MAX_RECORD_COPY_WORDS {
+                return Err(self.unsupported(
+                    format!("a computed subscript of an array member of {count} words held in locals"),
+                    n,
+                ));
+            }
+            let mut chosen = value(count - 1).ok_or_else(|| self.unsupported("this array member", n))?;
+            for i in (0..count - 1).rev() {
+                let v = value(i).ok_or_else(|| self.unsupported("this array member", n))?;
+                let hit = Expr::bin(BinOp::Eq, word.clone(), Expr::Const(i as u32));
+                chosen = Expr::Select(Box::new(hit), Box::new(v), Box::new(chosen));
+            }
+            Ok((chosen, ty))
+        }))
     }
 
     /// The values of every word of a record-typed expression, reads emitted in order.
@@ -648,7 +1166,7 @@ impl Lx<'_> {
                 let label = self.label();
                 let assign = |lx: &mut Self, e: &super::Node| -> R<()> {
                     let vals = lx.record_values(e, layout)?;
-                    lx.write_record(Place::Locals(slots.clone()), vals, e)
+                    lx.write_record(slots.clone(), vals, e)
                 };
                 let then = self.open_block(label, None, |lx| assign(lx, &n.children[1]))?;
                 let el = self.label();
@@ -658,7 +1176,7 @@ impl Lx<'_> {
                     kind: StmtKind::If { cond: c, then, els: Some(els) },
                     span,
                 });
-                self.read_record(Place::Locals(slots), n)
+                self.read_record(slots, n)
             }
             K::Call { callee: Some(name) } if name.starts_with("curand") => match self.curand_call(n, name) {
                 Some(r) => r.map(|vals| vals.into_iter().map(|(e, t)| Val::Scalar(e, t)).collect()),
@@ -704,7 +1222,7 @@ impl Lx<'_> {
                     return Ok(out);
                 };
                 match self.inline_into(n, f, args, Some(super::Want::Record(layout.clone())))? {
-                    Some(super::Slot::Record(slots)) => self.read_record(Place::Locals(slots), n),
+                    Some(super::Slot::Record(slots)) => self.read_record(slots, n),
                     _ => Err(self.unsupported("this call's struct value", n)),
                 }
             }
@@ -715,10 +1233,57 @@ impl Lx<'_> {
         }
     }
 
+    /// Where an inlined call's record result lies, when `n` is a call (through the conversions,
+    /// temporaries and elidable copies of its value) of a function with a body returning a
+    /// record with array members: a fresh thread-local record no one else names, which the
+    /// variable or reference it initializes can own rather than copy word by word. `None`: `n`
+    /// is no such call (nothing is lowered).
+    pub(super) fn call_result_place(&mut self, n: &super::Node, layout: &Rc<Layout>) -> Option<R<Place>> {
+        use super::NodeKind as K;
+        if !layout.lives_in_memory() {
+            return None;
+        }
+        let mut c = n;
+        loop {
+            let through = match &c.kind {
+                K::Paren | K::FunctionalCast => true,
+                K::ImplicitCast { cast } | K::CStyleCast { cast } => {
+                    matches!(cast.as_str(), "NoOp" | "ConstructorConversion")
+                }
+                K::Other { kind } => matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups"
+                        | "MaterializeTemporaryExpr"
+                        | "CXXBindTemporaryExpr"
+                        | "CXXConstructExpr"
+                ),
+                _ => false,
+            };
+            match c.children.as_slice() {
+                [one] if through => c = one,
+                _ => break,
+            }
+        }
+        if !matches!(c.kind, K::Call { .. } | K::OperatorCall { .. }) {
+            return None;
+        }
+        let model = self.model;
+        let f = match c.children.first().map(super::strip_callee).map(|x| &x.kind) {
+            Some(K::DeclRef { decl_id, .. }) => model.definition(decl_id)?,
+            _ => return None,
+        };
+        let args = &c.children[1..];
+        Some(match self.inline_into(c, f, args, Some(super::Want::Record(layout.clone()))) {
+            Ok(Some(super::Slot::Record(place))) => Ok(place),
+            Ok(_) => Err(self.unsupported("this call's struct value", c)),
+            Err(e) => Err(e),
+        })
+    }
+
     /// `{a, b, …}`: the members in order, nested records from nested lists or values, the
     /// rest zero (C++ value-initializes members an aggregate list leaves out).
     fn init_list(&mut self, n: &super::Node, layout: &Rc<Layout>) -> R<Vec<Val>> {
-        if !layout.aliases.is_empty() && !n.children.is_empty() {
+        if (layout.unions || !layout.aliases.is_empty()) && !n.children.is_empty() {
             // Which member of a union a list sets (`{.u = 1}`) is not in the model.
             return Err(
                 self.unsupported(format!("an initializer list of `{}`, which holds a union", layout.name), n)
@@ -729,7 +1294,18 @@ impl Lx<'_> {
         let mut i = 0;
         while i < layout.fields.len() {
             let (path, m) = &layout.fields[i];
-            let head = path.split('.').next().unwrap_or(path);
+            let head = path.split(['.', '[']).next().unwrap_or(path);
+            if let Some(a) = layout.arrays.iter().find(|a| a.path == head && a.start == i) {
+                // An array member: clang's list for it is fully braced, one list per dimension.
+                let words = a.words();
+                let v = match items.next() {
+                    Some(item) if !is_value_init(item) => self.array_init(item, &a.dims, &a.elem)?,
+                    _ => zeros(&a.elem, words / a.elem.words() as usize),
+                };
+                i += words;
+                vals.extend(v);
+                continue;
+            }
             let nested = path.contains('.');
             match items.next() {
                 None => {
@@ -767,14 +1343,48 @@ impl Lx<'_> {
         Ok(vals)
     }
 
+    /// The words of the brace list `list` for an array of `dims` `elem`s, row-major; the
+    /// elements it leaves out are zero (C++ value-initializes them).
+    fn array_init(&mut self, list: &super::Node, dims: &[u32], elem: &Elem) -> R<Vec<Val>> {
+        let Some((&outer, inner)) = dims.split_first() else {
+            return Err(self.unsupported("this initializer of an array member", list));
+        };
+        if list.kind != super::NodeKind::InitList {
+            return Err(self.unsupported("this initializer of an array member (only a brace list)", list));
+        }
+        if list.children.len() > outer as usize {
+            return Err(self.unsupported("more initializers than elements", list));
+        }
+        let per: usize = inner.iter().map(|d| *d as usize).product();
+        let mut vals = Vec::new();
+        for item in &list.children {
+            if is_value_init(item) {
+                vals.extend(zeros(elem, per));
+            } else if !inner.is_empty() {
+                vals.extend(self.array_init(strip(item), inner, elem)?);
+            } else {
+                match elem {
+                    Elem::Scalar(t) => vals.push(Val::Scalar(self.rvalue_as(item, *t)?, *t)),
+                    Elem::Record(l) => vals.extend(self.record_values(item, l)?),
+                }
+            }
+        }
+        let left = (outer as usize - list.children.len()) * per;
+        vals.extend(zeros(elem, left));
+        Ok(vals)
+    }
+
     /// Every word of a record, read.
     pub(super) fn read_record(&mut self, place: Place, n: &super::Node) -> R<Vec<Val>> {
         match place {
             Place::Locals(l) => l
                 .fields
                 .iter()
-                .map(|b| match self.resolved(b.clone()) {
-                    Binding::Scalar { kpl, ty } => Ok(Val::Scalar(Expr::Var(kpl), ty)),
+                .zip(&l.layout.fields)
+                .map(|(b, (_, m))| match self.resolved(b.clone()) {
+                    // The word as the layout's member reads it (a union's other member
+                    // reinterprets the bits: no conversion).
+                    Binding::Scalar { kpl, .. } => Ok(Val::Scalar(Expr::Var(kpl), member_ty(m))),
                     // A kernel parameter's pointer member: its global array from the start.
                     Binding::Array { kpl, elem, rank: 1 } => {
                         Ok(Val::Pointer { to: Some((kpl, elem)), at: Expr::Const(0) })
@@ -791,6 +1401,7 @@ impl Lx<'_> {
                 })
                 .collect(),
             Place::Memory(m) => {
+                self.copy_limit(&m.layout, n)?;
                 let mut vals = Vec::new();
                 for (i, (_, member)) in m.layout.fields.iter().enumerate() {
                     let dst = self.temp(None);
@@ -810,10 +1421,14 @@ impl Lx<'_> {
     pub(super) fn write_record(&mut self, place: Place, vals: Vec<Val>, n: &super::Node) -> R<()> {
         match place {
             Place::Locals(l) => {
-                for (b, v) in l.fields.iter().zip(vals) {
+                for ((b, (_, m)), v) in l.fields.iter().zip(&l.layout.fields).zip(vals) {
                     match (b, v) {
-                        (Binding::Scalar { kpl, ty }, Val::Scalar(v, vt)) => {
-                            self.emit(StmtKind::Assign { name: kpl.clone(), value: convert(v, vt, *ty) });
+                        // Converted to the layout's member, whose bits the local holds.
+                        (Binding::Scalar { kpl, .. }, Val::Scalar(v, vt)) => {
+                            self.emit(StmtKind::Assign {
+                                name: kpl.clone(),
+                                value: convert(v, vt, member_ty(m)),
+                            });
                         }
                         (Binding::MemberPtr { offset, elem }, Val::Pointer { to, at }) => {
                             if let Some((array, e)) = to {
@@ -840,6 +1455,7 @@ impl Lx<'_> {
                 }
             }
             Place::Memory(m) => {
+                self.copy_limit(&m.layout, n)?;
                 for (i, (v, (_, member))) in vals.into_iter().zip(&m.layout.fields).enumerate() {
                     let Val::Scalar(v, vt) = v else {
                         return Err(self.unsupported(
@@ -862,6 +1478,24 @@ impl Lx<'_> {
         Ok(())
     }
 
+    /// A record in memory is copied word by word: one past
+    /// [`crate::limits::MAX_RECORD_COPY_WORDS`] is refused rather than lowered to thousands of
+    /// statements.
+    fn copy_limit(&self, layout: &Layout, n: &super::Node) -> R<()> {
+        if layout.fields.len() > crate::limits::MAX_RECORD_COPY_WORDS {
+            return Err(self.unsupported(
+                format!(
+                    "copying `{}` ({} words; at most {} are copied word by word)",
+                    layout.name,
+                    layout.fields.len(),
+                    crate::limits::MAX_RECORD_COPY_WORDS
+                ),
+                n,
+            ));
+        }
+        Ok(())
+    }
+
     /// `a = b` on records (clang's `operator=` of a struct or vector).
     pub(super) fn assign_record(&mut self, lhs: &super::Node, rhs: &super::Node, n: &super::Node) -> R<()> {
         let ty = lhs.ty.clone().unwrap_or_default();
@@ -876,6 +1510,17 @@ impl Lx<'_> {
     /// A reference to the record `init` (`const Body &b = tile[k]`, a `float3 &` parameter): the
     /// record's locals, or its place in memory with the element fixed where it is bound.
     pub(super) fn record_ref(&mut self, init: &super::Node, layout: Rc<Layout>) -> R<Binding> {
+        if super::refs::under_temporary(init).1 {
+            // A `const` reference to a value (a call's result): C++ binds it to a temporary
+            // holding a copy.
+            if let Some(place) = self.call_result_place(init, &layout) {
+                return Ok(Self::record_binding(place?));
+            }
+            let vals = self.record_values(init, &layout)?;
+            let place = self.record_temps(layout);
+            self.write_record(place.clone(), vals, init)?;
+            return Ok(Self::record_binding(place));
+        }
         match self.record_place(init)? {
             Place::Locals(l) => Ok(Binding::Record(l)),
             Place::Memory(m) => {
@@ -901,17 +1546,41 @@ impl Lx<'_> {
         id: &str,
         layout: Rc<Layout>,
     ) -> R<()> {
+        // A default-constructed record in memory initializes nothing (its words stay as they
+        // were, which C leaves indeterminate).
+        if let Some(place) = v.children.first().and_then(|e| self.call_result_place(e, &layout)) {
+            // `Packet p = load_packet(ptr);`: the variable is the call's result, and reports
+            // name it.
+            let place = place?;
+            if let Place::Memory(m) = &place {
+                if let Some((_, view)) = self.source_arrays.iter_mut().find(|(k, _)| *k == m.array) {
+                    view.names = vec![name.to_string()];
+                }
+            }
+            self.bindings.insert(id.to_string(), Self::record_binding(place));
+            return Ok(());
+        }
         let init = match v.children.first() {
+            Some(e) if layout.lives_in_memory() && super::is_default_construction(e) => None,
             Some(e) => Some(self.record_values(e, &layout)?),
             None => None,
         };
-        let locals = self.record_locals(name, layout);
+        let place = self.record_store(name, layout);
         if let Some(vals) = init {
-            self.write_record(Place::Locals(locals.clone()), vals, v)?;
+            self.write_record(place.clone(), vals, v)?;
         }
-        self.bindings.insert(id.to_string(), Binding::Record(locals));
+        self.bindings.insert(id.to_string(), Self::record_binding(place));
         Ok(())
     }
+}
+
+/// The zero words of `count` `elem`s (value-initialized).
+fn zeros(elem: &Elem, count: usize) -> Vec<Val> {
+    let one: Vec<Val> = match elem {
+        Elem::Scalar(t) => vec![Val::Scalar(Expr::Const(0), *t)],
+        Elem::Record(l) => l.fields.iter().map(|(_, m)| Val::zero(m)).collect(),
+    };
+    std::iter::repeat_n(one, count).flatten().collect()
 }
 
 /// clang's `ImplicitValueInitExpr`: a member an initializer list leaves out (zero).
@@ -939,4 +1608,59 @@ pub(super) fn member_ty(m: &Member) -> Ty {
 fn split(array: String, mut index: Vec<Expr>, layout: Rc<Layout>) -> InMemory {
     let base = index.pop().unwrap_or(Expr::Const(0));
     InMemory { array, prefix: index, base, layout }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_members_are_their_elements_words_row_major() {
+        let mut pair = Layout::empty("float2".into());
+        pair.fields = vec![("x".into(), Member::Scalar(Ty::Float)), ("y".into(), Member::Scalar(Ty::Float))];
+        let mut l = Layout::empty("Tile".into());
+        l.fields.push(("n".into(), Member::Scalar(Ty::Int)));
+        l.push_array("a", vec![2, 3], Elem::Scalar(Ty::Float)).expect("fits");
+        l.push_array("p", vec![2], Elem::Record(Rc::new(pair))).expect("fits");
+        let paths: Vec<&str> = l.fields.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "n", "a[0][0]", "a[0][1]", "a[0][2]", "a[1][0]", "a[1][1]", "a[1][2]", "p[0].x", "p[0].y",
+                "p[1].x", "p[1].y"
+            ]
+        );
+        match l.find("a") {
+            Some(Found::Array(a)) => assert_eq!((a.start, a.dims.clone(), a.words()), (1, vec![2, 3], 6)),
+            _ => panic!("`a` is an array member"),
+        }
+        match l.find("p") {
+            Some(Found::Array(a)) => assert_eq!((a.start, a.elem.words(), a.words()), (7, 2, 4)),
+            _ => panic!("`p` is an array member"),
+        }
+        // Nested: the outer record's path and first word, the inner member's dims.
+        let mut outer = Layout::empty("Outer".into());
+        outer.fields.push(("z".into(), Member::Scalar(Ty::Int)));
+        outer.push_record("t", &l);
+        match outer.find("t.a") {
+            Some(Found::Array(a)) => assert_eq!(a.start, 2),
+            _ => panic!("`t.a` is an array member"),
+        }
+        match outer.find("t") {
+            Some(Found::Sub(1, sub)) => {
+                assert!(matches!(sub.find("a"), Some(Found::Array(a)) if a.start == 1))
+            }
+            _ => panic!("`t` is a nested record at word 1"),
+        }
+        assert!(kpl_part("a[1][2].x") == "a_1_2_x" && kpl_part("pos.x") == "pos_x");
+    }
+
+    #[test]
+    fn records_past_the_word_limit_are_no_layout() {
+        let mut l = Layout::empty("Big".into());
+        let too_many = crate::limits::MAX_RECORD_WORDS as u32 + 1;
+        assert!(l.push_array("a", vec![too_many], Elem::Scalar(Ty::Float)).is_none());
+        assert!(l.push_array("b", vec![u32::MAX, u32::MAX], Elem::Scalar(Ty::Float)).is_none());
+        assert!(l.fields.is_empty(), "nothing is added before the check");
+    }
 }

@@ -1,5 +1,5 @@
 // A utility file with two kernels: a plain scale kernel, and a warp-level one that reads the
-// lane id with inline PTX and keeps its parameters in a struct with an array member. The front
+// lane id with inline PTX and keeps its parameters in a struct with an array of pointers. The front
 // end refuses the second (every construct it cannot model is listed) and still checks the first.
 #include <cuda_runtime.h>
 
@@ -7,7 +7,7 @@ struct Buffers {
     const float *in;
     float *out;
     int n;
-    float bias[4];
+    const float *bias[2];
 };
 
 __global__ void scale(const float *in, float *out, float s, int n)
@@ -23,7 +23,7 @@ __global__ void laneCopy(Buffers b)
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < b.n)
-        b.out[i] = b.in[i] + b.bias[i & 3] + (float)lane;
+        b.out[i] = b.in[i] + b.bias[i & 1][i] + (float)lane;
 }
 
 int main()
@@ -33,7 +33,7 @@ int main()
     cudaMalloc(&in, n * sizeof(float));
     cudaMalloc(&out, n * sizeof(float));
     scale<<<n / 256, 256>>>(in, out, 2.0f, n);
-    Buffers b = {in, out, n, {0.0f, 0.0f, 0.0f, 0.0f}};
+    Buffers b = {in, out, n, {in, in}};
     laneCopy<<<n / 256, 256>>>(b);
     cudaDeviceSynchronize();
     return 0;
