@@ -3459,16 +3459,25 @@ fn parse_int(s: &str) -> Option<u32> {
 /// `asm`, `goto`, …) as secondary labels, "also unsupported: …": the user sees at once all that
 /// keeps the kernel from being checked, not one construct per run. What only follows from the
 /// first refusal (a member of a refused parameter) is not listed.
-fn also_unsupported(mut d: Diagnostic, f: &Function, name: &str, file: &str, len: usize) -> Diagnostic {
+fn also_unsupported(mut d: Diagnostic, f: &Function, name: &str, file: &str, text: &str) -> Diagnostic {
     let Some(body) = &f.body else { return d };
     let mut more = 0;
     for n in body.walk() {
-        let construct = construct_name(n);
+        let Some(r) = n.range.as_ref().filter(|r| &*r.file == file && r.end <= text.len()) else { continue };
+        let span = Span::new(r.start.offset, r.end);
+        let construct = match kind_name(n).as_str() {
+            // An `asm` statement is modelled when every instruction of it is in the table.
+            "GCCAsmStmt" => {
+                match text.get(span.start..span.end).and_then(|t| async_copy::unmodelled_asm(text, t)) {
+                    Some(instr) => format!("inline `asm` (`{instr}`)"),
+                    None => continue,
+                }
+            }
+            _ => construct_name(n),
+        };
         if construct.starts_with("this construct") {
             continue;
         }
-        let Some(r) = n.range.as_ref().filter(|r| &*r.file == file && r.end <= len) else { continue };
-        let span = Span::new(r.start.offset, r.end);
         if d.span.is_some_and(|at| span.start <= at.start && at.start < span.end.max(span.start + 1)) {
             continue;
         }
@@ -3800,7 +3809,7 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
                 }
                 kernels.push(kernel);
             }
-            Err(d) => refused.push(locate(also_unsupported(d, f, &name, lowered_file, text.len()))),
+            Err(d) => refused.push(locate(also_unsupported(d, f, &name, lowered_file, text))),
         }
     }
     if let Some(only) = &options.only {

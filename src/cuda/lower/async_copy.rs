@@ -164,6 +164,9 @@ impl Lx<'_> {
             let k = operand_index(text)?;
             n.children.get(k)
         };
+        if !in_table(opcode, &operands) {
+            return Err(refuse(self));
+        }
         match opcode {
             "cp.async.commit_group" => self.emit_unit(StmtKind::Commit),
             "cp.async.wait_all" => {
@@ -323,6 +326,43 @@ fn strip_casts(mut e: &Node) -> &Node {
             _ => return e,
         }
     }
+}
+
+/// Whether the lowering models an instruction (the table `asm_instruction` lowers by): a named
+/// barrier of part of the block is not.
+fn in_table(opcode: &str, operands: &[&str]) -> bool {
+    match opcode {
+        "cp.async.commit_group" | "cp.async.wait_all" | "cp.async.wait_group" => true,
+        "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned" => operands == ["0"],
+        op => {
+            op.starts_with("membar.")
+                || op.starts_with("fence.")
+                || op.starts_with("mma.sync.")
+                || op.starts_with("wmma.mma.")
+                || ((op.starts_with("ldmatrix.sync.") || op.starts_with("stmatrix.sync."))
+                    && op.contains(".shared"))
+                || is_async_copy(op)
+        }
+    }
+}
+
+/// The first instruction of the `asm` statement written `text` (in the file `src`) that the
+/// lowering does not model, for the list of a refused kernel's constructs (`None`: every one is
+/// modelled; an `asm` that cannot be read is named by what keeps it from being read).
+pub(super) fn unmodelled_asm(src: &str, text: &str) -> Option<String> {
+    let text = match macro_use(text).and_then(|name| macro_body(src, name)) {
+        Some(body) if !starts_with_asm(text) => body,
+        _ => text.to_string(),
+    };
+    let parsed = match parse_asm(&text) {
+        Ok(p) => p,
+        Err(why) => return Some(why),
+    };
+    instructions(&parsed.template).into_iter().find(|instr| {
+        let (opcode, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
+        let operands = split_operands(rest);
+        !in_table(opcode, &operands.iter().map(String::as_str).collect::<Vec<_>>())
+    })
 }
 
 /// Whether a PTX opcode is an asynchronous copy from global to shared memory of one thread
