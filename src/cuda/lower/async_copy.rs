@@ -156,7 +156,15 @@ impl Lx<'_> {
     }
 
     fn asm_instruction(&mut self, instr: &str, n: &Node) -> R<()> {
-        let refuse = |lx: &Self| lx.unsupported(format!("the PTX instruction `{instr}`"), n);
+        let refuse = |lx: &Self| {
+            match instr.starts_with("bar.") || instr.starts_with("barrier.") {
+            true => lx.unsupported(
+                format!("the named barrier `{instr}` (a barrier of part of the block, or one split by `bar.arrive`: not modelled yet)"),
+                n,
+            ),
+            false => lx.unsupported(format!("the PTX instruction `{instr}`"), n),
+        }
+        };
         let (opcode, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
         let operands = split_operands(rest);
         let operands: Vec<&str> = operands.iter().map(String::as_str).collect();
@@ -179,10 +187,6 @@ impl Lx<'_> {
             {
                 self.emit_unit(StmtKind::Barrier)
             }
-            op if op.starts_with("bar.") || op.starts_with("barrier.") => Err(self.unsupported(
-                format!("the named barrier `{instr}` (a barrier of part of the block, or one split by `bar.arrive`: not modelled yet)"),
-                n,
-            )),
             // A fence orders one thread's accesses for other observers, but synchronizes no two
             // threads: nothing to model (leaving it out can only report more).
             op if op.starts_with("membar.") || op.starts_with("fence.") => Ok(()),
@@ -216,7 +220,13 @@ impl Lx<'_> {
                     return Err(refuse(self));
                 };
                 let ((array, index, width), v) = self.matrix_row(d, "stmatrix", n)?;
-                self.emit_unit(StmtKind::Write { array, index, value: Expr::var(&v), width, mode: WriteMode::Warp })
+                self.emit_unit(StmtKind::Write {
+                    array,
+                    index,
+                    value: Expr::var(&v),
+                    width,
+                    mode: WriteMode::Warp,
+                })
             }
             op if is_async_copy(op) => {
                 // `[dst], [src], cp-size[, src-size[, policy]]`.
