@@ -3,7 +3,7 @@
 use super::{Failure, LaunchArgs};
 use autosync::config::Config;
 use autosync::driver::load::load;
-use autosync::kpl::{self, Kernel, LabelTree, NodeKind, Place, StmtKind};
+use autosync::kpl::{self, Kernel, LabelTree, NodeKind, Place, StmtKind, WriteMode};
 use autosync::synth;
 use clap::Args;
 use std::path::PathBuf;
@@ -55,7 +55,11 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
             Some(NodeKind::While) => "while".to_string(),
             Some(NodeKind::Leaf) => match stmt(l).map(|s| &s.kind) {
                 Some(StmtKind::Read { .. }) => "read",
+                Some(StmtKind::Write { mode: WriteMode::Async, .. }) => "copy",
+                Some(StmtKind::Write { mode: WriteMode::Warp, .. }) => "warp write",
                 Some(StmtKind::Write { .. }) => "write",
+                Some(StmtKind::Commit) => "commit",
+                Some(StmtKind::Wait { .. }) => "wait",
                 Some(StmtKind::Atomic { .. }) => "atomic",
                 Some(StmtKind::Barrier) => "barrier",
                 Some(StmtKind::Syncwarp) => "syncwarp",
