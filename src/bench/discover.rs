@@ -11,10 +11,11 @@ pub struct BenchFile {
 
 /// The directories `autosync bench` runs without arguments: `benchmarks/micro`,
 /// `benchmarks/plain`, `benchmarks/sdk`, `benchmarks/sdk-annotated` (the SDK rewrites with
-/// GPUVerify `__requires` preconditions) and `benchmarks/warp` (warp-synchronous kernels,
-/// synthesized with `__syncwarp()`), those of them that exist under `root`.
+/// GPUVerify `__requires` preconditions), `benchmarks/warp` (warp-synchronous kernels,
+/// synthesized with `__syncwarp()`) and `benchmarks/ml` (current ML kernels: softmax, norms,
+/// attention, GEMMs with `cp.async` and tensor cores), those of them that exist under `root`.
 pub fn default_dirs(root: &Path) -> Vec<PathBuf> {
-    ["micro", "plain", "sdk", "sdk-annotated", "warp"]
+    ["micro", "plain", "sdk", "sdk-annotated", "warp", "ml"]
         .iter()
         .map(|d| root.join("benchmarks").join(d))
         .filter(|d| d.is_dir())

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Options of `autosync bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Benchmark directories (default: benchmarks/micro, plain, sdk, sdk-annotated and warp, those that exist)
+    /// Benchmark directories (default: benchmarks/micro, plain, sdk, sdk-annotated, warp and ml, those that exist)
     dirs: Vec<PathBuf>,
     /// Directory the results are written to
     #[arg(long, value_name = "DIR", default_value = "benchmarks/results")]

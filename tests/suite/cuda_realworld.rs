@@ -707,3 +707,54 @@ fn annotated_sdk_rewrites_differ_only_by_preconditions() {
         assert!(stripped.len() < with.lines().count(), "{name}: no __requires line (a plain copy of sdk/)");
     }
 }
+
+/// AutoSync's own evaluation on `benchmarks/ml/` (README.md there): every kernel checks clean as
+/// written; with its `__syncthreads();` and `__syncwarp();` statements removed, plain `fix`
+/// restores a placement that checks clean. (`make bench` measures the same files; this holds the
+/// outcome.)
+#[test]
+#[ignore = "slow tier: `make test-slow` runs it, and CI does"]
+fn ml_benchmarks_are_restored_by_fix() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/ml");
+    let files = cu_files(&root);
+    assert!(files.len() >= 30, "benchmarks/ml should hold at least 30 kernels' files, found {}", files.len());
+    let bin = env!("CARGO_BIN_EXE_autosync");
+    let run = |args: &[&str], file: &Path| {
+        Command::new(bin)
+            .args(args)
+            .arg(file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("runs autosync")
+    };
+    let failures: Vec<String> = files
+        .par_iter()
+        .filter_map(|f| {
+            let name = f.file_name()?.to_string_lossy().to_string();
+            let text = std::fs::read_to_string(f).ok()?;
+            if run(&["check"], f).status.code() != Some(0) {
+                return Some(format!("{name}: does not check clean as written"));
+            }
+            // `block.sync()` of cooperative groups stays: the file is checked as written only.
+            let stripped = text.replace("__syncthreads();", "").replace("__syncwarp();", "");
+            if stripped == text {
+                return None;
+            }
+            let dir = tempfile::tempdir().ok()?;
+            let copy = dir.path().join(&name);
+            std::fs::write(&copy, stripped).ok()?;
+            let fixed = run(&["fix"], &copy);
+            let after = run(&["check"], &copy);
+            (after.status.code() != Some(0)).then(|| {
+                format!(
+                    "{name}: not restored (fix exit {:?}, check exit {:?})\n{}",
+                    fixed.status.code(),
+                    after.status.code(),
+                    String::from_utf8_lossy(&after.stderr)
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
