@@ -1534,10 +1534,12 @@ impl<'a> Lx<'a> {
         if self.fragment_local(id, &ty).is_some() {
             return Ok(());
         }
-        if let Some(init) = v.children.first() {
-            let never_assigned = self.bodies.last().is_some_and(|b| !assigns(b, id));
-            if let Some(address) = self.shared_address_local(name, init).filter(|_| never_assigned) {
-                self.shared_addresses.insert(id.clone(), address?);
+        // `unsigned a = __cvta_generic_to_shared(p);` never reassigned: a shared address. (The
+        // body is walked for assignments only for such an initializer.)
+        if let Some(init) = v.children.first().filter(|i| async_copy::to_shared_argument(i).is_some()) {
+            if self.bodies.last().is_some_and(|b| !assigns(b, id)) {
+                let address = self.shared_address_local(name, init)?;
+                self.shared_addresses.insert(id.clone(), address);
                 return Ok(());
             }
         }

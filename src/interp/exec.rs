@@ -44,6 +44,17 @@ struct Stored {
     value: u32,
     stores: bool,
     block_atomic: bool,
+    /// An asynchronous copy's write still in flight (`Access::in_flight`).
+    in_flight: bool,
+    /// A warp-collective store (`Access::collective`).
+    collective: bool,
+}
+
+impl Stored {
+    /// What a plain access stores (nothing in flight, not collective).
+    fn plain(value: u32, stores: bool, block_atomic: bool) -> Stored {
+        Stored { value, stores, block_atomic, in_flight: false, collective: false }
+    }
 }
 
 /// A map keyed by element index.
@@ -186,8 +197,6 @@ pub(crate) struct Machine<'p> {
     block_logs: Vec<IndexMap<ElemLog>>,
     /// The barrier interval of the current block.
     epoch: u64,
-    /// The access being logged is a warp-collective store.
-    collective: bool,
     /// Per thread of the current block: its copies in flight, and its commits so far.
     flights: Vec<Vec<Flight>>,
     commits: Vec<u64>,
@@ -303,7 +312,6 @@ impl<'p> Machine<'p> {
             epoch: 0,
             flights: Vec::new(),
             commits: Vec::new(),
-            collective: false,
             loop_stack: Vec::new(),
             ctx: Rc::new(Ctx::default()),
             steps: 0,
@@ -589,7 +597,7 @@ impl<'p> Machine<'p> {
                         // A wider access's value is its first element's (values are words).
                         let val = self.load(target.array, idx);
                         for u in 0..u64::from(target.width) {
-                            let stored = Stored { value: val, stores: false, block_atomic: false };
+                            let stored = Stored::plain(val, false, false);
                             let at = (target.array, idx + u, (idx, target.width));
                             self.log_access(*l, at, t, AccessKind::Read, stored);
                         }
@@ -603,12 +611,11 @@ impl<'p> Machine<'p> {
                     if let Some(idx) = self.index(*l, target, t) {
                         for u in 0..u64::from(target.width) {
                             self.store(target.array, idx + u, val);
-                            let stored = Stored { value: val, stores: true, block_atomic: false };
-                            let at = (target.array, idx + u, (idx, target.width));
                             // The lanes of one warp storing at one collective instance are one store.
-                            self.collective = *collective;
+                            let stored =
+                                Stored { collective: *collective, ..Stored::plain(val, true, false) };
+                            let at = (target.array, idx + u, (idx, target.width));
                             self.log_access(*l, at, t, AccessKind::Write, stored);
-                            self.collective = false;
                         }
                     }
                 }
@@ -665,7 +672,7 @@ impl<'p> Machine<'p> {
                         self.store(target.array, idx, new);
                         let exchange = *op == AtomicOp::Exch && dst.is_none();
                         for u in 0..u64::from(target.width) {
-                            let stored = Stored { value: new, stores: exchange, block_atomic: *block_scope };
+                            let stored = Stored::plain(new, exchange, *block_scope);
                             let at = (target.array, idx + u, (idx, target.width));
                             self.log_access(*l, at, t, AccessKind::Atomic, stored);
                         }
@@ -767,8 +774,8 @@ impl<'p> Machine<'p> {
         let (idx, width) = f.extent;
         let saved = std::mem::replace(&mut self.ctx, Rc::clone(&f.ctx));
         for u in 0..u64::from(width) {
-            let stored = Stored { value: f.value, stores: true, block_atomic: false };
-            self.log_access_as(f.label, (f.array, idx + u, f.extent), t, AccessKind::Write, stored, true);
+            let stored = Stored { in_flight: true, ..Stored::plain(f.value, true, false) };
+            self.log_access(f.label, (f.array, idx + u, f.extent), t, AccessKind::Write, stored);
         }
         self.ctx = saved;
     }
@@ -939,24 +946,11 @@ impl<'p> Machine<'p> {
         kind: AccessKind,
         stored: Stored,
     ) {
-        self.log_access_as(l, at, t, kind, stored, false)
-    }
-
-    /// [`Machine::log_access`] of an access that may be a copy in flight.
-    fn log_access_as(
-        &mut self,
-        l: Label,
-        at: (usize, u64, (u64, u32)),
-        t: usize,
-        kind: AccessKind,
-        stored: Stored,
-        in_flight: bool,
-    ) {
         let (array, idx, extent) = at;
         if self.replaying {
             return;
         }
-        let Stored { value: val, stores, block_atomic } = stored;
+        let Stored { value: val, stores, block_atomic, in_flight, collective } = stored;
         let new = Access {
             label: l,
             kind,
@@ -969,7 +963,7 @@ impl<'p> Machine<'p> {
             block_atomic,
             extent,
             in_flight,
-            collective: self.collective,
+            collective,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();

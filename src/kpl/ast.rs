@@ -1069,7 +1069,9 @@ impl Kernel {
 
     /// Whether the kernel issues an asynchronous copy (`async wr`).
     pub fn has_async_copies(&self) -> bool {
-        !self.labels_of(|k| matches!(k, StmtKind::Write { mode: WriteMode::Async, .. })).is_empty()
+        let mut found = false;
+        self.walk(&mut |s| found |= matches!(s.kind, StmtKind::Write { mode: WriteMode::Async, .. }));
+        found
     }
 
     /// Labels of all `syncwarp` statements, in program text order.
@@ -1099,7 +1101,7 @@ impl Kernel {
     }
 
     /// Labels of the statements whose kind satisfies `pred`, in program text order.
-    fn labels_of(&self, pred: impl Fn(&StmtKind) -> bool) -> Vec<Label> {
+    pub fn labels_of(&self, pred: impl Fn(&StmtKind) -> bool) -> Vec<Label> {
         let mut out = Vec::new();
         self.walk(&mut |s| {
             if pred(&s.kind) {

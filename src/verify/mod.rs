@@ -185,6 +185,9 @@ struct Analysis {
     /// relation its iterations satisfy (`witness_in_case`).
     /// With it, whether that model satisfies both accesses' no-wrap conditions.
     meet_witness: HashMap<(Label, Label), (Witness, bool)>,
+    /// The warp-collective stores (`warp wr`) of the kernel: an instance of one by the lanes of
+    /// one warp is one store.
+    warp_stores: BTreeSet<Label>,
     /// The mode whose two threads are one, made on the first question about a thread and its
     /// own asynchronous copies (`own.rs`), and its answers per case.
     own: Option<Mode>,
@@ -347,6 +350,10 @@ impl Z3Oracle {
                     pair_possible: HashMap::default(),
                     prefilter_failed: Default::default(),
                     meet_witness: HashMap::default(),
+                    warp_stores: stripped
+                        .labels_of(|k| matches!(k, StmtKind::Write { mode: WriteMode::Warp, .. }))
+                        .into_iter()
+                        .collect(),
                     own: None,
                     own_results: HashMap::default(),
                     grid_results: HashMap::default(),
@@ -928,11 +935,7 @@ impl Z3Oracle {
             }
             // One instance of a warp-collective store: the lanes of one warp store it once
             // between them (`WriteMode::Warp`).
-            let collective = matches!(
-                an.kernel.stmt(a).map(|s| &s.kind),
-                Some(StmtKind::Write { mode: WriteMode::Warp, .. })
-            );
-            if collective && a == b && case.relation == Relation::SameIteration {
+            if a == b && case.relation == Relation::SameIteration && an.warp_stores.contains(&a) {
                 if let Some(mates) = &an.block.syncwarp_mates {
                     extra.push(mates.not());
                 }

@@ -93,19 +93,23 @@ impl Lx<'_> {
         }
     }
 
-    /// A local integer initialized with `__cvta_generic_to_shared(p)`: its binding, when `init`
-    /// is that call (through casts).
-    pub(super) fn shared_address_local(&mut self, name: &str, init: &Node) -> Option<R<SharedAddress>> {
-        let p = to_shared_argument(init)?;
-        Some(self.pointer_words(p).and_then(|(array, word, off)| {
-            let Some(word_bytes) = word else {
-                return Err(self
-                    .unsupported("a shared-memory address of a pointer whose words have no one size", init));
-            };
-            let offset = self.fresh(&format!("{name}_at"));
-            self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
-            Ok(SharedAddress { array, word_bytes, offset })
-        }))
+    /// The binding of a local integer initialized with `__cvta_generic_to_shared(p)` (`init`, which
+    /// the caller checked is that call): `p`'s array, word size and word offset, kept in a local.
+    pub(super) fn shared_address_local(&mut self, name: &str, init: &Node) -> R<SharedAddress> {
+        let Some(p) = to_shared_argument(init) else {
+            return Err(
+                self.unsupported("a shared-memory address that is not `__cvta_generic_to_shared(p)`", init)
+            );
+        };
+        let (array, word, off) = self.pointer_words(p)?;
+        let Some(word_bytes) = word else {
+            return Err(
+                self.unsupported("a shared-memory address of a pointer whose words have no one size", init)
+            );
+        };
+        let offset = self.fresh(&format!("{name}_at"));
+        self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+        Ok(SharedAddress { array, word_bytes, offset })
     }
 
     /// The shared-memory location an `asm` address operand names: its array, word size and word
@@ -311,7 +315,7 @@ impl Lx<'_> {
 }
 
 /// The argument of a `__cvta_generic_to_shared(p)` call `e` is (through casts).
-fn to_shared_argument(e: &Node) -> Option<&Node> {
+pub(super) fn to_shared_argument(e: &Node) -> Option<&Node> {
     let c = strip_casts(e);
     match (&c.kind, c.children.as_slice()) {
         (NodeKind::Call { callee: Some(name) }, [_, arg]) if name == TO_SHARED => Some(arg),
