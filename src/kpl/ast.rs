@@ -1111,3 +1111,34 @@ impl Kernel {
         out
     }
 }
+
+/// Variables assigned anywhere in a block, with the number of assigning statements.
+pub fn assigned_vars(b: &Block) -> rustc_hash::FxHashMap<String, usize> {
+    let mut out = rustc_hash::FxHashMap::default();
+    fn go(b: &Block, out: &mut rustc_hash::FxHashMap<String, usize>) {
+        for s in &b.stmts {
+            let name = match &s.kind {
+                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
+                StmtKind::Read { dst, .. } => Some(dst),
+                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
+                StmtKind::If { then, els, .. } => {
+                    go(then, out);
+                    if let Some(e) = els {
+                        go(e, out);
+                    }
+                    None
+                }
+                StmtKind::While { body, .. } => {
+                    go(body, out);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(n) = name {
+                *out.entry(n.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+    go(b, &mut out);
+    out
+}

@@ -16,7 +16,7 @@
 //! *context*: reached without taking a back edge of any loop around the copy ([`Context::Same`]),
 //! or in the `c`-th later iteration of one loop around it ([`Context::Later`]).
 
-use super::ast::{BinOp, Block, Expr, Kernel, Label, StmtKind, WriteMode, MAX_WAIT_PENDING};
+use super::ast::{assigned_vars, BinOp, Block, Expr, Kernel, Label, StmtKind, WriteMode, MAX_WAIT_PENDING};
 use super::tree::LabelTree;
 use rustc_hash::FxHashMap;
 
@@ -87,6 +87,7 @@ impl CopyFlights {
                 let around = tree.blks(s.label).to_vec();
                 let walk = |exit_after: Option<(Label, u32)>| {
                     let mut w = Walk {
+                        tree,
                         copy: s.label,
                         around: around.clone(),
                         exit_after,
@@ -182,7 +183,8 @@ impl Copy {
     }
 }
 
-struct Walk {
+struct Walk<'t> {
+    tree: &'t LabelTree,
     copy: Label,
     /// The blocks enclosing the copy.
     around: Vec<Label>,
@@ -204,7 +206,7 @@ fn wait(f: Flight, pending: u32) -> Flight {
     f & ((1u32 << (keep + 1)) - 1)
 }
 
-impl Walk {
+impl Walk<'_> {
     fn record(&mut self, cx: Context, p: Label, f: Flight) {
         *self.out.at.entry((cx, self.tag, p)).or_insert(0) |= f;
     }
@@ -282,7 +284,7 @@ impl Walk {
         for c in 1..=MAX_WALKED_ITERATIONS {
             let slot = c.min(usize::from(MAX_ITERATIONS_APART)) as u8;
             if f == 0 && !self.out.landed_by.contains_key(&l) {
-                self.out.landed_by.insert(l, slot.min(c as u8));
+                self.out.landed_by.insert(l, slot);
             }
             if exit_after.is_some_and(|n| c > n) {
                 return exits;
@@ -300,7 +302,7 @@ impl Walk {
         }
         // Not settled within the bound: everything in the loop may be in flight from here on.
         self.out.landed_by.remove(&l);
-        for p in body_labels(body) {
+        for p in self.tree.subtree(l) {
             self.record(Context::Later(l, MAX_ITERATIONS_APART), p, ALL);
         }
         ALL
@@ -331,7 +333,7 @@ impl Walk {
             if c + 1 == MAX_WALKED_ITERATIONS {
                 // Not settled within the bound: every iteration from here may hold anything.
                 self.tag = Some((l, MAX_ITERATIONS_APART));
-                for p in body_labels(body) {
+                for p in self.tree.subtree(l) {
                     self.record(cx, p, ALL);
                 }
                 self.tag = None;
@@ -432,7 +434,7 @@ fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
     };
     let Expr::Binary(op, lhs, rhs) = cond else { return None };
     let (Expr::Var(v), Some(end)) = (lhs.as_ref(), rhs.constant_value()) else { return None };
-    let (last, rest) = body.stmts.split_last()?;
+    let last = body.stmts.last()?;
     let step = match &last.kind {
         StmtKind::Assign { name, value: Expr::Binary(BinOp::Add, a, c) } if name == x => {
             match (a.as_ref(), c.constant_value()) {
@@ -442,7 +444,8 @@ fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
         }
         _ => return None,
     };
-    if v != x || rest.iter().any(|s| assigns(s, x)) {
+    // The last statement is the only one assigning `x`.
+    if v != x || assigned_vars(body).get(x.as_str()) != Some(&1) {
         return None;
     }
     let holds = |k: u32| -> bool {
@@ -468,41 +471,6 @@ fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
         k = k.wrapping_add(step);
     }
     Some(n)
-}
-
-/// Whether statement `s` (at any depth) assigns the local `x`.
-fn assigns(s: &super::ast::Stmt, x: &str) -> bool {
-    match &s.kind {
-        StmtKind::Assign { name, .. } | StmtKind::Local { name, .. } => name == x,
-        StmtKind::Read { dst, .. } => dst == x,
-        StmtKind::Atomic { dst: Some(d), .. } => d == x,
-        StmtKind::If { then, els, .. } => {
-            then.stmts.iter().any(|s| assigns(s, x))
-                || els.iter().any(|e| e.stmts.iter().any(|s| assigns(s, x)))
-        }
-        StmtKind::While { body, .. } => body.stmts.iter().any(|s| assigns(s, x)),
-        _ => false,
-    }
-}
-
-/// Every position inside `b` (its start and its statements', nested ones included).
-fn body_labels(b: &Block) -> Vec<Label> {
-    let mut out = vec![b.start];
-    for s in &b.stmts {
-        out.push(s.label);
-        match &s.kind {
-            StmtKind::If { then, els, .. } => {
-                out.extend(body_labels(then));
-                if let Some(e) = els {
-                    out.push(e.label);
-                    out.extend(body_labels(e));
-                }
-            }
-            StmtKind::While { body, .. } => out.extend(body_labels(body)),
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -54,43 +54,57 @@ impl Case {
     /// asynchronous copy, only positions where it has landed on every path count: a barrier
     /// orders the copy only after its wait (`kpl::CopyFlights`).
     pub fn separating_positions(&self, tree: &LabelTree) -> Vec<Label> {
-        let flights = tree.flights().filter(|f| f.is_copy(self.first));
-        let landed = |cx: FlightContext, p: &Label| {
-            // The second's iteration tells positions inside its loop apart, not others.
-            let entered = self.second_iteration.filter(|(l, ..)| tree.is_inside(*p, *l));
-            flights.is_none_or(|f| !f.in_flight_of(self.first, self.first_iteration, entered, cx, *p))
-        };
+        let landed = |cx: &[FlightContext], p: &Label| !self.in_flight_at(tree, cx, *p);
+        let same = [FlightContext::Same];
         match self.relation {
             Relation::SameIteration => {
                 let mut out = tree.interval(self.first, self.second);
-                out.retain(|p| landed(FlightContext::Same, p));
+                out.retain(|p| landed(&same, p));
                 out
             }
             Relation::Carried { shared_loop, gap, or_more } => {
                 let mut out = tree.interval(self.first, shared_loop);
-                out.retain(|p| landed(FlightContext::Same, p));
-                // The later iterations the second instance may run in, capped as the flights
-                // count them.
-                let slot = |c: u8| FlightContext::Later(shared_loop, c.min(MAX_ITERATIONS_APART));
-                let last = if or_more { MAX_ITERATIONS_APART.max(gap) } else { gap };
+                out.retain(|p| landed(&same, p));
                 if let Some(start) = tree.start_of(shared_loop) {
                     let mut before = tree.interval(start, self.second);
-                    before.retain(|p| (gap..=last).all(|c| landed(slot(c), p)));
+                    let second = self.second_contexts();
+                    before.retain(|p| landed(&second, p));
                     out.extend(before);
                 }
                 if gap >= 2 || or_more {
                     // A whole iteration lies between: any barrier directly in the loop body, in
                     // the iteration just before the second's at the earliest.
-                    let middle = gap.max(2) - 1;
-                    out.extend(
-                        tree.children(shared_loop).iter().copied().filter(|p| landed(slot(middle), p)),
-                    );
+                    let middle = [later(shared_loop, gap.max(2) - 1)];
+                    out.extend(tree.children(shared_loop).iter().copied().filter(|p| landed(&middle, p)));
                 }
                 out.sort_by_key(|l| tree.order(*l));
                 out.dedup();
                 out
             }
         }
+    }
+
+    /// The flight contexts the second access's instance may be reached in from the first's: the
+    /// same iteration, or each later iteration of the carrying loop the relation allows (capped
+    /// as the flights count them).
+    pub fn second_contexts(&self) -> Vec<FlightContext> {
+        match self.relation {
+            Relation::SameIteration => vec![FlightContext::Same],
+            Relation::Carried { shared_loop, gap, or_more } => {
+                let last = if or_more { MAX_ITERATIONS_APART.max(gap) } else { gap };
+                (gap..=last).map(|g| later(shared_loop, g)).collect()
+            }
+        }
+    }
+
+    /// Whether the case's first access, an asynchronous copy, may still be in flight right after
+    /// position `p` reached in one of the contexts `cx` (false when the first is no copy). The
+    /// case's iterations — of the copy's counted loop, of the second's loop entered after the copy
+    /// (for positions inside that loop) — pick the flights.
+    pub fn in_flight_at(&self, tree: &LabelTree, cx: &[FlightContext], p: Label) -> bool {
+        let Some(f) = tree.flights().filter(|f| f.is_copy(self.first)) else { return false };
+        let entered = self.second_iteration.filter(|(l, ..)| tree.is_inside(p, *l));
+        cx.iter().any(|c| f.in_flight_of(self.first, self.first_iteration, entered, *c, p))
     }
 
     /// Whether one of `barriers` (labels of barrier statements in the tree) separates the case.
@@ -107,6 +121,11 @@ impl Case {
     pub fn first_is_async_copy(&self, tree: &LabelTree) -> bool {
         tree.is_async_copy(self.first)
     }
+}
+
+/// The context of the `c`-th later iteration of loop `l`, capped as the flights count them.
+fn later(l: Label, c: u8) -> FlightContext {
+    FlightContext::Later(l, c.min(MAX_ITERATIONS_APART))
 }
 
 /// The cases of an access pair `a ≼ b` (by program order): the same-iteration case, then for

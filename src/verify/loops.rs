@@ -8,36 +8,9 @@ use crate::kpl::{BinOp, Block, Expr, Kernel, Label, StmtKind, UnOp};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 
-/// Variables assigned anywhere in a block, with the number of assigning statements.
-pub fn assigned_vars(b: &Block) -> HashMap<String, usize> {
-    let mut out = HashMap::default();
-    fn go(b: &Block, out: &mut HashMap<String, usize>) {
-        for s in &b.stmts {
-            let name = match &s.kind {
-                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
-                StmtKind::Read { dst, .. } => Some(dst),
-                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
-                StmtKind::If { then, els, .. } => {
-                    go(then, out);
-                    if let Some(e) = els {
-                        go(e, out);
-                    }
-                    None
-                }
-                StmtKind::While { body, .. } => {
-                    go(body, out);
-                    None
-                }
-                _ => None,
-            };
-            if let Some(n) = name {
-                *out.entry(n.clone()).or_insert(0) += 1;
-            }
-        }
-    }
-    go(b, &mut out);
-    out
-}
+/// Variables assigned anywhere in a block (a syntactic fact of KPL, shared with
+/// `kpl::CopyFlights`).
+pub use crate::kpl::assigned_vars;
 
 /// If `x` is an induction variable of the loop `while (cond) body` — assigned exactly once, as
 /// `x := x op step` with a loop-invariant step — the operator and the step. The assignment is a

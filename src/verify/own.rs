@@ -5,7 +5,6 @@
 //! same ids, two symbolic runs (their unknown values named apart, which can only find more).
 
 use super::*;
-use crate::kpl::{FlightContext, MAX_ITERATIONS_APART};
 
 impl Z3Oracle {
     /// The own-thread mode of analysis `key`, made on the first such question.
@@ -80,14 +79,5 @@ impl Z3Oracle {
 /// Whether the case's second access may run while its first, a copy, is in flight: the copy's
 /// state right after the second's position (its statement changes no flight).
 fn second_in_flight(tree: &LabelTree, c: &Case) -> bool {
-    let Some(f) = tree.flights() else { return false };
-    let entered = c.second_iteration.filter(|(l, ..)| tree.is_inside(c.second, *l));
-    let at = |cx| f.in_flight_of(c.first, c.first_iteration, entered, cx, c.second);
-    match c.relation {
-        Relation::SameIteration => at(FlightContext::Same),
-        Relation::Carried { shared_loop, gap, or_more } => {
-            let last = if or_more { MAX_ITERATIONS_APART.max(gap) } else { gap };
-            (gap..=last).any(|g| at(FlightContext::Later(shared_loop, g.min(MAX_ITERATIONS_APART))))
-        }
-    }
+    c.in_flight_at(tree, &c.second_contexts(), c.second)
 }

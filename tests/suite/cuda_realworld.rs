@@ -728,6 +728,7 @@ fn ml_benchmarks_are_restored_by_fix() {
             .output()
             .expect("runs autosync")
     };
+    let stripped_files = std::sync::atomic::AtomicUsize::new(0);
     let failures: Vec<String> = files
         .par_iter()
         .filter_map(|f| {
@@ -741,6 +742,7 @@ fn ml_benchmarks_are_restored_by_fix() {
             if stripped == text {
                 return None;
             }
+            stripped_files.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let dir = tempfile::tempdir().ok()?;
             let copy = dir.path().join(&name);
             std::fs::write(&copy, stripped).ok()?;
@@ -757,4 +759,7 @@ fn ml_benchmarks_are_restored_by_fix() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A set whose barriers all went elsewhere (or whose files lost them) would pass vacuously.
+    let n = stripped_files.into_inner();
+    assert!(n >= 30, "only {n} files of benchmarks/ml had barrier statements to strip");
 }
