@@ -319,6 +319,7 @@ fn lower_kernel_with(
         void_words: HashMap::new(),
         fragments: HashMap::new(),
         barrier_objects: HashMap::new(),
+        copy_completions: None,
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -461,6 +462,8 @@ struct Lx<'a> {
     cells: HashSet<String>,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
+    /// How the file's asynchronous copies complete, read once (`barrier_object.rs`).
+    copy_completions: Option<(bool, bool)>,
     /// `cuda::barrier` objects by declaration id (`barrier_object.rs`).
     barrier_objects: HashMap<String, barrier_object::BarrierObject>,
     /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).

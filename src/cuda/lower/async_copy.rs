@@ -136,10 +136,7 @@ impl Lx<'_> {
         // Written through a macro of this file (`CP_ASYNC_CG16(dst, src)`): the statement's
         // text is the macro's use, its template and operands are the macro's body (the operands'
         // values are clang's, from the arguments).
-        let text = match macro_use(&text).and_then(|name| macro_body(self.src, name)) {
-            Some(body) if !starts_with_asm(&text) => body,
-            _ => text,
-        };
+        let text = asm_statement_text(self.src, &text);
         let parsed = parse_asm(&text).map_err(|why| self.unsupported(format!("inline `asm` ({why})"), n))?;
         if n.children.len() != parsed.outputs + parsed.inputs.len() {
             return Err(self.unsupported("inline `asm` whose operands could not be matched with its text", n));
@@ -364,11 +361,7 @@ fn in_table(opcode: &str, operands: &[&str]) -> bool {
 /// lowering does not model, for the list of a refused kernel's constructs (`None`: every one is
 /// modelled; an `asm` that cannot be read is named by what keeps it from being read).
 pub(super) fn unmodelled_asm(src: &str, text: &str) -> Option<String> {
-    let text = match macro_use(text).and_then(|name| macro_body(src, name)) {
-        Some(body) if !starts_with_asm(text) => body,
-        _ => text.to_string(),
-    };
-    let parsed = match parse_asm(&text) {
+    let parsed = match parse_asm(&asm_statement_text(src, text)) {
         Ok(p) => p,
         Err(why) => return Some(why),
     };
@@ -377,6 +370,20 @@ pub(super) fn unmodelled_asm(src: &str, text: &str) -> Option<String> {
         let operands = split_operands(rest);
         !in_table(opcode, &operands.iter().map(String::as_str).collect::<Vec<_>>())
     })
+}
+
+/// The text of an `asm` statement written `text` in the file `src`: itself, or the body of the
+/// file's function-like macro it uses (`CP_ASYNC_CG16(dst, src)`).
+fn asm_statement_text(src: &str, text: &str) -> String {
+    match macro_use(text).and_then(|name| macro_body(src, name)) {
+        Some(body) if !starts_with_asm(text) => body,
+        _ => text.to_string(),
+    }
+}
+
+/// The template of the `asm` statement written `text` in the file `src` (`None`: unreadable).
+pub(super) fn asm_template(src: &str, text: &str) -> Option<String> {
+    parse_asm(&asm_statement_text(src, text)).ok().map(|p| p.template)
 }
 
 /// Whether a PTX opcode is an asynchronous copy from global to shared memory of one thread

@@ -115,26 +115,42 @@ impl Lx<'_> {
         }
     }
 
-    /// Whether the file copies asynchronously with a `cuda::barrier` completing the copies (any
-    /// function's `cuda::memcpy_async` whose last argument is a barrier).
-    pub(super) fn file_has_barrier_copies(&self) -> bool {
-        self.model.functions.iter().filter_map(|f| f.body.as_ref()).any(|b| {
-            b.walk().iter().any(|x| {
-                matches!(&x.kind, NodeKind::Call { callee: Some(name) } if name == "memcpy_async")
-                    && x.children.last().and_then(|a| strip(a).ty.as_deref()).is_some_and(is_block_barrier)
-            })
-        })
-    }
-
-    /// Whether the file waits for groups of copies (`cp.async` in `asm`, the pipeline primitives).
-    pub(super) fn file_has_group_waits(&self) -> bool {
-        let text = self.src;
-        text.contains("cp.async") || text.contains("__pipeline_")
+    /// How the file's copies complete, read once from clang's tree of every function: (some
+    /// `cuda::memcpy_async` is completed by a barrier, some copies are waited for by groups —
+    /// an `asm` statement with `cp.async`, a pipeline primitive).
+    fn copy_completions(&mut self) -> (bool, bool) {
+        if let Some(c) = self.copy_completions {
+            return c;
+        }
+        let (mut barrier, mut groups) = (false, false);
+        for b in self.model.functions.iter().filter_map(|f| f.body.as_ref()) {
+            for x in b.walk() {
+                match &x.kind {
+                    NodeKind::Call { callee: Some(name) } if name == "memcpy_async" => {
+                        barrier |= x
+                            .children
+                            .last()
+                            .and_then(|a| strip(a).ty.as_deref())
+                            .is_some_and(is_block_barrier);
+                    }
+                    NodeKind::Call { callee: Some(name) } if name.starts_with("__pipeline_") => groups = true,
+                    NodeKind::Other { kind } if kind == "GCCAsmStmt" => {
+                        let text =
+                            self.span_of(x).and_then(|s| self.src.get(s.start..s.end)).unwrap_or_default();
+                        groups |= super::async_copy::asm_template(self.src, text)
+                            .is_some_and(|t| t.contains("cp.async"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.copy_completions = Some((barrier, groups));
+        (barrier, groups)
     }
 
     /// `cuda::memcpy_async([group,] dst, src, bytes, bar)`.
     fn barrier_copy(&mut self, args: &[Node], n: &Node) -> R<()> {
-        if self.file_has_group_waits() {
+        if self.copy_completions().1 {
             return Err(self.unsupported(
                 "copies completed by a `cuda::barrier` in a file that also waits for `cp.async` groups (not modelled together)",
                 n,
@@ -210,7 +226,7 @@ impl Lx<'_> {
         let every = self.barrier_objects.get(&id).is_some_and(|b| b.every_thread);
         Some(match method {
             "arrive_and_wait" if every => {
-                if self.file_has_barrier_copies() && !self.file_has_group_waits() {
+                if self.copy_completions() == (true, false) {
                     // The copies attached to the barrier land as its phase completes.
                     self.emit(StmtKind::Commit);
                     self.emit(StmtKind::Wait { pending: 0 });
