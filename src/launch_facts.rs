@@ -69,6 +69,9 @@ pub(crate) struct Site {
     /// The bytes of dynamic shared memory the launch gives (`<<<g, b, bytes>>>`; 0 when it
     /// gives none), where known.
     pub shared_bytes: Option<i64>,
+    /// Per argument, the bytes `cudaMalloc` gave the pointer variable passed there, where the
+    /// host shows it (the variable's one allocation, never re-pointed).
+    pub arg_bytes: Vec<Option<i64>>,
 }
 
 /// A launch dimension or a host condition as a function of the kernel's arguments: C integer
@@ -264,6 +267,9 @@ pub(crate) struct LaunchFacts {
     /// The bytes of dynamic shared memory every launch gives, when they all give one known
     /// value: the `extern __shared__` array's size (issue #41).
     pub shared_bytes: Option<i64>,
+    /// Pointer parameters (by index) every launch passes an allocation of one known size in
+    /// bytes: the array's size (issue #41).
+    pub arg_bytes: Vec<(usize, i64)>,
 }
 
 impl LaunchFacts {
@@ -302,6 +308,17 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
     if let Some(Some(v)) = shared.first() {
         if shared.iter().all(|x| *x == Some(*v)) && (0..=MAX_DYNAMIC_SHARED).contains(v) {
             f.shared_bytes = Some(*v);
+        }
+    }
+    // Allocations: one size for a parameter at every launch (a larger one at some launch would
+    // make the smaller a wrong bound there, and the larger a missed out-of-bounds access).
+    let arity = l.sites.iter().map(|s| s.arg_bytes.len()).max().unwrap_or(0);
+    for i in 0..arity {
+        let sizes: Vec<Option<i64>> = l.sites.iter().map(|s| s.arg_bytes.get(i).copied().flatten()).collect();
+        if let Some(Some(v)) = sizes.first() {
+            if *v > 0 && sizes.iter().all(|x| *x == Some(*v)) {
+                f.arg_bytes.push((i, *v));
+            }
         }
     }
     for (part, dims_of, max, header, cli) in [

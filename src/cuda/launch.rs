@@ -214,6 +214,23 @@ impl HostLaunches {
         if let (Some(bytes), Some((array, unit))) = (facts.shared_bytes, kernel.dynamic_shared.clone()) {
             dynamic_shared_size(kernel, &array, unit, bytes);
         }
+        // An allocation bounds the indices of the grids the program launches. Where a launch
+        // leaves a dimension open, every size is checked, and one larger than the program ever
+        // launches would take a block's index past any allocation: no allocation bound then.
+        let known = |part: usize, dims: Option<[u32; 3]>| {
+            (0..3).all(|d| {
+                dims.is_some()
+                    || (!facts.choices.is_empty()
+                        && facts.choices.iter().all(|c| c.iter().any(|(p, a, _)| (*p, *a) == (part, d))))
+            })
+        };
+        if known(0, kernel.geometry.block_dim) && known(1, kernel.geometry.grid_dim) {
+            for (i, bytes) in &facts.arg_bytes {
+                if let Some((array, unit)) = kernel.param_arrays.get(i).cloned() {
+                    allocation_size(kernel, &array, unit, *bytes);
+                }
+            }
+        }
         // Which parameters are unsigned (C's conversions in relations; the range of a value).
         let unsigned = |name: &str| {
             let p = f.params.iter().find(|p| p.name == name)?;
@@ -293,7 +310,29 @@ fn dynamic_shared_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) 
         .and_then(|v| v.names.first().cloned())
         .unwrap_or_else(|| array.to_string());
     kernel.launch_facts.push(format!(
-        "dynamic shared memory = {bytes} bytes at every launch: `{name}` has {elements} elements of {unit} bytes"
+        "dynamic shared memory = {bytes} bytes at every launch: `{name}` has {elements} element{} of {unit} bytes", if elements == 1 { "" } else { "s" }
+    ));
+}
+
+/// The pointer parameter's array `array` (elements of `unit` bytes) has the `bytes` every launch's
+/// allocation gives it: its first dimension, assumed and checked in bounds (issue #41).
+fn allocation_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) {
+    let Some(decl) = kernel.arrays.iter_mut().find(|a| a.name == array) else { return };
+    let unit_i = i64::from(unit);
+    let [first @ None] = decl.dims.as_mut_slice() else { return };
+    if unit_i == 0 || bytes % unit_i != 0 {
+        return;
+    }
+    let Ok(elements) = u32::try_from(bytes / unit_i) else { return };
+    *first = Some(elements);
+    let name = kernel
+        .source_arrays
+        .get(array)
+        .and_then(|v| v.names.first().cloned())
+        .unwrap_or_else(|| array.to_string());
+    let plural = if elements == 1 { "" } else { "s" };
+    kernel.launch_facts.push(format!(
+        "`{name}` has {elements} element{plural} of {unit} bytes: every launch passes an allocation of {bytes} bytes (`cudaMalloc`)"
     ));
 }
 
@@ -623,6 +662,7 @@ impl Host<'_, '_> {
                         accounted.insert(callee);
                         let mut site = self.site(b, i, grid, block, Some(&args), out);
                         site.shared_bytes = shared.and_then(|s| self.shared_bytes(b, s));
+                        site.arg_bytes = args.iter().map(|a| self.allocated_bytes(b, *a)).collect();
                         out.record_site(&k, site);
                     }
                 }
@@ -677,6 +717,49 @@ impl Host<'_, '_> {
         self.int(b, a, 0)
     }
 
+    /// The bytes `cudaMalloc` (or `cudaMallocManaged`) gave the pointer a launch passes as
+    /// argument `arg`: a local pointer variable of this body whose every use is a read, except
+    /// its address passed as the first argument of exactly one such call, whose size is known
+    /// here. `None` otherwise (re-pointed, offset, allocated twice, a size not known, …).
+    fn allocated_bytes(&self, b: &Body, arg: usize) -> Option<i64> {
+        let a = b.strip(arg);
+        let NodeKind::DeclRef { decl_id, .. } = b.kind(a) else { return None };
+        let &v = b.vars.get(decl_id.as_str())?;
+        if !b.ty(v).contains('*') || matches!(b.kind(v), NodeKind::Var { storage_class: Some(_), .. }) {
+            return None;
+        }
+        let mut size = None;
+        for &r in b.refs.get(decl_id.as_str()).map_or(&[][..], Vec::as_slice) {
+            let p = b.parent[r]?;
+            match b.kind(p) {
+                NodeKind::ImplicitCast { cast } if cast == "LValueToRValue" => continue,
+                NodeKind::Unary { op, .. } if op == "&" => {}
+                _ => return None,
+            }
+            // `&d`, through casts to `void **`, as the first argument of an allocation.
+            let mut c = p;
+            let call = loop {
+                let up = b.parent[c]?;
+                match b.kind(up) {
+                    NodeKind::ImplicitCast { .. } | NodeKind::CStyleCast { .. } | NodeKind::Paren => c = up,
+                    NodeKind::Call { callee: Some(name) }
+                        if matches!(name.as_str(), "cudaMalloc" | "cudaMallocManaged")
+                            && b.child(up, 1) == Some(c) =>
+                    {
+                        break up
+                    }
+                    _ => return None,
+                }
+            };
+            if size.is_some() || b.common_loop(call, arg) {
+                // A second allocation, or one repeated with the launch in a loop: no fact.
+                return None;
+            }
+            size = Some(self.int(b, b.child(call, 2)?, 0)?);
+        }
+        size.filter(|s| *s > 0)
+    }
+
     /// The key of the kernel a launch's callee reference names (`None`: not a kernel, or a
     /// declaration the model does not hold, which [`Host::collect`] counts as a use by name).
     fn kernel_of(&self, b: &Body, r: usize) -> Option<String> {
@@ -723,6 +806,7 @@ impl Host<'_, '_> {
             rel: rels,
             conds: conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect(),
             shared_bytes: None,
+            arg_bytes: Vec::new(),
         };
         *self.path.borrow_mut() = None;
         site

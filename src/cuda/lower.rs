@@ -35,7 +35,7 @@ use crate::kpl::ast::{
     Space, Stmt, StmtKind, UnOp, Width, WriteMode,
 };
 use crate::span::Span;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 mod async_copy;
@@ -326,6 +326,7 @@ fn lower_kernel_with(
         split: split.clone(),
         relower: None,
         cells: HashSet::new(),
+        param_arrays: BTreeMap::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -384,6 +385,7 @@ fn lower_kernel_with(
         source_params: lx.source_params.into_iter().collect(),
         file: None,
         dynamic_shared: lx.dynamic_shared.clone().and_then(|(kpl, unit)| unit.map(|u| (kpl, u))),
+        param_arrays: lx.param_arrays.clone(),
     };
     crate::kpl::assign_default_names(&mut kernel, src);
     warnings.append(&mut lx.warnings);
@@ -471,6 +473,8 @@ struct Lx<'a> {
     /// The size of the words of pointers into each array that were converted to `void *`
     /// (a `void *` into it has those words).
     void_words: HashMap<String, u32>,
+    /// Pointer parameters with an array of their own ([`Kernel::param_arrays`]).
+    param_arrays: BTreeMap<usize, (String, u32)>,
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -953,6 +957,14 @@ impl<'a> Lx<'a> {
                 }
                 let kpl = self.declare(&p.name);
                 self.declare_array(&kpl, &p.name, Space::Global, &[None], &elem, at);
+                // The bytes of one element, for the allocation size the host gives it.
+                let parts = self.split.get(&kpl).copied().unwrap_or(1);
+                if let (Some(i), Some(bytes)) = (
+                    f.params.iter().position(|q| q.id == p.id),
+                    pointee(&self.resolve(ty)).and_then(|t| self.word_bytes(t)),
+                ) {
+                    self.param_arrays.insert(i, (kpl.clone(), bytes / parts));
+                }
                 let assigned = f.body.as_ref().is_some_and(|b| assigns(b, &p.id));
                 let binding = if assigned {
                     // `d_in += blockIdx.x * N;`: a pointer whose element moves.

@@ -773,6 +773,10 @@ pub struct Kernel {
     /// The `extern __shared__` array (KPL name) and the bytes of one of its elements, for the
     /// size the launches give it (`<<<g, b, bytes>>>`). `None` for KPL files.
     pub dynamic_shared: Option<(String, u32)>,
+    /// Pointer parameters lowered to an array of their own, by parameter index: the KPL array
+    /// and the bytes of one of its elements, for the size the host's allocation gives it. Empty
+    /// for KPL files.
+    pub param_arrays: std::collections::BTreeMap<usize, (String, u32)>,
     /// The file the kernel is written in when it is not the input: a header the input
     /// includes. Spans, places and label names are then into that file's text, and its places
     /// are not placeable (`fix` edits the input only). `None` for KPL files and for kernels of

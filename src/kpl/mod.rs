@@ -77,5 +77,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         source_params: Default::default(),
         file: None,
         dynamic_shared: None,
+        param_arrays: Default::default(),
     }
 }

@@ -173,6 +173,7 @@ impl Parser<'_> {
             source_params: Default::default(),
             file: None,
             dynamic_shared: None,
+            param_arrays: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -320,6 +320,191 @@ pub fn rotations(body: &Block, assigned: &HashMap<String, usize>) -> HashMap<Str
     out
 }
 
+/// The value a loop-condition variable `f` of `while (cond) body` has at the start of every
+/// iteration after the first, as an expression over the values the loop's variables have at the
+/// start of that iteration — when the body recomputes it from them at its end. That is how a
+/// `for` whose condition needs statements is lowered (`for (…; inRange(i, n); i += s)`: the
+/// call's inlined locals compute a flag before the loop and again after the update), and a
+/// `while` whose flag is set from the loop's counters last.
+///
+/// `f`'s last top-level assignment (among the statements every continuing iteration runs,
+/// [`loop_updates`]) is followed by no other assignment of it; every variable its value reads
+/// is either declared in the body and assigned exactly once, by a top-level statement before the
+/// read (substituted by its definition, recursively), or declared outside the body and assigned
+/// by no statement from the read on. Such an expression, read at the body's end, holds each
+/// variable's final value of the iteration — its value at the start of the next one.
+pub fn carried_condition(body: &Block, cond: &Expr, f: &str) -> Option<Expr> {
+    let stmts = loop_updates(body, cond);
+    let mut declared = HashSet::default();
+    let mut values: HashMap<String, usize> = HashMap::default();
+    count_values(body, &mut declared, &mut values);
+    // The variables each top-level statement assigns, at any depth.
+    let assigns: Vec<HashSet<String>> = stmts
+        .iter()
+        .map(|s| {
+            let mut out = HashSet::default();
+            assigned_by(s, &mut out);
+            out
+        })
+        .collect();
+    let last = assigns.iter().rposition(|a| a.contains(f))?;
+    let value = definition(stmts[last], f)?;
+    let body_facts = BodyFacts { stmts: &stmts, assigns: &assigns, declared: &declared, values: &values };
+    body_facts.at_end(&value, last, 0)
+}
+
+/// What [`carried_condition`] knows of a loop body: its top-level statements (every continuing
+/// iteration runs them), the variables each gives a value, the body's own locals and how many
+/// times each variable is given a value.
+struct BodyFacts<'a> {
+    stmts: &'a [&'a crate::kpl::Stmt],
+    assigns: &'a [HashSet<String>],
+    declared: &'a HashSet<String>,
+    values: &'a HashMap<String, usize>,
+}
+
+impl BodyFacts<'_> {
+    /// `e`, as read by top-level statement `at`, over the values the variables have at the
+    /// body's end; `None` when some variable changes after the read.
+    fn at_end(&self, e: &Expr, at: usize, depth: usize) -> Option<Expr> {
+        if depth > 64 {
+            return None;
+        }
+        let mut vars = Vec::new();
+        e.for_each_var(&mut |v| vars.push(v.to_string()));
+        let mut out = e.clone();
+        for x in vars {
+            if self.declared.contains(&x) {
+                if self.values.get(&x) != Some(&1) {
+                    return None;
+                }
+                let q = (0..at).rev().find(|&q| self.assigns[q].contains(&x))?;
+                let by = self.at_end(&definition(self.stmts[q], &x)?, q, depth + 1)?;
+                out = substitute(&out, &x, &by);
+            } else if self.assigns[at..].iter().any(|a| a.contains(&x)) {
+                return None;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The value statement `s` gives `x`, when it is a plain assignment or initialized declaration.
+fn definition(s: &crate::kpl::Stmt, x: &str) -> Option<Expr> {
+    match &s.kind {
+        StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) } if name == x => {
+            Some(value.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The locals a block declares (at any depth), and how many times each variable is given a
+/// value (an assignment, an initialized declaration, a read or an atomic's result).
+fn count_values(b: &Block, declared: &mut HashSet<String>, values: &mut HashMap<String, usize>) {
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Local { name, init } => {
+                declared.insert(name.clone());
+                if init.is_some() {
+                    *values.entry(name.clone()).or_insert(0) += 1;
+                }
+            }
+            StmtKind::Assign { name, .. }
+            | StmtKind::Read { dst: name, .. }
+            | StmtKind::Atomic { dst: Some(name), .. } => {
+                *values.entry(name.clone()).or_insert(0) += 1;
+            }
+            StmtKind::If { then, els, .. } => {
+                count_values(then, declared, values);
+                if let Some(e) = els {
+                    count_values(e, declared, values);
+                }
+            }
+            StmtKind::While { body, .. } => count_values(body, declared, values),
+            _ => {}
+        }
+    }
+}
+
+/// The variables statement `s` gives a value (at any depth).
+fn assigned_by(s: &crate::kpl::Stmt, out: &mut HashSet<String>) {
+    match &s.kind {
+        StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => {
+            out.insert(name.clone());
+        }
+        StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
+            out.insert(dst.clone());
+        }
+        StmtKind::If { then, els, .. } => {
+            for t in then.stmts.iter().chain(els.iter().flat_map(|e| &e.stmts)) {
+                assigned_by(t, out);
+            }
+        }
+        StmtKind::While { body, .. } => body.stmts.iter().for_each(|t| assigned_by(t, out)),
+        _ => {}
+    }
+}
+
+/// `e` with every occurrence of the variable `x` replaced by `by`.
+fn substitute(e: &Expr, x: &str, by: &Expr) -> Expr {
+    let go = |e: &Expr| Box::new(substitute(e, x, by));
+    match e {
+        Expr::Var(v) if v == x => by.clone(),
+        Expr::Const(_) | Expr::Var(_) | Expr::Builtin(_) => e.clone(),
+        Expr::Unary(op, a) => Expr::Unary(*op, go(a)),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, go(a), go(b)),
+        Expr::Select(c, a, b) => Expr::Select(go(c), go(a), go(b)),
+        Expr::Call(name, args) => {
+            Expr::Call(name.clone(), args.iter().map(|a| substitute(a, x, by)).collect())
+        }
+    }
+}
+
+/// The variables a loop body only ever gives values computed from memory: each is given a value
+/// by a read or an atomic, or by expressions that each read at least one such variable (the
+/// largest such set, so values passed around a cycle stay in it). A loop-carried one whose value
+/// on entry is also computed from memory holds, at every iteration and after the loop, a value
+/// computed from memory — unconstrained to the oracle, like the value of a read.
+pub fn memory_valued(body: &Block) -> HashSet<String> {
+    fn assignments<'a>(b: &'a Block, out: &mut Vec<(&'a str, Option<&'a Expr>)>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) } => {
+                    out.push((name, Some(value)))
+                }
+                StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => out.push((dst, None)),
+                StmtKind::If { then, els, .. } => {
+                    assignments(then, out);
+                    if let Some(e) = els {
+                        assignments(e, out);
+                    }
+                }
+                StmtKind::While { body, .. } => assignments(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    assignments(body, &mut all);
+    let mut set: HashSet<String> = all.iter().map(|(n, _)| n.to_string()).collect();
+    loop {
+        let before = set.len();
+        for (name, value) in &all {
+            if let Some(e) = value {
+                let mut reads_memory = false;
+                e.for_each_var(&mut |v| reads_memory |= set.contains(v));
+                if !reads_memory {
+                    set.remove(*name);
+                }
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

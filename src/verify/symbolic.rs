@@ -24,7 +24,9 @@
 
 use crate::kpl::{AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp, Width};
 use crate::verify::launch::{Launch, ThreadIds};
-use crate::verify::loops::{assigned_vars, induction_step, rotations, toggle, Rotation, Toggle};
+use crate::verify::loops::{
+    assigned_vars, carried_condition, induction_step, memory_valued, rotations, toggle, Rotation, Toggle,
+};
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
 use crate::verify::wrap;
@@ -185,6 +187,11 @@ pub struct SymExec<'a> {
     /// The no-wrap conditions of the enclosing `if` and loop guards: part of an access's no-wrap
     /// condition (the arithmetic that decides whether the access runs, `x < nx - 1`).
     guard_wrap: Vec<Bool>,
+    /// The iteration variables and counters of the enclosing loops whose guards read memory
+    /// (`for (j = t; j < len; j += n)` with `len` read): an index computed from one ranges as
+    /// far as memory's contents allow, so it is neither checked nor assumed in bounds, like an
+    /// index read from memory.
+    data_bounded: Vec<BV>,
     trace: ThreadTrace,
 }
 
@@ -221,6 +228,7 @@ impl<'a> SymExec<'a> {
             nowrap: HashMap::default(),
             sizes: HashMap::default(),
             guard_wrap: Vec::new(),
+            data_bounded: Vec::new(),
             trace: ThreadTrace::default(),
         };
         let t = Bool::from_bool(true);
@@ -400,6 +408,8 @@ impl<'a> SymExec<'a> {
         let rotated = rotations(body, &assigned);
         let mut names: Vec<&String> = assigned.keys().collect();
         names.sort();
+        let mut havocked: Vec<&String> = Vec::new();
+        let from_memory = memory_valued(body);
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
             if let Some(v) = rotated.get(name.as_str()).and_then(|r| rotation_value(r, &entry, &k)) {
@@ -448,9 +458,31 @@ impl<'a> SymExec<'a> {
             }
             let v = match closed {
                 Some(v) => v,
-                None => self.havoc(name, &format!("loop_{}_{name}", l.0)),
+                None => {
+                    havocked.push(name);
+                    // Memory's values in and out: as unconstrained as a read (`opaque_input`).
+                    let prefix =
+                        if from_memory.contains(name.as_str()) && opaque_input(x0) { "rd_" } else { "" };
+                    self.havoc(name, &format!("{prefix}loop_{}_{name}", l.0))
+                }
             };
             self.env.insert(name.clone(), v);
+        }
+        // A condition flag the body recomputes from the loop's variables at its end has, from
+        // the second iteration on, that value at the iteration's start.
+        let mut carried = Vec::new();
+        cond.for_each_var(&mut |v| {
+            if havocked.iter().any(|h| h.as_str() == v) {
+                carried.push(v.to_string());
+            }
+        });
+        for name in carried {
+            let (Some(x0), Some(e)) = (entry.get(name.as_str()), carried_condition(body, cond, &name)) else {
+                continue;
+            };
+            let first = k.eq(BV::from_u64(0, W));
+            let v = first.ite(x0, &self.eval(&e));
+            self.env.insert(name, v);
         }
         let guard = self.eval_bool(cond);
         // Closed forms at the start of iteration k, to evaluate them at the exit iteration.
@@ -458,9 +490,19 @@ impl<'a> SymExec<'a> {
             .keys()
             .filter_map(|n| self.env.get(n.as_str()).map(|v| (n.clone(), v.clone())))
             .collect();
+        let bounded_before = self.data_bounded.len();
+        if opaque_input(&guard) {
+            self.data_bounded.push(k.clone());
+            for name in assigned.keys() {
+                if !havocked.contains(&name) {
+                    self.data_bounded.extend(self.env.get(name.as_str()).cloned());
+                }
+            }
+        }
         self.guard_wrap.push(self.no_wrap(cond));
         self.block(body, &Bool::and(&[enabled, &guard]));
         self.guard_wrap.pop();
+        self.data_bounded.truncate(bounded_before);
         self.loops.pop();
         self.assume.truncate(assumed_before);
         let trips = constant_trip_count(&guard, &k);
@@ -490,7 +532,11 @@ impl<'a> SymExec<'a> {
                 }),
                 (None, None) => None,
             };
-            let v = exact.unwrap_or_else(|| self.havoc(name, &format!("exit_{}_{name}", l.0)));
+            let prefix = match entry.get(name.as_str()) {
+                Some(x0) if from_memory.contains(name.as_str()) && opaque_input(x0) => "rd_",
+                _ => "",
+            };
+            let v = exact.unwrap_or_else(|| self.havoc(name, &format!("{prefix}exit_{}_{name}", l.0)));
             self.env.insert(name.clone(), v);
         }
         for name in assigned.keys() {
@@ -791,7 +837,11 @@ impl<'a> SymExec<'a> {
             // `unsigned char` read included), as are opaque calls' results and the arbitrary
             // element an opaque function may touch, so the check would only say that they could
             // be anything.
-            let bound = bounds.get(i).copied().flatten().filter(|_| !opaque_input(&v));
+            let bound = bounds
+                .get(i)
+                .copied()
+                .flatten()
+                .filter(|_| !opaque_input(&v) && !mentions_any(&v, &self.data_bounded));
             if let Some(b) = bound {
                 // The last subscript's access covers `width` elements: `v + width <= b`.
                 let w = if i == last { width } else { 1 };
@@ -1026,7 +1076,7 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
 /// (`undef_`, also the arbitrary index of an access the front end models for an opaque function)
 /// or an unbound name (`unbound_`) — the names [`SymExec`] gives them. A walk of the DAG, each
 /// node once.
-fn opaque_input(t: &BV) -> bool {
+fn opaque_input(t: &impl Ast) -> bool {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
     while let Some(n) = todo.pop() {
@@ -1043,6 +1093,25 @@ fn opaque_input(t: &BV) -> bool {
             }
         }
         todo.extend(n.children());
+    }
+    false
+}
+
+/// Whether `t` has one of `terms` as a subterm. A walk of the DAG, each node once.
+fn mentions_any(t: &BV, terms: &[BV]) -> bool {
+    if terms.is_empty() {
+        return false;
+    }
+    let terms: Vec<z3::ast::Dynamic> = terms.iter().map(|t| z3::ast::Dynamic::from_ast(t)).collect();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
+    while let Some(n) = todo.pop() {
+        if terms.contains(&n) {
+            return true;
+        }
+        if seen.insert(n.clone()) {
+            todo.extend(n.children());
+        }
     }
     false
 }
