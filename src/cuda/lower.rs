@@ -1264,7 +1264,16 @@ impl<'a> Lx<'a> {
         let before = self.out.len();
         self.stmt_kind(n)?;
         if self.out.len() > before {
-            let place = self.place_after(n, ctx);
+            let place = match &n.kind {
+                // The flag a jump sets runs in KPL, but in C nothing after the jump does.
+                NodeKind::Return | NodeKind::Break | NodeKind::Continue | NodeKind::Goto { .. } => {
+                    Place::Not(
+                        "after a jump (`return`, `break`, `continue`, `goto`): a barrier there never runs"
+                            .into(),
+                    )
+                }
+                _ => self.place_after(n, ctx),
+            };
             // A braceless body split keeps its statements together in braces of its own: `{` on
             // the header's line when the body is there, else on the body's line, one level in.
             if let Place::Braced { indent, outer_indent, body_start, .. } = &place {
@@ -3319,29 +3328,20 @@ impl<'a> Lx<'a> {
         let lowered = (|| -> R<()> {
             if parts.returns_early {
                 self.ret = Some(self.flag("ret"));
-            }
-            self.seq(&parts.stmts)?;
-            if let (Some(r), Some(v)) =
-                (parts.final_return, parts.final_return.and_then(|r| r.children.first()))
-            {
-                // The final `return e`: runs unless an earlier return did.
-                if let Some(s) = self.span_of(r) {
-                    self.cur_span = s;
-                }
-                match self.ret.clone() {
-                    Some(flag) => {
-                        let label = self.label();
-                        let span = self.cur_span;
-                        let block = self.open_block(label, None, |lx| lx.assign_result(v, r))?;
-                        let cond = not(Expr::var(&flag));
-                        self.out.push(Stmt {
-                            label,
-                            kind: StmtKind::If { cond, then: block, els: None },
-                            span,
-                        });
-                        self.flag_guards.insert(label);
+                // The final `return` is one more statement of the list: after an early return
+                // the rest runs under `if (!ret)`, and the locals it returns are declared there
+                // (a separate guard after the list would read them out of their scope).
+                let all: Vec<&Node> = parts.stmts.iter().copied().chain(parts.final_return).collect();
+                self.seq(&all)?;
+            } else {
+                self.seq(&parts.stmts)?;
+                if let (Some(r), Some(v)) =
+                    (parts.final_return, parts.final_return.and_then(|r| r.children.first()))
+                {
+                    if let Some(s) = self.span_of(r) {
+                        self.cur_span = s;
                     }
-                    None => self.assign_result(v, r)?,
+                    self.assign_result(v, r)?;
                 }
             }
             Ok(())
