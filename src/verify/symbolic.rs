@@ -1062,7 +1062,7 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
         match before.get(&name) {
             Some(old) if old.ast_eq(&v) => {}
             Some(old) => {
-                out.insert(name, cond.ite(&v, old));
+                out.insert(name, choose(cond, &v, old));
             }
             // Declared inside the branch: out of scope afterwards.
             None => {}
@@ -1095,6 +1095,64 @@ fn opaque_input(t: &impl Ast) -> bool {
         todo.extend(n.children());
     }
     false
+}
+
+/// `cond ? v : old`, where `old` chooses by the negation of `cond` (`old = ¬cond ? a : b`, the
+/// value before a guard that skips the rest of a function after its early return): then
+/// `¬cond ? a : v`, exactly — `b` is unreachable. Without it the uninitialized result slot behind
+/// `b` would stay in the term, and an index computed from it would count as opaque.
+fn choose(cond: &Bool, v: &BV, old: &BV) -> BV {
+    use z3::DeclKind;
+    if let Ok(decl) = old.safe_decl() {
+        if decl.kind() == DeclKind::Ite {
+            if let [oc, a, _] = old.children().as_slice() {
+                if let (Some(oc), Some(a)) = (oc.as_bool(), a.as_bv()) {
+                    let (c, oc) = (flag_test(&cond.simplify()), flag_test(&oc.simplify()));
+                    if c.not().simplify().ast_eq(&oc) || oc.not().simplify().ast_eq(&c) {
+                        return oc.ite(&a, v);
+                    }
+                }
+            }
+        }
+    }
+    cond.ite(v, old)
+}
+
+/// A test of a flag set by a condition, `(d ? 1 : 0) == 0`, as the condition itself (`¬d`; `d`
+/// for `== 1`), which z3's simplifier leaves as it is. Other terms unchanged.
+fn flag_test(c: &Bool) -> Bool {
+    use z3::DeclKind;
+    let Ok(decl) = c.safe_decl() else { return c.clone() };
+    let parts = c.children();
+    match (decl.kind(), parts.as_slice()) {
+        (DeclKind::Not, [x]) => match x.as_bool() {
+            Some(x) => flag_test(&x).not().simplify(),
+            None => c.clone(),
+        },
+        (DeclKind::Eq, [l, r]) => {
+            let (Some(l), Some(k)) = (l.as_bv(), r.as_bv().and_then(|r| r.as_u64())) else {
+                return c.clone();
+            };
+            let Ok(ld) = l.safe_decl() else { return c.clone() };
+            match (ld.kind(), l.children().as_slice()) {
+                (DeclKind::Ite, [d, a, b]) => {
+                    let (Some(d), Some(a), Some(b)) =
+                        (d.as_bool(), a.as_bv().and_then(|a| a.as_u64()), b.as_bv().and_then(|b| b.as_u64()))
+                    else {
+                        return c.clone();
+                    };
+                    match (a == k, b == k) {
+                        (true, false) => flag_test(&d.simplify()),
+                        (false, true) => flag_test(&d.simplify()).not().simplify(),
+                        (false, false) => Bool::from_bool(false),
+                        (true, true) => Bool::from_bool(true),
+                    }
+                }
+                _ => c.clone(),
+            }
+        }
+        _ => c.clone(),
+    }
 }
 
 /// Whether `t` has one of `terms` as a subterm. A walk of the DAG, each node once.
