@@ -97,17 +97,47 @@ fn leaves_array(
     }
     let out = match solver.check() {
         SatResult::Unsat => Answer::Inside,
+        // The first element past the end where it can be (`buf[128]` of 128): the witness a
+        // reader expects, and the same one whatever the solver met before (`fix` and `check`
+        // ask after different queries).
+        SatResult::Sat => {
+            let first = solver.get_model();
+            let pinned = pin_past_end(solver, s).then(|| {
+                let m = solver.get_model();
+                solver.pop(1);
+                m
+            });
+            match pinned.flatten().or(first) {
+                None => Answer::Unknown("no model".to_string()),
+                Some(m) => Answer::Outside(witness(mode, launch, &m, s)),
+            }
+        }
         SatResult::Unknown => Answer::Unknown(mode.limits.spent(solver).unwrap_or_else(|| {
             undecided_reason(solver.get_reason_unknown(), mode.limits.timeout_ms, mode.limits.query_units())
                 .replace("this pair", "this access")
         })),
-        SatResult::Sat => match solver.get_model() {
-            None => Answer::Unknown("no model".to_string()),
-            Some(m) => Answer::Outside(witness(mode, launch, &m, s)),
-        },
     };
     solver.pop(1);
     out
+}
+
+/// Whether `s` can leave its array at the first element past the end of one of its bounded
+/// subscripts (tried in order; the last one's access covers `width` elements). On `true` the
+/// solver holds that choice in a scope of its own, its model current: the caller pops it.
+fn pin_past_end(solver: &z3::Solver, s: &AccessSym) -> bool {
+    let last = s.subscripts.len().saturating_sub(1);
+    for (i, (v, bound)) in s.subscripts.iter().enumerate() {
+        let Some(b) = *bound else { continue };
+        let w = if i == last { s.width } else { 1 };
+        let past = u64::from(b.saturating_sub(w.saturating_sub(1)));
+        solver.push();
+        solver.assert(v.eq(BV::from_u64(past, W)));
+        if solver.check() == SatResult::Sat {
+            return true;
+        }
+        solver.pop(1);
+    }
+    false
 }
 
 /// The out-of-bounds witness a model gives.

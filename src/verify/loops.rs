@@ -461,6 +461,105 @@ fn substitute(e: &Expr, x: &str, by: &Expr) -> Expr {
     }
 }
 
+/// A loop-invariant upper bound `B` (unsigned) that every value the body gives `x` respects
+/// when `x` does: each assignment of `x` (at any depth) is `x` itself or an unsigned minimum
+/// with `B` (`ult(a, b) ? a : b` is at most `b`), through the body's temporaries defined once at
+/// its top level before the statement that reads them. Then `x <= B` holds at every iteration
+/// and after the loop whenever it held on entry (a binary search's `pos = min(pos + step, len)`).
+pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
+    let mut declared = HashSet::default();
+    let mut values: HashMap<String, usize> = HashMap::default();
+    count_values(body, &mut declared, &mut values);
+    let mut assigned = HashSet::default();
+    for s in &body.stmts {
+        assigned_by(s, &mut assigned);
+    }
+    // The body's temporaries defined once at its top level: their definitions and positions.
+    let mut defs: HashMap<String, (usize, Expr)> = HashMap::default();
+    for (at, s) in body.stmts.iter().enumerate() {
+        if let StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) } = &s.kind {
+            if declared.contains(name) && values.get(name) == Some(&1) {
+                defs.insert(name.clone(), (at, value.clone()));
+            }
+        }
+    }
+    // The bound of `e` read by top-level statement `at`; `Some(None)` is `x` itself.
+    fn bound(
+        e: &Expr,
+        at: usize,
+        x: &str,
+        defs: &HashMap<String, (usize, Expr)>,
+        assigned: &HashSet<String>,
+        depth: usize,
+    ) -> Option<Option<Expr>> {
+        if depth > 32 {
+            return None;
+        }
+        match e {
+            Expr::Var(v) if v == x => Some(None),
+            Expr::Var(v) => match defs.get(v) {
+                Some((q, def)) if *q < at => bound(def, *q, x, defs, assigned, depth + 1),
+                Some(_) => None,
+                None if !assigned.contains(v) => Some(Some(e.clone())),
+                None => None,
+            },
+            Expr::Const(_) => Some(Some(e.clone())),
+            // `a < b ? a : b` (unsigned): at most `b`.
+            Expr::Select(c, a, b) => match &**c {
+                Expr::Binary(BinOp::ULt | BinOp::ULe, p, q) if p == a && q == b => {
+                    bound(b, at, x, defs, assigned, depth + 1)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    // Every assignment of `x`, with the top-level statement it is in.
+    fn assignments<'a>(stmts: &'a [crate::kpl::Stmt], x: &str, out: &mut Vec<Option<&'a Expr>>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) }
+                    if name == x =>
+                {
+                    out.push(Some(value))
+                }
+                StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } if dst == x => {
+                    out.push(None)
+                }
+                StmtKind::If { then, els, .. } => {
+                    assignments(&then.stmts, x, out);
+                    if let Some(e) = els {
+                        assignments(&e.stmts, x, out);
+                    }
+                }
+                StmtKind::While { body, .. } => assignments(&body.stmts, x, out),
+                _ => {}
+            }
+        }
+    }
+    let mut found: Option<Expr> = None;
+    let mut any = false;
+    for (at, s) in body.stmts.iter().enumerate() {
+        let mut here = Vec::new();
+        assignments(std::slice::from_ref(s), x, &mut here);
+        for value in here {
+            any = true;
+            match bound(value?, at, x, &defs, &assigned, 0)? {
+                None => {}
+                Some(b) => match &found {
+                    None => found = Some(b),
+                    Some(f) if *f == b => {}
+                    Some(_) => return None,
+                },
+            }
+        }
+    }
+    if !any || declared.contains(x) {
+        return None;
+    }
+    found
+}
+
 /// The variables a loop body only ever gives values computed from memory: each is given a value
 /// by a read or an atomic, or by expressions that each read at least one such variable (the
 /// largest such set, so values passed around a cycle stay in it). A loop-carried one whose value

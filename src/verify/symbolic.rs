@@ -25,7 +25,8 @@
 use crate::kpl::{AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp, Width};
 use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::loops::{
-    assigned_vars, carried_condition, induction_step, memory_valued, rotations, toggle, Rotation, Toggle,
+    assigned_vars, carried_condition, induction_step, memory_valued, rotations, toggle, upper_bound,
+    Rotation, Toggle,
 };
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
@@ -409,6 +410,7 @@ impl<'a> SymExec<'a> {
         let mut names: Vec<&String> = assigned.keys().collect();
         names.sort();
         let mut havocked: Vec<&String> = Vec::new();
+        let mut bounded: Vec<(String, BV, BV)> = Vec::new();
         let from_memory = memory_valued(body);
         for name in names {
             let Some(x0) = entry.get(name.as_str()) else { continue };
@@ -463,7 +465,14 @@ impl<'a> SymExec<'a> {
                     // Memory's values in and out: as unconstrained as a read (`opaque_input`).
                     let prefix =
                         if from_memory.contains(name.as_str()) && opaque_input(x0) { "rd_" } else { "" };
-                    self.havoc(name, &format!("{prefix}loop_{}_{name}", l.0))
+                    let v = self.havoc(name, &format!("{prefix}loop_{}_{name}", l.0));
+                    // An invariant bound: at most `B` at every iteration when at most `B` on entry.
+                    if let Some(b) = upper_bound(body, name) {
+                        let b = self.eval(&b);
+                        self.assume.push(x0.bvule(&b).implies(v.bvule(&b)));
+                        bounded.push((name.clone(), x0.clone(), b));
+                    }
+                    v
                 }
             };
             self.env.insert(name.clone(), v);
@@ -537,6 +546,10 @@ impl<'a> SymExec<'a> {
                 _ => "",
             };
             let v = exact.unwrap_or_else(|| self.havoc(name, &format!("{prefix}exit_{}_{name}", l.0)));
+            // The bound holds where the thread left the loop too.
+            if let Some((_, x0, b)) = bounded.iter().find(|(n, ..)| n == name) {
+                self.assume.push(x0.bvule(b).implies(v.bvule(b)));
+            }
             self.env.insert(name.clone(), v);
         }
         for name in assigned.keys() {

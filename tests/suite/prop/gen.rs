@@ -124,6 +124,12 @@ pub enum LoopKind {
     Halve,
     /// `i := tid.x; while (i < 64) … i := i + bdim.x` (thread-dependent trip count).
     Strided,
+    /// `i := 0; f := i < c; while (f) … i := i + 1; local t := i < c; f := t;` (the lowering of
+    /// a `for` whose condition calls a function: the oracle's carried condition flag).
+    Flag(u32),
+    /// `i := 0; f := i < c; while (f) … f := i < c; i := i + 1;` (a flag one step stale: the
+    /// loop runs once more, with `i = c`).
+    StaleFlag(u32),
 }
 
 /// A value written.
@@ -227,6 +233,8 @@ fn arb_loop() -> impl Strategy<Value = LoopKind> {
         2 => Just(LoopKind::Double),
         2 => Just(LoopKind::Halve),
         1 => Just(LoopKind::Strided),
+        1 => (0u32..=3).prop_map(LoopKind::Flag),
+        1 => (0u32..=3).prop_map(LoopKind::StaleFlag),
     ]
 }
 
@@ -389,6 +397,20 @@ impl GenKernel {
                         }
                         LoopKind::Strided => {
                             ("tid.x".to_string(), format!("{var} < 64"), format!("{var} := {var} + bdim.x;"))
+                        }
+                        LoopKind::Flag(c) | LoopKind::StaleFlag(c) => {
+                            let flag = format!("f{var}");
+                            let test = format!("{var} < {c}");
+                            let update = if matches!(kind, LoopKind::Flag(_)) {
+                                format!("{var} := {var} + 1; local t{var} := {test}; {flag} := t{var};")
+                            } else {
+                                format!("{flag} := {test}; {var} := {var} + 1;")
+                            };
+                            let _ = writeln!(out, "{}local {var} := 0;", indent(d));
+                            let _ = writeln!(out, "{}local {flag} := {test};", indent(d));
+                            stack.push(Open::Loop { var: var.clone(), update });
+                            let _ = writeln!(out, "{}while ({flag}) {{", indent(d));
+                            continue;
                         }
                     };
                     let _ = writeln!(out, "{}local {var} := {init};", indent(d));
