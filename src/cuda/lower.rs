@@ -536,6 +536,11 @@ fn row_pointer(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
 }
 
 /// The pointee of a pointer type (`const float *__restrict` → `const float`).
+/// Whether an expression has a pointer or array type (the operands of a pointer comparison).
+fn is_pointer_typed(n: &Node) -> bool {
+    n.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['))
+}
+
 fn pointee(ty: &str) -> Option<&str> {
     let t = ty.trim_end();
     let t = t.strip_suffix("__restrict").unwrap_or(t).trim_end();
@@ -1075,6 +1080,15 @@ impl<'a> Lx<'a> {
                     Binding::Record(l) => l.member(name),
                     _ => None,
                 }
+            }
+            // `d.data` of a member of `d`'s base class: clang converts `d` to the base first.
+            NodeKind::ImplicitCast { cast } if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") => {
+                let Binding::Record(l) = self.binding_of(strip(n.children.first()?))? else { return None };
+                let target = n.ty.as_deref()?;
+                let layout = self.layout_of(target)?;
+                let start = self.base_start(&l.layout.name, target, 0)?;
+                let fields = l.fields.get(start..start + layout.fields.len())?.to_vec();
+                Some(Binding::Record(Rc::new(record::Locals { layout, fields })))
             }
             _ => None,
         };
@@ -2205,6 +2219,28 @@ impl<'a> Lx<'a> {
         }
     }
 
+    /// `p op q` of two pointers (a comparison, or `p - q`): pointers into one array compare
+    /// as their word offsets, and their difference counts elements (offsets are words, an
+    /// element `units` of them). Pointers into different arrays (or seen as different
+    /// element types) are refused: C leaves their order unspecified and the model keeps no
+    /// address for an array.
+    fn pointer_relation(&mut self, op: &str, n: &Node) -> R<(Expr, Ty)> {
+        let (a, b) = self.two(n)?;
+        let (x, ex, ox) = self.pointer(strip(a))?;
+        let (y, ey, oy) = self.pointer(strip(b))?;
+        if x != y || ex != ey {
+            return Err(self.unsupported("comparing or subtracting pointers into different arrays", n));
+        }
+        if op != "-" {
+            return self.binary(op, (ox, Ty::Int), (oy, Ty::Int), n);
+        }
+        let diff = Expr::bin(BinOp::Sub, ox, oy);
+        match self.elem_units(&x, &ex) {
+            1 => Ok((diff, Ty::Int)),
+            u => self.binary("/", (diff, Ty::Int), (Expr::Const(u), Ty::Int), n),
+        }
+    }
+
     /// A pointer cast: the same words seen as another type, when every word on both sides
     /// has one size (a `float4 *` over a `float` array; not over a `half` array).
     fn cast_pointer(&mut self, n: &Node) -> R<(String, Elem, Expr)> {
@@ -2392,6 +2428,14 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Binary { op } if op == "=" => {
                 Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
+            }
+            // `p < end`, `p - base` of two pointers: their offsets, in elements.
+            NodeKind::Binary { op }
+                if matches!(op.as_str(), "<" | "<=" | ">" | ">=" | "==" | "!=" | "-")
+                    && n.children.len() == 2
+                    && n.children.iter().all(|c| is_pointer_typed(c)) =>
+            {
+                self.pointer_relation(op, n)
             }
             NodeKind::Binary { op } => {
                 let (a, b) = self.two(n)?;

@@ -161,6 +161,21 @@ impl Lx<'_> {
                     visited.push(g.id.clone());
                     if let Some(gb) = g.body.as_ref() {
                         bodies.push(gb);
+                        // The pointers a function may return are one value (`return c ? a :
+                        // b;`, or one `return` per branch): their arrays join one group, as a
+                        // variable's do.
+                        for r in gb.walk().into_iter().filter(|r| r.kind == NodeKind::Return) {
+                            let Some(e) = r.children.first() else { continue };
+                            if e.ty.as_deref().is_some_and(|t| pointee(&self.resolve(t)).is_some()) {
+                                let mut roots_of = Vec::new();
+                                roots(e, &mut roots_of);
+                                let ret = format!("var:ret:{}", g.id);
+                                variables.insert(ret.clone(), ());
+                                for x in roots_of {
+                                    union(&mut parent, &ret, &x);
+                                }
+                            }
+                        }
                     }
                 }
             }
