@@ -3445,8 +3445,27 @@ fn assigns(body: &Node, id: &str) -> bool {
             NodeKind::Unary { op, .. } if op == "++" || op == "--" => n.children.first(),
             _ => None,
         };
-        target.is_some_and(|t| matches!(&strip(t).kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id))
+        let named = |t: &Node| matches!(&strip(t).kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id);
+        // A pointer passed as an lvalue (no load around it) is bound to a reference parameter
+        // (`swap(float *&a, float *&b)`), which may re-point it.
+        let by_reference = matches!(n.kind, NodeKind::Call { .. } | NodeKind::MemberCall { .. })
+            && n.children.iter().skip(1).any(|a| {
+                let a = skip_parens(a);
+                matches!(&a.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id) && is_pointer_typed(a)
+            });
+        by_reference || target.is_some_and(named)
     })
+}
+
+/// `n` without the parentheses around it.
+fn skip_parens(mut n: &Node) -> &Node {
+    while n.kind == NodeKind::Paren {
+        match n.children.first() {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
 }
 
 /// The function a call's callee expression names, through the decay to a pointer.

@@ -148,7 +148,10 @@ impl Lx<'_> {
                 };
                 let Some(g) = self.model.definition(&id) else { continue };
                 for (p, a) in g.params.iter().zip(&n.children[1..]) {
-                    if pointee(&self.resolve(p.desugared.as_deref().unwrap_or(&p.ty))).is_some() {
+                    let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
+                    // A pointer, or a reference to one (`float *&p`: the argument's variable).
+                    let ty = ty.trim_end().strip_suffix('&').unwrap_or(&ty);
+                    if pointee(ty).is_some() {
                         variables.insert(format!("var:{}", p.id), ());
                         let mut r = Vec::new();
                         roots(a, &mut r);

@@ -60,6 +60,19 @@ impl<'a> Lx<'a> {
         let Some((to, is_const)) = referent(ty) else {
             return Err(self.unsupported(format!("a reference of type `{ty}`"), at));
         };
+        // A reference to a pointer (`float *&p`): the pointer variable itself — the caller's
+        // offset local, which an assignment through the reference moves. The pointer groups
+        // join such a parameter with the arguments' arrays (`pointer_groups.rs`).
+        if super::pointee(&self.resolve(to)).is_some() {
+            return match self.binding(super::strip(init)) {
+                Some(b @ Binding::Ptr { .. }) => Ok(b),
+                Some(b @ Binding::Alias { .. }) if !written => Ok(b),
+                _ => Err(self.unsupported(
+                    format!("binding the reference `&{name}` to this pointer (only a pointer local or parameter)"),
+                    init,
+                )),
+            };
+        }
         let Some(t) = self.scalar_of(to) else {
             if let Some(layout) = self.layout_of(&self.resolve(to)) {
                 return self.record_ref(init, layout);
