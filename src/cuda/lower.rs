@@ -42,6 +42,7 @@ mod async_copy;
 mod barrier_object;
 mod bits;
 mod curand;
+mod pointer_array;
 mod pointer_groups;
 mod record;
 pub(crate) use record::scalar_bytes;
@@ -134,6 +135,15 @@ enum Binding {
     VarPtr {
         kpl: String,
         ty: Ty,
+    },
+    /// A thread-local array of pointers to `elem`s into `array`: one offset local per element,
+    /// and `shadow`, a thread-local array of as many elements whose accesses check the
+    /// subscripts' bounds (`pointer_array.rs`).
+    PtrArray {
+        array: String,
+        elem: Elem,
+        offsets: Vec<String>,
+        shadow: String,
     },
 }
 
@@ -1473,6 +1483,11 @@ impl<'a> Lx<'a> {
         // A shared record's implicit default construction initializes nothing.
         let initialized = v.children.iter().any(|c| !is_default_construction(c));
         if let Some((elem, dims)) = array_type(&ty) {
+            if !is_shared {
+                if let Some(r) = self.pointer_array_local(v, (name, id), &elem, &dims) {
+                    return r;
+                }
+            }
             let Some(elem) = self.elem_of(&elem) else {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
@@ -1816,6 +1831,9 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Binary { op } if op == "=" => {
                 let (lhs, rhs) = self.two(n)?;
+                if let Some(r) = self.pointer_array_store(lhs, rhs, n) {
+                    return r;
+                }
                 let (v, vt) = self.rvalue(rhs)?;
                 let target = self.target(lhs)?;
                 self.store(target, v, vt);
@@ -1955,6 +1973,7 @@ impl<'a> Lx<'a> {
                     Ok(Target::Elem { array, index, ty })
                 }
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
+                Binding::PtrArray { .. } => Err(self.unsupported("assigning a whole array of pointers", n)),
                 Binding::MemberPtr { .. } => Err(self.unsupported(
                     "moving a struct's pointer member before it is given a pointer (its array is not known)",
                     n,
@@ -2013,7 +2032,9 @@ impl<'a> Lx<'a> {
         // Indices outermost first: `t[i][j]` is ((t[i])[j]).
         let mut subs = vec![idx];
         let mut b = strip(base);
-        while b.kind == NodeKind::ArraySubscript {
+        // A subscript whose value is a pointer (`bufs[k][i]` of an array of pointers) is the
+        // pointer indexed, not an outer index.
+        while b.kind == NodeKind::ArraySubscript && pointee(b.ty.as_deref().unwrap_or_default()).is_none() {
             let (bb, i) = self.two(b)?;
             subs.push(i);
             b = strip(bb);
@@ -2150,7 +2171,11 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
-            NodeKind::ArraySubscript => match self.member_row_pointer(n).or_else(|| self.row_decay(n)) {
+            NodeKind::ArraySubscript => match self
+                .pointer_array_element(n)
+                .or_else(|| self.member_row_pointer(n))
+                .or_else(|| self.row_decay(n))
+            {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
@@ -2354,7 +2379,8 @@ impl<'a> Lx<'a> {
                     | Binding::Ptr { .. }
                     | Binding::Alias { .. }
                     | Binding::VarPtr { .. }
-                    | Binding::MemberPtr { .. },
+                    | Binding::MemberPtr { .. }
+                    | Binding::PtrArray { .. },
                 ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
@@ -2570,7 +2596,8 @@ impl<'a> Lx<'a> {
                 | Binding::Ptr { .. }
                 | Binding::Alias { .. }
                 | Binding::VarPtr { .. }
-                | Binding::MemberPtr { .. },
+                | Binding::MemberPtr { .. }
+                | Binding::PtrArray { .. },
             ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;

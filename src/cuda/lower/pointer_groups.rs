@@ -86,7 +86,32 @@ fn roots(n: &Node, out: &mut Vec<String>) {
             }
         }
         NodeKind::DeclRef { decl_id, .. } => out.push(decl_id.clone()),
+        // `{a, b}` of an array of pointers: every element's.
+        NodeKind::InitList => {
+            for c in &n.children {
+                roots(c, out);
+            }
+        }
+        // `bufs[i]` of pointers (its type is a pointer): the array of pointers.
+        NodeKind::ArraySubscript if super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() => {
+            if let Some(b) = n.children.first() {
+                roots(b, out);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The variable an assignment's left side names: `p` of `p = …`, and `bufs` of `bufs[i] = …`
+/// when `bufs` holds pointers.
+fn assigned_variable(lhs: &Node) -> Option<&str> {
+    let mut l = strip(lhs);
+    if l.kind == NodeKind::ArraySubscript && super::pointee(l.ty.as_deref().unwrap_or_default()).is_some() {
+        l = strip(l.children.first()?);
+    }
+    match &l.kind {
+        NodeKind::DeclRef { decl_id, .. } => Some(decl_id),
+        _ => None,
     }
 }
 
@@ -187,7 +212,10 @@ impl Lx<'_> {
             match &n.kind {
                 NodeKind::Var { id, name, is_shared, storage_class, .. } => {
                     let ty = self.resolve(n.ty.as_deref().unwrap_or_default());
-                    if pointee(&ty).is_some() {
+                    // A local array of pointers is one variable: every element points into
+                    // its group (`pointer_array.rs`).
+                    let pointers = array_type(&ty).is_some_and(|(e, d)| d.len() == 1 && pointee(&e).is_some());
+                    if pointee(&ty).is_some() || (pointers && !is_shared) {
                         variables.insert(format!("var:{id}"), ());
                         if let Some(init) = n.children.first() {
                             let mut r = Vec::new();
@@ -217,7 +245,7 @@ impl Lx<'_> {
                     }
                 }
                 NodeKind::Binary { op } if op == "=" && n.children.len() == 2 => {
-                    if let NodeKind::DeclRef { decl_id, .. } = &strip(&n.children[0]).kind {
+                    if let Some(decl_id) = assigned_variable(&n.children[0]) {
                         let mut r = Vec::new();
                         roots(&n.children[1], &mut r);
                         for x in r {
