@@ -45,6 +45,7 @@ mod curand;
 mod pointer_array;
 mod pointer_groups;
 mod record;
+mod stored_pointer;
 pub(crate) use record::scalar_bytes;
 mod row_pointer;
 mod split;
@@ -144,6 +145,12 @@ enum Binding {
         elem: Elem,
         offsets: Vec<String>,
         shadow: String,
+    },
+    /// A `__shared__` pointer to `elem`s: the one-word shared array `kpl` holding its offset
+    /// (`stored_pointer.rs`).
+    SharedPtr {
+        kpl: String,
+        elem: Elem,
     },
 }
 
@@ -1540,6 +1547,12 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported(what, v));
         }
         if *is_shared {
+            if initialized && pointee(&ty).is_some() {
+                return Err(self.unsupported("an initialized `__shared__` variable", v));
+            }
+            if let Some(r) = self.shared_pointer_local(v, (name, id), &ty) {
+                return r;
+            }
             // One element of shared memory: `s` is `s[0]`.
             let Some(elem) = self.elem_of(&ty) else {
                 return Err(self.unsupported(format!("a `__shared__` variable of type `{ty}`"), v));
@@ -1834,6 +1847,9 @@ impl<'a> Lx<'a> {
                 if let Some(r) = self.pointer_array_store(lhs, rhs, n) {
                     return r;
                 }
+                if let Some(r) = self.store_pointer(lhs, rhs, n) {
+                    return r;
+                }
                 let (v, vt) = self.rvalue(rhs)?;
                 let target = self.target(lhs)?;
                 self.store(target, v, vt);
@@ -1974,6 +1990,7 @@ impl<'a> Lx<'a> {
                 }
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::PtrArray { .. } => Err(self.unsupported("assigning a whole array of pointers", n)),
+                Binding::SharedPtr { .. } => Err(self.unsupported("moving a `__shared__` pointer this way", n)),
                 Binding::MemberPtr { .. } => Err(self.unsupported(
                     "moving a struct's pointer member before it is given a pointer (its array is not known)",
                     n,
@@ -2098,6 +2115,9 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Call { .. } | NodeKind::MemberCall { .. } => return self.pointer_call(n),
             _ => {}
+        }
+        if let Some(r) = self.load_stored_pointer(n) {
+            return r;
         }
         match self.binding(n) {
             Some(Binding::Array { kpl, elem, rank: 1 }) => return Ok((kpl, elem, Expr::Const(0))),
@@ -2380,7 +2400,8 @@ impl<'a> Lx<'a> {
                     | Binding::Alias { .. }
                     | Binding::VarPtr { .. }
                     | Binding::MemberPtr { .. }
-                    | Binding::PtrArray { .. },
+                    | Binding::PtrArray { .. }
+                    | Binding::SharedPtr { .. },
                 ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
@@ -2597,7 +2618,8 @@ impl<'a> Lx<'a> {
                 | Binding::Alias { .. }
                 | Binding::VarPtr { .. }
                 | Binding::MemberPtr { .. }
-                | Binding::PtrArray { .. },
+                | Binding::PtrArray { .. }
+                | Binding::SharedPtr { .. },
             ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;

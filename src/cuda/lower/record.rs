@@ -367,6 +367,9 @@ pub(super) enum MemberPlace {
     Word { array: String, index: Vec<Expr>, ty: Ty },
     /// A nested record in memory.
     Record(Rc<InMemory>),
+    /// A pointer member of a record in memory: the indices of its word, its record word
+    /// `word`, what it points to (`stored_pointer.rs`).
+    PointerWord { array: String, index: Vec<Expr>, elem: Elem, word: usize },
     /// An array member of a record in memory: its first word is `base` (scaled as `base` is).
     Array { array: String, prefix: Vec<Expr>, base: Expr, member: ArrayMember },
     /// An array member of a record held in locals (a kernel parameter by value).
@@ -958,9 +961,12 @@ impl Lx<'_> {
                     index: m.word(i, self.scale(&m.array)),
                     ty,
                 }),
-                Some(Found::Word(_, Member::Pointer(_))) => {
-                    Err(self.unsupported(format!("the pointer member `{name}` of a struct in memory"), n))
-                }
+                Some(Found::Word(i, Member::Pointer(elem))) => Ok(MemberPlace::PointerWord {
+                    array: m.array.clone(),
+                    index: m.word(i, self.scale(&m.array)),
+                    elem,
+                    word: i,
+                }),
                 Some(Found::Sub(start, layout)) => Ok(MemberPlace::Record(Rc::new(InMemory {
                     array: m.array.clone(),
                     prefix: m.prefix.clone(),

@@ -1,0 +1,123 @@
+//! Pointers stored in shared or thread-local memory: a `__shared__ float *base;` that thread 0
+//! publishes, and pointer members of structs held there (`__shared__ Views v; v.src = a;`).
+//!
+//! The stored word is the pointer's offset: storing writes it (`base = data + k` is a write of
+//! `base[0]`), using the pointer reads it (a read, checked for races like any other, whose
+//! value is what memory holds — unknown to the verifier, one value per block when no race
+//! changes it, docs/semantics.md). What a stored pointer points into must be known statically:
+//! each stored place (`base`; a member of every element of a struct array) is given one array,
+//! by the first store in the program's order (`Lx::member_arrays`, as a struct's pointer
+//! member in locals); a store of a pointer into another array is refused, and so is a use
+//! before any store (its array is not known). Sound because shared and thread-local memory
+//! start with no pointer in them: every pointer a defined read returns was stored by the
+//! kernel, into that array. Pointers in global memory may have been stored by the host, into
+//! arrays the kernel never names, so they stay refused.
+
+use super::{record, strip, Binding, Elem, Lx, Node, NodeKind, R};
+use crate::kpl::ast::{Expr, Space, StmtKind, Width, WriteMode};
+
+/// Where a stored pointer lives: the array and indices of its word, what it points to, and
+/// the key its array is fixed under.
+struct Stored {
+    array: String,
+    index: Vec<Expr>,
+    elem: Elem,
+    key: String,
+}
+
+impl Lx<'_> {
+    /// Hook of `declaration`: `__shared__ T *p;` (`name`, id `id`) as a one-word shared array
+    /// holding the offset. `None`: `ty` is no pointer.
+    pub(super) fn shared_pointer_local(&mut self, v: &Node, (name, id): (&str, &str), ty: &str) -> Option<R<()>> {
+        let pointee = super::pointee(ty)?;
+        Some((|| {
+            let Some(elem) = self.elem_of(pointee) else {
+                return Err(self.unsupported(format!("a `__shared__` pointer to `{pointee}`"), v));
+            };
+            let kpl = self.declare(name);
+            let span = self.span_of(v).unwrap_or(self.cur_span);
+            self.declare_array(&kpl, name, Space::Shared, &[Some(1)], &Elem::Scalar(super::Ty::Int), span);
+            self.cells.insert(kpl.clone());
+            // A pointer of a group points into the group's array from the start.
+            if let Some((array, group_elem)) = self.ptr_groups.variable(id) {
+                if group_elem == elem {
+                    self.member_arrays.insert(kpl.clone(), array);
+                }
+            }
+            self.bindings.insert(id.to_string(), Binding::SharedPtr { kpl, elem });
+            Ok(())
+        })())
+    }
+
+    /// The stored pointer `n` names (a `__shared__` pointer, a pointer member of a struct in
+    /// shared or thread-local memory). `None`: `n` is none.
+    fn stored_pointer(&mut self, n: &Node) -> Option<R<Stored>> {
+        let s = strip(n);
+        match &s.kind {
+            NodeKind::DeclRef { .. } => match self.binding(s)? {
+                Binding::SharedPtr { kpl, elem } => {
+                    Some(Ok(Stored { array: kpl.clone(), index: vec![Expr::Const(0)], elem, key: kpl }))
+                }
+                _ => None,
+            },
+            NodeKind::Member { .. } if super::pointee(s.ty.as_deref().unwrap_or_default()).is_some() => {
+                if self.binding(s).is_some() {
+                    return None;
+                }
+                Some(match self.member(s) {
+                    Ok(record::MemberPlace::PointerWord { array, index, elem, word }) => {
+                        let space = self.arrays.iter().find(|a| a.name == array).map(|a| a.space);
+                        if space != Some(Space::Shared) {
+                            return Some(Err(self.unsupported(
+                                "a pointer member of a struct in global memory (the host may have stored any pointer there)",
+                                n,
+                            )));
+                        }
+                        let key = format!("{array}#{word}");
+                        Ok(Stored { array, index, elem, key })
+                    }
+                    Ok(_) => return None,
+                    Err(e) => Err(e),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A stored pointer used as a pointer: its word read, its array the one its stores give.
+    /// `None`: `n` is no stored pointer.
+    pub(super) fn load_stored_pointer(&mut self, n: &Node) -> Option<R<(String, Elem, Expr)>> {
+        let stored = self.stored_pointer(n)?;
+        Some(stored.and_then(|st| {
+            let Some(array) = self.member_arrays.get(&st.key).cloned() else {
+                return Err(self.unsupported(
+                    "a pointer stored in memory used before a pointer is stored there (its array is not known)",
+                    n,
+                ));
+            };
+            let index = self.row_index(&st.array, st.index);
+            let dst = self.temp(None);
+            self.emit(StmtKind::Read { dst: dst.clone(), array: st.array, index, width: Width::ONE });
+            Ok((array, st.elem, Expr::var(&dst)))
+        }))
+    }
+
+    /// `p = q` of a stored pointer `p`: `q`'s offset written to its word; `q` must point into
+    /// the array the place's first store gave it. `None`: `lhs` is no stored pointer.
+    pub(super) fn store_pointer(&mut self, lhs: &Node, rhs: &Node, n: &Node) -> Option<R<()>> {
+        let stored = self.stored_pointer(lhs)?;
+        Some(stored.and_then(|st| {
+            let (to, to_elem, off) = self.pointer(rhs)?;
+            self.fix_member_array(&st.key, &st.elem, to, &to_elem, n)?;
+            let index = self.row_index(&st.array, st.index);
+            self.emit(StmtKind::Write {
+                array: st.array,
+                index,
+                value: off,
+                width: Width::ONE,
+                mode: WriteMode::Plain,
+            });
+            Ok(())
+        }))
+    }
+}
