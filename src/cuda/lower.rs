@@ -152,6 +152,9 @@ enum Binding {
         kpl: String,
         elem: Elem,
     },
+    /// A pointer to a pointer variable (`float **pp = &p`, a `float **` parameter given `&p`):
+    /// `*pp` is that variable's binding.
+    PtrOf(Box<Binding>),
 }
 
 /// What an array holds or a pointer points to.
@@ -553,6 +556,14 @@ fn row_pointer(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
 }
 
 /// The pointee of a pointer type (`const float *__restrict` → `const float`).
+/// Whether `ty` is a pointer to a pointer to data (`float **`, `const int *const *`).
+fn pointer_to_pointer(ty: &str) -> bool {
+    let t = ty.trim_end();
+    let t = t.strip_suffix("__restrict").unwrap_or(t).trim_end();
+    let t = t.strip_suffix("const").unwrap_or(t).trim_end();
+    t.strip_suffix('*').is_some_and(|inner| pointee(inner).is_some())
+}
+
 /// Whether an expression has a pointer or array type (the operands of a pointer comparison).
 fn is_pointer_typed(n: &Node) -> bool {
     n.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['))
@@ -1098,6 +1109,11 @@ impl<'a> Lx<'a> {
                     _ => None,
                 }
             }
+            // `*pp` of a pointer to a pointer variable: the variable.
+            NodeKind::Unary { op, .. } if op == "*" => match self.binding_of(strip(n.children.first()?))? {
+                Binding::PtrOf(b) => Some(*b),
+                _ => None,
+            },
             // `d.data` of a member of `d`'s base class: clang converts `d` to the base first.
             NodeKind::ImplicitCast { cast } if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") => {
                 let Binding::Record(l) = self.binding_of(strip(n.children.first()?))? else { return None };
@@ -1588,6 +1604,18 @@ impl<'a> Lx<'a> {
                 return Ok(());
             }
         }
+        // `float **pp = &p;` never re-pointed: `*pp` is the pointer variable `p`.
+        if pointer_to_pointer(&ty) {
+            let body = self.bodies.last().copied();
+            let init = v.children.first();
+            if let (Some(init), true) = (init, body.is_some_and(|b| !assigns(b, id))) {
+                if let Some(b @ Binding::PtrOf(_)) = self.address_arg(init) {
+                    self.bindings.insert(id.clone(), b);
+                    return Ok(());
+                }
+            }
+            return Err(self.unsupported("a pointer to a pointer other than `&p` of a pointer variable, never re-pointed", v));
+        }
         if pointee(&ty).is_some() {
             // A pointer local: the array it points into never changes; its element is a local.
             let Some(init) = v.children.first() else {
@@ -1605,6 +1633,11 @@ impl<'a> Lx<'a> {
             if body.is_some_and(|b| !assigns(b, id)) {
                 if let Some(b @ Binding::VarPtr { .. }) = self.address_arg(init) {
                     self.bindings.insert(id.clone(), b);
+                    return Ok(());
+                }
+                // `Pair *pp = &q;` of a struct in locals: `pp->a` is `q.a`.
+                if let Some(l) = self.address_of_local_record(init) {
+                    self.bindings.insert(id.clone(), Binding::Record(l));
                     return Ok(());
                 }
             }
@@ -1991,6 +2024,7 @@ impl<'a> Lx<'a> {
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::PtrArray { .. } => Err(self.unsupported("assigning a whole array of pointers", n)),
                 Binding::SharedPtr { .. } => Err(self.unsupported("moving a `__shared__` pointer this way", n)),
+                Binding::PtrOf(_) => Err(self.unsupported("assigning a pointer to a pointer", n)),
                 Binding::MemberPtr { .. } => Err(self.unsupported(
                     "moving a struct's pointer member before it is given a pointer (its array is not known)",
                     n,
@@ -2401,7 +2435,8 @@ impl<'a> Lx<'a> {
                     | Binding::VarPtr { .. }
                     | Binding::MemberPtr { .. }
                     | Binding::PtrArray { .. }
-                    | Binding::SharedPtr { .. },
+                    | Binding::SharedPtr { .. }
+                    | Binding::PtrOf(_),
                 ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
@@ -2619,7 +2654,8 @@ impl<'a> Lx<'a> {
                 | Binding::VarPtr { .. }
                 | Binding::MemberPtr { .. }
                 | Binding::PtrArray { .. }
-                | Binding::SharedPtr { .. },
+                | Binding::SharedPtr { .. }
+                | Binding::PtrOf(_),
             ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;
@@ -3342,6 +3378,9 @@ impl<'a> Lx<'a> {
                 r?;
             } else if let Some(b) = self.rows_param(&ty, a) {
                 bound.push((p.id.clone(), b?));
+            } else if let Some(b) = pointer_to_pointer(&ty).then(|| self.address_arg(a)).flatten() {
+                // `advance(&p, k)` with `float **pp`: `*pp` is the caller's `p`.
+                bound.push((p.id.clone(), b));
             } else if let Some(b) = pointee(&ty).and_then(|_| self.address_arg(a)) {
                 bound.push((p.id.clone(), b));
             } else if pointee(&ty).is_some() {
@@ -3502,7 +3541,13 @@ fn assigns(body: &Node, id: &str) -> bool {
                 let a = skip_parens(a);
                 matches!(&a.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id) && is_pointer_typed(a)
             });
-        by_reference || target.is_some_and(named)
+        // `&p` of a pointer: a pointer to it may re-point it (`*pp = q`).
+        let address_taken = matches!(&n.kind, NodeKind::Unary { op, .. } if op == "&")
+            && n.children.first().is_some_and(|c| {
+                let c = skip_parens(c);
+                matches!(&c.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id) && is_pointer_typed(c)
+            });
+        by_reference || address_taken || target.is_some_and(named)
     })
 }
 

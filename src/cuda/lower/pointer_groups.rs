@@ -92,6 +92,12 @@ fn roots(n: &Node, out: &mut Vec<String>) {
                 roots(c, out);
             }
         }
+        // `*pp` of a pointer to a pointer: what `pp` points to.
+        NodeKind::Unary { op, .. } if op == "*" && super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() => {
+            if let Some(b) = n.children.first() {
+                roots(b, out);
+            }
+        }
         // `bufs[i]` of pointers (its type is a pointer): the array of pointers.
         NodeKind::ArraySubscript if super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() => {
             if let Some(b) = n.children.first() {
@@ -107,6 +113,12 @@ fn roots(n: &Node, out: &mut Vec<String>) {
 fn assigned_variable(lhs: &Node) -> Option<&str> {
     let mut l = strip(lhs);
     if l.kind == NodeKind::ArraySubscript && super::pointee(l.ty.as_deref().unwrap_or_default()).is_some() {
+        l = strip(l.children.first()?);
+    }
+    // `*pp = q` through a pointer to a pointer: `pp`, joined with the variable it points to.
+    if matches!(&l.kind, NodeKind::Unary { op, .. } if op == "*")
+        && super::pointee(l.ty.as_deref().unwrap_or_default()).is_some()
+    {
         l = strip(l.children.first()?);
     }
     match &l.kind {
@@ -174,9 +186,10 @@ impl Lx<'_> {
                 let Some(g) = self.model.definition(&id) else { continue };
                 for (p, a) in g.params.iter().zip(&n.children[1..]) {
                     let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
-                    // A pointer, or a reference to one (`float *&p`: the argument's variable).
+                    // A pointer, a reference to one (`float *&p`: the argument's variable) or a
+                    // pointer to one (`float **pp` given `&p`).
                     let ty = ty.trim_end().strip_suffix('&').unwrap_or(&ty);
-                    if pointee(ty).is_some() {
+                    if pointee(ty).is_some() || super::pointer_to_pointer(ty) {
                         variables.insert(format!("var:{}", p.id), ());
                         let mut r = Vec::new();
                         roots(a, &mut r);
@@ -215,7 +228,9 @@ impl Lx<'_> {
                     // A local array of pointers is one variable: every element points into
                     // its group (`pointer_array.rs`).
                     let pointers = array_type(&ty).is_some_and(|(e, d)| d.len() == 1 && pointee(&e).is_some());
-                    if pointee(&ty).is_some() || (pointers && !is_shared) {
+                    // A pointer to a pointer (`float **pp = &p`) joins the variable it points to.
+                    let to_pointer = super::pointer_to_pointer(&ty);
+                    if pointee(&ty).is_some() || (pointers && !is_shared) || to_pointer {
                         variables.insert(format!("var:{id}"), ());
                         if let Some(init) = n.children.first() {
                             let mut r = Vec::new();

@@ -154,11 +154,14 @@ impl<'a> Lx<'a> {
                     Some(Binding::Scalar { kpl, ty }) if !self.params.contains(&kpl) => {
                         Some(Binding::VarPtr { kpl, ty })
                     }
+                    // `&p` of a pointer variable: `*pp` is `p` (re-pointed through it only
+                    // when `p` is a variable, `Binding::Ptr`).
+                    Some(b @ (Binding::Ptr { .. } | Binding::Alias { .. })) => Some(Binding::PtrOf(Box::new(b))),
                     _ => None,
                 }
             }
             _ => match self.binding(s) {
-                Some(b @ Binding::VarPtr { .. }) => Some(b.clone()),
+                Some(b @ (Binding::VarPtr { .. } | Binding::PtrOf(_))) => Some(b.clone()),
                 _ => None,
             },
         }
