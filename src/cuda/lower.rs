@@ -1115,7 +1115,9 @@ impl<'a> Lx<'a> {
                 _ => None,
             },
             // `d.data` of a member of `d`'s base class: clang converts `d` to the base first.
-            NodeKind::ImplicitCast { cast } if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") => {
+            NodeKind::ImplicitCast { cast }
+                if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") =>
+            {
                 let Binding::Record(l) = self.binding_of(strip(n.children.first()?))? else { return None };
                 let target = n.ty.as_deref()?;
                 let layout = self.layout_of(target)?;
@@ -1614,7 +1616,10 @@ impl<'a> Lx<'a> {
                     return Ok(());
                 }
             }
-            return Err(self.unsupported("a pointer to a pointer other than `&p` of a pointer variable, never re-pointed", v));
+            return Err(self.unsupported(
+                "a pointer to a pointer other than `&p` of a pointer variable, never re-pointed",
+                v,
+            ));
         }
         if pointee(&ty).is_some() {
             // A pointer local: the array it points into never changes; its element is a local.
@@ -2023,7 +2028,9 @@ impl<'a> Lx<'a> {
                 }
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
                 Binding::PtrArray { .. } => Err(self.unsupported("assigning a whole array of pointers", n)),
-                Binding::SharedPtr { .. } => Err(self.unsupported("moving a `__shared__` pointer this way", n)),
+                Binding::SharedPtr { .. } => {
+                    Err(self.unsupported("moving a `__shared__` pointer this way", n))
+                }
                 Binding::PtrOf(_) => Err(self.unsupported("assigning a pointer to a pointer", n)),
                 Binding::MemberPtr { .. } => Err(self.unsupported(
                     "moving a struct's pointer member before it is given a pointer (its array is not known)",
@@ -2515,7 +2522,7 @@ impl<'a> Lx<'a> {
             NodeKind::Binary { op }
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=" | "==" | "!=" | "-")
                     && n.children.len() == 2
-                    && n.children.iter().all(|c| is_pointer_typed(c)) =>
+                    && n.children.iter().all(is_pointer_typed) =>
             {
                 self.pointer_relation(op, n)
             }

@@ -712,7 +712,11 @@ fn record_of(d: &ast::Node) -> Record {
         bases: d
             .bases
             .iter()
-            .map(|b| b.ty.as_ref().map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone())).unwrap_or_default())
+            .map(|b| {
+                b.ty.as_ref()
+                    .map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone()))
+                    .unwrap_or_default()
+            })
             .collect(),
         virtual_bases: d.bases.iter().any(|b| b.is_virtual),
         aligned: d.inner.iter().any(|c| c.kind == "AlignedAttr"),

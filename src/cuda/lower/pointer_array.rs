@@ -45,7 +45,9 @@ impl Lx<'_> {
             let init = v.children.first().filter(|c| !super::is_default_construction(c));
             let items: Vec<&Node> = match init {
                 Some(list) if strip(list).kind == NodeKind::InitList => strip(list).children.iter().collect(),
-                Some(other) => return Err(self.unsupported("this initializer of an array of pointers", other)),
+                Some(other) => {
+                    return Err(self.unsupported("this initializer of an array of pointers", other))
+                }
                 None => Vec::new(),
             };
             if items.len() > count as usize {
@@ -138,7 +140,8 @@ impl Lx<'_> {
                 Chosen::By(e) => {
                     for (k, local) in offsets.iter().enumerate() {
                         let hit = Expr::bin(BinOp::Eq, e.clone(), Expr::Const(k as u32));
-                        let kept = Expr::Select(Box::new(hit), Box::new(value.clone()), Box::new(Expr::var(local)));
+                        let kept =
+                            Expr::Select(Box::new(hit), Box::new(value.clone()), Box::new(Expr::var(local)));
                         self.emit(StmtKind::Assign { name: local.clone(), value: kept });
                     }
                 }
@@ -149,7 +152,13 @@ impl Lx<'_> {
 
     /// The element an index names: a constant inside the array, or a value (held in a local),
     /// whose access of the shadow array lets the verifier check its bounds.
-    fn pointer_array_index(&mut self, index: &Node, offsets: &[String], shadow: &str, write: bool) -> R<Chosen> {
+    fn pointer_array_index(
+        &mut self,
+        index: &Node,
+        offsets: &[String],
+        shadow: &str,
+        write: bool,
+    ) -> R<Chosen> {
         let (e, _) = self.rvalue(index)?;
         if let Expr::Const(k) = e {
             if (k as usize) < offsets.len() {

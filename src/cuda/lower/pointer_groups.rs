@@ -93,7 +93,9 @@ fn roots(n: &Node, out: &mut Vec<String>) {
             }
         }
         // `*pp` of a pointer to a pointer: what `pp` points to.
-        NodeKind::Unary { op, .. } if op == "*" && super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() => {
+        NodeKind::Unary { op, .. }
+            if op == "*" && super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() =>
+        {
             if let Some(b) = n.children.first() {
                 roots(b, out);
             }
@@ -227,7 +229,8 @@ impl Lx<'_> {
                     let ty = self.resolve(n.ty.as_deref().unwrap_or_default());
                     // A local array of pointers is one variable: every element points into
                     // its group (`pointer_array.rs`).
-                    let pointers = array_type(&ty).is_some_and(|(e, d)| d.len() == 1 && pointee(&e).is_some());
+                    let pointers =
+                        array_type(&ty).is_some_and(|(e, d)| d.len() == 1 && pointee(&e).is_some());
                     // A pointer to a pointer (`float **pp = &p`) joins the variable it points to.
                     let to_pointer = super::pointer_to_pointer(&ty);
                     if pointee(&ty).is_some() || (pointers && !is_shared) || to_pointer {

@@ -555,7 +555,8 @@ impl Lx<'_> {
     fn base_layout(&self, ty: &str, depth: usize) -> Option<Option<Layout>> {
         let ty = self.resolve(ty);
         let empty = self.record_named(&bare(&ty)).is_some_and(|r| {
-            r.fields.is_empty() && r.bases.iter().all(|b| matches!(self.base_layout(b, depth + 1), Some(None)))
+            r.fields.is_empty()
+                && r.bases.iter().all(|b| matches!(self.base_layout(b, depth + 1), Some(None)))
         });
         if empty {
             return Some(None);
@@ -888,8 +889,7 @@ impl Lx<'_> {
             }
             // `(Base &)d`, `d.base_member` (clang converts `d` to its base first): the base's
             // words inside the object.
-            super::NodeKind::ImplicitCast { cast }
-            | super::NodeKind::CStyleCast { cast }
+            super::NodeKind::ImplicitCast { cast } | super::NodeKind::CStyleCast { cast }
                 if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") =>
             {
                 let inner = self.record_place(self.only_child(s)?)?;
@@ -898,7 +898,8 @@ impl Lx<'_> {
                     Place::Locals(l) => l.layout.name.clone(),
                     Place::Memory(m) => m.layout.name.clone(),
                 };
-                let (Some(layout), Some(start)) = (self.layout_of(target), self.base_start(&derived, target, 0))
+                let (Some(layout), Some(start)) =
+                    (self.layout_of(target), self.base_start(&derived, target, 0))
                 else {
                     return Err(self.unsupported(format!("this conversion to the base class `{target}`"), n));
                 };

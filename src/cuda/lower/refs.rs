@@ -68,7 +68,9 @@ impl<'a> Lx<'a> {
                 Some(b @ Binding::Ptr { .. }) => Ok(b),
                 Some(b @ Binding::Alias { .. }) if !written => Ok(b),
                 _ => Err(self.unsupported(
-                    format!("binding the reference `&{name}` to this pointer (only a pointer local or parameter)"),
+                    format!(
+                        "binding the reference `&{name}` to this pointer (only a pointer local or parameter)"
+                    ),
                     init,
                 )),
             };
@@ -156,7 +158,9 @@ impl<'a> Lx<'a> {
                     }
                     // `&p` of a pointer variable: `*pp` is `p` (re-pointed through it only
                     // when `p` is a variable, `Binding::Ptr`).
-                    Some(b @ (Binding::Ptr { .. } | Binding::Alias { .. })) => Some(Binding::PtrOf(Box::new(b))),
+                    Some(b @ (Binding::Ptr { .. } | Binding::Alias { .. })) => {
+                        Some(Binding::PtrOf(Box::new(b)))
+                    }
                     _ => None,
                 }
             }

@@ -1,5 +1,5 @@
-//! Pointers stored in shared or thread-local memory: a `__shared__ float *base;` that thread 0
-//! publishes, and pointer members of structs held there (`__shared__ Views v; v.src = a;`).
+//! Pointers stored in shared memory: a `__shared__ float *base;` that thread 0 publishes, and
+//! pointer members of structs held there (`__shared__ Views v; v.src = a;`).
 //!
 //! The stored word is the pointer's offset: storing writes it (`base = data + k` is a write of
 //! `base[0]`), using the pointer reads it (a read, checked for races like any other, whose
@@ -8,10 +8,11 @@
 //! each stored place (`base`; a member of every element of a struct array) is given one array,
 //! by the first store in the program's order (`Lx::member_arrays`, as a struct's pointer
 //! member in locals); a store of a pointer into another array is refused, and so is a use
-//! before any store (its array is not known). Sound because shared and thread-local memory
-//! start with no pointer in them: every pointer a defined read returns was stored by the
-//! kernel, into that array. Pointers in global memory may have been stored by the host, into
-//! arrays the kernel never names, so they stay refused.
+//! before any store (its array is not known). Sound because shared memory starts with no
+//! pointer in it: every pointer a defined read returns was stored by the kernel, into that
+//! array. Pointers in global memory may have been stored by the host, into arrays the kernel
+//! never names, so they stay refused; so do pointer members of structs in thread-local arrays,
+//! whose offsets, read back as unknowns per thread, would make every access through them race.
 
 use super::{record, strip, Binding, Elem, Lx, Node, NodeKind, R};
 use crate::kpl::ast::{Expr, Space, StmtKind, Width, WriteMode};
@@ -28,7 +29,12 @@ struct Stored {
 impl Lx<'_> {
     /// Hook of `declaration`: `__shared__ T *p;` (`name`, id `id`) as a one-word shared array
     /// holding the offset. `None`: `ty` is no pointer.
-    pub(super) fn shared_pointer_local(&mut self, v: &Node, (name, id): (&str, &str), ty: &str) -> Option<R<()>> {
+    pub(super) fn shared_pointer_local(
+        &mut self,
+        v: &Node,
+        (name, id): (&str, &str),
+        ty: &str,
+    ) -> Option<R<()>> {
         let pointee = super::pointee(ty)?;
         Some((|| {
             let Some(elem) = self.elem_of(pointee) else {
@@ -50,7 +56,7 @@ impl Lx<'_> {
     }
 
     /// The stored pointer `n` names (a `__shared__` pointer, a pointer member of a struct in
-    /// shared or thread-local memory). `None`: `n` is none.
+    /// shared memory). `None`: `n` is none.
     fn stored_pointer(&mut self, n: &Node) -> Option<R<Stored>> {
         let s = strip(n);
         match &s.kind {
@@ -70,6 +76,15 @@ impl Lx<'_> {
                         if space != Some(Space::Shared) {
                             return Some(Err(self.unsupported(
                                 "a pointer member of a struct in global memory (the host may have stored any pointer there)",
+                                n,
+                            )));
+                        }
+                        // A thread's own row: each thread stores its own pointers there, so
+                        // the offset read back would be an unknown per thread, a race with
+                        // every other thread's access through it.
+                        if self.private.contains(&array) {
+                            return Some(Err(self.unsupported(
+                                "a pointer member of a struct in a thread-local array (its offset would be unknown)",
                                 n,
                             )));
                         }
@@ -108,6 +123,12 @@ impl Lx<'_> {
         let stored = self.stored_pointer(lhs)?;
         Some(stored.and_then(|st| {
             let (to, to_elem, off) = self.pointer(rhs)?;
+            if self.member_arrays.get(&st.key).is_some_and(|a| *a != to) {
+                return Err(self.unsupported(
+                    "a pointer stored in memory given a pointer into another array (a stored pointer is into one array)",
+                    n,
+                ));
+            }
             self.fix_member_array(&st.key, &st.elem, to, &to_elem, n)?;
             let index = self.row_index(&st.array, st.index);
             self.emit(StmtKind::Write {

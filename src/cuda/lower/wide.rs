@@ -166,7 +166,8 @@ impl Lx<'_> {
         Some((|| {
             for l in dst.iter().chain(&src) {
                 let size = self.size_of(&l.layout.name);
-                let pointers = l.layout.fields.iter().any(|(_, m)| matches!(m, super::record::Member::Pointer(_)));
+                let pointers =
+                    l.layout.fields.iter().any(|(_, m)| matches!(m, super::record::Member::Pointer(_)));
                 if size != Some(bytes) || pointers {
                     return Err(self.unsupported(
                         format!("`{name}` of {bytes} bytes to or from the struct `{}` in locals (only the whole struct, without pointers or padding)", l.layout.name),
@@ -201,7 +202,13 @@ impl Lx<'_> {
                     let v = self.fresh("copied");
                     self.emit(StmtKind::Local { name: v.clone(), init: None });
                     let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
-                    self.emit(StmtKind::Write { array, index, value: Expr::var(&v), width, mode: WriteMode::Plain });
+                    self.emit(StmtKind::Write {
+                        array,
+                        index,
+                        value: Expr::var(&v),
+                        width,
+                        mode: WriteMode::Plain,
+                    });
                 }
             }
             Ok(())
@@ -295,10 +302,12 @@ fn peel_pointer_casts(mut arg: &Node) -> &Node {
                     None => return arg,
                 }
             }
-            NodeKind::Paren | NodeKind::StaticCast | NodeKind::ReinterpretCast => match arg.children.first() {
-                Some(c) => arg = c,
-                None => return arg,
-            },
+            NodeKind::Paren | NodeKind::StaticCast | NodeKind::ReinterpretCast => {
+                match arg.children.first() {
+                    Some(c) => arg = c,
+                    None => return arg,
+                }
+            }
             _ => return arg,
         }
     }
