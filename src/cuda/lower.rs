@@ -2312,10 +2312,35 @@ impl<'a> Lx<'a> {
     /// address for an array.
     fn pointer_relation(&mut self, op: &str, n: &Node) -> R<(Expr, Ty)> {
         let (a, b) = self.two(n)?;
+        let null = |c: &Node| matches!(&c.kind, NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast } if cast == "NullToPointer");
+        if null(strip(a)) || null(strip(b)) {
+            return Err(self.unsupported(
+                "a pointer compared with a null pointer (a pointer is an offset into one array)",
+                n,
+            ));
+        }
         let (x, ex, ox) = self.pointer(strip(a))?;
         let (y, ey, oy) = self.pointer(strip(b))?;
         if x != y || ex != ey {
             return Err(self.unsupported("comparing or subtracting pointers into different arrays", n));
+        }
+        // Two members of a pointer group share its KPL array, one row each: C leaves the
+        // order of pointers into different arrays unspecified, so across rows `<` is any
+        // answer (`==` stays exact: the rows never overlap).
+        let stride = self
+            .source_arrays
+            .iter()
+            .find(|(k, _)| *k == x)
+            .and_then(|(_, s)| u32::try_from(s.member_stride).ok())
+            .filter(|s| *s > 0);
+        if let (Some(stride), true) = (stride, matches!(op, "<" | "<=" | ">" | ">=")) {
+            let row = |o: &Expr| Expr::bin(BinOp::UDiv, o.clone(), Expr::Const(stride));
+            let same = Expr::bin(BinOp::Eq, row(&ox), row(&oy));
+            let (ordered, _) = self.binary(op, (ox, Ty::Int), (oy, Ty::Int), n)?;
+            let any = self.fresh("order");
+            self.emit(StmtKind::Local { name: any.clone(), init: None });
+            let any = Expr::bin(BinOp::Ne, Expr::var(&any), Expr::Const(0));
+            return Ok((Expr::Select(Box::new(same), Box::new(ordered), Box::new(any)), Ty::Int));
         }
         if op != "-" {
             return self.binary(op, (ox, Ty::Int), (oy, Ty::Int), n);

@@ -64,9 +64,20 @@ impl<'a> Lx<'a> {
         // offset local, which an assignment through the reference moves. The pointer groups
         // join such a parameter with the arguments' arrays (`pointer_groups.rs`).
         if super::pointee(&self.resolve(to)).is_some() {
+            // `const float *&p` is a reference to a variable (a pointer to const); only
+            // `float *const &p` is a const reference.
+            let is_const = ty.trim_end().strip_suffix('&').is_some_and(|t| t.trim_end().ends_with("const"));
             return match self.binding(super::strip(init)) {
                 Some(b @ Binding::Ptr { .. }) => Ok(b),
                 Some(b @ Binding::Alias { .. }) if !written => Ok(b),
+                // `float *const &p` bound to a pointer value (`f(a + 1)`): C++ binds a
+                // temporary holding it, which nothing can re-point.
+                _ if is_const => {
+                    let (array, elem, off) = self.pointer(init)?;
+                    let offset = self.fresh(&format!("{name}_at"));
+                    self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+                    Ok(Binding::Ptr { array, elem, offset })
+                }
                 _ => Err(self.unsupported(
                     format!(
                         "binding the reference `&{name}` to this pointer (only a pointer local or parameter)"
