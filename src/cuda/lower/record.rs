@@ -367,9 +367,9 @@ pub(super) enum MemberPlace {
     Word { array: String, index: Vec<Expr>, ty: Ty },
     /// A nested record in memory.
     Record(Rc<InMemory>),
-    /// A pointer member of a record in memory: the indices of its word, its record word
-    /// `word`, what it points to (`stored_pointer.rs`).
-    PointerWord { array: String, index: Vec<Expr>, elem: Elem, word: usize },
+    /// A pointer member of a record in memory: the indices of its word, the member as
+    /// `Record.path` (what names it in every element), what it points to (`stored_pointer.rs`).
+    PointerWord { array: String, index: Vec<Expr>, elem: Elem, member: String },
     /// An array member of a record in memory: its first word is `base` (scaled as `base` is).
     Array { array: String, prefix: Vec<Expr>, base: Expr, member: ArrayMember },
     /// An array member of a record held in locals (a kernel parameter by value).
@@ -966,7 +966,7 @@ impl Lx<'_> {
                     array: m.array.clone(),
                     index: m.word(i, self.scale(&m.array)),
                     elem,
-                    word: i,
+                    member: format!("{}.{name}", m.layout.name),
                 }),
                 Some(Found::Sub(start, layout)) => Ok(MemberPlace::Record(Rc::new(InMemory {
                     array: m.array.clone(),

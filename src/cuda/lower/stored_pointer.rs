@@ -71,7 +71,7 @@ impl Lx<'_> {
                     return None;
                 }
                 Some(match self.member(s) {
-                    Ok(record::MemberPlace::PointerWord { array, index, elem, word }) => {
+                    Ok(record::MemberPlace::PointerWord { array, index, elem, member }) => {
                         let space = self.arrays.iter().find(|a| a.name == array).map(|a| a.space);
                         if space != Some(Space::Shared) {
                             return Some(Err(self.unsupported(
@@ -88,7 +88,10 @@ impl Lx<'_> {
                                 n,
                             )));
                         }
-                        let key = format!("{array}#{word}");
+                        // One array per member of the struct type in this array (a member of
+                        // a nested struct or of a base is named by its own type: two places
+                        // sharing a key only share an array, a refusal at worst).
+                        let key = format!("{array}#{member}");
                         Ok(Stored { array, index, elem, key })
                     }
                     Ok(_) => return None,
