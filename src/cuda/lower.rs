@@ -272,14 +272,38 @@ pub fn lower_kernel(
     // An array seen through a narrower type is lowered again with its elements split into
     // units of that type (`wide.rs`): at most one split per attempt, each one finer.
     let mut split: HashMap<String, u32> = HashMap::new();
-    for _ in 0..wide::MAX_RELOWERINGS {
+    // Stored pointers whose one stored value a read took, contradicted by a later store: lowered
+    // again reading them from memory (`stored_pointer.rs`).
+    let mut unknown: HashSet<String> = HashSet::new();
+    let (mut splits, mut stores) = (0, 0);
+    let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
+    loop {
         let mut attempt_warnings = Vec::new();
         let mut relower = None;
-        let lowered =
-            lower_kernel_with(f, name.clone(), site, model, &mut attempt_warnings, &split, &mut relower);
+        let mut conflicts = Vec::new();
+        let attempt =
+            Attempt { split: &split, relower: &mut relower, unknown: &unknown, conflicts: &mut conflicts };
+        let lowered = lower_kernel_with(f, name.clone(), site, model, &mut attempt_warnings, attempt);
         match (lowered, relower) {
             (Err(_), Some((array, parts))) => {
+                splits += 1;
+                if splits >= wide::MAX_RELOWERINGS {
+                    return Err(Diagnostic::error(
+                        "unsupported: views of an array through too many narrower types",
+                        at,
+                    ));
+                }
                 *split.entry(array).or_insert(1) *= parts;
+            }
+            (Ok(_), _) if !conflicts.is_empty() => {
+                stores += 1;
+                if stores > stored_pointer::MAX_RELOWERINGS {
+                    return Err(Diagnostic::error(
+                        "unsupported: pointers stored in memory whose stored values depend on each other too deeply",
+                        at,
+                    ));
+                }
+                unknown.extend(conflicts);
             }
             (lowered, _) => {
                 warnings.append(&mut attempt_warnings);
@@ -287,20 +311,28 @@ pub fn lower_kernel(
             }
         }
     }
-    let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
-    Err(Diagnostic::error("unsupported: views of an array through too many narrower types", at))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What one lowering attempt of a kernel is given and reports besides the kernel: the arrays
+/// split into narrower units (`wide.rs`) and the stored pointers read from memory
+/// (`stored_pointer.rs`); the split the attempt asks for, and the stored pointers whose value
+/// a read assumed and a later store contradicted.
+struct Attempt<'a> {
+    split: &'a HashMap<String, u32>,
+    relower: &'a mut Option<(String, u32)>,
+    unknown: &'a HashSet<String>,
+    conflicts: &'a mut Vec<String>,
+}
+
 fn lower_kernel_with(
     f: &Function,
     name: String,
     site: &KernelSite,
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
-    split: &HashMap<String, u32>,
-    relower: &mut Option<(String, u32)>,
+    attempt: Attempt,
 ) -> R<Kernel> {
+    let Attempt { split, relower, unknown, conflicts } = attempt;
     let KernelSite { src, file, outside, assumptions } = *site;
     let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
     let mut lx = Lx {
@@ -346,6 +378,7 @@ fn lower_kernel_with(
         split: split.clone(),
         relower: None,
         cells: HashSet::new(),
+        stored: stored_pointer::StoredValues::new(unknown.clone()),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -379,6 +412,7 @@ fn lower_kernel_with(
     let lowered = lx.seq(&body_parts.stmts);
     *relower = lx.relower.take();
     lowered?;
+    *conflicts = lx.stored.conflicts();
     let mut stmts = std::mem::take(&mut lx.out);
     let views = &lx.views;
     if let Err(row) = wide::resolve(&mut stmts, &lx.wide, |a| views.contains_key(a)) {
@@ -480,6 +514,8 @@ struct Lx<'a> {
     /// Scalars and structs kept in memory (`__shared__ int count;`): accessed without a view,
     /// so never split.
     cells: HashSet<String>,
+    /// The values stored pointers are given (`stored_pointer.rs`).
+    stored: stored_pointer::StoredValues,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
     /// How the file's asynchronous copies complete, read once (`barrier_object.rs`).

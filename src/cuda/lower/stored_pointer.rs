@@ -15,7 +15,45 @@
 //! whose offsets, read back as unknowns per thread, would make every access through them race.
 
 use super::{record, strip, Binding, Elem, Lx, Node, NodeKind, R};
-use crate::kpl::ast::{Expr, Space, StmtKind, Width, WriteMode};
+use crate::kpl::ast::{Builtin, Expr, Space, StmtKind, Width, WriteMode};
+use std::collections::{HashMap, HashSet};
+
+/// How many times a kernel is lowered again because a read took a stored pointer's one value
+/// that a later store contradicted (each time one more place is read from memory instead).
+pub(super) const MAX_RELOWERINGS: usize = 8;
+
+/// The offsets stored pointers are given, per place (`Stored::key`): `Some(e)` while every store
+/// seen so far stored the block-invariant expression `e`, `None` once one stored anything else.
+/// A read of a place whose stores all store one block-invariant value `e` returns `e` in every
+/// defined execution (shared memory holds no pointer the kernel did not store, and every store
+/// stored `e`, the same number in the whole block), so the read's offset is `e` itself — exact,
+/// also across blocks, where the value read from memory would be unknown per block. A read
+/// lowered before a store that contradicts it is a conflict: the kernel is lowered again with
+/// that place read from memory (`unknown`).
+pub(super) struct StoredValues {
+    values: HashMap<String, Option<Expr>>,
+    assumed: HashMap<String, Expr>,
+    unknown: HashSet<String>,
+}
+
+impl StoredValues {
+    /// No store seen yet; the places in `unknown` are always read from memory.
+    pub(super) fn new(unknown: HashSet<String>) -> Self {
+        StoredValues { values: HashMap::new(), assumed: HashMap::new(), unknown }
+    }
+
+    /// The places whose value a read assumed and a store (before or after it) contradicted.
+    pub(super) fn conflicts(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .assumed
+            .iter()
+            .filter(|(k, e)| self.values.get(*k).and_then(Option::as_ref) != Some(*e))
+            .map(|(k, _)| k.clone())
+            .collect();
+        keys.sort();
+        keys
+    }
+}
 
 /// Where a stored pointer lives: the array and indices of its word, what it points to, and
 /// the key its array is fixed under.
@@ -116,6 +154,13 @@ impl Lx<'_> {
             let index = self.row_index(&st.array, st.index);
             let dst = self.temp(None);
             self.emit(StmtKind::Read { dst: dst.clone(), array: st.array, index, width: Width::ONE });
+            // Every store so far stored one block-invariant offset: the read returns it.
+            if !self.stored.unknown.contains(&st.key) {
+                if let Some(Some(e)) = self.stored.values.get(&st.key).cloned() {
+                    self.stored.assumed.insert(st.key.clone(), e.clone());
+                    return Ok((array, st.elem, e));
+                }
+            }
             Ok((array, st.elem, Expr::var(&dst)))
         }))
     }
@@ -133,6 +178,13 @@ impl Lx<'_> {
                 ));
             }
             self.fix_member_array(&st.key, &st.elem, to, &to_elem, n)?;
+            let value = (!self.stored.unknown.contains(&st.key) && self.block_invariant(&off)).then(|| off.clone());
+            let merged = match self.stored.values.get(&st.key) {
+                None => value,
+                Some(seen) if *seen == value => value,
+                Some(_) => None,
+            };
+            self.stored.values.insert(st.key.clone(), merged);
             let index = self.row_index(&st.array, st.index);
             self.emit(StmtKind::Write {
                 array: st.array,
@@ -143,5 +195,21 @@ impl Lx<'_> {
             });
             Ok(())
         }))
+    }
+
+    /// Whether `e` has one value in the whole block wherever it is evaluated: constants, the
+    /// kernel's parameters (read-only in KPL), the block's index and the launch's sizes.
+    fn block_invariant(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Const(_) => true,
+            Expr::Var(v) => self.params.contains(v),
+            Expr::Builtin(b) => !matches!(b, Builtin::Tid(_)),
+            Expr::Unary(_, a) => self.block_invariant(a),
+            Expr::Binary(_, a, b) => self.block_invariant(a) && self.block_invariant(b),
+            Expr::Select(c, a, b) => {
+                self.block_invariant(c) && self.block_invariant(a) && self.block_invariant(b)
+            }
+            Expr::Call(..) => false,
+        }
     }
 }

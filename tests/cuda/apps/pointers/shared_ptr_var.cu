@@ -1,4 +1,4 @@
-//--blockDim=64 --gridDim=1
+//--blockDim=64 --gridDim=4
 // A `__shared__` pointer variable: thread 0 publishes the block's base, the others use it
 // after the barrier.
 __global__ void per_block(float *data)

@@ -1,4 +1,4 @@
-//--blockDim=64 --gridDim=1
+//--blockDim=64 --gridDim=4
 // As shared_ptr_var.cu without the barrier after publishing the pointer.
 __global__ void per_block(float *data)
 {
