@@ -379,6 +379,7 @@ fn lower_kernel_with(
         relower: None,
         cells: HashSet::new(),
         stored: stored_pointer::StoredValues::new(unknown.clone()),
+        this: Vec::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -516,6 +517,8 @@ struct Lx<'a> {
     cells: HashSet<String>,
     /// The values stored pointers are given (`stored_pointer.rs`).
     stored: stored_pointer::StoredValues,
+    /// The objects of the methods being inlined, innermost last (`this`).
+    this: Vec<Binding>,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
     /// How the file's asynchronous copies complete, read once (`barrier_object.rs`).
@@ -1145,6 +1148,8 @@ impl<'a> Lx<'a> {
                     _ => None,
                 }
             }
+            // `this` inside an inlined method: the object's place.
+            NodeKind::Other { kind } if kind == "CXXThisExpr" => self.this.last().cloned(),
             // `*pp` of a pointer to a pointer variable: the variable.
             NodeKind::Unary { op, .. } if op == "*" => match self.binding_of(strip(n.children.first()?))? {
                 Binding::PtrOf(b) => Some(*b),

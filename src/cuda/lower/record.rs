@@ -934,7 +934,14 @@ impl Lx<'_> {
             return Ok(MemberPlace::Bound(b));
         }
         let base = self.only_child(n)?;
-        let record = if *arrow {
+        let this_in_memory = match self.binding(strip(base)) {
+            Some(Binding::RecordRef(m)) if *arrow => Some(Place::Memory(m)),
+            _ => None,
+        };
+        let record = if let Some(place) = this_in_memory {
+            // `this->x` of a method inlined on an object in memory.
+            place
+        } else if *arrow {
             if let Some(Binding::Record(l)) = self.binding(strip(base)) {
                 // `p->x` where `p` stands for a struct in locals (`f(&s)` inlined).
                 return match l.member(name) {

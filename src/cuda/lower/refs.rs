@@ -204,6 +204,67 @@ impl<'a> Lx<'a> {
         }
         Ok(Some((kpl, ty)))
     }
+
+    /// The struct the pointer `p` points to (`this` in a method, `p` of `p->m()`).
+    fn pointee_record(&mut self, p: &Node) -> R<super::record::Place> {
+        match self.binding(super::strip(p)) {
+            Some(Binding::Record(l)) => return Ok(super::record::Place::Locals(l)),
+            Some(Binding::RecordRef(m)) => return Ok(super::record::Place::Memory(m)),
+            _ => {}
+        }
+        let (array, elem, base) = self.pointer(super::strip(p))?;
+        let super::Elem::Record(layout) = elem else {
+            return Err(self.unsupported("a method called through a pointer that is not to a struct", p));
+        };
+        Ok(super::record::Place::Memory(std::rc::Rc::new(super::record::InMemory {
+            array,
+            prefix: Vec::new(),
+            base,
+            layout,
+        })))
+    }
+
+    /// `obj.m(args)` of a method of the file's struct or class with a body (also a base class's,
+    /// through clang's conversion of `obj`): inlined like a function, `this` bound to the
+    /// object's place — its locals, or its words in memory fixed at the call. `None`: the
+    /// callee is no such method.
+    pub(super) fn user_method(
+        &mut self,
+        n: &Node,
+        member: Option<&Node>,
+        obj: &Node,
+    ) -> Option<R<Option<(Expr, super::Ty)>>> {
+        let decl = match &member?.kind {
+            NodeKind::Member { decl: Some(d), .. } => d.clone(),
+            _ => return None,
+        };
+        let model = self.model;
+        let f = model.definition(&decl).filter(|f| f.body.is_some())?;
+        let arrow = matches!(member?.kind, NodeKind::Member { arrow: true, .. });
+        Some((|| {
+            let place = match arrow {
+                false => self.record_place(obj)?,
+                true => self.pointee_record(obj)?,
+            };
+            let this = match place {
+                super::record::Place::Locals(l) => Binding::Record(l),
+                super::record::Place::Memory(m) => {
+                    // The object's first word, evaluated once: C++ binds `this` at the call.
+                    let base = self.temp(Some(m.base.clone()));
+                    Binding::RecordRef(std::rc::Rc::new(super::record::InMemory {
+                        array: m.array.clone(),
+                        prefix: m.prefix.clone(),
+                        base: Expr::var(&base),
+                        layout: m.layout.clone(),
+                    }))
+                }
+            };
+            self.this.push(this);
+            let r = self.inline(n, f, &n.children[1..]);
+            self.this.pop();
+            r
+        })())
+    }
 }
 
 /// The expression a reference is bound to, under parentheses, `const` conversions and what
