@@ -177,9 +177,9 @@ pub struct Node {
     /// `CXXRecordDecl`: this declaration is the definition.
     #[serde(default)]
     pub complete_definition: bool,
-    /// `CXXRecordDecl`: its base classes (only whether there are any is read).
+    /// `CXXRecordDecl`: its base classes, in declaration order.
     #[serde(default)]
-    pub bases: Vec<serde::de::IgnoredAny>,
+    pub bases: Vec<BaseSpec>,
     /// `LabelStmt`: the id of the label's declaration (what a `goto` names).
     #[serde(default)]
     pub decl_id: Option<String>,
@@ -194,6 +194,18 @@ pub struct Node {
     /// in place of `inner`. Read like `inner`, so their locations move the tracker too.
     #[serde(rename = "array_filler", default, deserialize_with = "inner_nodes")]
     pub array_filler: Vec<Node>,
+}
+
+/// A base class of a `CXXRecordDecl`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BaseSpec {
+    /// The base's type.
+    #[serde(rename = "type", default)]
+    pub ty: Option<QualType>,
+    /// `virtual` inheritance.
+    #[serde(default)]
+    pub is_virtual: bool,
 }
 
 /// Says whether a file's declarations are dropped (stand-in and stub headers).

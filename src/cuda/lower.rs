@@ -42,8 +42,10 @@ mod async_copy;
 mod barrier_object;
 mod bits;
 mod curand;
+mod pointer_array;
 mod pointer_groups;
 mod record;
+mod stored_pointer;
 pub(crate) use record::scalar_bytes;
 mod row_pointer;
 mod split;
@@ -135,6 +137,24 @@ enum Binding {
         kpl: String,
         ty: Ty,
     },
+    /// A thread-local array of pointers to `elem`s into `array`: one offset local per element,
+    /// and `shadow`, a thread-local array of as many elements whose accesses check the
+    /// subscripts' bounds (`pointer_array.rs`).
+    PtrArray {
+        array: String,
+        elem: Elem,
+        offsets: Vec<String>,
+        shadow: String,
+    },
+    /// A `__shared__` pointer to `elem`s: the one-word shared array `kpl` holding its offset
+    /// (`stored_pointer.rs`).
+    SharedPtr {
+        kpl: String,
+        elem: Elem,
+    },
+    /// A pointer to a pointer variable (`float **pp = &p`, a `float **` parameter given `&p`):
+    /// `*pp` is that variable's binding.
+    PtrOf(Box<Binding>),
 }
 
 /// What an array holds or a pointer points to.
@@ -252,14 +272,38 @@ pub fn lower_kernel(
     // An array seen through a narrower type is lowered again with its elements split into
     // units of that type (`wide.rs`): at most one split per attempt, each one finer.
     let mut split: HashMap<String, u32> = HashMap::new();
-    for _ in 0..wide::MAX_RELOWERINGS {
+    // Stored pointers whose one stored value a read took, contradicted by a later store: lowered
+    // again reading them from memory (`stored_pointer.rs`).
+    let mut unknown: HashSet<String> = HashSet::new();
+    let (mut splits, mut stores) = (0, 0);
+    let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
+    loop {
         let mut attempt_warnings = Vec::new();
         let mut relower = None;
-        let lowered =
-            lower_kernel_with(f, name.clone(), site, model, &mut attempt_warnings, &split, &mut relower);
+        let mut conflicts = Vec::new();
+        let attempt =
+            Attempt { split: &split, relower: &mut relower, unknown: &unknown, conflicts: &mut conflicts };
+        let lowered = lower_kernel_with(f, name.clone(), site, model, &mut attempt_warnings, attempt);
         match (lowered, relower) {
             (Err(_), Some((array, parts))) => {
+                splits += 1;
+                if splits >= wide::MAX_RELOWERINGS {
+                    return Err(Diagnostic::error(
+                        "unsupported: views of an array through too many narrower types",
+                        at,
+                    ));
+                }
                 *split.entry(array).or_insert(1) *= parts;
+            }
+            (Ok(_), _) if !conflicts.is_empty() => {
+                stores += 1;
+                if stores > stored_pointer::MAX_RELOWERINGS {
+                    return Err(Diagnostic::error(
+                        "unsupported: pointers stored in memory whose stored values depend on each other too deeply",
+                        at,
+                    ));
+                }
+                unknown.extend(conflicts);
             }
             (lowered, _) => {
                 warnings.append(&mut attempt_warnings);
@@ -267,20 +311,28 @@ pub fn lower_kernel(
             }
         }
     }
-    let at = f.name_range.as_ref().map_or(Span::new(0, 0), |r| Span::new(r.start.offset, r.end));
-    Err(Diagnostic::error("unsupported: views of an array through too many narrower types", at))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What one lowering attempt of a kernel is given and reports besides the kernel: the arrays
+/// split into narrower units (`wide.rs`) and the stored pointers read from memory
+/// (`stored_pointer.rs`); the split the attempt asks for, and the stored pointers whose value
+/// a read assumed and a later store contradicted.
+struct Attempt<'a> {
+    split: &'a HashMap<String, u32>,
+    relower: &'a mut Option<(String, u32)>,
+    unknown: &'a HashSet<String>,
+    conflicts: &'a mut Vec<String>,
+}
+
 fn lower_kernel_with(
     f: &Function,
     name: String,
     site: &KernelSite,
     model: &super::Model,
     warnings: &mut Vec<Diagnostic>,
-    split: &HashMap<String, u32>,
-    relower: &mut Option<(String, u32)>,
+    attempt: Attempt,
 ) -> R<Kernel> {
+    let Attempt { split, relower, unknown, conflicts } = attempt;
     let KernelSite { src, file, outside, assumptions } = *site;
     let body = f.body.as_ref().ok_or_else(|| Diagnostic::error("kernel without a body", Span::new(0, 0)))?;
     let mut lx = Lx {
@@ -327,6 +379,8 @@ fn lower_kernel_with(
         relower: None,
         cells: HashSet::new(),
         param_arrays: BTreeMap::new(),
+        stored: stored_pointer::StoredValues::new(unknown.clone()),
+        this: Vec::new(),
     };
     // Every identifier of the source is taken: fresh names never shadow one.
     for n in body.walk() {
@@ -360,6 +414,7 @@ fn lower_kernel_with(
     let lowered = lx.seq(&body_parts.stmts);
     *relower = lx.relower.take();
     lowered?;
+    *conflicts = lx.stored.conflicts();
     let mut stmts = std::mem::take(&mut lx.out);
     let views = &lx.views;
     if let Err(row) = wide::resolve(&mut stmts, &lx.wide, |a| views.contains_key(a)) {
@@ -462,6 +517,10 @@ struct Lx<'a> {
     /// Scalars and structs kept in memory (`__shared__ int count;`): accessed without a view,
     /// so never split.
     cells: HashSet<String>,
+    /// The values stored pointers are given (`stored_pointer.rs`).
+    stored: stored_pointer::StoredValues,
+    /// The objects of the methods being inlined, innermost last (`this`).
+    this: Vec<Binding>,
     /// Local integers holding a shared-memory address, by declaration id (`async_copy.rs`).
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
     /// How the file's asynchronous copies complete, read once (`barrier_object.rs`).
@@ -540,6 +599,19 @@ fn row_pointer(ty: &str) -> Option<(String, Vec<Option<u32>>)> {
 }
 
 /// The pointee of a pointer type (`const float *__restrict` → `const float`).
+/// Whether `ty` is a pointer to a pointer to data (`float **`, `const int *const *`).
+fn pointer_to_pointer(ty: &str) -> bool {
+    let t = ty.trim_end();
+    let t = t.strip_suffix("__restrict").unwrap_or(t).trim_end();
+    let t = t.strip_suffix("const").unwrap_or(t).trim_end();
+    t.strip_suffix('*').is_some_and(|inner| pointee(inner).is_some())
+}
+
+/// Whether an expression has a pointer or array type (the operands of a pointer comparison).
+fn is_pointer_typed(n: &Node) -> bool {
+    n.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['))
+}
+
 fn pointee(ty: &str) -> Option<&str> {
     let t = ty.trim_end();
     let t = t.strip_suffix("__restrict").unwrap_or(t).trim_end();
@@ -1088,6 +1160,24 @@ impl<'a> Lx<'a> {
                     _ => None,
                 }
             }
+            // `this` inside an inlined method: the object's place.
+            NodeKind::Other { kind } if kind == "CXXThisExpr" => self.this.last().cloned(),
+            // `*pp` of a pointer to a pointer variable: the variable.
+            NodeKind::Unary { op, .. } if op == "*" => match self.binding_of(strip(n.children.first()?))? {
+                Binding::PtrOf(b) => Some(*b),
+                _ => None,
+            },
+            // `d.data` of a member of `d`'s base class: clang converts `d` to the base first.
+            NodeKind::ImplicitCast { cast }
+                if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") =>
+            {
+                let Binding::Record(l) = self.binding_of(strip(n.children.first()?))? else { return None };
+                let target = n.ty.as_deref()?;
+                let layout = self.layout_of(target)?;
+                let start = self.base_start(&l.layout.name, target, 0)?;
+                let fields = l.fields.get(start..start + layout.fields.len())?.to_vec();
+                Some(Binding::Record(Rc::new(record::Locals { layout, fields })))
+            }
             _ => None,
         };
         b.map(|b| self.resolved(b))
@@ -1480,6 +1570,11 @@ impl<'a> Lx<'a> {
         // A shared record's implicit default construction initializes nothing.
         let initialized = v.children.iter().any(|c| !is_default_construction(c));
         if let Some((elem, dims)) = array_type(&ty) {
+            if !is_shared {
+                if let Some(r) = self.pointer_array_local(v, (name, id), &elem, &dims) {
+                    return r;
+                }
+            }
             let Some(elem) = self.elem_of(&elem) else {
                 return Err(self.unsupported(format!("array of `{elem}`"), v));
             };
@@ -1532,6 +1627,12 @@ impl<'a> Lx<'a> {
             return Err(self.unsupported(what, v));
         }
         if *is_shared {
+            if initialized && pointee(&ty).is_some() {
+                return Err(self.unsupported("an initialized `__shared__` variable", v));
+            }
+            if let Some(r) = self.shared_pointer_local(v, (name, id), &ty) {
+                return r;
+            }
             // One element of shared memory: `s` is `s[0]`.
             let Some(elem) = self.elem_of(&ty) else {
                 return Err(self.unsupported(format!("a `__shared__` variable of type `{ty}`"), v));
@@ -1567,6 +1668,21 @@ impl<'a> Lx<'a> {
                 return Ok(());
             }
         }
+        // `float **pp = &p;` never re-pointed: `*pp` is the pointer variable `p`.
+        if pointer_to_pointer(&ty) {
+            let body = self.bodies.last().copied();
+            let init = v.children.first();
+            if let (Some(init), true) = (init, body.is_some_and(|b| !assigns(b, id))) {
+                if let Some(b @ Binding::PtrOf(_)) = self.address_arg(init) {
+                    self.bindings.insert(id.clone(), b);
+                    return Ok(());
+                }
+            }
+            return Err(self.unsupported(
+                "a pointer to a pointer other than `&p` of a pointer variable, never re-pointed",
+                v,
+            ));
+        }
         if pointee(&ty).is_some() {
             // A pointer local: the array it points into never changes; its element is a local.
             let Some(init) = v.children.first() else {
@@ -1584,6 +1700,11 @@ impl<'a> Lx<'a> {
             if body.is_some_and(|b| !assigns(b, id)) {
                 if let Some(b @ Binding::VarPtr { .. }) = self.address_arg(init) {
                     self.bindings.insert(id.clone(), b);
+                    return Ok(());
+                }
+                // `Pair *pp = &q;` of a struct in locals: `pp->a` is `q.a`.
+                if let Some(l) = self.address_of_local_record(init) {
+                    self.bindings.insert(id.clone(), Binding::Record(l));
                     return Ok(());
                 }
             }
@@ -1823,6 +1944,12 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Binary { op } if op == "=" => {
                 let (lhs, rhs) = self.two(n)?;
+                if let Some(r) = self.pointer_array_store(lhs, rhs, n) {
+                    return r;
+                }
+                if let Some(r) = self.store_pointer(lhs, rhs, n) {
+                    return r;
+                }
                 let (v, vt) = self.rvalue(rhs)?;
                 let target = self.target(lhs)?;
                 self.store(target, v, vt);
@@ -1962,6 +2089,11 @@ impl<'a> Lx<'a> {
                     Ok(Target::Elem { array, index, ty })
                 }
                 Binding::VarPtr { .. } => Err(self.unsupported("assigning this pointer", n)),
+                Binding::PtrArray { .. } => Err(self.unsupported("assigning a whole array of pointers", n)),
+                Binding::SharedPtr { .. } => {
+                    Err(self.unsupported("moving a `__shared__` pointer this way", n))
+                }
+                Binding::PtrOf(_) => Err(self.unsupported("assigning a pointer to a pointer", n)),
                 Binding::MemberPtr { .. } => Err(self.unsupported(
                     "moving a struct's pointer member before it is given a pointer (its array is not known)",
                     n,
@@ -2020,7 +2152,9 @@ impl<'a> Lx<'a> {
         // Indices outermost first: `t[i][j]` is ((t[i])[j]).
         let mut subs = vec![idx];
         let mut b = strip(base);
-        while b.kind == NodeKind::ArraySubscript {
+        // A subscript whose value is a pointer (`bufs[k][i]` of an array of pointers) is the
+        // pointer indexed, not an outer index.
+        while b.kind == NodeKind::ArraySubscript && pointee(b.ty.as_deref().unwrap_or_default()).is_none() {
             let (bb, i) = self.two(b)?;
             subs.push(i);
             b = strip(bb);
@@ -2084,6 +2218,9 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Call { .. } | NodeKind::MemberCall { .. } => return self.pointer_call(n),
             _ => {}
+        }
+        if let Some(r) = self.load_stored_pointer(n) {
+            return r;
         }
         match self.binding(n) {
             Some(Binding::Array { kpl, elem, rank: 1 }) => return Ok((kpl, elem, Expr::Const(0))),
@@ -2157,7 +2294,11 @@ impl<'a> Lx<'a> {
                     if off == Expr::Const(0) && op == BinOp::Add { e } else { Expr::bin(op, off, e) },
                 ))
             }
-            NodeKind::ArraySubscript => match self.member_row_pointer(n).or_else(|| self.row_decay(n)) {
+            NodeKind::ArraySubscript => match self
+                .pointer_array_element(n)
+                .or_else(|| self.member_row_pointer(n))
+                .or_else(|| self.row_decay(n))
+            {
                 Some(r) => r,
                 None => Err(self.unsupported("this subscript as a pointer", n)),
             },
@@ -2223,6 +2364,53 @@ impl<'a> Lx<'a> {
         match self.inline_into(n, f, &n.children[1..], Some(Want::Pointer))? {
             Some(Slot::Pointer(offset, Some((array, elem)))) => Ok((array, elem, Expr::var(&offset))),
             _ => Err(self.unsupported(format!("the pointer `{}` returns", f.name), n)),
+        }
+    }
+
+    /// `p op q` of two pointers (a comparison, or `p - q`): pointers into one array compare
+    /// as their word offsets, and their difference counts elements (offsets are words, an
+    /// element `units` of them). Pointers into different arrays (or seen as different
+    /// element types) are refused: C leaves their order unspecified and the model keeps no
+    /// address for an array.
+    fn pointer_relation(&mut self, op: &str, n: &Node) -> R<(Expr, Ty)> {
+        let (a, b) = self.two(n)?;
+        let null = |c: &Node| matches!(&c.kind, NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast } if cast == "NullToPointer");
+        if null(strip(a)) || null(strip(b)) {
+            return Err(self.unsupported(
+                "a pointer compared with a null pointer (a pointer is an offset into one array)",
+                n,
+            ));
+        }
+        let (x, ex, ox) = self.pointer(strip(a))?;
+        let (y, ey, oy) = self.pointer(strip(b))?;
+        if x != y || ex != ey {
+            return Err(self.unsupported("comparing or subtracting pointers into different arrays", n));
+        }
+        // Two members of a pointer group share its KPL array, one row each: C leaves the
+        // order of pointers into different arrays unspecified, so across rows `<` is any
+        // answer (`==` stays exact: the rows never overlap).
+        let stride = self
+            .source_arrays
+            .iter()
+            .find(|(k, _)| *k == x)
+            .and_then(|(_, s)| u32::try_from(s.member_stride).ok())
+            .filter(|s| *s > 0);
+        if let (Some(stride), true) = (stride, matches!(op, "<" | "<=" | ">" | ">=")) {
+            let row = |o: &Expr| Expr::bin(BinOp::UDiv, o.clone(), Expr::Const(stride));
+            let same = Expr::bin(BinOp::Eq, row(&ox), row(&oy));
+            let (ordered, _) = self.binary(op, (ox, Ty::Int), (oy, Ty::Int), n)?;
+            let any = self.fresh("order");
+            self.emit(StmtKind::Local { name: any.clone(), init: None });
+            let any = Expr::bin(BinOp::Ne, Expr::var(&any), Expr::Const(0));
+            return Ok((Expr::Select(Box::new(same), Box::new(ordered), Box::new(any)), Ty::Int));
+        }
+        if op != "-" {
+            return self.binary(op, (ox, Ty::Int), (oy, Ty::Int), n);
+        }
+        let diff = Expr::bin(BinOp::Sub, ox, oy);
+        match self.elem_units(&x, &ex) {
+            1 => Ok((diff, Ty::Int)),
+            u => self.binary("/", (diff, Ty::Int), (Expr::Const(u), Ty::Int), n),
         }
     }
 
@@ -2339,7 +2527,10 @@ impl<'a> Lx<'a> {
                     | Binding::Ptr { .. }
                     | Binding::Alias { .. }
                     | Binding::VarPtr { .. }
-                    | Binding::MemberPtr { .. },
+                    | Binding::MemberPtr { .. }
+                    | Binding::PtrArray { .. }
+                    | Binding::SharedPtr { .. }
+                    | Binding::PtrOf(_),
                 ) => Err(self.unsupported("an array or pointer as a value", n)),
                 Some(Binding::Record(_) | Binding::RecordRef(_)) => {
                     Err(self.unsupported("a whole struct as a value here", n))
@@ -2413,6 +2604,14 @@ impl<'a> Lx<'a> {
             }
             NodeKind::Binary { op } if op == "=" => {
                 Err(self.unsupported(format!("`{op}` inside an expression (only as a statement)"), n))
+            }
+            // `p < end`, `p - base` of two pointers: their offsets, in elements.
+            NodeKind::Binary { op }
+                if matches!(op.as_str(), "<" | "<=" | ">" | ">=" | "==" | "!=" | "-")
+                    && n.children.len() == 2
+                    && n.children.iter().all(is_pointer_typed) =>
+            {
+                self.pointer_relation(op, n)
             }
             NodeKind::Binary { op } => {
                 let (a, b) = self.two(n)?;
@@ -2547,7 +2746,10 @@ impl<'a> Lx<'a> {
                 | Binding::Ptr { .. }
                 | Binding::Alias { .. }
                 | Binding::VarPtr { .. }
-                | Binding::MemberPtr { .. },
+                | Binding::MemberPtr { .. }
+                | Binding::PtrArray { .. }
+                | Binding::SharedPtr { .. }
+                | Binding::PtrOf(_),
             ) => Err(self.unsupported("an array or pointer as a value", n)),
             Some(Binding::Ref { .. }) => {
                 let (array, index, ty) = self.element(s)?;
@@ -3270,6 +3472,9 @@ impl<'a> Lx<'a> {
                 r?;
             } else if let Some(b) = self.rows_param(&ty, a) {
                 bound.push((p.id.clone(), b?));
+            } else if let Some(b) = pointer_to_pointer(&ty).then(|| self.address_arg(a)).flatten() {
+                // `advance(&p, k)` with `float **pp`: `*pp` is the caller's `p`.
+                bound.push((p.id.clone(), b));
             } else if let Some(b) = pointee(&ty).and_then(|_| self.address_arg(a)) {
                 bound.push((p.id.clone(), b));
             } else if pointee(&ty).is_some() {
@@ -3413,8 +3618,33 @@ fn assigns(body: &Node, id: &str) -> bool {
             NodeKind::Unary { op, .. } if op == "++" || op == "--" => n.children.first(),
             _ => None,
         };
-        target.is_some_and(|t| matches!(&strip(t).kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id))
+        let named = |t: &Node| matches!(&strip(t).kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id);
+        // A pointer passed as an lvalue (no load around it) is bound to a reference parameter
+        // (`swap(float *&a, float *&b)`), which may re-point it.
+        let by_reference = matches!(n.kind, NodeKind::Call { .. } | NodeKind::MemberCall { .. })
+            && n.children.iter().skip(1).any(|a| {
+                let a = skip_parens(a);
+                matches!(&a.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id) && is_pointer_typed(a)
+            });
+        // `&p` of a pointer: a pointer to it may re-point it (`*pp = q`).
+        let address_taken = matches!(&n.kind, NodeKind::Unary { op, .. } if op == "&")
+            && n.children.first().is_some_and(|c| {
+                let c = skip_parens(c);
+                matches!(&c.kind, NodeKind::DeclRef { decl_id, .. } if decl_id == id) && is_pointer_typed(c)
+            });
+        by_reference || address_taken || target.is_some_and(named)
     })
+}
+
+/// `n` without the parentheses around it.
+fn skip_parens(mut n: &Node) -> &Node {
+    while n.kind == NodeKind::Paren {
+        match n.children.first() {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
 }
 
 /// The function a call's callee expression names, through the decay to a pointer.

@@ -451,8 +451,11 @@ pub struct Record {
     pub tag: String,
     /// The data members: name and type (desugared when clang gave that).
     pub fields: Vec<(String, String)>,
-    /// It has base classes (their members come first in the layout; not read yet).
-    pub has_bases: bool,
+    /// Its base classes' types in declaration order (desugared when clang gave that); their
+    /// members come first in the layout.
+    pub bases: Vec<String>,
+    /// A base is `virtual` (its place in the object is not fixed by the type).
+    pub virtual_bases: bool,
     /// An alignment is written on it (`alignas`, `__align__`): its size may exceed its members'.
     pub aligned: bool,
     /// The written alignment in bytes, when clang gives its value (`alignas(16)`; not in a
@@ -706,7 +709,16 @@ fn record_of(d: &ast::Node) -> Record {
     Record {
         tag: d.tag_used.clone().unwrap_or_default(),
         fields,
-        has_bases: !d.bases.is_empty(),
+        bases: d
+            .bases
+            .iter()
+            .map(|b| {
+                b.ty.as_ref()
+                    .map(|t| t.desugared.clone().unwrap_or_else(|| t.qual.clone()))
+                    .unwrap_or_default()
+            })
+            .collect(),
+        virtual_bases: d.bases.iter().any(|b| b.is_virtual),
         aligned: d.inner.iter().any(|c| c.kind == "AlignedAttr"),
         // The largest alignment written wins, as in C++; one whose value is not known leaves
         // the alignment unknown.

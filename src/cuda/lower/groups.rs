@@ -401,6 +401,12 @@ impl<'a> Lx<'a> {
         };
         let method = method.as_deref().unwrap_or("");
         let member = n.children.first().map(strip_callee);
+        // `p->m()`, `this->m()`: only the file's own methods are called through a pointer.
+        if let Some(m) = member.filter(|m| matches!(m.kind, NodeKind::Member { arrow: true, .. })) {
+            if let Some(r) = m.children.first().and_then(|obj| self.user_method(n, member, obj)) {
+                return r;
+            }
+        }
         let obj = member
             .filter(|m| matches!(m.kind, NodeKind::Member { arrow: false, .. }))
             .and_then(|m| m.children.first());
@@ -417,7 +423,10 @@ impl<'a> Lx<'a> {
             Some(Group::Block) => self.block_method(n, method, &args, want),
             Some(Group::Grid) => self.grid_method(n, method, &args, want),
             Some(Group::Tile(size)) => self.tile_method(n, size, method, &args, want),
-            None => Err(self.unsupported(format!("the method call `.{method}(…)`"), n)),
+            None => match self.user_method(n, member, obj) {
+                Some(r) => r,
+                None => Err(self.unsupported(format!("the method call `.{method}(…)`"), n)),
+            },
         }
     }
 

@@ -86,7 +86,46 @@ fn roots(n: &Node, out: &mut Vec<String>) {
             }
         }
         NodeKind::DeclRef { decl_id, .. } => out.push(decl_id.clone()),
+        // `{a, b}` of an array of pointers: every element's.
+        NodeKind::InitList => {
+            for c in &n.children {
+                roots(c, out);
+            }
+        }
+        // `*pp` of a pointer to a pointer: what `pp` points to.
+        NodeKind::Unary { op, .. }
+            if op == "*" && super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() =>
+        {
+            if let Some(b) = n.children.first() {
+                roots(b, out);
+            }
+        }
+        // `bufs[i]` of pointers (its type is a pointer): the array of pointers.
+        NodeKind::ArraySubscript if super::pointee(n.ty.as_deref().unwrap_or_default()).is_some() => {
+            if let Some(b) = n.children.first() {
+                roots(b, out);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The variable an assignment's left side names: `p` of `p = …`, and `bufs` of `bufs[i] = …`
+/// when `bufs` holds pointers.
+fn assigned_variable(lhs: &Node) -> Option<&str> {
+    let mut l = strip(lhs);
+    if l.kind == NodeKind::ArraySubscript && super::pointee(l.ty.as_deref().unwrap_or_default()).is_some() {
+        l = strip(l.children.first()?);
+    }
+    // `*pp = q` through a pointer to a pointer: `pp`, joined with the variable it points to.
+    if matches!(&l.kind, NodeKind::Unary { op, .. } if op == "*")
+        && super::pointee(l.ty.as_deref().unwrap_or_default()).is_some()
+    {
+        l = strip(l.children.first()?);
+    }
+    match &l.kind {
+        NodeKind::DeclRef { decl_id, .. } => Some(decl_id),
+        _ => None,
     }
 }
 
@@ -148,7 +187,11 @@ impl Lx<'_> {
                 };
                 let Some(g) = self.model.definition(&id) else { continue };
                 for (p, a) in g.params.iter().zip(&n.children[1..]) {
-                    if pointee(&self.resolve(p.desugared.as_deref().unwrap_or(&p.ty))).is_some() {
+                    let ty = self.resolve(p.desugared.as_deref().unwrap_or(&p.ty));
+                    // A pointer, a reference to one (`float *&p`: the argument's variable) or a
+                    // pointer to one (`float **pp` given `&p`).
+                    let ty = ty.trim_end().strip_suffix('&').unwrap_or(&ty);
+                    if pointee(ty).is_some() || super::pointer_to_pointer(ty) {
                         variables.insert(format!("var:{}", p.id), ());
                         let mut r = Vec::new();
                         roots(a, &mut r);
@@ -161,6 +204,21 @@ impl Lx<'_> {
                     visited.push(g.id.clone());
                     if let Some(gb) = g.body.as_ref() {
                         bodies.push(gb);
+                        // The pointers a function may return are one value (`return c ? a :
+                        // b;`, or one `return` per branch): their arrays join one group, as a
+                        // variable's do.
+                        for r in gb.walk().into_iter().filter(|r| r.kind == NodeKind::Return) {
+                            let Some(e) = r.children.first() else { continue };
+                            if e.ty.as_deref().is_some_and(|t| pointee(&self.resolve(t)).is_some()) {
+                                let mut roots_of = Vec::new();
+                                roots(e, &mut roots_of);
+                                let ret = format!("var:ret:{}", g.id);
+                                variables.insert(ret.clone(), ());
+                                for x in roots_of {
+                                    union(&mut parent, &ret, &x);
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -169,7 +227,13 @@ impl Lx<'_> {
             match &n.kind {
                 NodeKind::Var { id, name, is_shared, storage_class, .. } => {
                     let ty = self.resolve(n.ty.as_deref().unwrap_or_default());
-                    if pointee(&ty).is_some() {
+                    // A local array of pointers is one variable: every element points into
+                    // its group (`pointer_array.rs`).
+                    let pointers =
+                        array_type(&ty).is_some_and(|(e, d)| d.len() == 1 && pointee(&e).is_some());
+                    // A pointer to a pointer (`float **pp = &p`) joins the variable it points to.
+                    let to_pointer = super::pointer_to_pointer(&ty);
+                    if pointee(&ty).is_some() || (pointers && !is_shared) || to_pointer {
                         variables.insert(format!("var:{id}"), ());
                         if let Some(init) = n.children.first() {
                             let mut r = Vec::new();
@@ -199,7 +263,7 @@ impl Lx<'_> {
                     }
                 }
                 NodeKind::Binary { op } if op == "=" && n.children.len() == 2 => {
-                    if let NodeKind::DeclRef { decl_id, .. } = &strip(&n.children[0]).kind {
+                    if let Some(decl_id) = assigned_variable(&n.children[0]) {
                         let mut r = Vec::new();
                         roots(&n.children[1], &mut r);
                         for x in r {

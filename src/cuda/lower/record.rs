@@ -132,6 +132,15 @@ impl Layout {
     }
 
     /// Appends the record `inner` as the member `path` (`pos`: words `pos.x`, `pos.y`, …).
+    /// Appends a base class's words, its members under their own paths.
+    fn push_base(&mut self, inner: &Layout) {
+        let base = self.fields.len();
+        self.aliases.extend(inner.aliases.iter().map(|(p, i, t)| (p.clone(), base + i, *t)));
+        self.fields.extend(inner.fields.iter().cloned());
+        self.arrays.extend(inner.arrays.iter().map(|a| ArrayMember { start: base + a.start, ..a.clone() }));
+        self.unions |= inner.unions;
+    }
+
     fn push_record(&mut self, path: &str, inner: &Layout) {
         let base = self.fields.len();
         self.aliases.extend(inner.aliases.iter().map(|(p, i, t)| (format!("{path}.{p}"), base + i, *t)));
@@ -358,6 +367,9 @@ pub(super) enum MemberPlace {
     Word { array: String, index: Vec<Expr>, ty: Ty },
     /// A nested record in memory.
     Record(Rc<InMemory>),
+    /// A pointer member of a record in memory: the indices of its word, the member as
+    /// `Record.path` (what names it in every element), what it points to (`stored_pointer.rs`).
+    PointerWord { array: String, index: Vec<Expr>, elem: Elem, member: String },
     /// An array member of a record in memory: its first word is `base` (scaled as `base` is).
     Array { array: String, prefix: Vec<Expr>, base: Expr, member: ArrayMember },
     /// An array member of a record held in locals (a kernel parameter by value).
@@ -498,10 +510,17 @@ impl Lx<'_> {
         if record.tag == "union" {
             return self.union_layout(name, record, depth);
         }
-        if record.has_bases || record.fields.is_empty() {
+        if record.virtual_bases || (record.bases.is_empty() && record.fields.is_empty()) {
             return None;
         }
         let mut layout = Layout::empty(name);
+        // Non-virtual bases first, in declaration order, their members under their own names
+        // (`d.data` of `struct D : B { int n; }` is word 0); an empty base adds no word.
+        for b in &record.bases {
+            if let Some(inner) = self.base_layout(b, depth)? {
+                layout.push_base(&inner);
+            }
+        }
         for (member, mty) in &record.fields {
             let mty = self.resolve(mty);
             if let Some(t) = self.scalar_of(&mty) {
@@ -520,7 +539,50 @@ impl Lx<'_> {
                 return None;
             }
         }
+        // A member hiding a base's member of the same name (or two bases' members sharing a
+        // name): a path would name two words, so no layout.
+        let mut paths: Vec<&str> = layout.fields.iter().map(|(p, _)| p.as_str()).collect();
+        paths.extend(layout.arrays.iter().map(|a| a.path.as_str()));
+        paths.sort_unstable();
+        if paths.windows(2).any(|w| w[0] == w[1]) || layout.fields.is_empty() {
+            return None;
+        }
         Some(layout)
+    }
+
+    /// The layout of base class `ty` (`Some(None)`: an empty one, which adds no word); `None`
+    /// when it has none.
+    fn base_layout(&self, ty: &str, depth: usize) -> Option<Option<Layout>> {
+        let ty = self.resolve(ty);
+        let empty = self.record_named(&bare(&ty)).is_some_and(|r| {
+            r.fields.is_empty()
+                && r.bases.iter().all(|b| matches!(self.base_layout(b, depth + 1), Some(None)))
+        });
+        if empty {
+            return Some(None);
+        }
+        self.layout_at(&ty, depth + 1).map(Some)
+    }
+
+    /// The first word of base class `target` inside an object of type `derived` (bases lie
+    /// first, in declaration order, [`Lx::layout_of`]); `None` when it is not a base of it.
+    pub(super) fn base_start(&self, derived: &str, target: &str, depth: usize) -> Option<usize> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        let record = self.record_named(&bare(&self.resolve(derived)))?;
+        let target_name = bare(&self.resolve(target));
+        let mut start = 0;
+        for b in &record.bases {
+            if bare(&self.resolve(b)) == target_name {
+                return Some(start);
+            }
+            if let Some(s) = self.base_start(b, target, depth + 1) {
+                return Some(start + s);
+            }
+            start += self.base_layout(b, depth).flatten().map_or(0, |l| l.fields.len());
+        }
+        None
     }
 
     /// A union whose members' words all have one size (scalars, vectors and structs of them,
@@ -645,7 +707,9 @@ impl Lx<'_> {
             return Some(Packing { word, words: n as u64, align: u64::from(align) });
         }
         let record = self.record_named(&name).or_else(|| self.record_named(&bare(&self.resolve(&name))))?;
-        if record.has_bases || record.fields.is_empty() {
+        // A derived class's bytes are not claimed: C++ may place members in a base's tail
+        // padding, so `sizeof` and views of one are refused.
+        if !record.bases.is_empty() || record.fields.is_empty() {
             return None;
         }
         let union = record.tag == "union";
@@ -823,6 +887,35 @@ impl Lx<'_> {
                 };
                 Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
             }
+            // `(Base &)d`, `d.base_member` (clang converts `d` to its base first): the base's
+            // words inside the object.
+            super::NodeKind::ImplicitCast { cast } | super::NodeKind::CStyleCast { cast }
+                if matches!(cast.as_str(), "DerivedToBase" | "UncheckedDerivedToBase") =>
+            {
+                let inner = self.record_place(self.only_child(s)?)?;
+                let target = s.ty.as_deref().unwrap_or_default();
+                let derived = match &inner {
+                    Place::Locals(l) => l.layout.name.clone(),
+                    Place::Memory(m) => m.layout.name.clone(),
+                };
+                let (Some(layout), Some(start)) =
+                    (self.layout_of(target), self.base_start(&derived, target, 0))
+                else {
+                    return Err(self.unsupported(format!("this conversion to the base class `{target}`"), n));
+                };
+                Ok(match inner {
+                    Place::Locals(l) => match l.fields.get(start..start + layout.fields.len()) {
+                        Some(fields) => Place::Locals(Rc::new(Locals { layout, fields: fields.to_vec() })),
+                        None => return Err(self.unsupported("this conversion to a base class", n)),
+                    },
+                    Place::Memory(m) => Place::Memory(Rc::new(InMemory {
+                        array: m.array.clone(),
+                        prefix: m.prefix.clone(),
+                        base: add(m.base.clone(), start as u32 * self.scale(&m.array)),
+                        layout,
+                    })),
+                })
+            }
             super::NodeKind::Member { .. } => match self.member(s)? {
                 MemberPlace::Bound(Binding::Record(l)) => Ok(Place::Locals(l)),
                 MemberPlace::Record(m) => Ok(Place::Memory(m)),
@@ -841,7 +934,14 @@ impl Lx<'_> {
             return Ok(MemberPlace::Bound(b));
         }
         let base = self.only_child(n)?;
-        let record = if *arrow {
+        let this_in_memory = match self.binding(strip(base)) {
+            Some(Binding::RecordRef(m)) if *arrow => Some(Place::Memory(m)),
+            _ => None,
+        };
+        let record = if let Some(place) = this_in_memory {
+            // `this->x` of a method inlined on an object in memory.
+            place
+        } else if *arrow {
             if let Some(Binding::Record(l)) = self.binding(strip(base)) {
                 // `p->x` where `p` stands for a struct in locals (`f(&s)` inlined).
                 return match l.member(name) {
@@ -869,9 +969,12 @@ impl Lx<'_> {
                     index: m.word(i, self.scale(&m.array)),
                     ty,
                 }),
-                Some(Found::Word(_, Member::Pointer(_))) => {
-                    Err(self.unsupported(format!("the pointer member `{name}` of a struct in memory"), n))
-                }
+                Some(Found::Word(i, Member::Pointer(elem))) => Ok(MemberPlace::PointerWord {
+                    array: m.array.clone(),
+                    index: m.word(i, self.scale(&m.array)),
+                    elem,
+                    member: format!("{}.{name}", m.layout.name),
+                }),
                 Some(Found::Sub(start, layout)) => Ok(MemberPlace::Record(Rc::new(InMemory {
                     array: m.array.clone(),
                     prefix: m.prefix.clone(),

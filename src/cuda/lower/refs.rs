@@ -60,6 +60,32 @@ impl<'a> Lx<'a> {
         let Some((to, is_const)) = referent(ty) else {
             return Err(self.unsupported(format!("a reference of type `{ty}`"), at));
         };
+        // A reference to a pointer (`float *&p`): the pointer variable itself — the caller's
+        // offset local, which an assignment through the reference moves. The pointer groups
+        // join such a parameter with the arguments' arrays (`pointer_groups.rs`).
+        if super::pointee(&self.resolve(to)).is_some() {
+            // `const float *&p` is a reference to a variable (a pointer to const); only
+            // `float *const &p` is a const reference.
+            let is_const = ty.trim_end().strip_suffix('&').is_some_and(|t| t.trim_end().ends_with("const"));
+            return match self.binding(super::strip(init)) {
+                Some(b @ Binding::Ptr { .. }) => Ok(b),
+                Some(b @ Binding::Alias { .. }) if !written => Ok(b),
+                // `float *const &p` bound to a pointer value (`f(a + 1)`): C++ binds a
+                // temporary holding it, which nothing can re-point.
+                _ if is_const => {
+                    let (array, elem, off) = self.pointer(init)?;
+                    let offset = self.fresh(&format!("{name}_at"));
+                    self.emit(StmtKind::Local { name: offset.clone(), init: Some(off) });
+                    Ok(Binding::Ptr { array, elem, offset })
+                }
+                _ => Err(self.unsupported(
+                    format!(
+                        "binding the reference `&{name}` to this pointer (only a pointer local or parameter)"
+                    ),
+                    init,
+                )),
+            };
+        }
         let Some(t) = self.scalar_of(to) else {
             if let Some(layout) = self.layout_of(&self.resolve(to)) {
                 return self.record_ref(init, layout);
@@ -141,11 +167,16 @@ impl<'a> Lx<'a> {
                     Some(Binding::Scalar { kpl, ty }) if !self.params.contains(&kpl) => {
                         Some(Binding::VarPtr { kpl, ty })
                     }
+                    // `&p` of a pointer variable: `*pp` is `p` (re-pointed through it only
+                    // when `p` is a variable, `Binding::Ptr`).
+                    Some(b @ (Binding::Ptr { .. } | Binding::Alias { .. })) => {
+                        Some(Binding::PtrOf(Box::new(b)))
+                    }
                     _ => None,
                 }
             }
             _ => match self.binding(s) {
-                Some(b @ Binding::VarPtr { .. }) => Some(b.clone()),
+                Some(b @ (Binding::VarPtr { .. } | Binding::PtrOf(_))) => Some(b.clone()),
                 _ => None,
             },
         }
@@ -172,6 +203,67 @@ impl<'a> Lx<'a> {
             }
         }
         Ok(Some((kpl, ty)))
+    }
+
+    /// The struct the pointer `p` points to (`this` in a method, `p` of `p->m()`).
+    fn pointee_record(&mut self, p: &Node) -> R<super::record::Place> {
+        match self.binding(super::strip(p)) {
+            Some(Binding::Record(l)) => return Ok(super::record::Place::Locals(l)),
+            Some(Binding::RecordRef(m)) => return Ok(super::record::Place::Memory(m)),
+            _ => {}
+        }
+        let (array, elem, base) = self.pointer(super::strip(p))?;
+        let super::Elem::Record(layout) = elem else {
+            return Err(self.unsupported("a method called through a pointer that is not to a struct", p));
+        };
+        Ok(super::record::Place::Memory(std::rc::Rc::new(super::record::InMemory {
+            array,
+            prefix: Vec::new(),
+            base,
+            layout,
+        })))
+    }
+
+    /// `obj.m(args)` of a method of the file's struct or class with a body (also a base class's,
+    /// through clang's conversion of `obj`): inlined like a function, `this` bound to the
+    /// object's place — its locals, or its words in memory fixed at the call. `None`: the
+    /// callee is no such method.
+    pub(super) fn user_method(
+        &mut self,
+        n: &Node,
+        member: Option<&Node>,
+        obj: &Node,
+    ) -> Option<R<Option<(Expr, super::Ty)>>> {
+        let decl = match &member?.kind {
+            NodeKind::Member { decl: Some(d), .. } => d.clone(),
+            _ => return None,
+        };
+        let model = self.model;
+        let f = model.definition(&decl).filter(|f| f.body.is_some())?;
+        let arrow = matches!(member?.kind, NodeKind::Member { arrow: true, .. });
+        Some((|| {
+            let place = match arrow {
+                false => self.record_place(obj)?,
+                true => self.pointee_record(obj)?,
+            };
+            let this = match place {
+                super::record::Place::Locals(l) => Binding::Record(l),
+                super::record::Place::Memory(m) => {
+                    // The object's first word, evaluated once: C++ binds `this` at the call.
+                    let base = self.temp(Some(m.base.clone()));
+                    Binding::RecordRef(std::rc::Rc::new(super::record::InMemory {
+                        array: m.array.clone(),
+                        prefix: m.prefix.clone(),
+                        base: Expr::var(&base),
+                        layout: m.layout.clone(),
+                    }))
+                }
+            };
+            self.this.push(this);
+            let r = self.inline(n, f, &n.children[1..]);
+            self.this.pop();
+            r
+        })())
     }
 }
 

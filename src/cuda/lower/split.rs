@@ -49,6 +49,8 @@ fn assignment(n: &Node) -> Option<Parts<'_>> {
         _ => return None,
     };
     match n.children.as_slice() {
+        // A pointer stored (`bufs[i] = p` of an array of pointers) writes no memory.
+        [lhs, _] if super::pointee(lhs.ty.as_deref().unwrap_or_default()).is_some() => None,
         [lhs, rhs] => Some(Parts { lhs, rhs, op }),
         _ => None,
     }

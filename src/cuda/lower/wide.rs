@@ -17,7 +17,7 @@
 //! each). A view narrower than the array's elements (`(char *)` over `int`) is refused: one
 //! element would be several words of the view.
 
-use super::{Binding, Elem, Lx, Node, R};
+use super::{Binding, Elem, Lx, Node, NodeKind, R};
 use crate::kpl::ast::{Expr, Stmt, StmtKind, Width, WriteMode};
 use std::collections::HashMap;
 
@@ -122,6 +122,10 @@ impl Lx<'_> {
         let Some(bytes) = size.constant_value() else {
             return Err(self.unsupported(format!("`{name}` of a size that is not a constant"), n));
         };
+        // A struct in locals on either side (`memcpy(&r, &recs[i], sizeof(Rec))`).
+        if let Some(r) = self.memory_range_locals(name, args, bytes, n) {
+            return r;
+        }
         let value = match name {
             "memcpy" => {
                 let (array, index, width) = self.byte_range(&args[1], bytes, name, n)?;
@@ -142,6 +146,73 @@ impl Lx<'_> {
         let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
         self.emit(StmtKind::Write { array, index, value, width, mode: WriteMode::Plain });
         Ok(())
+    }
+
+    /// `memcpy`/`memset` whose destination or source is the address of a struct held in locals
+    /// (`&r`), copying the whole struct: the memory side is one access covering its bytes, as
+    /// for arrays; the struct's words take unknown values (memory's values are not followed).
+    /// `None`: neither side is such a struct. Refused: a size other than the struct's, a struct
+    /// with padding or pointers (bytes copied into a pointer are not a pointer into a known
+    /// array).
+    fn memory_range_locals(&mut self, name: &str, args: &[Node], bytes: u32, n: &Node) -> Option<R<()>> {
+        let dst = self.address_of_local_record(peel_pointer_casts(&args[0]));
+        let src = match name {
+            "memcpy" => self.address_of_local_record(peel_pointer_casts(&args[1])),
+            _ => None,
+        };
+        if dst.is_none() && src.is_none() {
+            return None;
+        }
+        Some((|| {
+            for l in dst.iter().chain(&src) {
+                let size = self.size_of(&l.layout.name);
+                let pointers =
+                    l.layout.fields.iter().any(|(_, m)| matches!(m, super::record::Member::Pointer(_)));
+                if size != Some(bytes) || pointers {
+                    return Err(self.unsupported(
+                        format!("`{name}` of {bytes} bytes to or from the struct `{}` in locals (only the whole struct, without pointers or padding)", l.layout.name),
+                        n,
+                    ));
+                }
+            }
+            match (name, &src) {
+                // The memory read happens first: the source's range, its value unknown.
+                ("memcpy", None) => {
+                    let (array, index, width) = self.byte_range(&args[1], bytes, name, n)?;
+                    let v = self.fresh("copied");
+                    self.emit(StmtKind::Local { name: v.clone(), init: None });
+                    self.emit(StmtKind::Read { dst: v, array, index, width });
+                }
+                ("memset", _) => {
+                    self.rvalue(&args[1])?;
+                }
+                _ => {}
+            }
+            match dst {
+                Some(l) => {
+                    for f in &l.fields {
+                        if let Binding::Scalar { kpl, .. } = f {
+                            let v = self.fresh("copied");
+                            self.emit(StmtKind::Local { name: v.clone(), init: None });
+                            self.emit(StmtKind::Assign { name: kpl.clone(), value: Expr::var(&v) });
+                        }
+                    }
+                }
+                None => {
+                    let v = self.fresh("copied");
+                    self.emit(StmtKind::Local { name: v.clone(), init: None });
+                    let (array, index, width) = self.byte_range(&args[0], bytes, name, n)?;
+                    self.emit(StmtKind::Write {
+                        array,
+                        index,
+                        value: Expr::var(&v),
+                        width,
+                        mode: WriteMode::Plain,
+                    });
+                }
+            }
+            Ok(())
+        })())
     }
 
     /// The access `bytes` bytes from the pointer `arg` (converted to `void *` for the call) cover:
@@ -217,4 +288,27 @@ pub(super) fn resolve(
         }
     }
     Ok(())
+}
+
+/// `arg` without the conversions to `void *` a `memcpy` argument goes through.
+fn peel_pointer_casts(mut arg: &Node) -> &Node {
+    loop {
+        match &arg.kind {
+            NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast }
+                if matches!(cast.as_str(), "BitCast" | "NoOp" | "LValueToRValue") =>
+            {
+                match arg.children.first() {
+                    Some(c) => arg = c,
+                    None => return arg,
+                }
+            }
+            NodeKind::Paren | NodeKind::StaticCast | NodeKind::ReinterpretCast => {
+                match arg.children.first() {
+                    Some(c) => arg = c,
+                    None => return arg,
+                }
+            }
+            _ => return arg,
+        }
+    }
 }

@@ -1,0 +1,17 @@
+//--blockDim=64 --gridDim=1
+// A local array of two pointers selects source and destination by the step's parity.
+__global__ void ping(float *out)
+{
+    __shared__ float a[64], b[64];
+    float *bufs[2] = { a, b };
+    int t = threadIdx.x;
+    a[t] = (float)t;
+    __syncthreads();
+    for (int k = 0; k < 4; ++k) {
+        float *src = bufs[k & 1];
+        float *dst = bufs[(k + 1) & 1];
+        dst[t] = src[(t + 1) % 64] * 0.5f;
+        __syncthreads();
+    }
+    out[t] = a[t];
+}

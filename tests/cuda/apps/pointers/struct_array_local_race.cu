@@ -1,0 +1,18 @@
+//--blockDim=64 --gridDim=1
+// As struct_array_local.cu without the barrier between the steps.
+struct Step {
+    const float *src;
+    float *dst;
+};
+
+__global__ void twice(float *out)
+{
+    __shared__ float a[64], b[64];
+    int t = threadIdx.x;
+    a[t] = (float)t;
+    __syncthreads();
+    Step steps[2] = { { a, b }, { b, a } };
+    for (int k = 0; k < 2; ++k)
+        steps[k].dst[t] = steps[k].src[(t + 1) % 64];
+    out[t] = a[t];
+}

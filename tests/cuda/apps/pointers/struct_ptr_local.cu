@@ -1,0 +1,16 @@
+//--blockDim=64 --gridDim=1
+// A pointer to a struct of pointers held in locals (`Pair *pp = &q`), used with `->`.
+struct Pair {
+    const int *src;
+    int *dst;
+};
+
+__global__ void copy_shift(const int *x, int *y)
+{
+    __shared__ int tile[64];
+    Pair q = { x, tile };
+    Pair *pp = &q;
+    pp->dst[threadIdx.x] = pp->src[threadIdx.x];
+    __syncthreads();
+    y[threadIdx.x] = tile[(threadIdx.x + 1) % 64];
+}
