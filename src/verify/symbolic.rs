@@ -854,7 +854,12 @@ impl<'a> SymExec<'a> {
                 .get(i)
                 .copied()
                 .flatten()
-                .filter(|_| !opaque_input(&v) && !mentions_any(&v, &self.data_bounded));
+                .filter(|b| {
+                    // A value from memory reduced below the bound (`data[i] % BINS`) is inside
+                    // whatever memory holds: checked (trivially) and assumed like any other.
+                    below(&v).is_some_and(|m| m <= u64::from(*b))
+                        || (!opaque_input(&v) && !mentions_any(&v, &self.data_bounded))
+                });
             if let Some(b) = bound {
                 // The last subscript's access covers `width` elements: `v + width <= b`.
                 let w = if i == last { width } else { 1 };
@@ -1165,6 +1170,19 @@ fn flag_test(c: &Bool) -> Bool {
             }
         }
         _ => c.clone(),
+    }
+}
+
+/// An exclusive upper bound (unsigned) of `t` that its outermost operation guarantees whatever
+/// its operands: `x urem c` is below `c`, `x & m` at most `m`.
+fn below(t: &BV) -> Option<u64> {
+    use z3::DeclKind;
+    let decl = t.safe_decl().ok()?;
+    let kids: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
+    match (decl.kind(), kids.as_slice()) {
+        (DeclKind::Burem | DeclKind::BuremI, [_, c]) => c.as_u64().filter(|c| *c > 0),
+        (DeclKind::Band, ks) => ks.iter().filter_map(|k| k.as_u64()).min().map(|m| m + 1),
+        _ => None,
     }
 }
 
