@@ -28,8 +28,8 @@ __global__ void prescan(const float *g_in, float *g_out)
         temp[N - 1] = 0;
 
     for (int d = 1; d < N; d *= 2) {
-        offset >>= 1;
         __syncthreads();
+        offset >>= 1;
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
             int bi = offset * (2 * thid + 2) - 1;
