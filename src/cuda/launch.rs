@@ -1273,6 +1273,35 @@ impl Host<'_, '_> {
         });
         last.is_some_and(|end| end <= pos)
     }
+
+    /// Whether local or by-value parameter `id` of `b` has, at `launch` in the body of loop
+    /// `l` (a `while` or `for`), the value `l`'s condition last checked: no definition runs
+    /// between that check and the launch. A definition outside the loop runs before the loop
+    /// (or, in a loop around it, before the loop is entered again and checks anew); one in a
+    /// `for`'s init or increment runs before a check; one in the body must follow the launch
+    /// and share no loop inside `l` with it (else it may run before the launch's next run
+    /// without a check between); one in the condition itself changes what it checked.
+    pub(super) fn settled_in_loop(&self, b: &Body, id: &str, l: usize, launch: usize) -> bool {
+        let Some((VarKind::Int, defs)) = self.definitions(b, id, None) else { return false };
+        let kids = b.children(l);
+        let (cond, body) = match (b.kind(l), kids.as_slice()) {
+            (NodeKind::While, &[cond, body]) => (cond, body),
+            (NodeKind::For, &[_, cond, _, body]) => (cond, body),
+            _ => return false,
+        };
+        defs.iter().filter_map(|d| d.at).all(|x| {
+            if b.inside(x, cond) {
+                return false;
+            }
+            if !b.inside(x, body) {
+                return true;
+            }
+            let after = x >= b.end[launch];
+            let shared_inner =
+                b.ancestors(launch).take_while(|a| *a != l).any(|a| b.is_loop(a) && b.inside(x, a));
+            after && !shared_inner
+        })
+    }
 }
 
 /// Whether definition `d` (at node `d`, `None`: the function's entry) runs before `at` on every

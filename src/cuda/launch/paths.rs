@@ -12,7 +12,11 @@
 //!   always ends in one); a `do { … } while (0)` (a checking macro) is read through up to its
 //!   first `break`/`continue`;
 //! - a call, before it, of a helper of the file whose own checks (as above, before any `return`
-//!   of the helper) exit the program: they hold on the call's arguments (inlined, bounded).
+//!   of the helper) exit the program: they hold on the call's arguments (inlined, bounded);
+//! - a `while`/`for` around it: its condition, for variables no definition changes between the
+//!   loop's check and the launch ([`Host::settled_in_loop`]);
+//! - a `while`/`for` before it with no `break` and no effect in its condition: the condition is
+//!   false after it.
 //!
 //! A condition is read as C over the kernel's arguments and dimensions ([`Rel`]): a variable the
 //! launch passes bare as an argument or a dimension whose every definition lies before the guard
@@ -84,12 +88,23 @@ pub(super) enum Guard {
     Cases { at: usize, cond: usize, values: Vec<i64> },
     /// The call statement `at` (call `call`) of a helper that returns only when its checks pass.
     Helper { at: usize, call: usize },
+    /// The `while`/`for` loop `at` around the launch (in its body): its condition `cond` held
+    /// when the loop last checked it, which is the launch's value of a variable no definition
+    /// changes between the check and the launch ([`Host::settled_in_loop`]).
+    Loop { at: usize, cond: usize, launch: usize },
+    /// The `while`/`for` loop `at` before the launch that leaves only by its condition (no
+    /// `break`): `cond` is false after it, for the values from its end on.
+    Exit { at: usize, cond: usize },
 }
 
 impl Guard {
     fn at(&self) -> usize {
         match self {
-            Guard::Cond { at, .. } | Guard::Cases { at, .. } | Guard::Helper { at, .. } => *at,
+            Guard::Cond { at, .. }
+            | Guard::Cases { at, .. }
+            | Guard::Helper { at, .. }
+            | Guard::Loop { at, .. }
+            | Guard::Exit { at, .. } => *at,
         }
     }
 }
@@ -131,8 +146,15 @@ enum Scope<'e> {
     /// In the launch's body: a variable passed bare (argument nodes) whose definitions all lie
     /// before `anchor` is that parameter; one passed bare as a dimension (`dims`: variable,
     /// part, axis, where the dimension reads it) whose definitions all lie before `anchor` and
-    /// that read is that dimension.
-    Launch { args: &'e [usize], anchor: usize, dims: &'e [(String, usize, usize, usize)] },
+    /// that read is that dimension. In the condition of a loop around the launch (`within`:
+    /// the loop and the launch), a variable is settled when no definition runs between the
+    /// loop's check and the launch, and a dimension must read it in the loop's body.
+    Launch {
+        args: &'e [usize],
+        anchor: usize,
+        dims: &'e [(String, usize, usize, usize)],
+        within: Option<(usize, usize)>,
+    },
     /// In a helper's body: its by-value parameters never assigned are the call's arguments.
     Helper { sub: HashMap<String, Rel> },
 }
@@ -165,6 +187,22 @@ impl Host<'_, '_> {
                 NodeKind::Switch => {
                     if let Some(g) = self.switch_guard(b, a, launch) {
                         out.push(g);
+                    }
+                }
+                // The body of a `while`/`for` runs only after its condition held (a `do` body
+                // runs once unchecked); a `case` label inside it would enter it unchecked.
+                NodeKind::While | NodeKind::For => {
+                    let kids = b.children(a);
+                    let cond = match (b.kind(a), kids.len()) {
+                        (NodeKind::While, 2) => Some(kids[0]),
+                        (NodeKind::For, 4) => Some(kids[1]),
+                        _ => None,
+                    };
+                    let in_body = kids.last() == Some(&child);
+                    if let Some(cond) = cond.filter(|c| in_body && !matches!(b.kind(*c), NodeKind::Empty)) {
+                        if !foreign_label(b, a, launch, &[]) {
+                            out.push(Guard::Loop { at: a, cond, launch });
+                        }
                     }
                 }
                 NodeKind::Compound => {
@@ -268,6 +306,33 @@ impl Host<'_, '_> {
             }
             NodeKind::Call { .. } if self.helper(b, e).is_some() => {
                 out.push(Guard::Helper { at: s, call: e })
+            }
+            // A loop that leaves only when its condition fails (no `break` in it: one of a
+            // nested loop or `switch` is counted too; `return`, `exit`, `throw` do not reach
+            // what follows): after it the condition is false. Not when checking it changes a
+            // variable (`while (n-- > 0)`: the value after differs from the one checked).
+            NodeKind::While | NodeKind::For => {
+                let kids = b.children(e);
+                let cond = match (b.kind(e), kids.len()) {
+                    (NodeKind::While, 2) => kids[0],
+                    (NodeKind::For, 4) => kids[1],
+                    _ => return,
+                };
+                let effect = |k: &NodeKind| match k {
+                    NodeKind::CompoundAssign { .. }
+                    | NodeKind::Call { .. }
+                    | NodeKind::MemberCall { .. }
+                    | NodeKind::OperatorCall { .. } => true,
+                    NodeKind::Binary { op } => op == "=",
+                    NodeKind::Unary { op, .. } => op == "++" || op == "--",
+                    _ => false,
+                };
+                if !matches!(b.kind(cond), NodeKind::Empty)
+                    && !contains(b, e, |k| matches!(k, NodeKind::Break))
+                    && !contains(b, cond, effect)
+                {
+                    out.push(Guard::Exit { at: s, cond });
+                }
             }
             _ => {}
         }
@@ -384,7 +449,7 @@ impl Host<'_, '_> {
                         eqs.push((decl_id.clone(), *at, values.clone()));
                     }
                 }
-                Guard::Helper { .. } => {}
+                Guard::Helper { .. } | Guard::Loop { .. } | Guard::Exit { .. } => {}
             }
         }
         PathCtx { body: addr(b), launch, eqs, used: Default::default() }
@@ -466,10 +531,19 @@ impl Host<'_, '_> {
     ) -> Vec<(Rel, usize)> {
         let mut out = Vec::new();
         for g in guards {
-            let scope = Scope::Launch { args, anchor: g.at(), dims };
+            let scope = Scope::Launch { args, anchor: g.at(), dims, within: None };
             match g {
                 Guard::Cond { at, cond, holds } => {
                     out.extend(self.cond_rels(b, *cond, *holds, &scope).into_iter().map(|r| (r, *at)));
+                }
+                Guard::Loop { at, cond, launch } => {
+                    let scope = Scope::Launch { args, anchor: *at, dims, within: Some((*at, *launch)) };
+                    out.extend(self.cond_rels(b, *cond, true, &scope).into_iter().map(|r| (r, *at)));
+                }
+                Guard::Exit { at, cond } => {
+                    // Every definition before the loop's end: the values it exits with stay.
+                    let scope = Scope::Launch { args, anchor: b.end[*at], dims, within: None };
+                    out.extend(self.cond_rels(b, *cond, false, &scope).into_iter().map(|r| (r, *at)));
                 }
                 Guard::Cases { at, cond, values } => {
                     let Some(v) = self.to_rel(b, *cond, &scope, 0) else { continue };
@@ -523,8 +597,10 @@ impl Host<'_, '_> {
             for g in gs {
                 match g {
                     Guard::Cond { cond, holds, .. } => out.extend(self.cond_rels(h, cond, holds, &inner)),
+                    // The helper's parameters read here are never assigned: their values stay.
+                    Guard::Exit { cond, .. } => out.extend(self.cond_rels(h, cond, false, &inner)),
                     Guard::Helper { call, .. } => out.extend(self.helper_rels(h, call, &inner, depth + 1)),
-                    Guard::Cases { .. } => {}
+                    Guard::Cases { .. } | Guard::Loop { .. } => {}
                 }
             }
         }
@@ -572,13 +648,25 @@ impl Host<'_, '_> {
             }
             NodeKind::DeclRef { decl_id, .. } => {
                 let param = match scope {
-                    Scope::Launch { args, anchor, dims } => {
+                    Scope::Launch { args, anchor, dims, within } => {
                         let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
-                        let settled = self.settled_before(b, decl_id, *anchor);
-                        // The first dimension that reads the value the check saw.
+                        let settled = match within {
+                            None => self.settled_before(b, decl_id, *anchor),
+                            Some((l, launch)) => self.settled_in_loop(b, decl_id, *l, *launch),
+                        };
+                        // Where a dimension reads the value the check saw: after every
+                        // definition, or in the loop's body (no definition between its check
+                        // and the launch).
+                        let reads_checked = |at: usize| match within {
+                            None => self.settled_before(b, decl_id, at),
+                            Some((l, launch)) => {
+                                b.children(*l).last().is_some_and(|body| b.inside(at, *body))
+                                    && at < b.end[*launch]
+                            }
+                        };
                         let dim = || {
                             let mut read = dims.iter().filter(|(v, ..)| v == decl_id);
-                            let (_, p, d, _) = read.find(|(.., at)| self.settled_before(b, decl_id, *at))?;
+                            let (_, p, d, _) = read.find(|(.., at)| reads_checked(*at))?;
                             Some(Rel::Dim(*p, *d))
                         };
                         args.iter().position(bare).map(Rel::Param).or_else(dim).filter(|_| settled)

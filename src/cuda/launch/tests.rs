@@ -335,3 +335,32 @@ fn many_checks_before_many_launches_keep_a_bounded_number_of_facts() {
     assert!(!f.conds.is_empty() && f.conds.len() <= 32, "{}", f.conds.len());
     assert_eq!(conds(&f)[0], "n % 2 != 1");
 }
+
+#[test]
+fn a_loop_condition_holds_in_its_body_and_fails_after_it_unless_a_definition_intervenes() {
+    let facts = |body: &str| {
+        let (m, _d) = model(&format!(
+            "#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  int t = atoi(argv[2]);\n  {body}\n  return 0;\n}}\n"
+        ));
+        conds(&facts_of(&m, "k").expect("facts"))
+    };
+    // Checked before each run; changed only after the launch.
+    assert_eq!(facts("while (n >= 256) {\n    k<<<1, 256>>>(a, n);\n    n /= 2;\n  }"), vec!["n >= 256"]);
+    assert_eq!(facts("for (t = 1024; t >= 64; t /= 2)\n    k<<<1, t>>>(a, t);"), vec!["n >= 64"]);
+    // Changed between the check and the launch: before it in the body, in the condition itself,
+    // or after it in an inner loop that runs the launch again unchecked.
+    assert!(facts("while (n >= 256) {\n    n /= 2;\n    k<<<1, 256>>>(a, n);\n  }").is_empty());
+    assert!(facts("while (n-- > 256)\n    k<<<1, 256>>>(a, n);").is_empty());
+    assert!(facts("while (n >= 256)\n    for (int i = 0; i < 2; i++) {\n      k<<<1, 256>>>(a, n);\n      n /= 2;\n    }")
+        .is_empty());
+    // A block made before the loop is not the value the loop checks later.
+    assert!(facts("dim3 block(t);\n  while (t <= 512) {\n    k<<<1, block>>>(a, 1);\n    t *= 2;\n  }")
+        .is_empty());
+    // After a loop that leaves only by its condition, the condition is false.
+    assert_eq!(facts("while (n < 256)\n    n *= 2;\n  k<<<1, 256>>>(a, n);"), vec!["n >= 256"]);
+    assert!(facts("while (n < 256) {\n    n *= 2;\n    if (argc > 5) break;\n  }\n  k<<<1, 256>>>(a, n);")
+        .is_empty());
+    assert!(facts("while (n++ < 256) {}\n  k<<<1, 256>>>(a, n);").is_empty());
+    // A `do` body runs once before any check.
+    assert!(facts("do {\n    k<<<1, 256>>>(a, n);\n    n /= 2;\n  } while (n >= 256);").is_empty());
+}
