@@ -22,10 +22,11 @@
 //! launch passes bare as an argument or a dimension whose every definition lies before the guard
 //! (and before the dimension reads it: so the launch passes the value the guard checked),
 //! constants, values known at the guard, and calls of a helper whose body is `return e;`
-//! (inlined, bounded: `is_pow2(n)`). `a && b` (and `!(a || b)`) is two facts, each used alone; a
-//! part that cannot be read is dropped (the rest is still implied). A helper is read inline only
-//! when it is the one definition of its name (overloads share a key) and not the launch's own
-//! function.
+//! (inlined, bounded: `is_pow2(n)`); `f(…, n) == 1` for a helper that strips the factors of two
+//! of its parameter (`factorRadix2`, [`Host::halves_while_even`]) is `n` a power of two.
+//! `a && b` (and `!(a || b)`) is two facts, each used alone; a part that cannot be read is
+//! dropped (the rest is still implied). A helper is read inline only when it is the one
+//! definition of its name (overloads share a key) and not the launch's own function.
 //!
 //! Equalities (`v == 512`, `case 512:`) also give values ([`Host::path_value`]): a variable the
 //! reaching definitions leave unknown is the guard's value where it is read before the launch in
@@ -569,11 +570,174 @@ impl Host<'_, '_> {
         split(b, cond, holds)
             .into_iter()
             .filter_map(|(n, h)| {
+                if let Some(r) = self.power_of_two_result(b, n, h, scope) {
+                    return Some(r);
+                }
                 let r = self.to_rel(b, n, scope, 0)?;
                 Some(if h { r.truth() } else { r.negated() })
             })
             .flat_map(Rel::conjuncts)
             .collect()
+    }
+
+    /// `f(…, x, …) == 1` holding (or `!= 1` failing) for a helper `f` that returns 1 only when
+    /// its parameter is a power of two ([`Self::halves_while_even`]): `x != 0 && (x & (x - 1))
+    /// == 0`. Also through a local whose one definition is its initializer, that call
+    /// (`unsigned rem = factorRadix2(log2L, L); assert(rem == 1);`), when the argument's every
+    /// definition lies before the call (the launch passes the value the helper saw). The
+    /// helper's other results say nothing: only this direction is a fact.
+    fn power_of_two_result(&self, b: &Body, n: usize, holds: bool, scope: &Scope) -> Option<Rel> {
+        let s = b.strip(n);
+        match b.kind(s) {
+            NodeKind::Binary { op } if (op == "==" && holds) || (op == "!=" && !holds) => {}
+            _ => return None,
+        }
+        let (l, r) = (b.child(s, 0)?, b.child(s, 1)?);
+        let side = if self.int(b, r, 0) == Some(1) {
+            l
+        } else if self.int(b, l, 0) == Some(1) {
+            r
+        } else {
+            return None;
+        };
+        let side = b.strip_int(side);
+        let (call, at_call) = match b.kind(side) {
+            NodeKind::Call { .. } => (side, None),
+            NodeKind::DeclRef { decl_id, .. } if b.vars.contains_key(decl_id.as_str()) => {
+                let Some((super::VarKind::Int, defs)) = self.definitions(b, decl_id, None) else {
+                    return None;
+                };
+                let [super::Def { at: Some(at), what: super::DefValue::Expr(e) }] = defs[..] else {
+                    return None;
+                };
+                let call = b.strip_int(e);
+                (matches!(b.kind(call), NodeKind::Call { .. }) && at < n).then_some((call, Some(call)))?
+            }
+            _ => return None,
+        };
+        let h = self.inlined(b, call)?;
+        let p = self.halves_while_even(h)?;
+        let arg = b.child(call, p + 1)?;
+        let x = match (scope, at_call) {
+            (_, None) => self.to_rel(b, arg, scope, 1)?,
+            (Scope::Launch { args, dims, within: None, .. }, Some(call)) => {
+                let scope = Scope::Launch { args, anchor: call, dims, within: None };
+                self.to_rel(b, arg, &scope, 1)?
+            }
+            _ => return None,
+        };
+        let bin = |op, a: Rel, c: Rel| Rel::Bin(op, Box::new(a), Box::new(c));
+        let low = bin("&", x.clone(), bin("-", x.clone(), Rel::Const(1)));
+        Some(bin("&&", bin("!=", x, Rel::Const(0)), bin("==", low, Rel::Const(0))))
+    }
+
+    /// The parameter of helper `h` (its index) such that `h` returns 1 only when that
+    /// parameter's value on entry is a power of two, like `factorRadix2(log2L, L)` of the SDK
+    /// samples, which strips L's factors of two. The parameter `x` (a by-value 32-bit integer)
+    /// changes only by one halving (`x >>= 1`, `x /= 2`, `x = x >> 1`, `x = x / 2`) that runs
+    /// only while `x` is even: the increment of a `for` (alone or in a comma list), or a
+    /// statement of a `while` body (nothing else changes `x` between the check and it), whose
+    /// condition is `(x & 1) == 0`, `!(x & 1)` or `x % 2 == 0`; and every `return` gives `x`
+    /// (in a type of at least 32 bits) or a constant other than 1. Then a returned `x` is `x0 /
+    /// 2^j` with `x0` divisible by `2^j`, so 1 means `x0 == 2^j`. Bounded: one pass over the
+    /// helper's nodes.
+    fn halves_while_even(&self, h: &Body) -> Option<usize> {
+        let f = h.f?;
+        if h.has_goto {
+            return None;
+        }
+        let wide = |t: &str| {
+            self.int_range(t)
+                .is_some_and(|(lo, hi)| lo <= i64::from(i32::MIN) || (lo == 0 && hi >= i64::from(u32::MAX)))
+        };
+        let is_x = |n: usize, id: &str| matches!(h.kind(h.strip_int(n)), NodeKind::DeclRef { decl_id, .. } if decl_id == id);
+        f.params.iter().enumerate().find_map(|(i, p)| {
+            let (lo, hi) = self.int_range(super::param_type(p))?;
+            if !((lo, hi) == (i32::MIN.into(), i32::MAX.into()) || (lo, hi) == (0, u32::MAX.into())) {
+                return None;
+            }
+            let Some((super::VarKind::Int, defs)) = self.definitions(h, &p.id, None) else { return None };
+            let [halving] = defs.iter().filter_map(|d| d.at).collect::<Vec<_>>()[..] else { return None };
+            // The one definition halves x.
+            let halves = match h.kind(halving) {
+                NodeKind::CompoundAssign { op } => {
+                    let rhs = h.child(halving, 1)?;
+                    (op == ">>=" && self.int(h, rhs, 0) == Some(1)) || (op == "/=" && self.int(h, rhs, 0) == Some(2))
+                }
+                NodeKind::Binary { op } if op == "=" => {
+                    let rhs = h.strip_int(h.child(halving, 1)?);
+                    match h.kind(rhs) {
+                        NodeKind::Binary { op } if op == ">>" || op == "/" => {
+                            let by = if op == ">>" { 1 } else { 2 };
+                            is_x(h.child(rhs, 0)?, &p.id) && self.int(h, h.child(rhs, 1)?, 0) == Some(by)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !halves {
+                return None;
+            }
+            // It runs once per iteration of the nearest loop, right after that loop checked
+            // that x is even.
+            let l = h.ancestors(halving).find(|a| h.is_loop(*a))?;
+            let kids = h.children(l);
+            let cond = match (h.kind(l), kids.as_slice()) {
+                (NodeKind::For, &[_, cond, inc, _]) => {
+                    let mut up = halving;
+                    while up != inc {
+                        up = h.parent[up]?;
+                        if !matches!(h.kind(up), NodeKind::Binary { op } if op == ",") {
+                            return None;
+                        }
+                    }
+                    cond
+                }
+                (NodeKind::While, &[cond, body]) => {
+                    let direct = h.parent[halving] == Some(body) || halving == body;
+                    direct.then_some(cond)?
+                }
+                _ => return None,
+            };
+            let c = h.strip_int(cond);
+            let low_bit = |n: usize| {
+                let n = h.strip_int(n);
+                match h.kind(n) {
+                    NodeKind::Binary { op } if op == "&" => {
+                        let (a, b) = (h.child(n, 0), h.child(n, 1));
+                        matches!((a, b), (Some(a), Some(b)) if (is_x(a, &p.id) && self.int(h, b, 0) == Some(1))
+                            || (is_x(b, &p.id) && self.int(h, a, 0) == Some(1)))
+                    }
+                    NodeKind::Binary { op } if op == "%" => {
+                        matches!((h.child(n, 0), h.child(n, 1)), (Some(a), Some(b)) if is_x(a, &p.id) && self.int(h, b, 0) == Some(2))
+                    }
+                    _ => false,
+                }
+            };
+            let even = match h.kind(c) {
+                NodeKind::Unary { op, postfix: false } if op == "!" => {
+                    h.child(c, 0).is_some_and(low_bit)
+                }
+                NodeKind::Binary { op } if op == "==" => match (h.child(c, 0), h.child(c, 1)) {
+                    (Some(a), Some(b)) => {
+                        (low_bit(a) && self.int(h, b, 0) == Some(0)) || (low_bit(b) && self.int(h, a, 0) == Some(0))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !even {
+                return None;
+            }
+            // Every return gives x or a constant other than 1.
+            let returns_ok = (0..h.nodes.len()).filter(|n| matches!(h.kind(*n), NodeKind::Return)).all(|r| {
+                h.child(r, 0).is_some_and(|e| {
+                    (is_x(e, &p.id) && wide(h.ty(e))) || self.int(h, e, 0).is_some_and(|v| v != 1)
+                })
+            });
+            returns_ok.then_some(i)
+        })
     }
 
     /// What a call of a helper that returns only when its checks pass ensures about its
