@@ -1758,7 +1758,20 @@ impl<'a> Lx<'a> {
         });
         self.loops.pop();
         let body_block = lowered?;
-        self.out.push(Stmt { label, kind: StmtKind::While { cond: loop_cond, body: body_block }, span });
+        // A body whose last statement is a `break` of this loop, with no `continue` of it,
+        // leaves in its first iteration on every path that completes it (a `return` or `goto`
+        // out stops the loop too): the loop runs its body at most once, which is an `if`. As a
+        // loop the verifier would also weigh iterations that never happen (a race between the
+        // body's end and a second start).
+        let once = cont.is_none()
+            && body.kind == NodeKind::Compound
+            && body.children.last().is_some_and(|c| c.kind == NodeKind::Break);
+        let kind = if once {
+            StmtKind::If { cond: loop_cond, then: body_block, els: None }
+        } else {
+            StmtKind::While { cond: loop_cond, body: body_block }
+        };
+        self.out.push(Stmt { label, kind, span });
         Ok(())
     }
 
