@@ -399,3 +399,31 @@ fn a_helper_that_strips_factors_of_two_returns_1_only_for_a_power_of_two() {
     let fine = "static int h(int L) {\n  if (L <= 0) return -1;\n  while (L % 2 == 0)\n    L = L / 2;\n  return L;\n}";
     assert_eq!(facts(fine, "assert(h(n) == 1);", launch), pow2);
 }
+
+#[test]
+fn a_loop_whose_body_ends_in_break_runs_once() {
+    let block = |body: &str| {
+        let (m, _d) = model(&format!(
+            "{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int t = 256;\n  {body}\n  return 0;\n}}\n"
+        ));
+        facts_of(&m, "k").expect("facts").block[0]
+    };
+    // No second iteration: the store after the launch never reaches it.
+    assert_eq!(
+        block("for (int i = 0; i < 3; i++) {\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    break;\n  }"),
+        Some(256)
+    );
+    assert_eq!(block("for (int i = 0; i < 3; i++) {\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    if (argc > 2) break;\n  }"), None);
+    assert_eq!(
+        block("for (int i = 0; i < 3; i++) {\n    if (argc > 2) continue;\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    break;\n  }"),
+        None
+    );
+    // Entered unchecked and left by its last statement: its stores before any way out hold after it.
+    assert_eq!(block("for (;;) {\n    t = 128;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), Some(128));
+    assert_eq!(block("while (true) {\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), Some(64));
+    assert_eq!(
+        block("for (;;) {\n    if (argc > 2) break;\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"),
+        None
+    );
+    assert_eq!(block("while (argc > 1) {\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), None);
+}
