@@ -30,8 +30,9 @@
 //! or one field) or, for anything else (`++`, `&n`, a non-`const` reference, a method call), a
 //! definition with an unknown value. The value at a point is the latest definition before it
 //! that dominates it (a statement of a block around it, not under a condition, loop header,
-//! `switch` or `&&`/`||`/`?:`, in a function without `goto`), provided every other definition
-//! that may run between them, or later in a loop around the point, gives the same value. A
+//! `switch` or `&&`/`||`/`?:`, in a function without `goto`; the body of a loop that runs
+//! exactly once counts as the loop statement), provided every other definition that may run
+//! between them, or later in a loop around the point that may repeat, gives the same value. A
 //! variable a lambda body may change is unknown.
 //!
 //! Path facts (`paths`): the checks on every path to a launch in its function — an `if` or
@@ -531,9 +532,56 @@ impl<'m> Body<'m> {
             || matches!(self.kind(i), NodeKind::Other { kind } if kind == "CXXForRangeStmt")
     }
 
-    /// Whether some loop encloses both `a` and `b`.
+    /// Whether some loop that may repeat its body ([`Body::repeats`]) encloses both `a` and `b`.
     fn common_loop(&self, a: usize, b: usize) -> bool {
-        self.ancestors(a).any(|l| self.is_loop(l) && self.inside(b, l))
+        self.ancestors(a).any(|l| self.is_loop(l) && self.repeats(l) && self.inside(b, l))
+    }
+
+    /// The body of loop `l` (a `do`'s is its first child, the others' their last).
+    fn loop_body(&self, l: usize) -> Option<usize> {
+        let kids = self.children(l);
+        if matches!(self.kind(l), NodeKind::Do) {
+            kids.first().copied()
+        } else {
+            kids.last().copied()
+        }
+    }
+
+    /// Whether loop `l` may run its body more than once: not when the body's last statement is
+    /// a `break` of `l` and nothing `continue`s `l` (every iteration that completes the body
+    /// leaves by that `break`; one that leaves otherwise leaves the loop too).
+    fn repeats(&self, l: usize) -> bool {
+        let Some(body) = self.loop_body(l).filter(|b| matches!(self.kind(*b), NodeKind::Compound)) else {
+            return true;
+        };
+        let ends_in_break =
+            self.children(body).last().is_some_and(|c| matches!(self.kind(*c), NodeKind::Break));
+        let continues = (body..self.end[body]).any(|n| {
+            matches!(self.kind(n), NodeKind::Continue)
+                && self.ancestors(n).take_while(|a| *a != l).all(|a| !self.is_loop(a))
+        });
+        !ends_in_break || continues
+    }
+
+    /// Whether loop `l` runs its body exactly once: it does not repeat, and it enters the body
+    /// unchecked (`for (;;)`, `while (true)`, `while (1)`, a `do`).
+    fn runs_once(&self, l: usize) -> bool {
+        if self.repeats(l) {
+            return false;
+        }
+        let kids = self.children(l);
+        let always = |c: usize| match self.kind(self.strip_int(c)) {
+            NodeKind::BoolLiteral { value } => *value,
+            NodeKind::IntegerLiteral { value } => value.parse::<i64>().is_ok_and(|v| v != 0),
+            NodeKind::Empty => true,
+            _ => false,
+        };
+        match (self.kind(l), kids.as_slice()) {
+            (NodeKind::Do, _) => true,
+            (NodeKind::While, &[cond, _]) => always(cond),
+            (NodeKind::For, &[_, cond, _, _]) => always(cond),
+            _ => false,
+        }
     }
 
     fn in_lambda(&self, i: usize) -> bool {
@@ -1357,31 +1405,97 @@ impl Host<'_, '_> {
         });
         last.is_some_and(|end| end <= pos)
     }
+
+    /// Whether local or by-value parameter `id` of `b` has, at `launch` in the body of loop
+    /// `l` (a `while` or `for`), the value `l`'s condition last checked: no definition runs
+    /// between that check and the launch. A definition outside the loop runs before the loop
+    /// (or, in a loop around it, before the loop is entered again and checks anew); one in a
+    /// `for`'s init or increment runs before a check; one in the body must follow the launch
+    /// and share no loop inside `l` with it (else it may run before the launch's next run
+    /// without a check between); one in the condition itself changes what it checked.
+    pub(super) fn settled_in_loop(&self, b: &Body, id: &str, l: usize, launch: usize) -> bool {
+        let Some((VarKind::Int, defs)) = self.definitions(b, id, None) else { return false };
+        let kids = b.children(l);
+        let (cond, body) = match (b.kind(l), kids.as_slice()) {
+            (NodeKind::While, &[cond, body]) => (cond, body),
+            (NodeKind::For, &[_, cond, _, body]) => (cond, body),
+            _ => return false,
+        };
+        defs.iter().filter_map(|d| d.at).all(|x| {
+            if b.inside(x, cond) {
+                return false;
+            }
+            if !b.inside(x, body) {
+                return true;
+            }
+            let after = x >= b.end[launch];
+            let shared_inner = b
+                .ancestors(launch)
+                .take_while(|a| *a != l)
+                .any(|a| b.is_loop(a) && b.repeats(a) && b.inside(x, a));
+            after && !shared_inner
+        })
+    }
 }
 
 /// Whether definition `d` (at node `d`, `None`: the function's entry) runs before `at` on every
 /// path: the statement holding it lies directly in a `{…}` that also holds `at` (not a
-/// `switch` body), before `at`, and nothing between it and that statement may skip it.
+/// `switch` body), before `at`, and nothing between it and that statement may skip it. A `{…}`
+/// that is the body of a loop that runs exactly once ([`Body::runs_once`]) counts as the loop
+/// statement when no `break`, `continue`, `return` or `goto` precedes the definition in it.
 fn dominates(b: &Body, d: Option<usize>, at: usize) -> bool {
     let Some(d) = d else { return true };
     let mut stmt = d;
     loop {
-        let Some(p) = b.parent[stmt] else { return false };
+        let Some(block) = enclosing_block(b, stmt) else { return false };
+        let once = b.parent[block].filter(|l| {
+            b.is_loop(*l)
+                && b.loop_body(*l) == Some(block)
+                && b.runs_once(*l)
+                && !(block..stmt).any(|n| {
+                    matches!(
+                        b.kind(n),
+                        NodeKind::Break | NodeKind::Continue | NodeKind::Return | NodeKind::Goto { .. }
+                    )
+                })
+        });
+        match once {
+            Some(l) if !b.inside(at, block) => stmt = l,
+            _ => return dominates_in(b, stmt, at),
+        }
+    }
+}
+
+/// The `{…}` that holds the statement around node `d` directly, when nothing between them is
+/// conditional (a loop, `if`, `switch`, `?:`, `&&`/`||`, a lambda).
+fn enclosing_block(b: &Body, d: usize) -> Option<usize> {
+    let mut stmt = d;
+    loop {
+        let p = b.parent[stmt]?;
         if matches!(b.kind(p), NodeKind::Compound) {
-            break;
+            return Some(p);
         }
         let conditional = b.is_loop(p)
             || matches!(b.kind(p), NodeKind::If { .. } | NodeKind::Switch | NodeKind::Conditional)
             || matches!(b.kind(p), NodeKind::Binary { op } if op == "&&" || op == "||")
             || matches!(b.kind(p), NodeKind::Other { kind } if matches!(kind.as_str(), "LambdaExpr" | "BinaryConditionalOperator"));
         if conditional {
-            return false;
+            return None;
         }
         stmt = p;
     }
-    let Some(block) = b.parent[stmt] else { return false };
+}
+
+/// [`dominates`] without looking through loops that run once.
+fn dominates_in(b: &Body, d: usize, at: usize) -> bool {
+    let Some(block) = enclosing_block(b, d) else { return false };
     if b.parent[block].is_some_and(|p| matches!(b.kind(p), NodeKind::Switch)) {
         return false;
+    }
+    // The statement of `block` that holds `d`.
+    let mut stmt = d;
+    while let Some(p) = b.parent[stmt].filter(|p| *p != block) {
+        stmt = p;
     }
     b.inside(at, block) && b.end[stmt] <= at
 }

@@ -1900,7 +1900,20 @@ impl<'a> Lx<'a> {
         });
         self.loops.pop();
         let body_block = lowered?;
-        self.out.push(Stmt { label, kind: StmtKind::While { cond: loop_cond, body: body_block }, span });
+        // A body whose last statement is a `break` of this loop, with no `continue` of it,
+        // leaves in its first iteration on every path that completes it (a `return` or `goto`
+        // out stops the loop too): the loop runs its body at most once, which is an `if`. As a
+        // loop the verifier would also weigh iterations that never happen (a race between the
+        // body's end and a second start).
+        let once = cont.is_none()
+            && body.kind == NodeKind::Compound
+            && body.children.last().is_some_and(|c| c.kind == NodeKind::Break);
+        let kind = if once {
+            StmtKind::If { cond: loop_cond, then: body_block, els: None }
+        } else {
+            StmtKind::While { cond: loop_cond, body: body_block }
+        };
+        self.out.push(Stmt { label, kind, span });
         Ok(())
     }
 
@@ -2617,6 +2630,9 @@ impl<'a> Lx<'a> {
                 let (a, b) = self.two(n)?;
                 let x = self.rvalue(a)?;
                 let y = self.rvalue(b)?;
+                // An operand clang converted from a signed type keeps that type here: the
+                // value is the same word, and `binary` needs to know it was a signed number.
+                let (x, y) = ((x.0, self.unconverted_ty(a, x.1)), (y.0, self.unconverted_ty(b, y.1)));
                 self.binary(op, x, y, n)
             }
             NodeKind::Conditional => self.conditional(n),
@@ -2901,6 +2917,27 @@ impl<'a> Lx<'a> {
         Ok((Expr::var(&r), t))
     }
 
+    /// The type of operand `n` (lowered with type `ty`) before C's implicit integral
+    /// conversion: `Int` for an `int` that the usual arithmetic conversions made `unsigned`.
+    fn unconverted_ty(&self, n: &Node, ty: Ty) -> Ty {
+        let mut m = n;
+        loop {
+            match &m.kind {
+                NodeKind::Paren => {}
+                NodeKind::ImplicitCast { cast } if cast == "IntegralCast" => {}
+                _ => break,
+            }
+            match m.children.first() {
+                Some(c) => m = c,
+                None => break,
+            }
+        }
+        match m.ty.as_deref().and_then(|t| self.scalar_of(t)) {
+            Some(Ty::Int) if ty == Ty::UInt => Ty::Int,
+            _ => ty,
+        }
+    }
+
     /// A binary operator on typed operands, by C's usual arithmetic conversions.
     fn binary(&self, op: &str, (a, ta): (Expr, Ty), (b, tb): (Expr, Ty), n: &Node) -> R<(Expr, Ty)> {
         let shift = op == "<<" || op == ">>";
@@ -2921,10 +2958,21 @@ impl<'a> Lx<'a> {
             return Ok((Expr::Call(f.into(), vec![a, b]), if comparison { Ty::Int } else { Ty::Float }));
         }
         let u = t == Ty::UInt;
+        // An unsigned sum or product whose operands are unsigned numbers is C's unsigned
+        // arithmetic, and the no-wrap assumption reads its operands as unsigned numbers (`uadd`,
+        // `umul`): `i + n` with `unsigned n = 4294966800` is a number near 2^32, not `i - 496`.
+        // When an operand is a signed value converted by C's usual conversions (`threadIdx.x +
+        // dx` with `int dx = -1`) or a difference (`threadIdx.x - 1 + r`), the program means a
+        // signed offset, and the signed reading stays (docs/semantics.md, "Integer model").
+        let plain = |e: &Expr, ty: Ty| match ty {
+            Ty::UInt => !mixed_signs(e),
+            _ => e.constant_value().is_some_and(|v| (v as i32) >= 0),
+        };
+        let unsigned_arith = u && plain(&a, ta) && plain(&b, tb);
         let (bop, rt) = match op {
-            "+" => (BinOp::Add, t),
+            "+" => (if unsigned_arith { BinOp::UAdd } else { BinOp::Add }, t),
             "-" => (BinOp::Sub, t),
-            "*" => (BinOp::Mul, t),
+            "*" => (if unsigned_arith { BinOp::UMul } else { BinOp::Mul }, t),
             "/" => (if u { BinOp::UDiv } else { BinOp::Div }, t),
             "%" => (if u { BinOp::URem } else { BinOp::Rem }, t),
             "<<" => (BinOp::Shl, t),
@@ -3680,6 +3728,18 @@ fn strip_discard(n: &Node) -> &Node {
         NodeKind::Paren => n.children.first().map_or(n, strip_discard),
         NodeKind::Other { kind } if kind == "ExprWithCleanups" => n.children.first().map_or(n, strip_discard),
         _ => n,
+    }
+}
+
+/// Whether an unsigned expression may stand for a signed number: it subtracts or negates, or
+/// adds or multiplies with the signed no-wrap assumption (a signed operand was converted), so a
+/// later unsigned sum with it keeps the signed reading (`(threadIdx.x - 1) * 4 + 8`
+/// is `4 * threadIdx.x + 4` to the programmer, through a value near 2^32 in C).
+fn mixed_signs(e: &Expr) -> bool {
+    match e {
+        Expr::Unary(UnOp::Neg, _) | Expr::Binary(BinOp::Sub | BinOp::Add | BinOp::Mul, ..) => true,
+        Expr::Binary(BinOp::UAdd | BinOp::UMul, a, b) => mixed_signs(a) || mixed_signs(b),
+        _ => false,
     }
 }
 

@@ -85,8 +85,8 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     }
     if wraps {
         d = d.with_note(
-            "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range; \
-             it is reported because `--wrap` asked for executions where index arithmetic wraps (docs/semantics.md)",
+            "every execution with this race computes an index whose +, -, * or << leaves the signed 32-bit range \
+             (for C's unsigned sums and products: reaches 2^31 as an unsigned number); it is reported because `--wrap` asked for executions where index arithmetic wraps (docs/semantics.md)",
         );
     }
     let case0 = &r.cases[0];

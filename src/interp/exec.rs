@@ -539,7 +539,7 @@ impl<'p> Machine<'p> {
 
     /// [`Self::eval`], and whether evaluating `e` in thread `t` performs (or reads a variable
     /// computed with) a `+`, `-`, `*`, `<<` or negation whose result leaves the signed 32-bit
-    /// range — the interpreter's side of the oracle's no-wrap condition (`verify::wrap`). Opaque
+    /// range, or a `uadd`/`umul` with an operand or result at or above 2^31 as unsigned numbers — the interpreter's side of the oracle's no-wrap condition (`verify::wrap`). Opaque
     /// calls start afresh. One walk: each subexpression is evaluated once.
     fn eval_wrapping(&self, e: &CExpr, t: usize) -> (u32, bool) {
         match e {
@@ -557,6 +557,8 @@ impl<'p> Machine<'p> {
                     BinOp::Add => sx.checked_add(sy).is_none(),
                     BinOp::Sub => sx.checked_sub(sy).is_none(),
                     BinOp::Mul => sx.checked_mul(sy).is_none(),
+                    BinOp::UAdd => sx < 0 || sy < 0 || sx.checked_add(sy).is_none(),
+                    BinOp::UMul => sx < 0 || sy < 0 || sx.checked_mul(sy).is_none(),
                     BinOp::Shl => y >= 32 || (sx.wrapping_shl(y) >> y) != sx,
                     _ => false,
                 };

@@ -80,6 +80,13 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
+    /// Unsigned addition (`uadd`, C's `+` on unsigned numbers): the value of `Add`, but the
+    /// verifier's no-wrap assumption reads the operands as unsigned numbers — they and the sum
+    /// stay below 2^31 (docs/semantics.md, "Integer model") — where `Add`'s reads them as
+    /// signed ones (a word at or above 2^31 is a negative number there).
+    UAdd,
+    /// Unsigned multiplication (`umul`): `Mul`'s value, `UAdd`'s no-wrap assumption.
+    UMul,
     Div,
     Rem,
     UDiv,
@@ -141,6 +148,8 @@ impl BinOp {
     pub fn intrinsic(self) -> Option<&'static str> {
         use BinOp::*;
         Some(match self {
+            UAdd => "uadd",
+            UMul => "umul",
             UDiv => "udiv",
             URem => "urem",
             UShr => "ushr",
@@ -156,7 +165,21 @@ impl BinOp {
 
     pub fn from_intrinsic(name: &str) -> Option<BinOp> {
         use BinOp::*;
-        [UDiv, URem, UShr, ULt, ULe, UGt, UGe, Min, Max].into_iter().find(|op| op.intrinsic() == Some(name))
+        [UAdd, UMul, UDiv, URem, UShr, ULt, ULe, UGt, UGe, Min, Max]
+            .into_iter()
+            .find(|op| op.intrinsic() == Some(name))
+    }
+
+    /// The operator computing the same 32-bit value with the signed no-wrap assumption: `Add`
+    /// for `UAdd`, `Mul` for `UMul`, the operator itself otherwise. Passes that look at what an
+    /// expression computes (induction steps, powers of two) match on this; only the no-wrap
+    /// conditions tell the two forms apart.
+    pub fn machine(self) -> BinOp {
+        match self {
+            BinOp::UAdd => BinOp::Add,
+            BinOp::UMul => BinOp::Mul,
+            op => op,
+        }
     }
 
     /// Binding strength for infix printing and parsing (higher binds tighter).
@@ -219,9 +242,9 @@ impl Expr {
                 let (x, y) = (x.constant_value()?, y.constant_value()?);
                 let (sx, sy) = (x as i32, y as i32);
                 Some(match op {
-                    Add => x.wrapping_add(y),
+                    Add | UAdd => x.wrapping_add(y),
                     Sub => x.wrapping_sub(y),
-                    Mul => x.wrapping_mul(y),
+                    Mul | UMul => x.wrapping_mul(y),
                     Div => sx.checked_div(sy)? as u32,
                     Rem => sx.checked_rem(sy)? as u32,
                     UDiv => x.checked_div(y)?,

@@ -436,7 +436,7 @@ fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
     let (Expr::Var(v), Some(end)) = (lhs.as_ref(), rhs.constant_value()) else { return None };
     let last = body.stmts.last()?;
     let step = match &last.kind {
-        StmtKind::Assign { name, value: Expr::Binary(BinOp::Add, a, c) } if name == x => {
+        StmtKind::Assign { name, value: Expr::Binary(BinOp::Add | BinOp::UAdd, a, c) } if name == x => {
             match (a.as_ref(), c.constant_value()) {
                 (Expr::Var(y), Some(step)) if y == x && step > 0 => step,
                 _ => return None,

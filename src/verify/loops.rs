@@ -37,10 +37,13 @@ pub fn induction_step(
     loop_updates(body, cond).into_iter().find_map(|s| match &s.kind {
         StmtKind::Assign { name, value: Expr::Binary(op, a, b) } if name == x => {
             let is_x = |e: &Expr| matches!(e, Expr::Var(v) if v == x);
+            // The step's operator as the value it computes: an unsigned `uadd` counter steps
+            // as `+` does (its no-wrap condition is the counter assumption's business).
+            let op = op.machine();
             if is_x(a) && invariant(b) {
-                Some((*op, (**b).clone()))
+                Some((op, (**b).clone()))
             } else if is_x(b) && invariant(a) && matches!(op, BinOp::Add | BinOp::Mul) {
-                Some((*op, (**a).clone()))
+                Some((op, (**a).clone()))
             } else {
                 None
             }

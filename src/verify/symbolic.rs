@@ -575,7 +575,8 @@ impl<'a> SymExec<'a> {
     }
 
     /// That no `+`, `-`, `*`, `<<` or negation on `e`'s data flow (its operators and the
-    /// values of the variables it reads) leaves the signed 32-bit range.
+    /// values of the variables it reads) leaves the signed 32-bit range (for `uadd`/`umul`:
+    /// an operand or the result, as unsigned numbers, reaches 2^31).
     pub fn no_wrap(&self, e: &Expr) -> Bool {
         let mut conds = Vec::new();
         self.collect_no_wrap(e, &mut conds);
@@ -934,9 +935,9 @@ impl<'a> SymExec<'a> {
                 }
                 let (x, y) = (self.eval(a), self.eval(b));
                 match op {
-                    Add => x.bvadd(&y),
+                    Add | UAdd => x.bvadd(&y),
                     Sub => x.bvsub(&y),
-                    Mul => x.bvmul(&y),
+                    Mul | UMul => x.bvmul(&y),
                     Div => x.bvsdiv(&y),
                     Rem => x.bvsrem(&y),
                     UDiv => x.bvudiv(&y),
@@ -978,7 +979,7 @@ impl<'a> SymExec<'a> {
                 let (term, p) = self.pow2.get(v)?;
                 self.env.get(v).filter(|cur| cur.ast_eq(term)).map(|_| p.clone())
             }
-            Expr::Binary(BinOp::Mul, a, b) => Some(self.pow2_of(a)?.times(&self.pow2_of(b)?)),
+            Expr::Binary(BinOp::Mul | BinOp::UMul, a, b) => Some(self.pow2_of(a)?.times(&self.pow2_of(b)?)),
             Expr::Binary(BinOp::Shl, a, b) => match **b {
                 Expr::Const(c) if c < 32 => Some(self.pow2_of(a)?.times(&Pow2::constant(1 << c)?)),
                 _ => None,
@@ -1000,7 +1001,7 @@ impl<'a> SymExec<'a> {
         // Constant operands are left to z3, which handles them well (measured: encoding `% 2` as
         // a mask made the Sec. III-E kernel slower).
         let symbolic = |e: &Expr| !matches!(e, Expr::Const(_));
-        match op {
+        match op.machine() {
             BinOp::Mul if symbolic(b) && self.pow2_of(b).is_some() => {
                 self.pow2_of(b).map(|p| p.mul(&self.eval(a)))
             }

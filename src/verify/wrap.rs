@@ -22,8 +22,14 @@ use crate::verify::word::W;
 
 /// The condition that `x op y` does not leave the signed 32-bit range, for the operators that
 /// can wrap (`None` for the others: comparisons, bitwise operators, division, shifts right).
+/// For C's unsigned sums and products (`uadd`, `umul`) the operands are unsigned numbers: the
+/// bounded index space is then `[0, 2^31)` for them and the result, so `i + 4294966800u` is a
+/// number past it, never `i - 496` (which the signed reading of the same word would allow).
 pub fn op_no_wrap(op: BinOp, x: &BV, y: &BV) -> Option<Bool> {
+    let zero = || BV::from_u64(0, W);
     Some(match op {
+        BinOp::UAdd => Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
+        BinOp::UMul => Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
         BinOp::Add => Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvadd_no_underflow(y)]),
         BinOp::Sub => Bool::and(&[&x.bvsub_no_overflow(y), &x.bvsub_no_underflow(y, true)]),
         BinOp::Mul => Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvmul_no_underflow(y)]),

@@ -12,16 +12,21 @@
 //!   always ends in one); a `do { … } while (0)` (a checking macro) is read through up to its
 //!   first `break`/`continue`;
 //! - a call, before it, of a helper of the file whose own checks (as above, before any `return`
-//!   of the helper) exit the program: they hold on the call's arguments (inlined, bounded).
+//!   of the helper) exit the program: they hold on the call's arguments (inlined, bounded);
+//! - a `while`/`for` around it: its condition, for variables no definition changes between the
+//!   loop's check and the launch ([`Host::settled_in_loop`]);
+//! - a `while`/`for` before it with no `break` and no effect in its condition: the condition is
+//!   false after it.
 //!
 //! A condition is read as C over the kernel's arguments and dimensions ([`Rel`]): a variable the
 //! launch passes bare as an argument or a dimension whose every definition lies before the guard
 //! (and before the dimension reads it: so the launch passes the value the guard checked),
 //! constants, values known at the guard, and calls of a helper whose body is `return e;`
-//! (inlined, bounded: `is_pow2(n)`). `a && b` (and `!(a || b)`) is two facts, each used alone; a
-//! part that cannot be read is dropped (the rest is still implied). A helper is read inline only
-//! when it is the one definition of its name (overloads share a key) and not the launch's own
-//! function.
+//! (inlined, bounded: `is_pow2(n)`); `f(…, n) == 1` for a helper that strips the factors of two
+//! of its parameter (`factorRadix2`, [`Host::halves_while_even`]) is `n` a power of two.
+//! `a && b` (and `!(a || b)`) is two facts, each used alone; a part that cannot be read is
+//! dropped (the rest is still implied). A helper is read inline only when it is the one
+//! definition of its name (overloads share a key) and not the launch's own function.
 //!
 //! Equalities (`v == 512`, `case 512:`) also give values ([`Host::path_value`]): a variable the
 //! reaching definitions leave unknown is the guard's value where it is read before the launch in
@@ -84,12 +89,23 @@ pub(super) enum Guard {
     Cases { at: usize, cond: usize, values: Vec<i64> },
     /// The call statement `at` (call `call`) of a helper that returns only when its checks pass.
     Helper { at: usize, call: usize },
+    /// The `while`/`for` loop `at` around the launch (in its body): its condition `cond` held
+    /// when the loop last checked it, which is the launch's value of a variable no definition
+    /// changes between the check and the launch ([`Host::settled_in_loop`]).
+    Loop { at: usize, cond: usize, launch: usize },
+    /// The `while`/`for` loop `at` before the launch that leaves only by its condition (no
+    /// `break`): `cond` is false after it, for the values from its end on.
+    Exit { at: usize, cond: usize },
 }
 
 impl Guard {
     fn at(&self) -> usize {
         match self {
-            Guard::Cond { at, .. } | Guard::Cases { at, .. } | Guard::Helper { at, .. } => *at,
+            Guard::Cond { at, .. }
+            | Guard::Cases { at, .. }
+            | Guard::Helper { at, .. }
+            | Guard::Loop { at, .. }
+            | Guard::Exit { at, .. } => *at,
         }
     }
 }
@@ -131,8 +147,15 @@ enum Scope<'e> {
     /// In the launch's body: a variable passed bare (argument nodes) whose definitions all lie
     /// before `anchor` is that parameter; one passed bare as a dimension (`dims`: variable,
     /// part, axis, where the dimension reads it) whose definitions all lie before `anchor` and
-    /// that read is that dimension.
-    Launch { args: &'e [usize], anchor: usize, dims: &'e [(String, usize, usize, usize)] },
+    /// that read is that dimension. In the condition of a loop around the launch (`within`:
+    /// the loop and the launch), a variable is settled when no definition runs between the
+    /// loop's check and the launch, and a dimension must read it in the loop's body.
+    Launch {
+        args: &'e [usize],
+        anchor: usize,
+        dims: &'e [(String, usize, usize, usize)],
+        within: Option<(usize, usize)>,
+    },
     /// In a helper's body: its by-value parameters never assigned are the call's arguments.
     Helper { sub: HashMap<String, Rel> },
 }
@@ -165,6 +188,22 @@ impl Host<'_, '_> {
                 NodeKind::Switch => {
                     if let Some(g) = self.switch_guard(b, a, launch) {
                         out.push(g);
+                    }
+                }
+                // The body of a `while`/`for` runs only after its condition held (a `do` body
+                // runs once unchecked); a `case` label inside it would enter it unchecked.
+                NodeKind::While | NodeKind::For => {
+                    let kids = b.children(a);
+                    let cond = match (b.kind(a), kids.len()) {
+                        (NodeKind::While, 2) => Some(kids[0]),
+                        (NodeKind::For, 4) => Some(kids[1]),
+                        _ => None,
+                    };
+                    let in_body = kids.last() == Some(&child);
+                    if let Some(cond) = cond.filter(|c| in_body && !matches!(b.kind(*c), NodeKind::Empty)) {
+                        if !foreign_label(b, a, launch, &[]) {
+                            out.push(Guard::Loop { at: a, cond, launch });
+                        }
                     }
                 }
                 NodeKind::Compound => {
@@ -268,6 +307,33 @@ impl Host<'_, '_> {
             }
             NodeKind::Call { .. } if self.helper(b, e).is_some() => {
                 out.push(Guard::Helper { at: s, call: e })
+            }
+            // A loop that leaves only when its condition fails (no `break` in it: one of a
+            // nested loop or `switch` is counted too; `return`, `exit`, `throw` do not reach
+            // what follows): after it the condition is false. Not when checking it changes a
+            // variable (`while (n-- > 0)`: the value after differs from the one checked).
+            NodeKind::While | NodeKind::For => {
+                let kids = b.children(e);
+                let cond = match (b.kind(e), kids.len()) {
+                    (NodeKind::While, 2) => kids[0],
+                    (NodeKind::For, 4) => kids[1],
+                    _ => return,
+                };
+                let effect = |k: &NodeKind| match k {
+                    NodeKind::CompoundAssign { .. }
+                    | NodeKind::Call { .. }
+                    | NodeKind::MemberCall { .. }
+                    | NodeKind::OperatorCall { .. } => true,
+                    NodeKind::Binary { op } => op == "=",
+                    NodeKind::Unary { op, .. } => op == "++" || op == "--",
+                    _ => false,
+                };
+                if !matches!(b.kind(cond), NodeKind::Empty)
+                    && !contains(b, e, |k| matches!(k, NodeKind::Break))
+                    && !contains(b, cond, effect)
+                {
+                    out.push(Guard::Exit { at: s, cond });
+                }
             }
             _ => {}
         }
@@ -384,7 +450,7 @@ impl Host<'_, '_> {
                         eqs.push((decl_id.clone(), *at, values.clone()));
                     }
                 }
-                Guard::Helper { .. } => {}
+                Guard::Helper { .. } | Guard::Loop { .. } | Guard::Exit { .. } => {}
             }
         }
         PathCtx { body: addr(b), launch, eqs, used: Default::default() }
@@ -466,10 +532,19 @@ impl Host<'_, '_> {
     ) -> Vec<(Rel, usize)> {
         let mut out = Vec::new();
         for g in guards {
-            let scope = Scope::Launch { args, anchor: g.at(), dims };
+            let scope = Scope::Launch { args, anchor: g.at(), dims, within: None };
             match g {
                 Guard::Cond { at, cond, holds } => {
                     out.extend(self.cond_rels(b, *cond, *holds, &scope).into_iter().map(|r| (r, *at)));
+                }
+                Guard::Loop { at, cond, launch } => {
+                    let scope = Scope::Launch { args, anchor: *at, dims, within: Some((*at, *launch)) };
+                    out.extend(self.cond_rels(b, *cond, true, &scope).into_iter().map(|r| (r, *at)));
+                }
+                Guard::Exit { at, cond } => {
+                    // Every definition before the loop's end: the values it exits with stay.
+                    let scope = Scope::Launch { args, anchor: b.end[*at], dims, within: None };
+                    out.extend(self.cond_rels(b, *cond, false, &scope).into_iter().map(|r| (r, *at)));
                 }
                 Guard::Cases { at, cond, values } => {
                     let Some(v) = self.to_rel(b, *cond, &scope, 0) else { continue };
@@ -495,11 +570,174 @@ impl Host<'_, '_> {
         split(b, cond, holds)
             .into_iter()
             .filter_map(|(n, h)| {
+                if let Some(r) = self.power_of_two_result(b, n, h, scope) {
+                    return Some(r);
+                }
                 let r = self.to_rel(b, n, scope, 0)?;
                 Some(if h { r.truth() } else { r.negated() })
             })
             .flat_map(Rel::conjuncts)
             .collect()
+    }
+
+    /// `f(…, x, …) == 1` holding (or `!= 1` failing) for a helper `f` that returns 1 only when
+    /// its parameter is a power of two ([`Self::halves_while_even`]): `x != 0 && (x & (x - 1))
+    /// == 0`. Also through a local whose one definition is its initializer, that call
+    /// (`unsigned rem = factorRadix2(log2L, L); assert(rem == 1);`), when the argument's every
+    /// definition lies before the call (the launch passes the value the helper saw). The
+    /// helper's other results say nothing: only this direction is a fact.
+    fn power_of_two_result(&self, b: &Body, n: usize, holds: bool, scope: &Scope) -> Option<Rel> {
+        let s = b.strip(n);
+        match b.kind(s) {
+            NodeKind::Binary { op } if (op == "==" && holds) || (op == "!=" && !holds) => {}
+            _ => return None,
+        }
+        let (l, r) = (b.child(s, 0)?, b.child(s, 1)?);
+        let side = if self.int(b, r, 0) == Some(1) {
+            l
+        } else if self.int(b, l, 0) == Some(1) {
+            r
+        } else {
+            return None;
+        };
+        let side = b.strip_int(side);
+        let (call, at_call) = match b.kind(side) {
+            NodeKind::Call { .. } => (side, None),
+            NodeKind::DeclRef { decl_id, .. } if b.vars.contains_key(decl_id.as_str()) => {
+                let Some((super::VarKind::Int, defs)) = self.definitions(b, decl_id, None) else {
+                    return None;
+                };
+                let [super::Def { at: Some(at), what: super::DefValue::Expr(e) }] = defs[..] else {
+                    return None;
+                };
+                let call = b.strip_int(e);
+                (matches!(b.kind(call), NodeKind::Call { .. }) && at < n).then_some((call, Some(call)))?
+            }
+            _ => return None,
+        };
+        let h = self.inlined(b, call)?;
+        let p = self.halves_while_even(h)?;
+        let arg = b.child(call, p + 1)?;
+        let x = match (scope, at_call) {
+            (_, None) => self.to_rel(b, arg, scope, 1)?,
+            (Scope::Launch { args, dims, within: None, .. }, Some(call)) => {
+                let scope = Scope::Launch { args, anchor: call, dims, within: None };
+                self.to_rel(b, arg, &scope, 1)?
+            }
+            _ => return None,
+        };
+        let bin = |op, a: Rel, c: Rel| Rel::Bin(op, Box::new(a), Box::new(c));
+        let low = bin("&", x.clone(), bin("-", x.clone(), Rel::Const(1)));
+        Some(bin("&&", bin("!=", x, Rel::Const(0)), bin("==", low, Rel::Const(0))))
+    }
+
+    /// The parameter of helper `h` (its index) such that `h` returns 1 only when that
+    /// parameter's value on entry is a power of two, like `factorRadix2(log2L, L)` of the SDK
+    /// samples, which strips L's factors of two. The parameter `x` (a by-value 32-bit integer)
+    /// changes only by one halving (`x >>= 1`, `x /= 2`, `x = x >> 1`, `x = x / 2`) that runs
+    /// only while `x` is even: the increment of a `for` (alone or in a comma list), or a
+    /// statement of a `while` body (nothing else changes `x` between the check and it), whose
+    /// condition is `(x & 1) == 0`, `!(x & 1)` or `x % 2 == 0`; and every `return` gives `x`
+    /// (in a type of at least 32 bits) or a constant other than 1. Then a returned `x` is `x0 /
+    /// 2^j` with `x0` divisible by `2^j`, so 1 means `x0 == 2^j`. Bounded: one pass over the
+    /// helper's nodes.
+    fn halves_while_even(&self, h: &Body) -> Option<usize> {
+        let f = h.f?;
+        if h.has_goto {
+            return None;
+        }
+        let wide = |t: &str| {
+            self.int_range(t)
+                .is_some_and(|(lo, hi)| lo <= i64::from(i32::MIN) || (lo == 0 && hi >= i64::from(u32::MAX)))
+        };
+        let is_x = |n: usize, id: &str| matches!(h.kind(h.strip_int(n)), NodeKind::DeclRef { decl_id, .. } if decl_id == id);
+        f.params.iter().enumerate().find_map(|(i, p)| {
+            let (lo, hi) = self.int_range(super::param_type(p))?;
+            if !((lo, hi) == (i32::MIN.into(), i32::MAX.into()) || (lo, hi) == (0, u32::MAX.into())) {
+                return None;
+            }
+            let Some((super::VarKind::Int, defs)) = self.definitions(h, &p.id, None) else { return None };
+            let [halving] = defs.iter().filter_map(|d| d.at).collect::<Vec<_>>()[..] else { return None };
+            // The one definition halves x.
+            let halves = match h.kind(halving) {
+                NodeKind::CompoundAssign { op } => {
+                    let rhs = h.child(halving, 1)?;
+                    (op == ">>=" && self.int(h, rhs, 0) == Some(1)) || (op == "/=" && self.int(h, rhs, 0) == Some(2))
+                }
+                NodeKind::Binary { op } if op == "=" => {
+                    let rhs = h.strip_int(h.child(halving, 1)?);
+                    match h.kind(rhs) {
+                        NodeKind::Binary { op } if op == ">>" || op == "/" => {
+                            let by = if op == ">>" { 1 } else { 2 };
+                            is_x(h.child(rhs, 0)?, &p.id) && self.int(h, h.child(rhs, 1)?, 0) == Some(by)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !halves {
+                return None;
+            }
+            // It runs once per iteration of the nearest loop, right after that loop checked
+            // that x is even.
+            let l = h.ancestors(halving).find(|a| h.is_loop(*a))?;
+            let kids = h.children(l);
+            let cond = match (h.kind(l), kids.as_slice()) {
+                (NodeKind::For, &[_, cond, inc, _]) => {
+                    let mut up = halving;
+                    while up != inc {
+                        up = h.parent[up]?;
+                        if !matches!(h.kind(up), NodeKind::Binary { op } if op == ",") {
+                            return None;
+                        }
+                    }
+                    cond
+                }
+                (NodeKind::While, &[cond, body]) => {
+                    let direct = h.parent[halving] == Some(body) || halving == body;
+                    direct.then_some(cond)?
+                }
+                _ => return None,
+            };
+            let c = h.strip_int(cond);
+            let low_bit = |n: usize| {
+                let n = h.strip_int(n);
+                match h.kind(n) {
+                    NodeKind::Binary { op } if op == "&" => {
+                        let (a, b) = (h.child(n, 0), h.child(n, 1));
+                        matches!((a, b), (Some(a), Some(b)) if (is_x(a, &p.id) && self.int(h, b, 0) == Some(1))
+                            || (is_x(b, &p.id) && self.int(h, a, 0) == Some(1)))
+                    }
+                    NodeKind::Binary { op } if op == "%" => {
+                        matches!((h.child(n, 0), h.child(n, 1)), (Some(a), Some(b)) if is_x(a, &p.id) && self.int(h, b, 0) == Some(2))
+                    }
+                    _ => false,
+                }
+            };
+            let even = match h.kind(c) {
+                NodeKind::Unary { op, postfix: false } if op == "!" => {
+                    h.child(c, 0).is_some_and(low_bit)
+                }
+                NodeKind::Binary { op } if op == "==" => match (h.child(c, 0), h.child(c, 1)) {
+                    (Some(a), Some(b)) => {
+                        (low_bit(a) && self.int(h, b, 0) == Some(0)) || (low_bit(b) && self.int(h, a, 0) == Some(0))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !even {
+                return None;
+            }
+            // Every return gives x or a constant other than 1.
+            let returns_ok = (0..h.nodes.len()).filter(|n| matches!(h.kind(*n), NodeKind::Return)).all(|r| {
+                h.child(r, 0).is_some_and(|e| {
+                    (is_x(e, &p.id) && wide(h.ty(e))) || self.int(h, e, 0).is_some_and(|v| v != 1)
+                })
+            });
+            returns_ok.then_some(i)
+        })
     }
 
     /// What a call of a helper that returns only when its checks pass ensures about its
@@ -523,8 +761,10 @@ impl Host<'_, '_> {
             for g in gs {
                 match g {
                     Guard::Cond { cond, holds, .. } => out.extend(self.cond_rels(h, cond, holds, &inner)),
+                    // The helper's parameters read here are never assigned: their values stay.
+                    Guard::Exit { cond, .. } => out.extend(self.cond_rels(h, cond, false, &inner)),
                     Guard::Helper { call, .. } => out.extend(self.helper_rels(h, call, &inner, depth + 1)),
-                    Guard::Cases { .. } => {}
+                    Guard::Cases { .. } | Guard::Loop { .. } => {}
                 }
             }
         }
@@ -572,13 +812,25 @@ impl Host<'_, '_> {
             }
             NodeKind::DeclRef { decl_id, .. } => {
                 let param = match scope {
-                    Scope::Launch { args, anchor, dims } => {
+                    Scope::Launch { args, anchor, dims, within } => {
                         let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
-                        let settled = self.settled_before(b, decl_id, *anchor);
-                        // The first dimension that reads the value the check saw.
+                        let settled = match within {
+                            None => self.settled_before(b, decl_id, *anchor),
+                            Some((l, launch)) => self.settled_in_loop(b, decl_id, *l, *launch),
+                        };
+                        // Where a dimension reads the value the check saw: after every
+                        // definition, or in the loop's body (no definition between its check
+                        // and the launch).
+                        let reads_checked = |at: usize| match within {
+                            None => self.settled_before(b, decl_id, at),
+                            Some((l, launch)) => {
+                                b.children(*l).last().is_some_and(|body| b.inside(at, *body))
+                                    && at < b.end[*launch]
+                            }
+                        };
                         let dim = || {
                             let mut read = dims.iter().filter(|(v, ..)| v == decl_id);
-                            let (_, p, d, _) = read.find(|(.., at)| self.settled_before(b, decl_id, *at))?;
+                            let (_, p, d, _) = read.find(|(.., at)| reads_checked(*at))?;
                             Some(Rel::Dim(*p, *d))
                         };
                         args.iter().position(bare).map(Rel::Param).or_else(dim).filter(|_| settled)

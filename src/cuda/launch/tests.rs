@@ -335,3 +335,95 @@ fn many_checks_before_many_launches_keep_a_bounded_number_of_facts() {
     assert!(!f.conds.is_empty() && f.conds.len() <= 32, "{}", f.conds.len());
     assert_eq!(conds(&f)[0], "n % 2 != 1");
 }
+
+#[test]
+fn a_loop_condition_holds_in_its_body_and_fails_after_it_unless_a_definition_intervenes() {
+    let facts = |body: &str| {
+        let (m, _d) = model(&format!(
+            "#include <cstdlib>\n{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  int t = atoi(argv[2]);\n  {body}\n  return 0;\n}}\n"
+        ));
+        conds(&facts_of(&m, "k").expect("facts"))
+    };
+    // Checked before each run; changed only after the launch.
+    assert_eq!(facts("while (n >= 256) {\n    k<<<1, 256>>>(a, n);\n    n /= 2;\n  }"), vec!["n >= 256"]);
+    assert_eq!(facts("for (t = 1024; t >= 64; t /= 2)\n    k<<<1, t>>>(a, t);"), vec!["n >= 64"]);
+    // Changed between the check and the launch: before it in the body, in the condition itself,
+    // or after it in an inner loop that runs the launch again unchecked.
+    assert!(facts("while (n >= 256) {\n    n /= 2;\n    k<<<1, 256>>>(a, n);\n  }").is_empty());
+    assert!(facts("while (n-- > 256)\n    k<<<1, 256>>>(a, n);").is_empty());
+    assert!(facts("while (n >= 256)\n    for (int i = 0; i < 2; i++) {\n      k<<<1, 256>>>(a, n);\n      n /= 2;\n    }")
+        .is_empty());
+    // A block made before the loop is not the value the loop checks later.
+    assert!(facts("dim3 block(t);\n  while (t <= 512) {\n    k<<<1, block>>>(a, 1);\n    t *= 2;\n  }")
+        .is_empty());
+    // After a loop that leaves only by its condition, the condition is false.
+    assert_eq!(facts("while (n < 256)\n    n *= 2;\n  k<<<1, 256>>>(a, n);"), vec!["n >= 256"]);
+    assert!(facts("while (n < 256) {\n    n *= 2;\n    if (argc > 5) break;\n  }\n  k<<<1, 256>>>(a, n);")
+        .is_empty());
+    assert!(facts("while (n++ < 256) {}\n  k<<<1, 256>>>(a, n);").is_empty());
+    // A `do` body runs once before any check.
+    assert!(facts("do {\n    k<<<1, 256>>>(a, n);\n    n /= 2;\n  } while (n >= 256);").is_empty());
+}
+
+#[test]
+fn a_helper_that_strips_factors_of_two_returns_1_only_for_a_power_of_two() {
+    let facts = |helper: &str, check: &str, launch: &str| {
+        let (m, _d) = model(&format!(
+            "#include <cassert>\n#include <cstdlib>\n{KERNEL}{helper}\nint main(int argc, char **argv) {{\n  float *a;\n  int n = atoi(argv[1]);\n  unsigned log2n;\n  {check}\n  {launch}\n  return 0;\n}}\n"
+        ));
+        conds(&facts_of(&m, "k").expect("facts"))
+    };
+    let radix2 = "static unsigned factorRadix2(unsigned &log2L, unsigned L) {\n  if (!L) {\n    log2L = 0;\n    return 0;\n  }\n  for (log2L = 0; (L & 1) == 0; L >>= 1, log2L++)\n    ;\n  return L;\n}";
+    let launch = "k<<<1, 32>>>(a, n);";
+    let pow2 = vec!["n != 0", "(n & (n - 1)) == 0"];
+    assert_eq!(facts(radix2, "assert(factorRadix2(log2n, n) == 1);", launch), pow2);
+    assert_eq!(
+        facts(radix2, "unsigned rem = factorRadix2(log2n, n);\n  if (rem != 1) exit(1);", launch),
+        pow2
+    );
+    // The other direction says nothing: a result other than 1 may come from the early return.
+    assert!(facts(radix2, "", "if (factorRadix2(log2n, n) != 1) k<<<1, 32>>>(a, n);").is_empty());
+    // The argument changes after the call: the launch passes another value.
+    assert!(facts(radix2, "unsigned rem = factorRadix2(log2n, n);\n  n += 1;\n  assert(rem == 1);", launch)
+        .is_empty());
+    // Halving whether or not L is even leaves 1 for every L >= 1; a `bool` result is 1 for any
+    // odd part; a second change of L, or a return of 1, breaks the argument.
+    let unconditional = "static unsigned top(unsigned L) {\n  while (L > 1)\n    L >>= 1;\n  return L;\n}";
+    assert!(facts(unconditional, "assert(top(n) == 1);", launch).is_empty());
+    let boolean = "static bool odd(unsigned L) {\n  while ((L & 1) == 0)\n    L /= 2;\n  return L;\n}";
+    assert!(facts(boolean, "assert(odd(n) == 1);", launch).is_empty());
+    let twice = "static unsigned f(unsigned L) {\n  while (!(L & 1)) {\n    L >>= 1;\n    L >>= 1;\n  }\n  return L;\n}";
+    assert!(facts(twice, "assert(f(n) == 1);", launch).is_empty());
+    let one = "static unsigned g(unsigned L) {\n  if (L > 100) return 1;\n  while (L % 2 == 0)\n    L = L / 2;\n  return L;\n}";
+    assert!(facts(one, "assert(g(n) == 1);", launch).is_empty());
+    let fine = "static int h(int L) {\n  if (L <= 0) return -1;\n  while (L % 2 == 0)\n    L = L / 2;\n  return L;\n}";
+    assert_eq!(facts(fine, "assert(h(n) == 1);", launch), pow2);
+}
+
+#[test]
+fn a_loop_whose_body_ends_in_break_runs_once() {
+    let block = |body: &str| {
+        let (m, _d) = model(&format!(
+            "{KERNEL}int main(int argc, char **argv) {{\n  float *a;\n  int t = 256;\n  {body}\n  return 0;\n}}\n"
+        ));
+        facts_of(&m, "k").expect("facts").block[0]
+    };
+    // No second iteration: the store after the launch never reaches it.
+    assert_eq!(
+        block("for (int i = 0; i < 3; i++) {\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    break;\n  }"),
+        Some(256)
+    );
+    assert_eq!(block("for (int i = 0; i < 3; i++) {\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    if (argc > 2) break;\n  }"), None);
+    assert_eq!(
+        block("for (int i = 0; i < 3; i++) {\n    if (argc > 2) continue;\n    k<<<1, t>>>(a, 1);\n    t = 512;\n    break;\n  }"),
+        None
+    );
+    // Entered unchecked and left by its last statement: its stores before any way out hold after it.
+    assert_eq!(block("for (;;) {\n    t = 128;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), Some(128));
+    assert_eq!(block("while (true) {\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), Some(64));
+    assert_eq!(
+        block("for (;;) {\n    if (argc > 2) break;\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"),
+        None
+    );
+    assert_eq!(block("while (argc > 1) {\n    t = 64;\n    break;\n  }\n  k<<<1, t>>>(a, 1);"), None);
+}
