@@ -15,20 +15,19 @@ __global__ void prescan(const float *g_in, float *g_out)
     temp[2 * thid + 1] = g_in[blockIdx.x * N + 2 * thid + 1];
 
     for (int d = N >> 1; d > 0; d >>= 1) {
+        __syncthreads();
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
             int bi = offset * (2 * thid + 2) - 1;
             temp[bi] += temp[ai];
         }
         offset *= 2;
-        __syncthreads();
     }
 
     if (thid == 0)
         temp[N - 1] = 0;
 
     for (int d = 1; d < N; d *= 2) {
-        __syncthreads();
         offset >>= 1;
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
@@ -37,6 +36,7 @@ __global__ void prescan(const float *g_in, float *g_out)
             temp[ai] = temp[bi];
             temp[bi] += t;
         }
+        __syncthreads();
     }
 
     g_out[blockIdx.x * N + 2 * thid] = temp[2 * thid];
