@@ -297,44 +297,53 @@ impl HostLaunches {
 /// gives: its first dimension, so its accesses are assumed and checked in bounds (issue #41),
 /// with the sentence reports print. Bytes that are not whole elements give no fact.
 fn dynamic_shared_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) {
-    let Some(decl) = kernel.arrays.iter_mut().find(|a| a.name == array) else { return };
-    let unit_i = i64::from(unit);
-    let [first @ None, ..] = decl.dims.as_mut_slice() else { return };
-    if unit_i == 0 || bytes % unit_i != 0 {
-        return;
+    if let Some((name, elements)) = size_first_dimension(kernel, array, unit, bytes, false) {
+        let plural = if elements == 1 { "" } else { "s" };
+        kernel.launch_facts.push(format!(
+            "dynamic shared memory = {bytes} bytes at every launch: `{name}` has {elements} element{plural} of {unit} bytes"
+        ));
     }
-    let Ok(elements) = u32::try_from(bytes / unit_i) else { return };
-    *first = Some(elements);
-    let name = kernel
-        .source_arrays
-        .get(array)
-        .and_then(|v| v.names.first().cloned())
-        .unwrap_or_else(|| array.to_string());
-    kernel.launch_facts.push(format!(
-        "dynamic shared memory = {bytes} bytes at every launch: `{name}` has {elements} element{} of {unit} bytes", if elements == 1 { "" } else { "s" }
-    ));
 }
 
 /// The pointer parameter's array `array` (elements of `unit` bytes) has the `bytes` every launch's
 /// allocation gives it: its first dimension, assumed and checked in bounds (issue #41).
 fn allocation_size(kernel: &mut Kernel, array: &str, unit: u32, bytes: i64) {
-    let Some(decl) = kernel.arrays.iter_mut().find(|a| a.name == array) else { return };
-    let unit_i = i64::from(unit);
-    let [first @ None] = decl.dims.as_mut_slice() else { return };
-    if unit_i == 0 || bytes % unit_i != 0 {
-        return;
+    if let Some((name, elements)) = size_first_dimension(kernel, array, unit, bytes, true) {
+        let plural = if elements == 1 { "" } else { "s" };
+        kernel.launch_facts.push(format!(
+            "`{name}` has {elements} element{plural} of {unit} bytes: every launch passes an allocation of {bytes} bytes (`cudaMalloc`)"
+        ));
     }
-    let Ok(elements) = u32::try_from(bytes / unit_i) else { return };
+}
+
+/// Gives `array`'s open first dimension the whole elements of `unit` bytes that `bytes` holds
+/// (`only`: the array has no other dimension), with the array's source name and that count;
+/// `None` and nothing changed when the bytes are not whole elements or the dimension is known.
+fn size_first_dimension(
+    kernel: &mut Kernel,
+    array: &str,
+    unit: u32,
+    bytes: i64,
+    only: bool,
+) -> Option<(String, u32)> {
+    let decl = kernel.arrays.iter_mut().find(|a| a.name == array)?;
+    let unit_i = i64::from(unit);
+    let first = match decl.dims.as_mut_slice() {
+        [first @ None] => first,
+        [first @ None, ..] if !only => first,
+        _ => return None,
+    };
+    if unit_i == 0 || bytes % unit_i != 0 {
+        return None;
+    }
+    let elements = u32::try_from(bytes / unit_i).ok()?;
     *first = Some(elements);
     let name = kernel
         .source_arrays
         .get(array)
         .and_then(|v| v.names.first().cloned())
         .unwrap_or_else(|| array.to_string());
-    let plural = if elements == 1 { "" } else { "s" };
-    kernel.launch_facts.push(format!(
-        "`{name}` has {elements} element{plural} of {unit} bytes: every launch passes an allocation of {bytes} bytes (`cudaMalloc`)"
-    ));
+    Some((name, elements))
 }
 
 /// How the model names one function across its declarations: a launch may refer to a prototype

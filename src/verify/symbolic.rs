@@ -851,16 +851,12 @@ impl<'a> SymExec<'a> {
             // `unsigned char` read included), as are opaque calls' results and the arbitrary
             // element an opaque function may touch, so the check would only say that they could
             // be anything.
-            let bound = bounds
-                .get(i)
-                .copied()
-                .flatten()
-                .filter(|b| {
-                    // A value from memory reduced below the bound (`data[i] % BINS`) is inside
-                    // whatever memory holds: checked (trivially) and assumed like any other.
-                    below(&v).is_some_and(|m| m <= u64::from(*b))
-                        || (!opaque_input(&v) && !mentions_any(&v, &self.data_bounded))
-                });
+            let bound = bounds.get(i).copied().flatten().filter(|b| {
+                // A value from memory reduced below the bound (`data[i] % BINS`) is inside
+                // whatever memory holds: checked (trivially) and assumed like any other.
+                below(&v).is_some_and(|m| m <= u64::from(*b))
+                    || (!opaque_input(&v) && !mentions_any(&v, &self.data_bounded))
+            });
             if let Some(b) = bound {
                 // The last subscript's access covers `width` elements: `v + width <= b`.
                 let w = if i == last { width } else { 1 };

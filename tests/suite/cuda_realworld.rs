@@ -546,22 +546,14 @@ fn is_known_wrong(root: &Path, f: &Path) -> bool {
     MODERN_KNOWN_WRONG.iter().any(|(k, _)| *k == shown)
 }
 
-/// The modern corpus (`tests/cuda/apps/modern/`, README.md there): issue #36's files in the style
-/// of current ML code — torch extensions, helper headers, register tiles, cooperative groups,
-/// fp16/bf16/fp8. Strict on every file the front end lowers (verdict and
-/// fix outcome), except the known-wrong list above; the files it refuses are counted against
-/// `MODERN_REFUSALS`.
-#[test]
-fn modern_corpus_verdicts() {
-    let (root, files) = modern_files();
-    assert!(files.len() >= 30, "the modern corpus should hold at least 30 files, found {}", files.len());
-    let rows: Vec<(PathBuf, Row)> =
-        files.par_iter().filter(|f| !is_known_wrong(&root, f)).map(|f| (f.clone(), evaluate(f))).collect();
+/// The table of a corpus held to exact verdicts (no `imprecise:`), its failures and how many
+/// files the front end refused (counted, not failed: each corpus keeps its own ratchet).
+fn strict_rows(root: &Path, rows: &[(PathBuf, Row)]) -> (String, Vec<String>, usize) {
     let mut table = String::new();
     let mut failures = Vec::new();
     let mut refused = 0;
-    for (path, r) in &rows {
-        let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+    for (path, r) in rows {
+        let shown = path.strip_prefix(root).unwrap_or(path).display().to_string();
         let status = match r.status {
             Status::Correct | Status::ExpectedError => "ok".into(),
             Status::Rejected => {
@@ -580,6 +572,21 @@ fn modern_corpus_verdicts() {
         }
         table += &format!("{shown:36}  {:24}  {:28}  {status}\n", r.expected, r.got);
     }
+    (table, failures, refused)
+}
+
+/// The modern corpus (`tests/cuda/apps/modern/`, README.md there): issue #36's files in the style
+/// of current ML code — torch extensions, helper headers, register tiles, cooperative groups,
+/// fp16/bf16/fp8. Strict on every file the front end lowers (verdict and
+/// fix outcome), except the known-wrong list above; the files it refuses are counted against
+/// `MODERN_REFUSALS`.
+#[test]
+fn modern_corpus_verdicts() {
+    let (root, files) = modern_files();
+    assert!(files.len() >= 30, "the modern corpus should hold at least 30 files, found {}", files.len());
+    let rows: Vec<(PathBuf, Row)> =
+        files.par_iter().filter(|f| !is_known_wrong(&root, f)).map(|f| (f.clone(), evaluate(f))).collect();
+    let (mut table, mut failures, refused) = strict_rows(&root, &rows);
     for (k, why) in MODERN_KNOWN_WRONG {
         table += &format!("{k:36}  known wrong: {why}\n");
     }
@@ -607,29 +614,7 @@ fn pointers_corpus_verdicts() {
     let files = cu_files(&root);
     assert!(files.len() >= 30, "the pointer corpus should hold at least 30 files, found {}", files.len());
     let rows: Vec<(PathBuf, Row)> = files.par_iter().map(|f| (f.clone(), evaluate(f))).collect();
-    let mut table = String::new();
-    let mut failures = Vec::new();
-    let mut refused = 0;
-    for (path, r) in &rows {
-        let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
-        let status = match r.status {
-            Status::Correct | Status::ExpectedError => "ok".into(),
-            Status::Rejected => {
-                refused += 1;
-                format!("refused: {}", r.reason)
-            }
-            _ => {
-                failures.push(format!("{shown}: expected {}, got {} {}", r.expected, r.got, r.reason));
-                "FAIL".into()
-            }
-        };
-        let excused = std::fs::read_to_string(path.with_extension("expect"))
-            .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("imprecise:")));
-        if excused {
-            failures.push(format!("{shown}: `imprecise:` is not allowed in the apps corpus"));
-        }
-        table += &format!("{shown:36}  {:24}  {:28}  {status}\n", r.expected, r.got);
-    }
+    let (table, mut failures, refused) = strict_rows(&root, &rows);
     if refused > POINTERS_REFUSALS {
         failures.push(format!(
             "the front end refuses {refused} files, more than the {POINTERS_REFUSALS} it refused before"
