@@ -637,6 +637,32 @@ impl Default for Width {
 }
 
 impl Stmt {
+    /// Visits this statement and every statement nested in it, in program text order
+    /// (pre-order).
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Stmt)) {
+        f(self);
+        match &self.kind {
+            StmtKind::If { then, els, .. } => {
+                then.stmts.iter().chain(els.iter().flat_map(|e| &e.stmts)).for_each(|s| s.walk(f));
+            }
+            StmtKind::While { body, .. } => body.stmts.iter().for_each(|s| s.walk(f)),
+            _ => {}
+        }
+    }
+
+    /// The variable this statement itself gives a value, with the expression it gives (`None`:
+    /// a value from memory, a read's or an atomic's result). A declaration without a value
+    /// gives none.
+    pub fn value_target(&self) -> Option<(&str, Option<&Expr>)> {
+        match &self.kind {
+            StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) } => {
+                Some((name, Some(value)))
+            }
+            StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => Some((dst, None)),
+            _ => None,
+        }
+    }
+
     /// The number of elements this statement's access covers ([`Width`]); 1 for a statement
     /// without one.
     pub fn width(&self) -> Width {
@@ -910,22 +936,7 @@ impl Kernel {
 
     /// Visits every statement in program text order (pre-order), with its enclosing blocks.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Stmt)) {
-        fn go<'a>(b: &'a Block, f: &mut impl FnMut(&'a Stmt)) {
-            for s in &b.stmts {
-                f(s);
-                match &s.kind {
-                    StmtKind::If { then, els, .. } => {
-                        go(then, f);
-                        if let Some(e) = els {
-                            go(e, f);
-                        }
-                    }
-                    StmtKind::While { body, .. } => go(body, f),
-                    _ => {}
-                }
-            }
-        }
-        go(&self.body, f)
+        self.body.stmts.iter().for_each(|s| s.walk(f));
     }
 
     /// Finds the statement with label `l`.
@@ -1142,30 +1153,15 @@ impl Kernel {
 /// Variables assigned anywhere in a block, with the number of assigning statements.
 pub fn assigned_vars(b: &Block) -> rustc_hash::FxHashMap<String, usize> {
     let mut out = rustc_hash::FxHashMap::default();
-    fn go(b: &Block, out: &mut rustc_hash::FxHashMap<String, usize>) {
-        for s in &b.stmts {
-            let name = match &s.kind {
-                StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => Some(name),
-                StmtKind::Read { dst, .. } => Some(dst),
-                StmtKind::Atomic { dst: Some(d), .. } => Some(d),
-                StmtKind::If { then, els, .. } => {
-                    go(then, out);
-                    if let Some(e) = els {
-                        go(e, out);
-                    }
-                    None
-                }
-                StmtKind::While { body, .. } => {
-                    go(body, out);
-                    None
-                }
-                _ => None,
+    for s in &b.stmts {
+        s.walk(&mut |t| {
+            let name = match (&t.kind, t.value_target()) {
+                (_, Some((name, _))) => name,
+                (StmtKind::Local { name, .. }, None) => name.as_str(),
+                _ => return,
             };
-            if let Some(n) = name {
-                *out.entry(n.clone()).or_insert(0) += 1;
-            }
-        }
+            *out.entry(name.to_string()).or_insert(0) += 1;
+        });
     }
-    go(b, &mut out);
     out
 }

@@ -406,47 +406,26 @@ fn definition(s: &crate::kpl::Stmt, x: &str) -> Option<Expr> {
 /// value (an assignment, an initialized declaration, a read or an atomic's result).
 fn count_values(b: &Block, declared: &mut HashSet<String>, values: &mut HashMap<String, usize>) {
     for s in &b.stmts {
-        match &s.kind {
-            StmtKind::Local { name, init } => {
+        s.walk(&mut |t| {
+            if let StmtKind::Local { name, .. } = &t.kind {
                 declared.insert(name.clone());
-                if init.is_some() {
-                    *values.entry(name.clone()).or_insert(0) += 1;
-                }
             }
-            StmtKind::Assign { name, .. }
-            | StmtKind::Read { dst: name, .. }
-            | StmtKind::Atomic { dst: Some(name), .. } => {
-                *values.entry(name.clone()).or_insert(0) += 1;
+            if let Some((name, _)) = t.value_target() {
+                *values.entry(name.to_string()).or_insert(0) += 1;
             }
-            StmtKind::If { then, els, .. } => {
-                count_values(then, declared, values);
-                if let Some(e) = els {
-                    count_values(e, declared, values);
-                }
-            }
-            StmtKind::While { body, .. } => count_values(body, declared, values),
-            _ => {}
-        }
+        });
     }
 }
 
-/// The variables statement `s` gives a value (at any depth).
+/// The variables statement `s` gives a value or declares (at any depth).
 fn assigned_by(s: &crate::kpl::Stmt, out: &mut HashSet<String>) {
-    match &s.kind {
-        StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => {
+    s.walk(&mut |t| {
+        if let Some((name, _)) = t.value_target() {
+            out.insert(name.to_string());
+        } else if let StmtKind::Local { name, .. } = &t.kind {
             out.insert(name.clone());
         }
-        StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
-            out.insert(dst.clone());
-        }
-        StmtKind::If { then, els, .. } => {
-            for t in then.stmts.iter().chain(els.iter().flat_map(|e| &e.stmts)) {
-                assigned_by(t, out);
-            }
-        }
-        StmtKind::While { body, .. } => body.stmts.iter().for_each(|t| assigned_by(t, out)),
-        _ => {}
-    }
+    });
 }
 
 /// `e` with every occurrence of the variable `x` replaced by `by`.
@@ -517,34 +496,14 @@ pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
             _ => None,
         }
     }
-    // Every assignment of `x`, with the top-level statement it is in.
-    fn assignments<'a>(stmts: &'a [crate::kpl::Stmt], x: &str, out: &mut Vec<Option<&'a Expr>>) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) }
-                    if name == x =>
-                {
-                    out.push(Some(value))
-                }
-                StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } if dst == x => {
-                    out.push(None)
-                }
-                StmtKind::If { then, els, .. } => {
-                    assignments(&then.stmts, x, out);
-                    if let Some(e) = els {
-                        assignments(&e.stmts, x, out);
-                    }
-                }
-                StmtKind::While { body, .. } => assignments(&body.stmts, x, out),
-                _ => {}
-            }
-        }
-    }
     let mut found: Option<Expr> = None;
     let mut any = false;
     for (at, s) in body.stmts.iter().enumerate() {
         let mut here = Vec::new();
-        assignments(std::slice::from_ref(s), x, &mut here);
+        s.walk(&mut |t| match t.value_target() {
+            Some((name, value)) if name == x => here.push(value),
+            _ => {}
+        });
         for value in here {
             any = true;
             match bound(value?, at, x, &defs, &assigned, 0)? {
@@ -569,26 +528,10 @@ pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
 /// on entry is also computed from memory holds, at every iteration and after the loop, a value
 /// computed from memory — unconstrained to the oracle, like the value of a read.
 pub fn memory_valued(body: &Block) -> HashSet<String> {
-    fn assignments<'a>(b: &'a Block, out: &mut Vec<(&'a str, Option<&'a Expr>)>) {
-        for s in &b.stmts {
-            match &s.kind {
-                StmtKind::Assign { name, value } | StmtKind::Local { name, init: Some(value) } => {
-                    out.push((name, Some(value)))
-                }
-                StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => out.push((dst, None)),
-                StmtKind::If { then, els, .. } => {
-                    assignments(then, out);
-                    if let Some(e) = els {
-                        assignments(e, out);
-                    }
-                }
-                StmtKind::While { body, .. } => assignments(body, out),
-                _ => {}
-            }
-        }
+    let mut all: Vec<(&str, Option<&Expr>)> = Vec::new();
+    for s in &body.stmts {
+        s.walk(&mut |t| all.extend(t.value_target()));
     }
-    let mut all = Vec::new();
-    assignments(body, &mut all);
     let mut set: HashSet<String> = all.iter().map(|(n, _)| n.to_string()).collect();
     loop {
         let before = set.len();
