@@ -1278,7 +1278,9 @@ impl Host<'_, '_> {
                         };
                         match self.only_init(b, decl_id) {
                             Some((init, at)) if self.int_range(b.ty(init)).is_some() => (vec![init], at),
-                            _ => return Default::default(),
+                            // Not one initializer (a parameter of the host function): the
+                            // variable itself, passed as an argument too (`k<<<g, n>>>(…, n)`).
+                            _ => (written, launch),
                         }
                     }
                     _ => (written, launch),
