@@ -536,6 +536,17 @@ struct Lx<'a> {
     param_arrays: BTreeMap<usize, (String, u32)>,
 }
 
+/// The mask of the values of an unsigned integer type narrower than a word (`unsigned char`:
+/// `0xff`), qualifiers ignored; `None` for other types.
+fn narrow_unsigned_mask(ty: &str) -> Option<u32> {
+    let words: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    match words.as_slice() {
+        ["unsigned", "char"] | ["uint8_t"] | ["uchar"] | ["unsigned", "__int8"] => Some(0xff),
+        ["unsigned", "short"] | ["unsigned", "short", "int"] | ["uint16_t"] | ["ushort"] => Some(0xffff),
+        _ => None,
+    }
+}
+
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
 fn scalar(ty: &str) -> Option<Ty> {
     let words: Vec<&str> = ty
@@ -2492,7 +2503,16 @@ impl<'a> Lx<'a> {
                 if cast == "LValueToRValue" {
                     return self.load(c);
                 }
-                let (e, from) = self.rvalue(c)?;
+                let (mut e, from) = self.rvalue(c)?;
+                // A value of an unsigned narrow type is below 2^bits in C (a byte read from a
+                // `uchar` histogram is 0..255); KPL's words keep what was stored, so the widening
+                // conversion says so (`data[i] % BINS` then stays inside `BINS` rows).
+                if cast == "IntegralCast" {
+                    let narrow = |t: Option<&str>| t.and_then(|t| narrow_unsigned_mask(&self.resolve(t)));
+                    if let (Some(m), None) = (narrow(c.ty.as_deref()), narrow(n.ty.as_deref())) {
+                        e = Expr::bin(BinOp::BitAnd, e, Expr::Const(m));
+                    }
+                }
                 match cast.as_str() {
                     "IntegralToBoolean" => Ok((Expr::bin(BinOp::Ne, e, Expr::Const(0)), Ty::Int)),
                     "FloatingToBoolean" => {
