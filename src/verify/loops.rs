@@ -448,14 +448,11 @@ fn substitute(e: &Expr, x: &str, by: &Expr) -> Expr {
 /// with `B` (`ult(a, b) ? a : b` is at most `b`), through the body's temporaries defined once at
 /// its top level before the statement that reads them. Then `x <= B` holds at every iteration
 /// and after the loop whenever it held on entry (a binary search's `pos = min(pos + step, len)`).
-pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
+/// `assigned` is the body's [`assigned_vars`].
+pub fn upper_bound(body: &Block, x: &str, assigned: &HashMap<String, usize>) -> Option<Expr> {
     let mut declared = HashSet::default();
     let mut values: HashMap<String, usize> = HashMap::default();
     count_values(body, &mut declared, &mut values);
-    let mut assigned = HashSet::default();
-    for s in &body.stmts {
-        assigned_by(s, &mut assigned);
-    }
     // The body's temporaries defined once at its top level: their definitions and positions.
     let mut defs: HashMap<String, (usize, Expr)> = HashMap::default();
     for (at, s) in body.stmts.iter().enumerate() {
@@ -471,7 +468,7 @@ pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
         at: usize,
         x: &str,
         defs: &HashMap<String, (usize, Expr)>,
-        assigned: &HashSet<String>,
+        assigned: &HashMap<String, usize>,
         depth: usize,
     ) -> Option<Option<Expr>> {
         if depth > 32 {
@@ -482,7 +479,7 @@ pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
             Expr::Var(v) => match defs.get(v) {
                 Some((q, def)) if *q < at => bound(def, *q, x, defs, assigned, depth + 1),
                 Some(_) => None,
-                None if !assigned.contains(v) => Some(Some(e.clone())),
+                None if !assigned.contains_key(v) => Some(Some(e.clone())),
                 None => None,
             },
             Expr::Const(_) => Some(Some(e.clone())),
@@ -506,7 +503,7 @@ pub fn upper_bound(body: &Block, x: &str) -> Option<Expr> {
         });
         for value in here {
             any = true;
-            match bound(value?, at, x, &defs, &assigned, 0)? {
+            match bound(value?, at, x, &defs, assigned, 0)? {
                 None => {}
                 Some(b) => match &found {
                     None => found = Some(b),

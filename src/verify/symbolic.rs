@@ -467,7 +467,7 @@ impl<'a> SymExec<'a> {
                         if from_memory.contains(name.as_str()) && opaque_input(x0) { "rd_" } else { "" };
                     let v = self.havoc(name, &format!("{prefix}loop_{}_{name}", l.0));
                     // An invariant bound: at most `B` at every iteration when at most `B` on entry.
-                    if let Some(b) = upper_bound(body, name) {
+                    if let Some(b) = upper_bound(body, name, &assigned) {
                         let b = self.eval(&b);
                         self.assume.push(x0.bvule(&b).implies(v.bvule(&b)));
                         bounded.push((name.clone(), x0.clone(), b));
