@@ -70,3 +70,7 @@ pub const WORKER_STACK_BYTES: usize = 8 << 20;
 /// to `--kernel` to be suggested ("did you mean `histogram256`?"): close enough for a typo or a
 /// shortened name, not for an unrelated kernel of the file.
 pub const KERNEL_NAME_SIMILARITY: f64 = 0.8;
+
+/// The largest block whose threads the oracle counts one by one (the threads that join a named
+/// barrier, `verify::named`): CUDA's largest block is 1024 threads.
+pub const MAX_COUNTED_THREADS: u64 = 4096;

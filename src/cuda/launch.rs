@@ -1603,6 +1603,7 @@ fn substitute_block(b: &mut Block, consts: &HashMap<String, u32>) {
             StmtKind::Barrier
             | StmtKind::Syncwarp
             | StmtKind::Gridsync
+            | StmtKind::NamedBarrier { .. }
             | StmtKind::Commit
             | StmtKind::Wait { .. } => {}
         }

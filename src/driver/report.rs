@@ -10,7 +10,7 @@ use super::wording::{
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind, WriteMode};
 use crate::synth::Unfixable;
-use crate::verify::{AccessKind, OutOfBounds, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, NamedProblem, OutOfBounds, Race, Relation, Scope, Verdict};
 use serde_json::{json, Value};
 
 /// Label number → paper-style name, for the JSON output.
@@ -450,9 +450,71 @@ pub fn is_gridsync(k: &Kernel, l: kpl::Label) -> bool {
     matches!(k.stmt(l).map(|s| &s.kind), Some(StmtKind::Gridsync))
 }
 
+/// The diagnostic of a named barrier whose instances the threads that join it do not match:
+/// what is wrong, and the two threads of the problem where it has them.
+fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &NamedProblem) -> Diagnostic {
+    let k = cx.k;
+    let (id, how) = match k.stmt(dv.barrier).map(|s| &s.kind) {
+        Some(StmtKind::NamedBarrier { id, count, .. }) => (*id, *count),
+        _ => (0, None),
+    };
+    let waits_for = match how {
+        Some(n) => format!("{n} threads"),
+        None => "every thread of the block".to_string(),
+    };
+    let (message, label) = match problem {
+        NamedProblem::Count { expected, found } => (
+            format!("named barrier {id} waits for {expected} threads, but {found} threads of a block join it"),
+            format!("waits for {waits_for}"),
+        ),
+        NamedProblem::Counts { first, second } => (
+            format!("the statements of named barrier {id} wait for different numbers of threads ({first} and {second})"),
+            "a different count".to_string(),
+        ),
+        NamedProblem::Unequal => (
+            format!("threads may join named barrier {id} a different number of times"),
+            "joined unequally often".to_string(),
+        ),
+        NamedProblem::Overrun => (
+            format!("a thread may join named barrier {id} again before the instance it arrived at completed"),
+            "may join the next instance early".to_string(),
+        ),
+        NamedProblem::NoWaiter => {
+            (format!("no thread waits at named barrier {id}: it only arrives"), "nothing waits".to_string())
+        }
+        NamedProblem::Uncounted(_) => (
+            format!("possible named barrier mismatch: the threads that join named barrier {id} could not be counted"),
+            format!("waits for {waits_for}"),
+        ),
+    };
+    let mut d = Diagnostic::error(message, stmt_span(k, dv.barrier)).with_label(label);
+    if let Some(t) = &dv.threads {
+        let ranks = ranks(k, None, &[&t[0], &t[1]]);
+        let (a, b) = (thread_text(&t[0], ranks, false), thread_text(&t[1], ranks, false));
+        d = d.with_note(match problem {
+            NamedProblem::Overrun => format!(
+                "{a} arrives here without having waited at its previous arrival, and nothing orders {b}'s wait at that previous instance before it: its arrival may count toward the instance still open"
+            ),
+            _ => format!("{a} and {b} join it, a different number of times"),
+        });
+    }
+    d = d.with_note(match problem {
+        NamedProblem::Overrun => "help: wait for the previous instance to complete before arriving again (a `bar.sync` of another barrier that the waiting threads arrive at after their wait), or give each stage its own barrier id".to_string(),
+        NamedProblem::Uncounted(why) => format!("reported as possible: {why}"),
+        _ => "every instance of a named barrier must be joined by exactly the number of threads it waits for (`bar.sync id, n`: n threads; without n, the whole block): otherwise it completes early, or never".to_string(),
+    });
+    if let Some(why) = &dv.undecided {
+        d = d.with_note(format!("reported as possible: {why}"));
+    }
+    k.locate(d)
+}
+
 /// The diagnostic of a divergent barrier: the barrier, the guard or exit, the witness threads.
 pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagnostic {
     let k = cx.k;
+    if let Some(problem) = &dv.named {
+        return named_barrier_diagnostic(cx, dv, problem);
+    }
     let warp = is_syncwarp(k, dv.barrier);
     let grid = is_gridsync(k, dv.barrier);
     let (message, label) = if warp {
@@ -504,7 +566,9 @@ pub fn divergence_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence) -> Diagno
 
 /// The divergence's rule name: block or warp barrier.
 pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static str {
-    if is_syncwarp(k, dv.barrier) {
+    if dv.named.is_some() {
+        "named-barrier-mismatch"
+    } else if is_syncwarp(k, dv.barrier) {
         "warp-barrier-divergence"
     } else {
         "barrier-divergence"
@@ -557,6 +621,8 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
             }
             d
         }
+        Unfixable::DivergentBarrier { divergence } if divergence.named.is_some() => divergence_diagnostic(cx, divergence)
+            .with_note("named barriers are the kernel's own: `fix` never moves or removes one"),
         Unfixable::DivergentBarrier { divergence } if is_syncwarp(k, divergence.barrier) => {
             divergence_diagnostic(cx, divergence)
                 .with_note("this warp barrier is in the kernel already and `fix` never moves or removes one")

@@ -9,13 +9,14 @@
 use serde_json::{json, Value};
 
 /// Rule names and what they mean (the SARIF `rules`).
-const RULES: [(&str, &str); 9] = [
+const RULES: [(&str, &str); 10] = [
     ("data-race", "Two threads of a block access the same shared or global element, at least one writes, and no barrier orders them"),
     ("grid-race", "Threads of different blocks access the same global element, at least one writes (no barrier can order them)"),
     ("copy-in-flight", "A thread touches the destination of its own asynchronous copy (cp.async, __pipeline_memcpy_async) before the wait that lands it (only a wait fixes it)"),
     ("benign-race", "Two threads write the same value to the same element (a warning; an error under --strict)"),
     ("barrier-divergence", "A __syncthreads() that only some threads of a block reach"),
     ("warp-barrier-divergence", "A __syncwarp() that only some threads of a warp reach"),
+    ("named-barrier-mismatch", "A named barrier (bar.sync/bar.arrive id, n) whose instances the threads that join it do not match: another number of threads than it waits for, unequally often, or an arrival that may count toward an earlier instance"),
     ("out-of-bounds", "An access whose index may leave an array of known size (no barrier fixes it)"),
     ("undecided", "A kernel `autosync fix` left as it is: the verifier ran out of its budget or synthesis gave up"),
     ("missing-barrier", "Barriers `autosync fix` inserts (or removes) to make the file correctly synchronized"),

@@ -543,6 +543,22 @@ pub enum StmtKind {
     /// label tree and the synthesis, which never insert or remove it; the oracle counts it among
     /// the barriers that separate block-scope cases ([`Kernel::block_separators`]).
     Gridsync,
+    /// `bar.sync id, n;` / `bar.arrive id, n;`: a named barrier of part of the block (PTX's
+    /// `bar.sync`/`bar.arrive`, libcu++'s split `cuda::barrier` arrive and wait in the front end).
+    /// Each thread's participations in barrier `id` are counted; the thread's `j`-th
+    /// participation joins the barrier's `j`-th instance, which completes when `count` threads
+    /// (the whole block when `None`) have joined it. A `sync` participation waits for its instance
+    /// to complete; an `arrive` does not wait. A thread's accesses before its `j`-th participation
+    /// happen before another thread's accesses after that thread's `sync` participation in the
+    /// same instance `j` (docs/semantics.md, "Named barriers"). The kernel keeps two counters per
+    /// id as thread-local variables the oracle reads (`kpl::named`): every named barrier
+    /// statement has their updates beside it. An ordinary statement for the label tree and the
+    /// synthesis, which never insert, move or remove it.
+    NamedBarrier {
+        id: u32,
+        count: Option<u32>,
+        wait: bool,
+    },
     /// `commit;`: closes the thread's group of asynchronous copies issued since its last commit
     /// (`cp.async.commit_group`, `__pipeline_commit`). A group may be empty.
     Commit,
@@ -607,6 +623,10 @@ impl WriteMode {
 /// The largest `n` of `wait n;`: no CUDA kernel keeps more groups of copies in flight (its
 /// pipelines have a handful of stages), and the oracle counts commits up to one past it.
 pub const MAX_WAIT_PENDING: u32 = 15;
+
+/// The largest named barrier id (PTX has 16 hardware barriers, `0..=15`; libcu++ barrier
+/// objects get ids above them in the front end).
+pub const MAX_NAMED_BARRIER_ID: u32 = 1023;
 
 /// How many consecutive elements of an array one access covers, from its index on along the
 /// last dimension (KPL `A[i +: 2]`): memory is an array's elements, and a wider view of them
@@ -981,6 +1001,7 @@ impl Kernel {
                             StmtKind::Barrier
                             | StmtKind::Syncwarp
                             | StmtKind::Gridsync
+                            | StmtKind::NamedBarrier { .. }
                             | StmtKind::Commit
                             | StmtKind::Wait { .. } => {}
                             StmtKind::Assume { cond } => exprs.push(cond),

@@ -6,6 +6,7 @@
 pub mod ast;
 pub mod header;
 mod lexer;
+pub mod named;
 pub mod names;
 mod parser;
 mod pending;

@@ -51,6 +51,7 @@ pub fn parse(src: &str) -> Result<Kernel, Diagnostic> {
     };
     let mut kernel = p.kernel()?;
     kernel.geometry = geometry;
+    crate::kpl::named::add_counters(&mut kernel).map_err(|e| Diagnostic::error(e.message, e.span))?;
     crate::kpl::names::assign_default_names(&mut kernel, src);
     Ok(kernel)
 }
@@ -319,6 +320,35 @@ impl Parser<'_> {
                 let value = self.expr()?;
                 self.expect(";")?;
                 StmtKind::Write { array, index, value, width, mode }
+            }
+            Tok::Ident(kw)
+                if kw == "bar"
+                    && matches!(self.toks.get(self.pos + 1), Some((Tok::Ident(h), _)) if h == "sync" || h == "arrive") =>
+            {
+                self.bump();
+                let wait = matches!(self.bump(), (Tok::Ident(h), _) if h == "sync");
+                let id = match self.bump() {
+                    (Tok::Int(n), _) if n <= MAX_NAMED_BARRIER_ID as u64 => n as u32,
+                    (_, sp) => {
+                        return Err(Diagnostic::error(
+                            format!("expected a named barrier's id, 0 to {MAX_NAMED_BARRIER_ID}"),
+                            sp,
+                        )
+                        .with_note("`bar sync 1, 128;` waits at barrier 1 until 128 threads have joined it"))
+                    }
+                };
+                let count = if self.eat(",") {
+                    match self.bump() {
+                        (Tok::Int(n), _) if n > 0 && n <= u32::MAX as u64 => Some(n as u32),
+                        (_, sp) => {
+                            return Err(Diagnostic::error("expected the number of threads the barrier waits for", sp))
+                        }
+                    }
+                } else {
+                    None
+                };
+                self.expect(";")?;
+                StmtKind::NamedBarrier { id, count, wait }
             }
             Tok::Ident(kw) if kw == "commit" => {
                 self.bump();

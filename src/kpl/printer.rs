@@ -86,6 +86,13 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),
         StmtKind::Gridsync => "gridsync;".to_string(),
+        StmtKind::NamedBarrier { id, count, wait } => {
+            let how = if *wait { "sync" } else { "arrive" };
+            match count {
+                Some(n) => format!("bar {how} {id}, {n};"),
+                None => format!("bar {how} {id};"),
+            }
+        }
         StmtKind::Commit => "commit;".to_string(),
         StmtKind::Wait { pending } => format!("wait {pending};"),
         StmtKind::Assume { cond } => format!("assume {};", expr(cond)),

@@ -184,6 +184,7 @@ impl Z3Oracle {
             let outcome = self.block_divergence(key, parent, warp);
             record_divergence(&mut verdict, b, culprit, outcome);
         }
+        self.named_checks(key, tree, &mut verdict);
         // Grid barriers across blocks: two threads of different blocks that disagree on entering
         // the block that holds one (its loops at the same iterations). Nothing syntactic rules
         // this out: `blockIdx` is uniform within a block only.
@@ -230,5 +231,5 @@ fn record_divergence(verdict: &mut Verdict, barrier: Label, block: Label, outcom
             (None, Some(why))
         }
     };
-    verdict.divergences.push(Divergence { barrier, block, threads, undecided });
+    verdict.divergences.push(Divergence { barrier, block, threads, undecided, named: None });
 }

@@ -28,6 +28,7 @@ mod evaluate;
 mod grid;
 pub mod launch;
 mod loops;
+mod named;
 mod own;
 pub mod pow2;
 pub mod prefilter;
@@ -41,6 +42,7 @@ pub mod word;
 pub mod wrap;
 
 pub use cases::{Case, Relation};
+pub use named::NamedProblem;
 pub use verdict::*;
 
 use crate::kpl::{Geometry, Kernel, Label, LabelTree, NodeKind, Space, StmtKind, WriteMode};
@@ -939,6 +941,11 @@ impl Z3Oracle {
                 if let Some(mates) = &an.block.syncwarp_mates {
                     extra.push(mates.not());
                 }
+            }
+            // Named barriers: neither access happens before the other through one.
+            let copies = [tree.is_async_copy(a), tree.is_async_copy(b)];
+            if let Some(apart) = named::unordered(s1, s2, copies, &an.block.traces) {
+                extra.push(apart);
             }
             // Separated by a `syncwarp`: only threads of different warps can race. (Fixed for the
             // analysis: its kernel holds the `syncwarp`s, so the cache key needs no more.)

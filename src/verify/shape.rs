@@ -49,6 +49,7 @@ impl BuiltinReads {
                 StmtKind::Barrier
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync
+                | StmtKind::NamedBarrier { .. }
                 | StmtKind::Commit
                 | StmtKind::Wait { .. } => {}
             }

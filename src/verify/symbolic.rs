@@ -22,6 +22,7 @@
 //! - a uniform variable the analysis havocs is an uninterpreted function of the iteration vector,
 //!   shared by the two threads, so equal iterations give equal values.
 
+use crate::kpl::named;
 use crate::kpl::{AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp, Width};
 use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::loops::{
@@ -72,6 +73,28 @@ pub struct AccessSym {
     /// The subscripts' terms, those the source writes (a thread-local array's row left out),
     /// with the dimension each must stay below (`None`: unbounded): the out-of-bounds witness.
     pub subscripts: Vec<(BV, Option<u32>)>,
+    /// The thread's named barrier counters when it performs the access (`kpl::named`).
+    pub counters: Vec<NamedCounters>,
+}
+
+/// One thread's counters of named barrier `id` at a point of its execution: how often it has
+/// joined the barrier, and the instance its last waiting participation completed.
+#[derive(Clone)]
+pub struct NamedCounters {
+    pub id: u32,
+    pub arrived: BV,
+    pub waited: BV,
+}
+
+/// One thread at a named barrier statement: its predicate and iterations, and its counters
+/// there — `arrived` already counts this participation, `waited` is still the instance of the
+/// one before (the waiting update follows the statement).
+#[derive(Clone)]
+pub struct NamedOp {
+    pub enabled: Bool,
+    pub loops: Vec<(Label, BV)>,
+    pub assume: Bool,
+    pub counters: Vec<NamedCounters>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -96,6 +119,11 @@ pub struct ThreadTrace {
     pub facts: Vec<Bool>,
     /// Additive closed-form counters `x0 + k·e` (`StridedCounter`), for `strided_lemmas`.
     pub strided: Vec<StridedCounter>,
+    /// The named barrier statements the thread may execute.
+    pub named: HashMap<Label, NamedOp>,
+    /// The thread's named barrier counters where it ends: how often it joins each in all, and
+    /// the last instance it waits for.
+    pub named_totals: Vec<NamedCounters>,
 }
 
 /// A counter `x := x0 + k·e` of loop `lp` at this thread's iteration `k` (`x += e`, `e`
@@ -194,6 +222,8 @@ pub struct SymExec<'a> {
     /// index read from memory.
     data_bounded: Vec<BV>,
     trace: ThreadTrace,
+    /// The kernel's named barrier ids, ascending.
+    named_ids: Vec<u32>,
 }
 
 /// Up to this size ([`SymExec::expr_size`]) a no-wrap condition is simplified when built.
@@ -231,10 +261,21 @@ impl<'a> SymExec<'a> {
             guard_wrap: Vec::new(),
             data_bounded: Vec::new(),
             trace: ThreadTrace::default(),
+            named_ids: named::ids(kernel).into_iter().collect(),
         };
         let t = Bool::from_bool(true);
         s.block(&kernel.body, &t);
+        s.trace.named_totals = s.counters();
         s.trace
+    }
+
+    /// The thread's named barrier counters now, by ascending id.
+    fn counters(&self) -> Vec<NamedCounters> {
+        let value = |name: String| self.env.get(&name).cloned().unwrap_or_else(|| BV::from_u64(0, W));
+        self.named_ids
+            .iter()
+            .map(|&id| NamedCounters { id, arrived: value(named::arrived(id)), waited: value(named::waited(id)) })
+            .collect()
     }
 
     fn tag(&self, base: String) -> String {
@@ -356,6 +397,11 @@ impl<'a> SymExec<'a> {
                 | StmtKind::Gridsync
                 | StmtKind::Commit
                 | StmtKind::Wait { .. } => {}
+                StmtKind::NamedBarrier { .. } => {
+                    let op =
+                        NamedOp { enabled: enabled.clone(), loops: self.loops.clone(), assume: self.assumption(), counters: self.counters() };
+                    self.trace.named.insert(l, op);
+                }
                 StmtKind::Assume { cond } => {
                     if self.loops.is_empty() {
                         let c = self.eval_bool(cond);
@@ -369,18 +415,21 @@ impl<'a> SymExec<'a> {
                     self.guard_wrap.push(self.no_wrap(cond));
                     self.block(then, &Bool::and(&[enabled, &c]));
                     let after_then = std::mem::replace(&mut self.env, before.clone());
-                    self.env = merge(&c, after_then, before);
                     let wrap_then = std::mem::replace(&mut self.nowrap, wrap_before.clone());
-                    self.nowrap = wrap::merge(&c, wrap_then, wrap_before);
+                    let wrap_merged = wrap::merge(&c, wrap_then, wrap_before);
+                    // The else block starts from the values before the `if` (where it runs they
+                    // are the merged ones, but unmerged its terms stay as simple as they were:
+                    // a loop's guard there still has a constant trip count).
                     if let Some(e) = els {
                         let nc = c.not();
-                        let before = self.env.clone();
-                        let wrap_before = self.nowrap.clone();
                         self.block(e, &Bool::and(&[enabled, &nc]));
-                        let after_else = std::mem::replace(&mut self.env, before.clone());
-                        self.env = merge(&nc, after_else, before);
-                        let wrap_else = std::mem::replace(&mut self.nowrap, wrap_before.clone());
-                        self.nowrap = wrap::merge(&nc, wrap_else, wrap_before);
+                        let after_else = std::mem::replace(&mut self.env, HashMap::default());
+                        self.env = merge_both(&c, after_then, after_else, before);
+                        let wrap_else = std::mem::take(&mut self.nowrap);
+                        self.nowrap = wrap::merge(&nc, wrap_else, wrap_merged);
+                    } else {
+                        self.env = merge(&c, after_then, before);
+                        self.nowrap = wrap_merged;
                     }
                     self.guard_wrap.pop();
                 }
@@ -479,9 +528,12 @@ impl<'a> SymExec<'a> {
         }
         // A condition flag the body recomputes from the loop's variables at its end has, from
         // the second iteration on, that value at the iteration's start.
-        let mut carried = Vec::new();
+        // So has a named barrier's last waited instance (`kpl::named`), set from its
+        // participation counter after the barrier statement.
+        let mut carried: Vec<String> =
+            havocked.iter().filter(|h| named::is_counter(h.as_str())).map(|h| h.to_string()).collect();
         cond.for_each_var(&mut |v| {
-            if havocked.iter().any(|h| h.as_str() == v) {
+            if havocked.iter().any(|h| h.as_str() == v) && !carried.iter().any(|c| c == v) {
                 carried.push(v.to_string());
             }
         });
@@ -896,6 +948,7 @@ impl<'a> SymExec<'a> {
                 atomic: None,
                 in_bounds: (!within.is_empty()).then(|| Bool::and(&within.iter().collect::<Vec<_>>())),
                 subscripts,
+                counters: self.counters(),
             },
         );
     }
@@ -1069,6 +1122,23 @@ fn recombined(q: &BV, d: u64, r: &BV) -> Option<BV> {
     let (rk, rx, rc) = parts(r, [DeclKind::Bsrem, DeclKind::Burem])?;
     let same_sign = (qk == DeclKind::Bsdiv) == (rk == DeclKind::Bsrem);
     (same_sign && qc == d && rc == d && qx.ast_eq(&rx)).then_some(qx)
+}
+
+/// The values after an `if` with both branches: each branch ran from the values `before`.
+fn merge_both(
+    cond: &Bool,
+    then: HashMap<String, BV>,
+    els: HashMap<String, BV>,
+    before: HashMap<String, BV>,
+) -> HashMap<String, BV> {
+    let mut out = HashMap::default();
+    for (name, old) in before {
+        let t = then.get(&name).unwrap_or(&old);
+        let e = els.get(&name).unwrap_or(&old);
+        let v = if t.ast_eq(e) { t.clone() } else { choose(cond, t, e) };
+        out.insert(name, v);
+    }
+    out
 }
 
 fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -> HashMap<String, BV> {

@@ -98,6 +98,7 @@ impl Uniformity {
                 | StmtKind::Barrier
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync
+                | StmtKind::NamedBarrier { .. }
                 | StmtKind::Commit
                 | StmtKind::Wait { .. }
                 | StmtKind::Assume { .. } => {}

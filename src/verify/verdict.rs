@@ -118,6 +118,11 @@ pub struct Divergence {
     /// Two threads that disagree (the first is enabled), with the iterations of enclosing loops.
     pub threads: Option<[ThreadWitness; 2]>,
     pub undecided: Option<String>,
+    /// For a named barrier (`bar sync`/`bar arrive`): what breaks its instances — the threads
+    /// that join it do not match its count, join it unequally often, or may join an instance
+    /// early (`threads` then are two threads of the problem when it concerns two).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named: Option<super::named::NamedProblem>,
 }
 
 /// A thread performing an access outside its array: the model of an out-of-bounds query.

@@ -1,0 +1,192 @@
+//! The counters of named barriers (`bar sync id, n;` / `bar arrive id, n;`).
+//!
+//! The oracle orders two threads' accesses through a named barrier by counting participations
+//! (docs/semantics.md, "Named barriers"): every thread keeps, per barrier id, how often it has
+//! joined the barrier (`__nbID_arrived`) and the instance its last waiting participation
+//! completed (`__nbID_waited`). They are ordinary thread-local variables of the kernel, declared
+//! `0` at its start and updated beside each named barrier statement (one more participation
+//! before it; for a waiting one, that instance as the last waited for after it), so that every pass
+//! that follows locals through branches and loops (closed-form counters, exit values, merges)
+//! follows them too; nothing else assigns them.
+//!
+//! Invariant kept by [`add_counters`] and checked by it on kernels that already hold counters
+//! (a printed kernel read back): the counter declarations are the first statements of the body,
+//! in id order, each counter update sits directly beside its barrier statement, and no other
+//! statement assigns a counter. Names starting with `__` are reserved in C and C++, so a CUDA
+//! kernel never declares them; a KPL kernel that does is refused.
+
+use super::ast::{BinOp, Block, Expr, Kernel, Place, Stmt, StmtKind};
+use crate::span::Span;
+use std::collections::BTreeSet;
+
+/// The counter of thread participations in barrier `id`.
+pub fn arrived(id: u32) -> String {
+    format!("__nb{id}_arrived")
+}
+
+/// The instance of barrier `id` the thread last waited for.
+pub fn waited(id: u32) -> String {
+    format!("__nb{id}_waited")
+}
+
+/// Whether `name` is a named barrier's counter.
+pub fn is_counter(name: &str) -> bool {
+    counter_id(name).is_some()
+}
+
+/// The barrier id of a counter's name.
+pub fn counter_id(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("__nb")?;
+    let digits = rest.strip_suffix("_arrived").or_else(|| rest.strip_suffix("_waited"))?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The ids of the named barriers of `k`, ascending.
+pub fn ids(k: &Kernel) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    k.walk(&mut |s| {
+        if let StmtKind::NamedBarrier { id, .. } = s.kind {
+            out.insert(id);
+        }
+    });
+    out
+}
+
+/// The update before a named barrier statement: one more participation.
+pub fn before(id: u32) -> StmtKind {
+    let n = arrived(id);
+    StmtKind::Assign {
+        name: n.clone(),
+        value: Expr::Binary(BinOp::Add, Box::new(Expr::Var(n)), Box::new(Expr::Const(1))),
+    }
+}
+
+/// The update after a waiting named barrier statement: this instance is the last waited for.
+pub fn after(id: u32) -> StmtKind {
+    StmtKind::Assign { name: waited(id), value: Expr::Var(arrived(id)) }
+}
+
+/// Why a kernel's counters break the invariant (the statement's span, and what is wrong).
+#[derive(Debug)]
+pub struct CounterError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Gives every named barrier of `k` its counters (declarations at the start of the body,
+/// updates before each barrier statement), keeping those already in place; labels of added
+/// statements are fresh and not placeable. A kernel without named barriers is unchanged.
+pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
+    let ids = ids(k);
+    // Declarations already at the start (a printed kernel read back).
+    let declared: Vec<String> = k
+        .body
+        .stmts
+        .iter()
+        .map_while(|s| match &s.kind {
+            StmtKind::Local { name, init: Some(Expr::Const(0)) } if is_counter(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let wanted: Vec<String> = ids.iter().flat_map(|&id| [arrived(id), waited(id)]).collect();
+    if !declared.is_empty() && declared != wanted {
+        return Err(CounterError {
+            span: k.body.stmts.first().map(|s| s.span).unwrap_or_default(),
+            message: "the named barriers' counters are not declared as their barriers need".into(),
+        });
+    }
+    let stmts = std::mem::take(&mut k.body.stmts);
+    let mut body = Block { label: k.body.label, start: k.body.start, stmts, span: k.body.span };
+    let skip = declared.len();
+    let result = fill_block(k, &mut body, skip);
+    k.body.stmts = body.stmts;
+    result?;
+    if declared.is_empty() && !ids.is_empty() {
+        let decls: Vec<Stmt> = wanted
+            .iter()
+            .map(|name| Stmt {
+                label: k.fresh_label(format!("{name}:decl"), not_placeable()),
+                kind: StmtKind::Local { name: name.clone(), init: Some(Expr::Const(0)) },
+                span: Span::default(),
+            })
+            .collect();
+        k.body.stmts.splice(0..0, decls);
+    }
+    Ok(())
+}
+
+fn not_placeable() -> Place {
+    Place::Not("a named barrier's counter update".into())
+}
+
+/// Adds the missing updates in `b` (its first `skip` statements are the declarations), and
+/// checks that no other statement assigns a counter.
+fn fill_block(k: &mut Kernel, b: &mut Block, skip: usize) -> Result<(), CounterError> {
+    let old = std::mem::take(&mut b.stmts);
+    let mut out: Vec<Stmt> = Vec::with_capacity(old.len() + 4);
+    // Indices into `out` of the updates that belong to a barrier statement beside them.
+    let mut canonical = BTreeSet::new();
+    let mut old = old.into_iter().peekable();
+    while let Some(s) = old.next() {
+        let StmtKind::NamedBarrier { id, wait, .. } = s.kind else {
+            out.push(s);
+            continue;
+        };
+        let span = s.span;
+        let fresh = |k: &mut Kernel, kind: StmtKind| Stmt {
+            label: k.fresh_label(format!("{id}:nb"), not_placeable()),
+            kind,
+            span,
+        };
+        let last = out.len().checked_sub(1).filter(|&j| j >= skip && !canonical.contains(&j));
+        match last {
+            Some(j) if out[j].kind == before(id) => {
+                canonical.insert(j);
+            }
+            _ => {
+                let update = fresh(k, before(id));
+                out.push(update);
+                canonical.insert(out.len() - 1);
+            }
+        }
+        out.push(s);
+        if wait {
+            let update = match old.next_if(|next| next.kind == after(id)) {
+                Some(present) => present,
+                None => fresh(k, after(id)),
+            };
+            out.push(update);
+            canonical.insert(out.len() - 1);
+        }
+    }
+    b.stmts = out;
+    for (j, s) in b.stmts.iter().enumerate().skip(skip) {
+        let assigned = match &s.kind {
+            StmtKind::Assign { name, .. } | StmtKind::Local { name, .. } => Some(name),
+            StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => Some(dst),
+            _ => None,
+        };
+        if let Some(name) = assigned.filter(|n| is_counter(n) && !canonical.contains(&j)) {
+            return Err(CounterError {
+                span: s.span,
+                message: format!("`{name}` is a named barrier's counter: only its barrier updates it"),
+            });
+        }
+    }
+    for s in b.stmts.iter_mut() {
+        match &mut s.kind {
+            StmtKind::If { then, els, .. } => {
+                fill_block(k, then, 0)?;
+                if let Some(e) = els {
+                    fill_block(k, e, 0)?;
+                }
+            }
+            StmtKind::While { body, .. } => fill_block(k, body, 0)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
