@@ -74,3 +74,7 @@ pub const KERNEL_NAME_SIMILARITY: f64 = 0.8;
 /// The largest block whose threads the oracle counts one by one (the threads that join a named
 /// barrier, `verify::named`): CUDA's largest block is 1024 threads.
 pub const MAX_COUNTED_THREADS: u64 = 4096;
+
+/// The longest loop whose named barrier counters the oracle follows iteration by iteration
+/// (`verify::symbolic`, counters updated under conditions): longer ones are havocked.
+pub const MAX_SIMULATED_TRIPS: u64 = 256;

@@ -64,6 +64,8 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                 Some(StmtKind::Barrier) => "barrier",
                 Some(StmtKind::Syncwarp) => "syncwarp",
                 Some(StmtKind::Gridsync) => "gridsync",
+                Some(StmtKind::NamedBarrier { wait: true, .. }) => "bar sync",
+                Some(StmtKind::NamedBarrier { wait: false, .. }) => "bar arrive",
                 Some(StmtKind::Assume { .. }) => "assume",
                 Some(StmtKind::Local { .. }) => "local",
                 _ => "assign",

@@ -372,6 +372,7 @@ fn lower_kernel_with(
         fragments: HashMap::new(),
         barrier_objects: HashMap::new(),
         copy_completions: None,
+        constant_locals: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -442,6 +443,7 @@ fn lower_kernel_with(
         dynamic_shared: lx.dynamic_shared.clone().and_then(|(kpl, unit)| unit.map(|u| (kpl, u))),
         param_arrays: lx.param_arrays.clone(),
     };
+    crate::kpl::named::add_counters(&mut kernel).map_err(|e| Diagnostic::error(e.message, body_span))?;
     crate::kpl::assign_default_names(&mut kernel, src);
     warnings.append(&mut lx.warnings);
     Ok(kernel)
@@ -525,6 +527,9 @@ struct Lx<'a> {
     shared_addresses: HashMap<String, async_copy::SharedAddress>,
     /// How the file's asynchronous copies complete, read once (`barrier_object.rs`).
     copy_completions: Option<(bool, bool)>,
+    /// Scalar parameters of inlined functions given a constant and never assigned, by KPL name:
+    /// what an `asm` operand that must be a constant (a named barrier's id) may read.
+    constant_locals: HashMap<String, u32>,
     /// `cuda::barrier` objects by declaration id (`barrier_object.rs`).
     barrier_objects: HashMap<String, barrier_object::BarrierObject>,
     /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).
@@ -3574,6 +3579,9 @@ impl<'a> Lx<'a> {
             } else if let Some(t) = self.scalar_of(&ty) {
                 let v = self.rvalue_as(a, t)?;
                 let x = if p.name.is_empty() { self.fresh("arg") } else { self.declare(&p.name) };
+                if let Some(c) = v.constant_value().filter(|_| !assigns(body, &p.id)) {
+                    self.constant_locals.insert(x.clone(), c);
+                }
                 self.emit(StmtKind::Local { name: x.clone(), init: Some(v) });
                 bound.push((p.id.clone(), Binding::Scalar { kpl: x, ty: t }));
             } else {

@@ -479,9 +479,6 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
             format!("a thread may join named barrier {id} again before the instance it arrived at completed"),
             "may join the next instance early".to_string(),
         ),
-        NamedProblem::NoWaiter => {
-            (format!("no thread waits at named barrier {id}: it only arrives"), "nothing waits".to_string())
-        }
         NamedProblem::Uncounted(_) => (
             format!("possible named barrier mismatch: the threads that join named barrier {id} could not be counted"),
             format!("waits for {waits_for}"),

@@ -341,7 +341,10 @@ impl Parser<'_> {
                     match self.bump() {
                         (Tok::Int(n), _) if n > 0 && n <= u32::MAX as u64 => Some(n as u32),
                         (_, sp) => {
-                            return Err(Diagnostic::error("expected the number of threads the barrier waits for", sp))
+                            return Err(Diagnostic::error(
+                                "expected the number of threads the barrier waits for",
+                                sp,
+                            ))
                         }
                     }
                 } else {

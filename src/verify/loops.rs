@@ -208,14 +208,30 @@ pub fn toggle<'a>(
         return None;
     }
     let is_var = |e: &Expr| matches!(e, Expr::Var(v) if v == name);
-    loop_updates(body, cond).into_iter().find_map(|s| match &s.kind {
-        StmtKind::Assign { name: n, value: Expr::Binary(op, a, b) } if n == name => match (op, &**a, &**b) {
+    let flip = |e: &'a Expr| match e {
+        Expr::Binary(op, a, b) => match (op, &**a, &**b) {
             (BinOp::Sub, c @ Expr::Const(_), x) if is_var(x) => Some(Toggle::SubFrom(c)),
             (BinOp::BitXor, x, c @ Expr::Const(_)) | (BinOp::BitXor, c @ Expr::Const(_), x) if is_var(x) => {
                 Some(Toggle::Xor(c))
             }
             _ => None,
         },
+        _ => None,
+    };
+    let updates = loop_updates(body, cond);
+    updates.iter().find_map(|s| match &s.kind {
+        StmtKind::Assign { name: n, value } if n == name => flip(value).or_else(|| {
+            // `out = 1 - in; … in = out;`: through a body local given the flip once, before
+            // (`name` itself changes only here, so the local still holds its flip).
+            let Expr::Var(t) = value else { return None };
+            if assigned.get(t.as_str()) != Some(&1) {
+                return None;
+            }
+            updates.iter().find_map(|d| match &d.kind {
+                StmtKind::Local { name: l, init: Some(e) } if l == t => flip(e),
+                _ => None,
+            })
+        }),
         _ => None,
     })
 }

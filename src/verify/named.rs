@@ -41,7 +41,12 @@ fn final_counters(trace: &ThreadTrace, id: u32) -> Option<&NamedCounters> {
 /// direction; `None` when the kernel has no named barrier. An asynchronous copy's write lands
 /// after its statement, so nothing after the statement orders the copy before another access
 /// (`copy1`, `copy2`): that direction is left open.
-pub(super) fn unordered(s1: &AccessSym, s2: &AccessSym, copy: [bool; 2], traces: &[ThreadTrace; 2]) -> Option<Bool> {
+pub(super) fn unordered(
+    s1: &AccessSym,
+    s2: &AccessSym,
+    copy: [bool; 2],
+    traces: &[ThreadTrace; 2],
+) -> Option<Bool> {
     if s1.counters.is_empty() {
         return None;
     }
@@ -70,8 +75,6 @@ pub enum NamedProblem {
     /// A thread that did not wait at its `j`-th participation may join again before instance
     /// `j` completed (its later arrival would count toward instance `j`).
     Overrun,
-    /// No statement of the barrier waits: nothing it orders.
-    NoWaiter,
     /// The oracle could not count the threads that join it (why).
     Uncounted(String),
 }
@@ -93,27 +96,35 @@ impl Z3Oracle {
             let first = of_id[0].0;
             let block = tree.parent(first).unwrap_or(Label::MAIN);
             // `None`: a problem of the barrier as a whole, without two threads to show.
-            let report = |verdict: &mut Verdict, at: Label, outcome: Option<Outcome>, problem: NamedProblem| {
-                let (threads, undecided) = match outcome {
-                    None => (None, None),
-                    Some(Outcome::None) => return,
-                    Some(Outcome::Race { witness, .. }) => (Some(witness.threads), None),
-                    Some(Outcome::Unknown(why)) => {
-                        verdict.undecided += 1;
-                        (None, Some(why))
-                    }
+            let report =
+                |verdict: &mut Verdict, at: Label, outcome: Option<Outcome>, problem: NamedProblem| {
+                    let (threads, undecided) = match outcome {
+                        None => (None, None),
+                        Some(Outcome::None) => return,
+                        Some(Outcome::Race { witness, .. }) => (Some(witness.threads), None),
+                        Some(Outcome::Unknown(why)) => {
+                            verdict.undecided += 1;
+                            (None, Some(why))
+                        }
+                    };
+                    let block = tree.parent(at).unwrap_or(block);
+                    verdict.divergences.push(Divergence {
+                        barrier: at,
+                        block,
+                        threads,
+                        undecided,
+                        named: Some(problem),
+                    });
                 };
-                let block = tree.parent(at).unwrap_or(block);
-                verdict.divergences.push(Divergence { barrier: at, block, threads, undecided, named: Some(problem) });
-            };
+            // A barrier nobody waits at orders nothing: no instance of it needs checking.
             if !of_id.iter().any(|o| o.3) {
-                report(verdict, first, None, NamedProblem::NoWaiter);
                 continue;
             }
             let counts: Vec<Option<u32>> = of_id.iter().map(|o| o.2).collect();
             if let Some(pos) = counts.iter().position(|c| *c != counts[0]) {
                 let as_number = |c: Option<u32>| c.map_or(0, u64::from);
-                let problem = NamedProblem::Counts { first: as_number(counts[0]), second: as_number(counts[pos]) };
+                let problem =
+                    NamedProblem::Counts { first: as_number(counts[0]), second: as_number(counts[pos]) };
                 report(verdict, of_id[pos].0, None, problem);
                 continue;
             }
@@ -130,7 +141,12 @@ impl Z3Oracle {
                             Some(n) => n,
                             None => {
                                 let why = "the block size is not known".to_string();
-                                report(verdict, first, Some(Outcome::Unknown(why.clone())), NamedProblem::Uncounted(why));
+                                report(
+                                    verdict,
+                                    first,
+                                    Some(Outcome::Unknown(why.clone())),
+                                    NamedProblem::Uncounted(why),
+                                );
                                 continue;
                             }
                         },
@@ -185,8 +201,14 @@ impl Z3Oracle {
     /// anything else that differs between threads or blocks).
     fn named_participants(&mut self, key: u64, id: u32) -> Result<u64, String> {
         let an = self.analyses.get(&key).ok_or("internal")?;
-        let dims: Vec<u64> =
-            self.opts.geometry.block_dim.ok_or("the block size is not known")?.iter().map(|&d| u64::from(d)).collect();
+        let dims: Vec<u64> = self
+            .opts
+            .geometry
+            .block_dim
+            .ok_or("the block size is not known")?
+            .iter()
+            .map(|&d| u64::from(d))
+            .collect();
         let size: u64 = dims.iter().product();
         if size > crate::limits::MAX_COUNTED_THREADS {
             return Err(format!("the block has {size} threads, more than are counted one by one"));
@@ -203,11 +225,9 @@ impl Z3Oracle {
                     match n.as_u64() {
                         Some(0) => {}
                         Some(_) => found += 1,
-                        None => {
-                            return Err(format!(
-                                "how often thread ({x}, {y}, {z}) joins it depends on more than its thread index"
-                            ))
-                        }
+                        None => return Err(format!(
+                            "how often thread ({x}, {y}, {z}) joins it depends on more than its thread index"
+                        )),
                     }
                 }
             }

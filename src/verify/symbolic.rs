@@ -175,6 +175,27 @@ use crate::limits::{MAX_CONST_TRIPS as MAX_TRIPS, MAX_UNROLL};
 
 /// The iteration at which `guard` (a function of the iteration variable `k`) first fails, when it
 /// is a constant at every iteration up to there.
+/// A term over the iteration variable `k` whose value at iteration `j` is `table[j]`: a
+/// closed form `a + j·b` where the table is one, else a chain of `if`s.
+fn table_term(table: &[u64], k: &BV) -> BV {
+    let c = |v: u64| BV::from_u64(v, W);
+    if let [a, b, ..] = table {
+        let step = b.wrapping_sub(*a);
+        if table
+            .iter()
+            .enumerate()
+            .all(|(j, v)| a.wrapping_add(step.wrapping_mul(j as u64)) & 0xffff_ffff == *v)
+        {
+            return c(*a).bvadd(k.bvmul(c(step & 0xffff_ffff)));
+        }
+    }
+    let mut out = c(*table.last().unwrap_or(&0));
+    for (j, v) in table.iter().enumerate().rev().skip(1) {
+        out = k.eq(c(j as u64)).ite(&c(*v), &out);
+    }
+    out
+}
+
 fn constant_trip_count(guard: &Bool, k: &BV) -> Option<u64> {
     for j in 0..=MAX_TRIPS {
         match guard.substitute(&[(k, &BV::from_u64(j, W))]).simplify().as_bool()? {
@@ -274,7 +295,11 @@ impl<'a> SymExec<'a> {
         let value = |name: String| self.env.get(&name).cloned().unwrap_or_else(|| BV::from_u64(0, W));
         self.named_ids
             .iter()
-            .map(|&id| NamedCounters { id, arrived: value(named::arrived(id)), waited: value(named::waited(id)) })
+            .map(|&id| NamedCounters {
+                id,
+                arrived: value(named::arrived(id)),
+                waited: value(named::waited(id)),
+            })
             .collect()
     }
 
@@ -398,8 +423,12 @@ impl<'a> SymExec<'a> {
                 | StmtKind::Commit
                 | StmtKind::Wait { .. } => {}
                 StmtKind::NamedBarrier { .. } => {
-                    let op =
-                        NamedOp { enabled: enabled.clone(), loops: self.loops.clone(), assume: self.assumption(), counters: self.counters() };
+                    let op = NamedOp {
+                        enabled: enabled.clone(),
+                        loops: self.loops.clone(),
+                        assume: self.assumption(),
+                        counters: self.counters(),
+                    };
                     self.trace.named.insert(l, op);
                 }
                 StmtKind::Assume { cond } => {
@@ -546,6 +575,23 @@ impl<'a> SymExec<'a> {
             self.env.insert(name, v);
         }
         let guard = self.eval_bool(cond);
+        // Named barrier counters the body updates under conditions (a stage chosen by the
+        // iteration's parity): with a constant trip count, their values at every iteration from
+        // running the statements that compute them on that iteration's values.
+        let counters: Vec<String> = {
+            let mut c: Vec<String> = assigned.keys().filter(|n| named::is_counter(n)).cloned().collect();
+            c.sort();
+            c
+        };
+        if !counters.is_empty() {
+            if let Some(n) = constant_trip_count(&guard, &k) {
+                if let Some(values) = self.simulated_counters(body, (&counters, &entry), &k, n) {
+                    for (name, v) in values {
+                        self.env.insert(name, v);
+                    }
+                }
+            }
+        }
         // Closed forms at the start of iteration k, to evaluate them at the exit iteration.
         let at_k: HashMap<String, BV> = assigned
             .keys()
@@ -708,6 +754,118 @@ impl<'a> SymExec<'a> {
         }
         let out = std::mem::replace(&mut self.env, saved);
         ok.then_some(out)
+    }
+
+    /// The values of the named barrier counters `names` at the start of iteration `k` of a loop
+    /// of `trips` iterations whose body is `body` (`self.env` holds the loop's variables at
+    /// iteration `k`, `entry` at the loop's entry), as a term over `k`: each iteration's counters computed from the previous
+    /// one's by running the body on concrete values. `None` when a counter's update depends on
+    /// anything but constants and closed forms (a value read from memory, a branch whose condition
+    /// is not a constant there, a nested loop that joins a barrier), or the loop is too long.
+    fn simulated_counters(
+        &mut self,
+        body: &Block,
+        (names, entry): (&[String], &HashMap<String, BV>),
+        k: &BV,
+        trips: u64,
+    ) -> Option<Vec<(String, BV)>> {
+        if trips > crate::limits::MAX_SIMULATED_TRIPS {
+            return None;
+        }
+        let at_k = self.env.clone();
+        let mut current: Vec<BV> =
+            names.iter().map(|n| entry.get(n).map(|v| v.simplify())).collect::<Option<_>>()?;
+        let mut table: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
+        let saved = std::mem::take(&mut self.env);
+        let mut ok = true;
+        for j in 0..=trips {
+            for (t, v) in table.iter_mut().zip(&current) {
+                match v.as_u64() {
+                    Some(x) => t.push(x),
+                    None => ok = false,
+                }
+            }
+            if !ok || j == trips {
+                break;
+            }
+            let jv = BV::from_u64(j, W);
+            self.env = at_k.iter().map(|(n, v)| (n.clone(), v.substitute(&[(k, &jv)]).simplify())).collect();
+            for (n, v) in names.iter().zip(&current) {
+                self.env.insert(n.clone(), v.clone());
+            }
+            if !self.counter_block(body, names) {
+                ok = false;
+                break;
+            }
+            current = names
+                .iter()
+                .map(|n| self.env.get(n).cloned().unwrap_or_else(|| BV::from_u64(0, W)))
+                .collect();
+        }
+        self.env = saved;
+        if !ok {
+            return None;
+        }
+        Some(names.iter().zip(table).map(|(n, t)| (n.clone(), table_term(&t, k))).collect())
+    }
+
+    /// Runs `b` on `self.env` for [`SymExec::simulated_counters`]: locals and assignments
+    /// evaluated, a branch taken when its condition is a constant; false when a counter update
+    /// cannot be followed.
+    fn counter_block(&mut self, b: &Block, names: &[String]) -> bool {
+        let unknown = |name: &str| BV::new_const(format!("sim_{name}"), W);
+        let touches = |b: &Block| {
+            let assigned = assigned_vars(b);
+            names.iter().any(|n| assigned.contains_key(n))
+        };
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
+                    let v = self.eval(e).simplify();
+                    self.env.insert(name.clone(), v);
+                }
+                StmtKind::Local { name, init: None } => {
+                    self.env.insert(name.clone(), unknown(name));
+                }
+                StmtKind::Read { dst, .. } | StmtKind::Atomic { dst: Some(dst), .. } => {
+                    self.env.insert(dst.clone(), unknown(dst));
+                }
+                StmtKind::If { cond, then, els } => match self.eval_bool(cond).simplify().as_bool() {
+                    Some(true) => {
+                        if !self.counter_block(then, names) {
+                            return false;
+                        }
+                    }
+                    Some(false) => {
+                        if let Some(e) = els {
+                            if !self.counter_block(e, names) {
+                                return false;
+                            }
+                        }
+                    }
+                    None => {
+                        if touches(then) || els.as_ref().is_some_and(touches) {
+                            return false;
+                        }
+                        for blk in std::iter::once(then).chain(els.iter()) {
+                            for n in assigned_vars(blk).keys() {
+                                self.env.insert(n.clone(), unknown(n));
+                            }
+                        }
+                    }
+                },
+                StmtKind::While { body, .. } => {
+                    if touches(body) {
+                        return false;
+                    }
+                    for n in assigned_vars(body).keys() {
+                        self.env.insert(n.clone(), unknown(n));
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
     }
 
     /// Executes a block of local computations on `self.env` (if/else merged as in `block`);

@@ -157,15 +157,7 @@ impl Lx<'_> {
     }
 
     fn asm_instruction(&mut self, instr: &str, n: &Node) -> R<()> {
-        let refuse = |lx: &Self| {
-            match instr.starts_with("bar.") || instr.starts_with("barrier.") {
-            true => lx.unsupported(
-                format!("the named barrier `{instr}` (a barrier of part of the block, or one split by `bar.arrive`: not modelled yet)"),
-                n,
-            ),
-            false => lx.unsupported(format!("the PTX instruction `{instr}`"), n),
-        }
-        };
+        let refuse = |lx: &Self| lx.unsupported(format!("the PTX instruction `{instr}`"), n);
         let (opcode, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
         let operands = split_operands(rest);
         let operands: Vec<&str> = operands.iter().map(String::as_str).collect();
@@ -183,10 +175,58 @@ impl Lx<'_> {
                 self.emit_unit(StmtKind::Wait { pending: 0 })
             }
             // `__syncthreads()` written in PTX: barrier 0 of the whole block.
-            "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned"
-                if operands == ["0"] =>
-            {
+            op if is_named_barrier(op) && operands == ["0"] && !op.contains("arrive") => {
                 self.emit_unit(StmtKind::Barrier)
+            }
+            // A named barrier: its id and thread count constants (literals, or operands clang
+            // folds to constants).
+            op if is_named_barrier(op) => {
+                let mut constant = |text: &str, what: &str| -> R<u32> {
+                    if let Ok(v) = text.parse::<u32>() {
+                        return Ok(v);
+                    }
+                    let node = operand_node(text).ok_or_else(|| refuse(self))?;
+                    let (e, _) = self.rvalue(node)?;
+                    let known = match &e {
+                        Expr::Var(x) => self.constant_locals.get(x).copied(),
+                        _ => None,
+                    };
+                    e.constant_value().or(known).ok_or_else(|| {
+                        self.unsupported(
+                            format!("a named barrier whose {what} is not a constant (`{instr}`)"),
+                            n,
+                        )
+                    })
+                };
+                let id = constant(operands[0], "id")?;
+                let count = match operands.get(1) {
+                    Some(c) => Some(constant(c, "thread count")?),
+                    None => None,
+                };
+                let wait = !op.contains("arrive");
+                if id > 15 {
+                    return Err(self.unsupported(format!("named barrier {id} (PTX has barriers 0 to 15)"), n));
+                }
+                if id == 0 && count.is_some() {
+                    return Err(self.unsupported(
+                        format!(
+                            "barrier 0 with a thread count (`{instr}`): barrier 0 is `__syncthreads()`'s"
+                        ),
+                        n,
+                    ));
+                }
+                if count == Some(0) || count.is_some_and(|c| c % 32 != 0) {
+                    return Err(self.unsupported(
+                        format!(
+                            "a named barrier whose thread count is not a positive multiple of 32 (`{instr}`)"
+                        ),
+                        n,
+                    ));
+                }
+                if !wait && count.is_none() {
+                    return Err(self.unsupported(format!("`{instr}` without a thread count"), n));
+                }
+                self.emit_unit(StmtKind::NamedBarrier { id, count, wait })
             }
             // A fence orders one thread's accesses for other observers, but synchronizes no two
             // threads: nothing to model (leaving it out can only report more).
@@ -339,12 +379,29 @@ fn strip_casts(mut e: &Node) -> &Node {
     }
 }
 
+/// Whether `op` is a barrier instruction the lowering models: `bar.sync`/`bar.arrive` and their
+/// `barrier.*` spellings (`.aligned`, `.cta` variants included); `bar.red` is not.
+fn is_named_barrier(op: &str) -> bool {
+    let op = op.strip_suffix(".aligned").unwrap_or(op);
+    matches!(
+        op,
+        "bar.sync"
+            | "barrier.sync"
+            | "bar.arrive"
+            | "barrier.arrive"
+            | "bar.cta.sync"
+            | "barrier.cta.sync"
+            | "bar.cta.arrive"
+            | "barrier.cta.arrive"
+    )
+}
+
 /// Whether the lowering models an instruction (the table `asm_instruction` lowers by): a named
 /// barrier of part of the block is not.
 fn in_table(opcode: &str, operands: &[&str]) -> bool {
     match opcode {
         "cp.async.commit_group" | "cp.async.wait_all" | "cp.async.wait_group" => true,
-        "bar.sync" | "barrier.sync" | "bar.sync.aligned" | "barrier.sync.aligned" => operands == ["0"],
+        op if is_named_barrier(op) => (1..=2).contains(&operands.len()),
         op => {
             op.starts_with("membar.")
                 || op.starts_with("fence.")
