@@ -66,6 +66,7 @@ fn render_tree(k: &Kernel, config: &Config) -> String {
                 Some(StmtKind::Gridsync) => "gridsync",
                 Some(StmtKind::NamedBarrier { wait: true, .. }) => "bar sync",
                 Some(StmtKind::NamedBarrier { wait: false, .. }) => "bar arrive",
+                Some(StmtKind::NamedWait { .. }) => "bar wait",
                 Some(StmtKind::Assume { .. }) => "assume",
                 Some(StmtKind::Local { .. }) => "local",
                 _ => "assign",

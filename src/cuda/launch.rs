@@ -1588,7 +1588,9 @@ fn substitute_block(b: &mut Block, consts: &HashMap<String, u32>) {
                 index.iter_mut().for_each(|e| substitute(e, consts));
                 substitute(value, consts);
             }
-            StmtKind::Assume { cond } => substitute(cond, consts),
+            StmtKind::Assume { cond } | StmtKind::NamedWait { instance: cond, .. } => {
+                substitute(cond, consts)
+            }
             StmtKind::If { cond, then, els } => {
                 substitute(cond, consts);
                 substitute_block(then, consts);

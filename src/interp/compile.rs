@@ -247,7 +247,9 @@ impl<'k> Compiler<'k> {
             StmtKind::Barrier => CStmt::Barrier(l),
             StmtKind::Gridsync => CStmt::Gridsync(l),
             StmtKind::Syncwarp => CStmt::Syncwarp(l),
-            StmtKind::NamedBarrier { .. } => return Err(InterpError::Unsupported("named barriers".into())),
+            StmtKind::NamedBarrier { .. } | StmtKind::NamedWait { .. } => {
+                return Err(InterpError::Unsupported("named barriers".into()))
+            }
             StmtKind::Assume { cond } => CStmt::Assume(l, self.expr(cond, l)?),
             StmtKind::If { cond, then, els } => {
                 let c = self.expr(cond, l)?;

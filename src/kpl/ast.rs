@@ -559,6 +559,14 @@ pub enum StmtKind {
         count: Option<u32>,
         wait: bool,
     },
+    /// `bar wait id, e;`: the second half of a split arrival (libcu++'s `bar.wait(token)` after
+    /// `token = bar.arrive()`): the thread waits until instance `e` of named barrier `id` has
+    /// completed (`e` is the participation count the arrival left, which the front end keeps in a
+    /// local). Not a participation: it joins no instance. Its counter update follows it.
+    NamedWait {
+        id: u32,
+        instance: Expr,
+    },
     /// `commit;`: closes the thread's group of asynchronous copies issued since its last commit
     /// (`cp.async.commit_group`, `__pipeline_commit`). A group may be empty.
     Commit,
@@ -1004,7 +1012,9 @@ impl Kernel {
                             | StmtKind::NamedBarrier { .. }
                             | StmtKind::Commit
                             | StmtKind::Wait { .. } => {}
-                            StmtKind::Assume { cond } => exprs.push(cond),
+                            StmtKind::Assume { cond } | StmtKind::NamedWait { instance: cond, .. } => {
+                                exprs.push(cond)
+                            }
                             StmtKind::If { cond, then, els } => {
                                 exprs.push(cond);
                                 stack.push((Node::Block(then), d));

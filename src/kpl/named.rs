@@ -37,7 +37,10 @@ pub fn is_counter(name: &str) -> bool {
 /// The barrier id of a counter's name.
 pub fn counter_id(name: &str) -> Option<u32> {
     let rest = name.strip_prefix("__nb")?;
-    let digits = rest.strip_suffix("_arrived").or_else(|| rest.strip_suffix("_waited"))?;
+    let digits = rest
+        .strip_suffix("_arrived")
+        .or_else(|| rest.strip_suffix("_unwaited"))
+        .or_else(|| rest.strip_suffix("_waited"))?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -48,25 +51,46 @@ pub fn counter_id(name: &str) -> Option<u32> {
 pub fn ids(k: &Kernel) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     k.walk(&mut |s| {
-        if let StmtKind::NamedBarrier { id, .. } = s.kind {
+        if let StmtKind::NamedBarrier { id, .. } | StmtKind::NamedWait { id, .. } = s.kind {
             out.insert(id);
         }
     });
     out
 }
 
-/// The update before a named barrier statement: one more participation.
-pub fn before(id: u32) -> StmtKind {
-    let n = arrived(id);
+/// The participations in barrier `id` the thread did not wait at (`bar arrive`).
+pub fn unwaited(id: u32) -> String {
+    format!("__nb{id}_unwaited")
+}
+
+fn increment(name: String) -> StmtKind {
     StmtKind::Assign {
-        name: n.clone(),
-        value: Expr::Binary(BinOp::Add, Box::new(Expr::Var(n)), Box::new(Expr::Const(1))),
+        name: name.clone(),
+        value: Expr::Binary(BinOp::Add, Box::new(Expr::Var(name)), Box::new(Expr::Const(1))),
     }
 }
 
-/// The update after a waiting named barrier statement: this instance is the last waited for.
-pub fn after(id: u32) -> StmtKind {
-    StmtKind::Assign { name: waited(id), value: Expr::Var(arrived(id)) }
+/// The counter updates a named barrier statement has directly before and directly after it:
+/// a participation counts before the statement (an arrival without a wait also as unwaited);
+/// the instance waited for is recorded after it (the larger of the last one and this one, for a
+/// `bar wait` of an older instance). Empty for any other statement.
+pub fn updates(kind: &StmtKind) -> (Vec<StmtKind>, Vec<StmtKind>) {
+    match kind {
+        StmtKind::NamedBarrier { id, wait: true, .. } => (
+            vec![increment(arrived(*id))],
+            vec![StmtKind::Assign { name: waited(*id), value: Expr::Var(arrived(*id)) }],
+        ),
+        StmtKind::NamedBarrier { id, wait: false, .. } => {
+            (vec![increment(arrived(*id)), increment(unwaited(*id))], Vec::new())
+        }
+        StmtKind::NamedWait { id, instance } => {
+            let w = Expr::Var(waited(*id));
+            let later = Expr::Binary(BinOp::ULt, Box::new(w.clone()), Box::new(instance.clone()));
+            let value = Expr::Select(Box::new(later), Box::new(instance.clone()), Box::new(w));
+            (Vec::new(), vec![StmtKind::Assign { name: waited(*id), value }])
+        }
+        _ => (Vec::new(), Vec::new()),
+    }
 }
 
 /// Why a kernel's counters break the invariant (the statement's span, and what is wrong).
@@ -91,7 +115,7 @@ pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
             _ => None,
         })
         .collect();
-    let wanted: Vec<String> = ids.iter().flat_map(|&id| [arrived(id), waited(id)]).collect();
+    let wanted: Vec<String> = ids.iter().flat_map(|&id| [arrived(id), waited(id), unwaited(id)]).collect();
     if !declared.is_empty() && declared != wanted {
         return Err(CounterError {
             span: k.body.stmts.first().map(|s| s.span).unwrap_or_default(),
@@ -131,32 +155,38 @@ fn fill_block(k: &mut Kernel, b: &mut Block, skip: usize) -> Result<(), CounterE
     let mut canonical = BTreeSet::new();
     let mut old = old.into_iter().peekable();
     while let Some(s) = old.next() {
-        let StmtKind::NamedBarrier { id, wait, .. } = s.kind else {
+        let (before, after) = updates(&s.kind);
+        if before.is_empty() && after.is_empty() {
             out.push(s);
             continue;
-        };
+        }
         let span = s.span;
+        let tag = match s.kind {
+            StmtKind::NamedBarrier { id, .. } | StmtKind::NamedWait { id, .. } => id,
+            _ => 0,
+        };
         let fresh = |k: &mut Kernel, kind: StmtKind| Stmt {
-            label: k.fresh_label(format!("{id}:nb"), not_placeable()),
+            label: k.fresh_label(format!("{tag}:nb"), not_placeable()),
             kind,
             span,
         };
-        let last = out.len().checked_sub(1).filter(|&j| j >= skip && !canonical.contains(&j));
-        match last {
-            Some(j) if out[j].kind == before(id) => {
-                canonical.insert(j);
-            }
-            _ => {
-                let update = fresh(k, before(id));
+        let n = before.len();
+        let start = out.len().saturating_sub(n);
+        let present = out.len() >= skip + n
+            && out[start..].iter().map(|x| &x.kind).eq(before.iter())
+            && (start..out.len()).all(|j| !canonical.contains(&j));
+        if !present {
+            for kind in before {
+                let update = fresh(k, kind);
                 out.push(update);
-                canonical.insert(out.len() - 1);
             }
         }
+        canonical.extend(out.len() - n..out.len());
         out.push(s);
-        if wait {
-            let update = match old.next_if(|next| next.kind == after(id)) {
+        for kind in after {
+            let update = match old.next_if(|next| next.kind == kind) {
                 Some(present) => present,
-                None => fresh(k, after(id)),
+                None => fresh(k, kind),
             };
             out.push(update);
             canonical.insert(out.len() - 1);

@@ -323,10 +323,14 @@ impl Parser<'_> {
             }
             Tok::Ident(kw)
                 if kw == "bar"
-                    && matches!(self.toks.get(self.pos + 1), Some((Tok::Ident(h), _)) if h == "sync" || h == "arrive") =>
+                    && matches!(self.toks.get(self.pos + 1), Some((Tok::Ident(h), _)) if h == "sync" || h == "arrive" || h == "wait") =>
             {
                 self.bump();
-                let wait = matches!(self.bump(), (Tok::Ident(h), _) if h == "sync");
+                let how = match self.bump() {
+                    (Tok::Ident(h), _) => h,
+                    _ => String::new(),
+                };
+                let wait = how == "sync";
                 let id = match self.bump() {
                     (Tok::Int(n), _) if n <= MAX_NAMED_BARRIER_ID as u64 => n as u32,
                     (_, sp) => {
@@ -337,7 +341,9 @@ impl Parser<'_> {
                         .with_note("`bar sync 1, 128;` waits at barrier 1 until 128 threads have joined it"))
                     }
                 };
-                let count = if self.eat(",") {
+                let count = if how == "wait" {
+                    None
+                } else if self.eat(",") {
                     match self.bump() {
                         (Tok::Int(n), _) if n > 0 && n <= u32::MAX as u64 => Some(n as u32),
                         (_, sp) => {
@@ -350,8 +356,15 @@ impl Parser<'_> {
                 } else {
                     None
                 };
-                self.expect(";")?;
-                StmtKind::NamedBarrier { id, count, wait }
+                if how == "wait" {
+                    self.expect(",")?;
+                    let instance = self.expr()?;
+                    self.expect(";")?;
+                    StmtKind::NamedWait { id, instance }
+                } else {
+                    self.expect(";")?;
+                    StmtKind::NamedBarrier { id, count, wait }
+                }
             }
             Tok::Ident(kw) if kw == "commit" => {
                 self.bump();

@@ -86,6 +86,7 @@ pub fn statement_head(s: &Stmt) -> String {
         StmtKind::Barrier => "barrier;".to_string(),
         StmtKind::Syncwarp => "syncwarp;".to_string(),
         StmtKind::Gridsync => "gridsync;".to_string(),
+        StmtKind::NamedWait { id, instance } => format!("bar wait {id}, {};", expr(instance)),
         StmtKind::NamedBarrier { id, count, wait } => {
             let how = if *wait { "sync" } else { "arrive" };
             match count {

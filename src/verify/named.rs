@@ -84,16 +84,26 @@ impl Z3Oracle {
     /// first statement (or at the statement concerned).
     pub(super) fn named_checks(&mut self, key: u64, tree: &LabelTree, verdict: &mut Verdict) {
         let Some(an) = self.analyses.get(&key) else { return };
-        let mut ops: Vec<(Label, u32, Option<u32>, bool)> = Vec::new();
-        an.kernel.walk(&mut |s| {
-            if let StmtKind::NamedBarrier { id, count, wait } = s.kind {
-                ops.push((s.label, id, count, wait));
+        // Every named barrier statement: its label, id, count, and whether it joins an instance
+        // (`bar sync`/`bar arrive`) and whether it waits (`bar sync`/`bar wait`).
+        let mut ops: Vec<NamedStmt> = Vec::new();
+        an.kernel.walk(&mut |s| match s.kind {
+            StmtKind::NamedBarrier { id, count, wait } => {
+                ops.push(NamedStmt { label: s.label, id, count, joins: true, waits: wait })
             }
+            StmtKind::NamedWait { id, .. } => {
+                ops.push(NamedStmt { label: s.label, id, count: None, joins: false, waits: true })
+            }
+            _ => {}
         });
-        let ids: BTreeSet<u32> = ops.iter().map(|o| o.1).collect();
+        let ids: BTreeSet<u32> = ops.iter().map(|o| o.id).collect();
         for id in ids {
-            let of_id: Vec<_> = ops.iter().filter(|o| o.1 == id).copied().collect();
-            let first = of_id[0].0;
+            let of_id: Vec<NamedStmt> = ops.iter().filter(|o| o.id == id).copied().collect();
+            let joins: Vec<NamedStmt> = of_id.iter().filter(|o| o.joins).copied().collect();
+            // A barrier nobody waits at orders nothing: no instance of it needs checking.
+            let (Some(first), true) = (joins.first().map(|o| o.label), of_id.iter().any(|o| o.waits)) else {
+                continue;
+            };
             let block = tree.parent(first).unwrap_or(Label::MAIN);
             // `None`: a problem of the barrier as a whole, without two threads to show.
             let report =
@@ -116,16 +126,12 @@ impl Z3Oracle {
                         named: Some(problem),
                     });
                 };
-            // A barrier nobody waits at orders nothing: no instance of it needs checking.
-            if !of_id.iter().any(|o| o.3) {
-                continue;
-            }
-            let counts: Vec<Option<u32>> = of_id.iter().map(|o| o.2).collect();
+            let counts: Vec<Option<u32>> = joins.iter().map(|o| o.count).collect();
             if let Some(pos) = counts.iter().position(|c| *c != counts[0]) {
                 let as_number = |c: Option<u32>| c.map_or(0, u64::from);
                 let problem =
                     NamedProblem::Counts { first: as_number(counts[0]), second: as_number(counts[pos]) };
-                report(verdict, of_id[pos].0, None, problem);
+                report(verdict, joins[pos].label, None, problem);
                 continue;
             }
             let unequal = self.named_unequal(key, id);
@@ -133,52 +139,85 @@ impl Z3Oracle {
                 report(verdict, first, Some(unequal), NamedProblem::Unequal);
                 continue;
             }
-            match self.named_participants(key, id) {
-                Ok(found) => {
-                    let expected = match counts[0] {
-                        Some(n) => u64::from(n),
-                        None => match self.block_size(key) {
-                            Some(n) => n,
-                            None => {
-                                let why = "the block size is not known".to_string();
-                                report(
-                                    verdict,
-                                    first,
-                                    Some(Outcome::Unknown(why.clone())),
-                                    NamedProblem::Uncounted(why),
-                                );
-                                continue;
-                            }
-                        },
-                    };
-                    if found != expected {
-                        let problem = NamedProblem::Count { expected, found };
-                        report(verdict, first, None, problem);
-                        continue;
-                    }
+            let expected = match counts[0] {
+                Some(n) => Ok(u64::from(n)),
+                None => self.block_size().ok_or_else(|| "the block size is not known".to_string()),
+            };
+            match expected.and_then(|e| self.named_participants(key, id).map(|f| (e, f))) {
+                Ok((expected, found)) if found != expected => {
+                    report(verdict, first, None, NamedProblem::Count { expected, found });
+                    continue;
                 }
+                Ok(_) => {}
                 Err(why) => {
                     report(verdict, first, Some(Outcome::Unknown(why.clone())), NamedProblem::Uncounted(why));
                     continue;
                 }
             }
-            if of_id.iter().any(|o| !o.3) {
-                let waiting: Vec<Label> = of_id.iter().filter(|o| o.3).map(|o| o.0).collect();
-                'overrun: for &(y, ..) in &of_id {
-                    for &z in &waiting {
-                        let outcome = self.named_overrun(key, id, y, z);
-                        if !matches!(outcome, Outcome::None) {
-                            report(verdict, y, Some(outcome), NamedProblem::Overrun);
-                            break 'overrun;
-                        }
-                    }
-                }
+            if let Some((at, outcome)) = self.named_overrun(key, id, &of_id) {
+                report(verdict, at, Some(outcome), NamedProblem::Overrun);
             }
         }
     }
 
+    /// Whether some thread may join barrier `id` before the instance of its previous
+    /// participation completed (its arrival would count toward that instance): the statement
+    /// and the answer, or `None`. A thread that waited for its previous instance itself (a
+    /// `bar sync`, or `bar wait` on its token) cannot; otherwise the instance must be shown
+    /// complete through another thread: some thread waits at every instance (it joins every one
+    /// and only with `bar sync`), and every thread's wait at exactly that instance happens
+    /// before the new arrival through another barrier. Asking about every waiting thread rather
+    /// than one that exists only reports more.
+    fn named_overrun(&mut self, key: u64, id: u32, of_id: &[NamedStmt]) -> Option<(Label, Outcome)> {
+        let early: Vec<(Label, Outcome)> = of_id
+            .iter()
+            .filter(|o| o.joins)
+            .map(|o| (o.label, self.named_unwaited_previous(key, id, o.label)))
+            .filter(|(_, out)| !matches!(out, Outcome::None))
+            .collect();
+        let (at, _) = early.first()?.clone();
+        let waiter = self.named_full_waiter(key, id);
+        if !matches!(waiter, Outcome::Race { .. }) {
+            let outcome = match waiter {
+                Outcome::Unknown(why) => Outcome::Unknown(why),
+                _ => early[0].1.clone(),
+            };
+            return Some((at, outcome));
+        }
+        for (y, _) in &early {
+            for z in of_id.iter().filter(|o| o.waits) {
+                let outcome = self.named_overrun_pair(key, id, *y, z.label);
+                if !matches!(outcome, Outcome::None) {
+                    return Some((*y, outcome));
+                }
+            }
+        }
+        None
+    }
+
+    /// A thread at participation `y` of barrier `id` whose previous participation it did not
+    /// wait for.
+    fn named_unwaited_previous(&mut self, key: u64, id: u32, y: Label) -> Outcome {
+        let Some(an) = self.analyses.get(&key) else { return Outcome::Unknown("internal".into()) };
+        let Some(oy) = an.block.traces[0].named.get(&y) else { return Outcome::None };
+        let Some(cy) = counters_of(oy, id) else { return Outcome::None };
+        let one = BV::from_u64(1, W);
+        let previous = cy.arrived.bvsub(&one);
+        let extra = [oy.enabled.clone(), oy.assume.clone(), previous.bvuge(&one), cy.waited.bvult(&previous)];
+        query(&an.block, &an.launch, &extra, None, [&oy.loops, &[]], &mut self.stats)
+    }
+
+    /// A thread that joins barrier `id` and never without waiting: it waits at every instance.
+    fn named_full_waiter(&mut self, key: u64, id: u32) -> Outcome {
+        let Some(an) = self.analyses.get(&key) else { return Outcome::Unknown("internal".into()) };
+        let Some(c) = final_counters(&an.block.traces[1], id) else { return Outcome::None };
+        let zero = BV::from_u64(0, W);
+        let extra = [c.arrived.bvugt(&zero), c.unwaited.eq(&zero)];
+        query(&an.block, &an.launch, &extra, None, [&[], &[]], &mut self.stats)
+    }
+
     /// The block's size when the launch fixes it.
-    fn block_size(&self, _key: u64) -> Option<u64> {
+    fn block_size(&self) -> Option<u64> {
         self.opts.geometry.block_dim.map(|d| d.iter().map(|&x| u64::from(x)).product())
     }
 
@@ -225,9 +264,11 @@ impl Z3Oracle {
                     match n.as_u64() {
                         Some(0) => {}
                         Some(_) => found += 1,
-                        None => return Err(format!(
+                        None => {
+                            return Err(format!(
                             "how often thread ({x}, {y}, {z}) joins it depends on more than its thread index"
-                        )),
+                        ))
+                        }
                     }
                 }
             }
@@ -236,15 +277,17 @@ impl Z3Oracle {
     }
 
     /// Two threads where thread 1 joins barrier `id` at `y` again after a participation it did
-    /// not wait at, while thread 2's waiting participation `z` in the instance before may not
-    /// have happened yet: no barrier orders `z` before `y`.
-    fn named_overrun(&mut self, key: u64, id: u32, y: Label, z: Label) -> Outcome {
+    /// not wait at, while thread 2's wait `z` for the instance of that participation may not
+    /// have returned yet: no other barrier orders `z` before `y`.
+    fn named_overrun_pair(&mut self, key: u64, id: u32, y: Label, z: Label) -> Outcome {
         let Some(an) = self.analyses.get(&key) else { return Outcome::Unknown("internal".into()) };
         let traces = &an.block.traces;
         let (Some(oy), Some(oz)) = (traces[0].named.get(&y), traces[1].named.get(&z)) else {
             return Outcome::None;
         };
-        let (Some(cy), Some(cz)) = (counters_of(oy, id), counters_of(oz, id)) else { return Outcome::None };
+        let (Some(cy), Some(completes)) = (counters_of(oy, id), oz.completes.as_ref()) else {
+            return Outcome::None;
+        };
         let one = BV::from_u64(1, W);
         // `arrived` counts the participation at the statement itself.
         let previous = cy.arrived.bvsub(&one);
@@ -253,7 +296,8 @@ impl Z3Oracle {
             oz.enabled.clone(),
             oy.assume.clone(),
             oz.assume.clone(),
-            previous.eq(&cz.arrived),
+            previous.bvuge(&one),
+            previous.eq(completes),
             // Thread 1 did not wait at its previous participation.
             cy.waited.bvult(&previous),
         ];
@@ -263,6 +307,18 @@ impl Z3Oracle {
         }
         query(&an.block, &an.launch, &extra, None, [&oy.loops, &oz.loops], &mut self.stats)
     }
+}
+
+/// A named barrier statement, for the checks.
+#[derive(Clone, Copy)]
+struct NamedStmt {
+    label: Label,
+    id: u32,
+    count: Option<u32>,
+    /// It joins an instance (`bar sync`, `bar arrive`).
+    joins: bool,
+    /// It waits for an instance (`bar sync`, `bar wait`).
+    waits: bool,
 }
 
 fn counters_of(op: &NamedOp, id: u32) -> Option<&NamedCounters> {

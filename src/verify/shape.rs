@@ -43,9 +43,10 @@ impl BuiltinReads {
                     index.iter().skip(skip(array, index)).for_each(&mut see);
                     see(value);
                 }
-                StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume { cond } => {
-                    see(cond)
-                }
+                StmtKind::If { cond, .. }
+                | StmtKind::While { cond, .. }
+                | StmtKind::Assume { cond }
+                | StmtKind::NamedWait { instance: cond, .. } => see(cond),
                 StmtKind::Barrier
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync

@@ -84,6 +84,8 @@ pub struct NamedCounters {
     pub id: u32,
     pub arrived: BV,
     pub waited: BV,
+    /// How many of its participations the thread did not wait at (`bar arrive`).
+    pub unwaited: BV,
 }
 
 /// One thread at a named barrier statement: its predicate and iterations, and its counters
@@ -95,6 +97,9 @@ pub struct NamedOp {
     pub loops: Vec<(Label, BV)>,
     pub assume: Bool,
     pub counters: Vec<NamedCounters>,
+    /// The instance the statement waits for: its own participation for a `bar sync`, the
+    /// instance named for a `bar wait`; `None` for a `bar arrive`.
+    pub completes: Option<BV>,
 }
 
 /// One thread's predicate on entry to a block.
@@ -299,6 +304,7 @@ impl<'a> SymExec<'a> {
                 id,
                 arrived: value(named::arrived(id)),
                 waited: value(named::waited(id)),
+                unwaited: value(named::unwaited(id)),
             })
             .collect()
     }
@@ -422,12 +428,21 @@ impl<'a> SymExec<'a> {
                 | StmtKind::Gridsync
                 | StmtKind::Commit
                 | StmtKind::Wait { .. } => {}
-                StmtKind::NamedBarrier { .. } => {
+                StmtKind::NamedBarrier { .. } | StmtKind::NamedWait { .. } => {
+                    let counters = self.counters();
+                    let completes = match &s.kind {
+                        StmtKind::NamedBarrier { id, wait: true, .. } => {
+                            counters.iter().find(|c| c.id == *id).map(|c| c.arrived.clone())
+                        }
+                        StmtKind::NamedWait { instance, .. } => Some(self.eval(instance)),
+                        _ => None,
+                    };
                     let op = NamedOp {
                         enabled: enabled.clone(),
                         loops: self.loops.clone(),
                         assume: self.assumption(),
-                        counters: self.counters(),
+                        counters,
+                        completes,
                     };
                     self.trace.named.insert(l, op);
                 }

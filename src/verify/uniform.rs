@@ -99,6 +99,7 @@ impl Uniformity {
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync
                 | StmtKind::NamedBarrier { .. }
+                | StmtKind::NamedWait { .. }
                 | StmtKind::Commit
                 | StmtKind::Wait { .. }
                 | StmtKind::Assume { .. } => {}
