@@ -373,6 +373,7 @@ fn lower_kernel_with(
         barrier_objects: HashMap::new(),
         copy_completions: None,
         constant_locals: HashMap::new(),
+        tokens: HashMap::new(),
         wide: Default::default(),
         kernel_templated: !f.template_args.is_empty(),
         varying: HashSet::new(),
@@ -530,6 +531,9 @@ struct Lx<'a> {
     /// Scalar parameters of inlined functions given a constant and never assigned, by KPL name:
     /// what an `asm` operand that must be a constant (a named barrier's id) may read.
     constant_locals: HashMap<String, u32>,
+    /// `cuda::barrier` arrival tokens by clang declaration id: the local holding the instance
+    /// and the barrier's named id.
+    tokens: HashMap<String, (String, u32)>,
     /// `cuda::barrier` objects by declaration id (`barrier_object.rs`).
     barrier_objects: HashMap<String, barrier_object::BarrierObject>,
     /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).
@@ -1638,6 +1642,9 @@ impl<'a> Lx<'a> {
         }
         if *is_shared && self.barrier_object_decl(id, &ty).is_some() {
             return Ok(());
+        }
+        if let Some(r) = self.arrival_token_decl(v, (id, name), &ty) {
+            return r;
         }
         if let Some(what) = barrier_object::unmodelled_sync_type(&ty) {
             return Err(self.unsupported(what, v));

@@ -10,8 +10,12 @@
 //! confused). A group's copy
 //! (`cuda::memcpy_async(block, dst, src, bytes, bar)`) is taken to be made by the group's first
 //! thread: any other thread's access before the barrier meets it, and the first thread's own
-//! access is a race with its own copy. Split phases (`arrive()` then `wait(token)`), other
-//! expected counts and `cuda::pipeline` are refused with what they are.
+//! access is a race with its own copy. Split phases (`token = bar.arrive()` …
+//! `bar.wait(std::move(token))`) and barriers of a constant number of threads are named
+//! barriers (`kpl::named`, ids from 16 on, one per object): the arrival joins an instance, the
+//! token is a local holding its number, the wait waits for it; `arrive_and_wait` of such an
+//! object is a `bar sync`. Other expected counts and `cuda::pipeline` are refused with what
+//! they are.
 
 use super::{strip, Lx, Node, NodeKind, R};
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, Stmt, StmtKind, Width, WriteMode};
@@ -21,6 +25,37 @@ use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, Stmt, StmtKind, Width, WriteMod
 pub(super) struct BarrierObject {
     /// Initialized with the block's size: its `arrive_and_wait` is the block's barrier.
     every_thread: bool,
+    /// Initialized with a constant number of threads.
+    count: Option<u32>,
+    /// Its id as a named barrier (KPL `bar`): after PTX's 16 hardware barriers, one per object
+    /// in the order the kernel declares them.
+    named_id: u32,
+}
+
+/// The first named barrier id of barrier objects (PTX's own are 0 to 15).
+const FIRST_OBJECT_ID: u32 = 16;
+
+/// `e` without clang's wrappers around an object passed or returned by value
+/// (`ExprWithCleanups`, the token's move construction, temporaries, casts) and `std::move(x)`.
+fn core(mut n: &Node) -> &Node {
+    loop {
+        match &n.kind {
+            NodeKind::Other { kind }
+                if matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups"
+                        | "CXXConstructExpr"
+                        | "MaterializeTemporaryExpr"
+                        | "CXXBindTemporaryExpr"
+                ) && n.children.len() == 1 =>
+            {
+                n = &n.children[0]
+            }
+            NodeKind::ImplicitCast { .. } | NodeKind::Paren if n.children.len() == 1 => n = &n.children[0],
+            NodeKind::Call { callee: Some(c) } if c == "move" && n.children.len() == 2 => n = &n.children[1],
+            _ => return n,
+        }
+    }
 }
 
 /// Whether a type is libcu++'s block-scope barrier.
@@ -69,8 +104,76 @@ impl Lx<'_> {
     /// A `__shared__` barrier object's declaration: no KPL state. `None`: not one.
     pub(super) fn barrier_object_decl(&mut self, id: &str, ty: &str) -> Option<()> {
         is_block_barrier(ty).then(|| {
-            self.barrier_objects.insert(id.to_string(), BarrierObject::default());
+            let named_id = FIRST_OBJECT_ID + self.barrier_objects.len() as u32;
+            self.barrier_objects
+                .insert(id.to_string(), BarrierObject { named_id, ..BarrierObject::default() });
         })
+    }
+
+    /// The named barrier of object `id` with its thread count (`None`: the whole block), for a
+    /// split arrival or a wait; an error where `init` gave no count the lowering knows.
+    fn object_barrier(&self, id: &str, n: &Node) -> R<(u32, Option<u32>)> {
+        match self.barrier_objects.get(id) {
+            Some(b) if b.every_thread => Ok((b.named_id, None)),
+            Some(BarrierObject { count: Some(c), named_id, .. }) => Ok((*named_id, Some(*c))),
+            _ => Err(self.unsupported(
+                "a `cuda::barrier` whose expected count is neither the block's size nor a constant",
+                n,
+            )),
+        }
+    }
+
+    /// `auto token = bar.arrive();`: the arrival, and the token as a local holding the
+    /// instance it joined (what `bar.wait(std::move(token))` waits for). `None`: not a token.
+    pub(super) fn arrival_token_decl(
+        &mut self,
+        v: &Node,
+        (id, name): (&str, &str),
+        ty: &str,
+    ) -> Option<R<()>> {
+        if !ty.contains("::arrival_token") {
+            return None;
+        }
+        let init = v.children.first().map(core)?;
+        let NodeKind::MemberCall { method: Some(m) } = &init.kind else {
+            return Some(Err(self.unsupported("an arrival token not initialized by `bar.arrive()`", v)));
+        };
+        let obj = init.children.first().map(super::strip_callee).and_then(|c| c.children.first());
+        let Some(object) = obj.and_then(|o| self.barrier_object_id(o)) else {
+            return Some(Err(
+                self.unsupported("an arrival token of something else than a `__shared__` `cuda::barrier`", v)
+            ));
+        };
+        if m != "arrive" {
+            return Some(Err(self.unsupported(format!("an arrival token from `{m}`"), v)));
+        }
+        Some(self.split_arrive(&object, init).map(|bar| {
+            let kpl = self.declare(name);
+            self.emit(StmtKind::Local {
+                name: kpl.clone(),
+                init: Some(Expr::Var(crate::kpl::named::arrived(bar))),
+            });
+            self.tokens.insert(id.to_string(), (kpl.clone(), bar));
+            self.bindings.insert(id.to_string(), super::Binding::Scalar { kpl, ty: super::Ty::UInt });
+        }))
+    }
+
+    /// `bar.arrive()` (its one-argument form with 1): an arrival that does not wait. The
+    /// barrier's named id.
+    fn split_arrive(&mut self, object: &str, call: &Node) -> R<u32> {
+        let args: Vec<&Node> =
+            call.children[1..].iter().filter(|c| super::groups::not_default_arg(c)).collect();
+        if let [update] = args.as_slice() {
+            let (e, _) = self.rvalue(update)?;
+            if e.constant_value() != Some(1) {
+                return Err(
+                    self.unsupported("`arrive(n)` of a `cuda::barrier` with a count other than 1", call)
+                );
+            }
+        }
+        let (bar, count) = self.object_barrier(object, call)?;
+        self.emit(StmtKind::NamedBarrier { id: bar, count, wait: false });
+        Ok(bar)
     }
 
     /// The barrier object `n` names (`bar`, or `&bar`).
@@ -96,8 +199,10 @@ impl Lx<'_> {
                 let id = self.barrier_object_id(&args[0])?;
                 Some(self.rvalue(&args[1]).map(|(count, _)| {
                     let every = is_block_size(&count);
+                    let constant = count.constant_value();
                     if let Some(b) = self.barrier_objects.get_mut(&id) {
                         b.every_thread = every;
+                        b.count = constant;
                     }
                 }))
             }
@@ -234,14 +339,29 @@ impl Lx<'_> {
                 self.emit(StmtKind::Barrier);
                 Ok(())
             }
-            "arrive_and_wait" => Err(self.unsupported(
-                "`arrive_and_wait` of a `cuda::barrier` not initialized for every thread of the block (`init(&bar, blockDim.x)`)",
-                n,
-            )),
-            "arrive" | "wait" => Err(self.unsupported(
-                format!("`{method}` of a `cuda::barrier` (a split arrive and wait: not modelled yet)"),
-                n,
-            )),
+            // Initialized for part of the block: a named barrier of that many threads.
+            "arrive_and_wait" => self.object_barrier(&id, n).map(|(bar, count)| {
+                self.emit(StmtKind::NamedBarrier { id: bar, count, wait: true });
+            }),
+            // The token dropped: an arrival that nobody waits for.
+            "arrive" => self.split_arrive(&id, n).map(|_| ()),
+            "wait" => {
+                let token = n.children.get(1).map(core);
+                let known = token.and_then(|t| match &strip(t).kind {
+                    NodeKind::DeclRef { decl_id, .. } => self.tokens.get(decl_id.as_str()).cloned(),
+                    _ => None,
+                });
+                match known {
+                    Some((local, bar)) if Ok(bar) == self.object_barrier(&id, n).map(|b| b.0) => {
+                        self.emit(StmtKind::NamedWait { id: bar, instance: Expr::Var(local) });
+                        Ok(())
+                    }
+                    _ => Err(self.unsupported(
+                        "`wait` of a `cuda::barrier` on a token other than one this barrier's `arrive()` gave to a local",
+                        n,
+                    )),
+                }
+            }
             _ => Err(self.unsupported(format!("`{method}` of a `cuda::barrier`"), n)),
         })
     }
