@@ -458,14 +458,14 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
         Some(StmtKind::NamedBarrier { id, count, .. }) => (*id, *count),
         _ => (0, None),
     };
-    let waits_for = match how {
-        Some(n) => format!("{n} threads"),
-        None => "every thread of the block".to_string(),
+    let barrier_of = match how {
+        Some(n) => format!("a barrier of {n} threads"),
+        None => "a barrier of the whole block".to_string(),
     };
     let (message, label) = match problem {
         NamedProblem::Count { expected, found } => (
             format!("named barrier {id} waits for {expected} threads, but {found} threads of a block join it"),
-            format!("waits for {waits_for}"),
+            barrier_of.clone(),
         ),
         NamedProblem::Counts { first, second } => (
             format!("the statements of named barrier {id} wait for different numbers of threads ({first} and {second})"),
@@ -481,7 +481,7 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
         ),
         NamedProblem::Uncounted(_) => (
             format!("possible named barrier mismatch: the threads that join named barrier {id} could not be counted"),
-            format!("waits for {waits_for}"),
+            barrier_of,
         ),
     };
     let mut d = Diagnostic::error(message, stmt_span(k, dv.barrier)).with_label(label);
@@ -500,7 +500,7 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
         NamedProblem::Uncounted(why) => format!("reported as possible: {why}"),
         _ => "every instance of a named barrier must be joined by exactly the number of threads it waits for (`bar.sync id, n`: n threads; without n, the whole block): otherwise it completes early, or never".to_string(),
     });
-    if let Some(why) = &dv.undecided {
+    if let Some(why) = dv.undecided.as_ref().filter(|_| !matches!(problem, NamedProblem::Uncounted(_))) {
         d = d.with_note(format!("reported as possible: {why}"));
     }
     k.locate(d)

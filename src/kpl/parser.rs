@@ -516,7 +516,8 @@ impl Parser<'_> {
     }
 
     fn check_var(&self, name: &str, sp: Span) -> Result<(), Diagnostic> {
-        if self.vars.contains(name) {
+        // A named barrier's counter is declared for the kernel after parsing (`kpl::named`).
+        if self.vars.contains(name) || crate::kpl::named::is_counter(name) {
             Ok(())
         } else if self.arrays.iter().any(|a| a.name == name) {
             Err(Diagnostic::error(format!("`{name}` is an array"), sp)

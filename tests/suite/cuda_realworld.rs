@@ -203,7 +203,7 @@ fn categories(json: &str) -> Result<BTreeSet<String>, String> {
             match finding["rule"].as_str() {
                 Some("data-race") => got.insert("race".to_string()),
                 Some("grid-race") => got.insert("grid-race".to_string()),
-                Some("barrier-divergence" | "warp-barrier-divergence") => {
+                Some("barrier-divergence" | "warp-barrier-divergence" | "named-barrier-mismatch") => {
                     got.insert("divergence".to_string())
                 }
                 Some("out-of-bounds") => got.insert("out-of-bounds".to_string()),
