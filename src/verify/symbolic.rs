@@ -467,7 +467,7 @@ impl<'a> SymExec<'a> {
                     if let Some(e) = els {
                         let nc = c.not();
                         self.block(e, &Bool::and(&[enabled, &nc]));
-                        let after_else = std::mem::replace(&mut self.env, HashMap::default());
+                        let after_else = std::mem::take(&mut self.env);
                         self.env = merge_both(&c, after_then, after_else, before);
                         let wrap_else = std::mem::take(&mut self.nowrap);
                         self.nowrap = wrap::merge(&nc, wrap_else, wrap_merged);
