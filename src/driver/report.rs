@@ -467,6 +467,10 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
             format!("named barrier {id} waits for {expected} threads, but {found} threads of a block join it"),
             barrier_of.clone(),
         ),
+        NamedProblem::PartialWarp { warp } => (
+            format!("named barrier {id} is joined by some threads of warp {warp} and not by others"),
+            barrier_of.clone(),
+        ),
         NamedProblem::Counts { first, second } => (
             format!("the statements of named barrier {id} wait for different numbers of threads ({first} and {second})"),
             "a different count".to_string(),

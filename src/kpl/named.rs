@@ -19,6 +19,10 @@ use super::ast::{BinOp, Block, Expr, Kernel, Place, Stmt, StmtKind};
 use crate::span::Span;
 use std::collections::BTreeSet;
 
+/// The first id of barriers that are libcu++ barrier objects (counted by threads); PTX's named
+/// barriers are `0..=15` (counted by warps).
+pub const FIRST_OBJECT_ID: u32 = 16;
+
 /// The counter of thread participations in barrier `id`.
 pub fn arrived(id: u32) -> String {
     format!("__nb{id}_arrived")

@@ -70,6 +70,8 @@ pub enum NamedProblem {
     Unequal,
     /// The number of threads that join it differs from the count it waits for.
     Count { expected: u64, found: u64 },
+    /// Some threads of a warp join it and others do not (PTX counts arrivals by warps).
+    PartialWarp { warp: u64 },
     /// Statements of one barrier wait for different counts.
     Counts { first: u64, second: u64 },
     /// A thread that did not wait at its `j`-th participation may join again before instance
@@ -144,7 +146,11 @@ impl Z3Oracle {
                 None => self.block_size().ok_or_else(|| "the block size is not known".to_string()),
             };
             match expected.and_then(|e| self.named_participants(key, id).map(|f| (e, f))) {
-                Ok((expected, found)) if found != expected => {
+                Ok((_, Participants { partial_warp: Some(warp), .. })) => {
+                    report(verdict, first, None, NamedProblem::PartialWarp { warp });
+                    continue;
+                }
+                Ok((expected, Participants { count: found, .. })) if found != expected => {
                     report(verdict, first, None, NamedProblem::Count { expected, found });
                     continue;
                 }
@@ -238,42 +244,45 @@ impl Z3Oracle {
     /// How many threads of a block join barrier `id`: thread 1's total evaluated at every thread
     /// id of the block (the launch must fix the block's size, and the total must not depend on
     /// anything else that differs between threads or blocks).
-    fn named_participants(&mut self, key: u64, id: u32) -> Result<u64, String> {
+    fn named_participants(&mut self, key: u64, id: u32) -> Result<Participants, String> {
         let an = self.analyses.get(&key).ok_or("internal")?;
-        let dims: Vec<u64> = self
-            .opts
-            .geometry
-            .block_dim
-            .ok_or("the block size is not known")?
-            .iter()
-            .map(|&d| u64::from(d))
-            .collect();
+        let dims: [u64; 3] =
+            self.opts.geometry.block_dim.ok_or("the block size is not known")?.map(u64::from);
         let size: u64 = dims.iter().product();
         if size > crate::limits::MAX_COUNTED_THREADS {
             return Err(format!("the block has {size} threads, more than are counted one by one"));
         }
         let t = total(&an.block.traces[0], id);
         let tid = &an.block.ids[0].tid;
-        let mut found = 0;
+        let block_dim = &an.launch.block_dim;
+        let dim_values = dims.map(|d| BV::from_u64(d, W));
+        // Linear thread ids in CUDA's order: x fastest.
+        let mut joins = Vec::with_capacity(size as usize);
         for z in 0..dims[2] {
             for y in 0..dims[1] {
                 for x in 0..dims[0] {
                     let values = [x, y, z].map(|v| BV::from_u64(v, W));
-                    let subst: Vec<(&BV, &BV)> = tid.iter().zip(values.iter()).collect();
-                    let n = t.substitute(&subst).simplify();
-                    match n.as_u64() {
-                        Some(0) => {}
-                        Some(_) => found += 1,
-                        None => {
-                            return Err(format!(
+                    let subst: Vec<(&BV, &BV)> = tid
+                        .iter()
+                        .zip(values.iter())
+                        .chain(block_dim.iter().zip(dim_values.iter()))
+                        .collect();
+                    match t.substitute(&subst).simplify().as_u64() {
+                        Some(n) => joins.push(n > 0),
+                        None => return Err(format!(
                             "how often thread ({x}, {y}, {z}) joins it depends on more than its thread index"
-                        ))
-                        }
+                        )),
                     }
                 }
             }
         }
-        Ok(found)
+        let count = joins.iter().filter(|j| **j).count() as u64;
+        // PTX counts a named barrier's arrivals by warps: a warp partly in is not modelled
+        // (libcu++'s barrier objects count threads).
+        let partial_warp = (id < crate::kpl::named::FIRST_OBJECT_ID)
+            .then(|| joins.chunks(32).position(|w| w.iter().any(|j| *j) && !w.iter().all(|j| *j)))
+            .flatten();
+        Ok(Participants { count, partial_warp: partial_warp.map(|w| w as u64) })
     }
 
     /// Two threads where thread 1 joins barrier `id` at `y` again after a participation it did
@@ -307,6 +316,13 @@ impl Z3Oracle {
         }
         query(&an.block, &an.launch, &extra, None, [&oy.loops, &oz.loops], &mut self.stats)
     }
+}
+
+/// The threads of a block that join a named barrier.
+struct Participants {
+    count: u64,
+    /// A warp some of whose threads join it and others do not.
+    partial_warp: Option<u64>,
 }
 
 /// A named barrier statement, for the checks.

@@ -32,8 +32,7 @@ pub(super) struct BarrierObject {
     named_id: u32,
 }
 
-/// The first named barrier id of barrier objects (PTX's own are 0 to 15).
-const FIRST_OBJECT_ID: u32 = 16;
+use crate::kpl::named::FIRST_OBJECT_ID;
 
 /// `e` without clang's wrappers around an object passed or returned by value
 /// (`ExprWithCleanups`, the token's move construction, temporaries, casts) and `std::move(x)`.
