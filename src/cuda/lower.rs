@@ -427,6 +427,7 @@ fn lower_kernel_with(
     }
     let n = lx.places.len();
     let fn_pointers = lx.kernel_fn_pointers();
+    let barrier_names = lx.barrier_names();
     let mut kernel = Kernel {
         name,
         params: lx.params,
@@ -443,6 +444,7 @@ fn lower_kernel_with(
         file: None,
         dynamic_shared: lx.dynamic_shared.clone().and_then(|(kpl, unit)| unit.map(|u| (kpl, u))),
         param_arrays: lx.param_arrays.clone(),
+        barrier_names,
     };
     crate::kpl::named::add_counters(&mut kernel).map_err(|e| Diagnostic::error(e.message, body_span))?;
     crate::kpl::assign_default_names(&mut kernel, src);
@@ -1640,7 +1642,7 @@ impl<'a> Lx<'a> {
             self.bindings.insert(id.clone(), Binding::Array { kpl, elem, rank: dims.len() });
             return Ok(());
         }
-        if *is_shared && self.barrier_object_decl(id, &ty).is_some() {
+        if *is_shared && self.barrier_object_decl((id, name), &ty).is_some() {
             return Ok(());
         }
         if let Some(r) = self.arrival_token_decl(v, (id, name), &ty) {

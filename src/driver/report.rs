@@ -458,33 +458,38 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
         Some(StmtKind::NamedBarrier { id, count, .. }) => (*id, *count),
         _ => (0, None),
     };
+    // A libcu++ barrier object by its name, a PTX barrier by its id.
+    let which = match k.barrier_names.get(&id) {
+        Some(name) => format!("barrier `{name}`"),
+        None => format!("named barrier {id}"),
+    };
     let barrier_of = match how {
         Some(n) => format!("a barrier of {n} threads"),
         None => "a barrier of the whole block".to_string(),
     };
     let (message, label) = match problem {
         NamedProblem::Count { expected, found } => (
-            format!("named barrier {id} waits for {expected} threads, but {found} threads of a block join it"),
+            format!("{which} waits for {expected} threads, but {found} threads of a block join it"),
             barrier_of.clone(),
         ),
         NamedProblem::PartialWarp { warp } => (
-            format!("named barrier {id} is joined by some threads of warp {warp} and not by others"),
+            format!("{which} is joined by some threads of warp {warp} and not by others"),
             barrier_of.clone(),
         ),
         NamedProblem::Counts { first, second } => (
-            format!("the statements of named barrier {id} wait for different numbers of threads ({first} and {second})"),
+            format!("the statements of {which} wait for different numbers of threads ({first} and {second})"),
             "a different count".to_string(),
         ),
         NamedProblem::Unequal => (
-            format!("threads may join named barrier {id} a different number of times"),
+            format!("threads may join {which} a different number of times"),
             "joined unequally often".to_string(),
         ),
         NamedProblem::Overrun => (
-            format!("a thread may join named barrier {id} again before the instance it arrived at completed"),
+            format!("a thread may join {which} again before the instance it arrived at completed"),
             "may join the next instance early".to_string(),
         ),
         NamedProblem::Uncounted(_) => (
-            format!("possible named barrier mismatch: the threads that join named barrier {id} could not be counted"),
+            format!("possible named barrier mismatch: the threads that join {which} could not be counted"),
             barrier_of,
         ),
     };

@@ -854,6 +854,9 @@ pub struct Kernel {
     /// and the bytes of one of its elements, for the size the host's allocation gives it. Empty
     /// for KPL files.
     pub param_arrays: std::collections::BTreeMap<usize, (String, u32)>,
+    /// The source names of named barriers that are libcu++ barrier objects (`ready` for id 16),
+    /// for reports; PTX's barriers are named by their id.
+    pub barrier_names: std::collections::BTreeMap<u32, String>,
     /// The file the kernel is written in when it is not the input: a header the input
     /// includes. Spans, places and label names are then into that file's text, and its places
     /// are not placeable (`fix` edits the input only). `None` for KPL files and for kernels of

@@ -79,5 +79,6 @@ pub fn normalized(k: &Kernel) -> Kernel {
         file: None,
         dynamic_shared: None,
         param_arrays: Default::default(),
+        barrier_names: Default::default(),
     }
 }

@@ -175,6 +175,7 @@ impl Parser<'_> {
             file: None,
             dynamic_shared: None,
             param_arrays: Default::default(),
+            barrier_names: Default::default(),
         };
         compute_places(&mut k, self.src);
         Ok(k)

@@ -269,9 +269,11 @@ impl Z3Oracle {
                         .collect();
                     match t.substitute(&subst).simplify().as_u64() {
                         Some(n) => joins.push(n > 0),
-                        None => return Err(format!(
+                        None => {
+                            return Err(format!(
                             "how often thread ({x}, {y}, {z}) joins it depends on more than its thread index"
-                        )),
+                        ))
+                        }
                     }
                 }
             }

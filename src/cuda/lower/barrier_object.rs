@@ -21,8 +21,10 @@ use super::{strip, Lx, Node, NodeKind, R};
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, Stmt, StmtKind, Width, WriteMode};
 
 /// What the lowering knows of a barrier object.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct BarrierObject {
+    /// Its name in the source.
+    name: String,
     /// Initialized with the block's size: its `arrive_and_wait` is the block's barrier.
     every_thread: bool,
     /// Initialized with a constant number of threads.
@@ -101,12 +103,17 @@ pub(super) fn unmodelled_sync_type(ty: &str) -> Option<&'static str> {
 
 impl Lx<'_> {
     /// A `__shared__` barrier object's declaration: no KPL state. `None`: not one.
-    pub(super) fn barrier_object_decl(&mut self, id: &str, ty: &str) -> Option<()> {
+    pub(super) fn barrier_object_decl(&mut self, (id, name): (&str, &str), ty: &str) -> Option<()> {
         is_block_barrier(ty).then(|| {
             let named_id = FIRST_OBJECT_ID + self.barrier_objects.len() as u32;
-            self.barrier_objects
-                .insert(id.to_string(), BarrierObject { named_id, ..BarrierObject::default() });
+            let object = BarrierObject { name: name.to_string(), named_id, ..BarrierObject::default() };
+            self.barrier_objects.insert(id.to_string(), object);
         })
+    }
+
+    /// The source names of the barrier objects, by named barrier id (`Kernel::barrier_names`).
+    pub(super) fn barrier_names(&self) -> std::collections::BTreeMap<u32, String> {
+        self.barrier_objects.values().map(|b| (b.named_id, b.name.clone())).collect()
     }
 
     /// The named barrier of object `id` with its thread count (`None`: the whole block), for a
