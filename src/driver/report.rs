@@ -617,6 +617,9 @@ pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnosti
                 d = d.with_note("help: `__syncwarp()` may go where `__syncthreads()` cannot (inside code that whole warps run): run `fix` without `--no-warp`");
             }
             d = with_warp_sync_help(k, race, d);
+            if !crate::kpl::named::ids(k).is_empty() {
+                d = d.with_note("help: inside code that only some warps run (a warp role), order the accesses with the kernel's named barriers: a `bar.sync id, n` of that role's n threads between them, or a `bar.arrive` after the write and a `bar.sync` of the same barrier before the read");
+            }
             for b in blocks {
                 if k.flag_guards.contains(b) {
                     d = d

@@ -110,15 +110,20 @@ pub struct CounterError {
 pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
     let ids = ids(k);
     // Declarations already at the start (a printed kernel read back).
-    let declared: Vec<String> = k
-        .body
-        .stmts
-        .iter()
-        .map_while(|s| match &s.kind {
-            StmtKind::Local { name, init: Some(Expr::Const(0)) } if is_counter(name) => Some(name.clone()),
-            _ => None,
-        })
-        .collect();
+    // Declarations already at the start (a printed kernel read back), possibly after barriers
+    // placed at the body's start.
+    let mut declared: Vec<String> = Vec::new();
+    let mut skip = 0;
+    for (i, s) in k.body.stmts.iter().enumerate() {
+        match &s.kind {
+            StmtKind::Local { name, init: Some(Expr::Const(0)) } if is_counter(name) => {
+                declared.push(name.clone());
+                skip = i + 1;
+            }
+            StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync => {}
+            _ => break,
+        }
+    }
     let wanted: Vec<String> = ids.iter().flat_map(|&id| [arrived(id), waited(id), unwaited(id)]).collect();
     if !declared.is_empty() && declared != wanted {
         return Err(CounterError {
@@ -128,7 +133,6 @@ pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
     }
     let stmts = std::mem::take(&mut k.body.stmts);
     let mut body = Block { label: k.body.label, start: k.body.start, stmts, span: k.body.span };
-    let skip = declared.len();
     let result = fill_block(k, &mut body, skip);
     k.body.stmts = body.stmts;
     result?;
@@ -136,7 +140,7 @@ pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
         let decls: Vec<Stmt> = wanted
             .iter()
             .map(|name| Stmt {
-                label: k.fresh_label(format!("{name}:decl"), not_placeable()),
+                label: k.fresh_label(format!("{name}:decl"), Place::Not("a named barrier's counter".into())),
                 kind: StmtKind::Local { name: name.clone(), init: Some(Expr::Const(0)) },
                 span: Span::default(),
             })
@@ -147,18 +151,23 @@ pub fn add_counters(k: &mut Kernel) -> Result<(), CounterError> {
 }
 
 fn not_placeable() -> Place {
-    Place::Not("a named barrier's counter update".into())
+    Place::Not("beside a named barrier: its counter updates go with it".into())
 }
 
 /// Adds the missing updates in `b` (its first `skip` statements are the declarations), and
 /// checks that no other statement assigns a counter.
 fn fill_block(k: &mut Kernel, b: &mut Block, skip: usize) -> Result<(), CounterError> {
+    // A barrier placed between a named barrier statement and its updates (a kernel printed
+    // with barriers inserted at every label) does not separate them: they are still its own.
+    let is_sync = |s: &Stmt| matches!(s.kind, StmtKind::Barrier | StmtKind::Syncwarp | StmtKind::Gridsync);
     let old = std::mem::take(&mut b.stmts);
     let mut out: Vec<Stmt> = Vec::with_capacity(old.len() + 4);
     // Indices into `out` of the updates that belong to a barrier statement beside them.
     let mut canonical = BTreeSet::new();
-    let mut old = old.into_iter().peekable();
-    while let Some(s) = old.next() {
+    let mut i = 0;
+    while i < old.len() {
+        let s = old[i].clone();
+        i += 1;
         let (before, after) = updates(&s.kind);
         if before.is_empty() && after.is_empty() {
             out.push(s);
@@ -174,24 +183,42 @@ fn fill_block(k: &mut Kernel, b: &mut Block, skip: usize) -> Result<(), CounterE
             kind,
             span,
         };
-        let n = before.len();
-        let start = out.len().saturating_sub(n);
-        let present = out.len() >= skip + n
-            && out[start..].iter().map(|x| &x.kind).eq(before.iter())
-            && (start..out.len()).all(|j| !canonical.contains(&j));
-        if !present {
+        // The statements before it, barriers skipped, that would be its updates.
+        let near: Vec<usize> =
+            (skip..out.len()).rev().filter(|&j| !is_sync(&out[j])).take(before.len()).collect();
+        let present = near.len() == before.len()
+            && near.iter().rev().map(|&j| &out[j].kind).eq(before.iter())
+            && near.iter().all(|j| !canonical.contains(j));
+        if present {
+            canonical.extend(near);
+        } else {
             for kind in before {
                 let update = fresh(k, kind);
                 out.push(update);
+                canonical.insert(out.len() - 1);
             }
         }
-        canonical.extend(out.len() - n..out.len());
+        let barrier = s.label;
         out.push(s);
         for kind in after {
-            let update = match old.next_if(|next| next.kind == kind) {
-                Some(present) => present,
-                None => fresh(k, kind),
+            let mut next = i;
+            while next < old.len() && is_sync(&old[next]) {
+                next += 1;
+            }
+            let update = if next < old.len() && old[next].kind == kind {
+                // Keep the barriers in between where they are, then the update.
+                out.extend(old[i..next].iter().cloned());
+                i = next + 1;
+                old[next].clone()
+            } else {
+                fresh(k, kind)
             };
+            // A barrier placed after the statement goes after its update, which keeps the
+            // statement's place: the update stays directly beside the statement.
+            let (b, u) = (barrier.0 as usize, update.label.0 as usize);
+            if b < k.places.len() && u < k.places.len() && !matches!(k.places[b], Place::Not(_)) {
+                k.places[u] = std::mem::replace(&mut k.places[b], not_placeable());
+            }
             out.push(update);
             canonical.insert(out.len() - 1);
         }
