@@ -44,17 +44,21 @@ impl SyncStyle {
             return match kind {
                 BarrierKind::Block => "barrier;".into(),
                 BarrierKind::Warp => "syncwarp;".into(),
+                BarrierKind::Named { id, count } => format!("bar sync {id}, {count};"),
             };
+        }
+        if let BarrierKind::Named { id, count } = kind {
+            return format!("asm volatile(\"bar.sync {id}, {count};\" ::: \"memory\");");
         }
         let at = k.place(l).anchor();
         let group = match kind {
-            BarrierKind::Block => &self.block,
+            BarrierKind::Block | BarrierKind::Named { .. } => &self.block,
             BarrierKind::Warp => &self.warp,
         };
         match (group, at) {
             (Some((text, from, to)), Some(at)) if at >= *from && at <= *to => text.clone(),
             _ => match kind {
-                BarrierKind::Block => "__syncthreads();".into(),
+                BarrierKind::Block | BarrierKind::Named { .. } => "__syncthreads();".into(),
                 BarrierKind::Warp => "__syncwarp();".into(),
             },
         }

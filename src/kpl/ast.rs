@@ -1074,10 +1074,20 @@ impl Kernel {
         self.insert_sync_after(after, true)
     }
 
+    /// Like [`Kernel::insert_barrier_after`] for a named barrier `bar sync id, count` (its counter
+    /// updates are not added: `kpl::named::add_counters` does that).
+    pub fn insert_named_after(&mut self, after: Label, id: u32, count: u32) -> Option<Label> {
+        self.insert_stmt_after(after, "n", StmtKind::NamedBarrier { id, count: Some(count), wait: true })
+    }
+
     fn insert_sync_after(&mut self, after: Label, warp: bool) -> Option<Label> {
-        let name = format!("{}{}", if warp { "w" } else { "b" }, self.label_name(after));
-        let fresh = Label(self.label_names.len() as u32);
         let kind = if warp { StmtKind::Syncwarp } else { StmtKind::Barrier };
+        self.insert_stmt_after(after, if warp { "w" } else { "b" }, kind)
+    }
+
+    fn insert_stmt_after(&mut self, after: Label, prefix: &str, kind: StmtKind) -> Option<Label> {
+        let name = format!("{prefix}{}", self.label_name(after));
+        let fresh = Label(self.label_names.len() as u32);
         fn go(b: &mut Block, after: Label, fresh: Label, kind: &StmtKind) -> bool {
             let barrier = Stmt { label: fresh, kind: kind.clone(), span: Span::default() };
             if b.start == after {

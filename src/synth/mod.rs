@@ -21,6 +21,7 @@
 //! `keep_barriers`, divergent barriers of the input are removed and synthesis starts again.
 
 mod naive;
+mod named;
 mod paper;
 mod units;
 
@@ -165,6 +166,10 @@ pub enum BarrierKind {
     /// `__syncwarp()` (`syncwarp;`): orders the threads of one warp; legal where every lane of a
     /// warp gets there, even if not every warp of the block does.
     Warp,
+    /// Another instance of the kernel's own named barrier (`bar.sync id, count`) in the code
+    /// its threads run (a warp role, half of the block): where no `__syncthreads()` fits because
+    /// only those threads get there (`named_repair`).
+    Named { id: u32, count: u32 },
 }
 
 /// A divergent barrier of the input that synthesis removed (the races it was meant to separate
@@ -252,6 +257,27 @@ pub fn synthesize(
 /// launch would accept a placement that races under another's). Fewer oracles than kernels is
 /// [`SynthError::OracleCount`].
 pub fn synthesize_group(
+    kernels: &[Kernel],
+    oracles: &mut [&mut dyn Oracle],
+    opts: &SynthOptions,
+) -> Result<(Vec<Synthesis>, SynthStats), SynthError> {
+    let (results, stats) = synthesize_group_placed(kernels, oracles, opts)?;
+    // A race in code only some warps run, repaired with the kernel's own named barrier: only
+    // for a kernel that shares its source with no other (an instance there would be every
+    // sharer's, verified under one launch only).
+    if kernels.len() != 1 {
+        return Ok((results, stats));
+    }
+    let repaired = results
+        .into_iter()
+        .zip(oracles.iter_mut())
+        .map(|(r, o)| named::named_repair(r, &mut **o, &opts.cost))
+        .collect();
+    Ok((repaired, stats))
+}
+
+/// [`synthesize_group`] before named barriers repair what no block barrier can.
+fn synthesize_group_placed(
     kernels: &[Kernel],
     oracles: &mut [&mut dyn Oracle],
     opts: &SynthOptions,

@@ -133,7 +133,7 @@ impl Unit<'_> {
     /// label order.
     pub fn labels_at(&self, chosen: &BTreeSet<Var>, kind: BarrierKind) -> Vec<Label> {
         let vars = match kind {
-            BarrierKind::Block => &self.var_of,
+            BarrierKind::Block | BarrierKind::Named { .. } => &self.var_of,
             BarrierKind::Warp => &self.warp_var_of,
         };
         vars.iter().filter(|(_, v)| chosen.contains(v)).map(|(l, _)| *l).collect()
@@ -161,7 +161,7 @@ impl Unit<'_> {
     pub fn cost_at(&self, l: Label, kind: BarrierKind) -> Ratio {
         let c = self.cost.get(&l).cloned().unwrap_or_else(|| Ratio::new(0, 1));
         match kind {
-            BarrierKind::Block => c,
+            BarrierKind::Block | BarrierKind::Named { .. } => c,
             BarrierKind::Warp => c.times(&warp_factor()),
         }
     }

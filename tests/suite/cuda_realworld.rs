@@ -226,10 +226,14 @@ fn show(set: &BTreeSet<String>) -> String {
 }
 
 /// Barriers in the text: `__syncthreads()`, a cooperative group's `.sync()` (what `fix` inserts
-/// in files that synchronize through a `thread_block`) and `__syncwarp()` (where the racing
-/// threads share a warp).
+/// in files that synchronize through a `thread_block`), `__syncwarp()` (where the racing
+/// threads share a warp) and a named barrier written as `fix` writes one (`"bar.sync 1, 128;"`
+/// in an `asm` statement, where only a warp role's threads get there).
 fn count_barriers(text: &str) -> usize {
-    ["__syncthreads()", ".sync()", "__syncwarp()"].iter().map(|b| text.matches(b).count()).sum()
+    ["__syncthreads()", ".sync()", "__syncwarp()", "\"bar.sync "]
+        .iter()
+        .map(|b| text.matches(b).count())
+        .sum()
 }
 
 /// Runs `fix` on a copy; None when it behaves as expected, else what happened.
