@@ -1988,6 +1988,8 @@ impl<'a> Lx<'a> {
                 let (lhs, rhs) = self.two(n)?;
                 let op = op.trim_end_matches('=').to_string();
                 let (v, vt) = self.rvalue(rhs)?;
+                // As in a binary operator: `j += dx` of an `int dx` adds a signed number.
+                let vt = self.unconverted_ty(rhs, vt);
                 let target = self.target(lhs)?;
                 self.update(target, &op, v, vt, n)
             }
@@ -2981,18 +2983,45 @@ impl<'a> Lx<'a> {
         // An unsigned sum or product whose operands are unsigned numbers is C's unsigned
         // arithmetic, and the no-wrap assumption reads its operands as unsigned numbers (`uadd`,
         // `umul`): `i + n` with `unsigned n = 4294966800` is a number near 2^32, not `i - 496`.
-        // When an operand is a signed value converted by C's usual conversions (`threadIdx.x +
-        // dx` with `int dx = -1`) or a difference (`threadIdx.x - 1 + r`), the program means a
-        // signed offset, and the signed reading stays (docs/semantics.md, "Integer model").
+        // An operand that is a signed value converted by C's usual conversions (`threadIdx.x +
+        // dx` with `int dx = -1`) or a difference (`threadIdx.x - 1 + r`) means a signed
+        // number, so it keeps the signed reading; the other operand keeps its own: with one
+        // unsigned number the operator is `iuadd`/`iumul` (or `uiadd`/`uimul`), which reads
+        // the unsigned one as an unsigned number (`int i` plus `4294966800u` is as far from
+        // `i - 496` as the unsigned sum) and the signed one as a signed number
+        // (docs/semantics.md, "Integer model").
         let plain = |e: &Expr, ty: Ty| match ty {
             Ty::UInt => !mixed_signs(e),
             _ => e.constant_value().is_some_and(|v| (v as i32) >= 0),
         };
-        let unsigned_arith = u && plain(&a, ta) && plain(&b, tb);
+        let (pa, pb) = (u && plain(&a, ta), u && plain(&b, tb));
+        let unsigned_arith = pa && pb;
+        // With one unsigned number beside a signed one: `Add` when that number is below 2^31
+        // anyway (a constant, a launch id or dimension, a `uadd`/`umul` whose own condition
+        // bounds it), so the reading changes nothing; else `iuadd`/`iumul` (`uiadd`/`uimul` when
+        // the unsigned number comes first: the source's order stays, which the solver's
+        // heuristics are sensitive to).
+        let mixed = matches!(op, "+" | "*") && pa != pb && !below_2_31(if pa { &a } else { &b });
         let (bop, rt) = match op {
-            "+" => (if unsigned_arith { BinOp::UAdd } else { BinOp::Add }, t),
+            "+" => (
+                match (unsigned_arith, mixed, pa) {
+                    (true, ..) => BinOp::UAdd,
+                    (_, true, false) => BinOp::IUAdd,
+                    (_, true, true) => BinOp::UIAdd,
+                    _ => BinOp::Add,
+                },
+                t,
+            ),
             "-" => (BinOp::Sub, t),
-            "*" => (if unsigned_arith { BinOp::UMul } else { BinOp::Mul }, t),
+            "*" => (
+                match (unsigned_arith, mixed, pa) {
+                    (true, ..) => BinOp::UMul,
+                    (_, true, false) => BinOp::IUMul,
+                    (_, true, true) => BinOp::UIMul,
+                    _ => BinOp::Mul,
+                },
+                t,
+            ),
             "/" => (if u { BinOp::UDiv } else { BinOp::Div }, t),
             "%" => (if u { BinOp::URem } else { BinOp::Rem }, t),
             "<<" => (BinOp::Shl, t),
@@ -3757,8 +3786,29 @@ fn strip_discard(n: &Node) -> &Node {
 /// is `4 * threadIdx.x + 4` to the programmer, through a value near 2^32 in C).
 fn mixed_signs(e: &Expr) -> bool {
     match e {
-        Expr::Unary(UnOp::Neg, _) | Expr::Binary(BinOp::Sub | BinOp::Add | BinOp::Mul, ..) => true,
+        Expr::Unary(UnOp::Neg, _)
+        | Expr::Binary(
+            BinOp::Sub | BinOp::Add | BinOp::Mul | BinOp::IUAdd | BinOp::UIAdd | BinOp::IUMul | BinOp::UIMul,
+            ..,
+        ) => true,
         Expr::Binary(BinOp::UAdd | BinOp::UMul, a, b) => mixed_signs(a) || mixed_signs(b),
+        _ => false,
+    }
+}
+
+/// Whether an unsigned value is below 2^31 whatever the no-wrap assumption says: a constant
+/// there, a launch id or dimension (CUDA's limits), a `uadd`/`umul` (its own no-wrap condition
+/// bounds its result), a quotient by or a remainder of a constant that keeps it there
+/// (`udiv(u, 2)`, `urem(u, 32)`, `ushr(u, 1)`), a mask below 2^31 (`u & 255`).
+fn below_2_31(e: &Expr) -> bool {
+    let c = |e: &Expr| e.constant_value();
+    match e {
+        Expr::Const(v) => (*v as i32) >= 0,
+        Expr::Builtin(_) | Expr::Binary(BinOp::UAdd | BinOp::UMul, ..) => true,
+        Expr::Binary(BinOp::UDiv, _, d) => c(d).is_some_and(|d| d >= 2),
+        Expr::Binary(BinOp::UShr, _, d) => c(d).is_some_and(|d| (1..32).contains(&d)),
+        Expr::Binary(BinOp::URem, _, d) => c(d).is_some_and(|d| (1..=1 << 31).contains(&d)),
+        Expr::Binary(BinOp::BitAnd, x, y) => [x, y].iter().any(|v| c(v).is_some_and(|v| (v as i32) >= 0)),
         _ => false,
     }
 }

@@ -931,9 +931,9 @@ impl<'a> SymExec<'a> {
                 }
                 let (x, y) = (self.eval(a), self.eval(b));
                 match op {
-                    Add | UAdd => x.bvadd(&y),
+                    Add | UAdd | IUAdd | UIAdd => x.bvadd(&y),
                     Sub => x.bvsub(&y),
-                    Mul | UMul => x.bvmul(&y),
+                    Mul | UMul | IUMul | UIMul => x.bvmul(&y),
                     Div => x.bvsdiv(&y),
                     Rem => x.bvsrem(&y),
                     UDiv => x.bvudiv(&y),
@@ -975,7 +975,9 @@ impl<'a> SymExec<'a> {
                 let (term, p) = self.pow2.get(v)?;
                 self.env.get(v).filter(|cur| cur.ast_eq(term)).map(|_| p.clone())
             }
-            Expr::Binary(BinOp::Mul | BinOp::UMul, a, b) => Some(self.pow2_of(a)?.times(&self.pow2_of(b)?)),
+            Expr::Binary(BinOp::Mul | BinOp::UMul | BinOp::IUMul | BinOp::UIMul, a, b) => {
+                Some(self.pow2_of(a)?.times(&self.pow2_of(b)?))
+            }
             Expr::Binary(BinOp::Shl, a, b) => match **b {
                 Expr::Const(c) if c < 32 => Some(self.pow2_of(a)?.times(&Pow2::constant(1 << c)?)),
                 _ => None,
