@@ -547,15 +547,39 @@ struct Lx<'a> {
     param_arrays: BTreeMap<usize, (String, u32)>,
 }
 
-/// The mask of the values of an unsigned integer type narrower than a word (`unsigned char`:
-/// `0xff`), qualifiers ignored; `None` for other types.
-fn narrow_unsigned_mask(ty: &str) -> Option<u32> {
-    let words: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+/// An integer type narrower than a word: its width in bits and whether it is signed
+/// (`unsigned char`: 8, unsigned; `short`: 16, signed), qualifiers and a `std::` prefix
+/// ignored; `None` for other types. Plain `char` is neither: its signedness is the platform's
+/// (signed on x86-64, unsigned where nvcc's host is aarch64 or ppc64le), so it keeps no range.
+fn narrow_int(ty: &str) -> Option<(u32, bool)> {
+    let words: Vec<&str> = ty
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile"))
+        .map(|w| w.strip_prefix("std::").unwrap_or(w))
+        .collect();
     match words.as_slice() {
-        ["unsigned", "char"] | ["uint8_t"] | ["uchar"] | ["unsigned", "__int8"] => Some(0xff),
-        ["unsigned", "short"] | ["unsigned", "short", "int"] | ["uint16_t"] | ["ushort"] => Some(0xffff),
+        ["unsigned", "char"] | ["uint8_t"] | ["uchar"] | ["unsigned", "__int8"] => Some((8, false)),
+        ["unsigned", "short"] | ["unsigned", "short", "int"] | ["uint16_t"] | ["ushort"] => Some((16, false)),
+        ["signed", "char"] | ["int8_t"] | ["__int8"] => Some((8, true)),
+        ["short"] | ["short", "int"] | ["signed", "short"] | ["signed", "short", "int"] | ["int16_t"] => {
+            Some((16, true))
+        }
         _ => None,
     }
+}
+
+/// The value C gives a word `e` held in an integer type of `bits` bits: its low bits, masked
+/// (`x & 255`) or sign-extended (`((x & 255) ^ 128) - 128`: bitwise operators and a
+/// subtraction that never leaves the signed range, so the value is exact in the oracle's and
+/// the interpreter's arithmetic alike and adds no assumption).
+fn narrow_value(e: Expr, (bits, signed): (u32, bool)) -> Expr {
+    let mask = Expr::Const(((1u64 << bits) - 1) as u32);
+    let low = Expr::bin(BinOp::BitAnd, e, mask);
+    if !signed {
+        return low;
+    }
+    let sign = 1u32 << (bits - 1);
+    Expr::bin(BinOp::Sub, Expr::bin(BinOp::BitXor, low, Expr::Const(sign)), Expr::Const(sign))
 }
 
 /// The type class of a clang type string, qualifiers ignored (`None`: not a scalar).
@@ -2002,6 +2026,8 @@ impl<'a> Lx<'a> {
                 let (lhs, rhs) = self.two(n)?;
                 let op = op.trim_end_matches('=').to_string();
                 let (v, vt) = self.rvalue(rhs)?;
+                // As in a binary operator: `j += dx` of an `int dx` adds a signed number.
+                let vt = self.unconverted_ty(rhs, vt);
                 let target = self.target(lhs)?;
                 self.update(target, &op, v, vt, n)
             }
@@ -2072,9 +2098,21 @@ impl<'a> Lx<'a> {
 
     /// `target op= v`.
     fn update(&mut self, target: Target, op: &str, v: Expr, vt: Ty, n: &Node) -> R<()> {
+        // C computes on the target's value: a narrow integer type's, where the word's high bits
+        // would change the result (`c /= 2` of an `unsigned char` holding 300 as a word).
+        let narrow = match (&n.kind, n.children.first()) {
+            (NodeKind::CompoundAssign { .. }, Some(lhs)) if matches!(op, "/" | "%" | ">>") => {
+                lhs.ty.as_deref().and_then(|t| narrow_int(&self.resolve(t)))
+            }
+            _ => None,
+        };
+        let value_of = |e: Expr| match narrow {
+            Some(w) => narrow_value(e, w),
+            None => e,
+        };
         match target {
             Target::Var { kpl, ty } => {
-                let (value, t) = self.binary(op, (Expr::var(&kpl), ty), (v, vt), n)?;
+                let (value, t) = self.binary(op, (value_of(Expr::var(&kpl)), ty), (v, vt), n)?;
                 self.emit(StmtKind::Assign { name: kpl, value: convert(value, t, ty) });
             }
             Target::Offset { kpl, words } => {
@@ -2093,7 +2131,7 @@ impl<'a> Lx<'a> {
                     index: index.clone(),
                     width: Width::ONE,
                 });
-                let (value, t) = self.binary(op, (Expr::var(&old), ty), (v, vt), n)?;
+                let (value, t) = self.binary(op, (value_of(Expr::var(&old)), ty), (v, vt), n)?;
                 self.emit(StmtKind::Write {
                     array,
                     index,
@@ -2207,7 +2245,7 @@ impl<'a> Lx<'a> {
         }
         let mut index = Vec::new();
         for i in &subs {
-            index.push(self.rvalue(i)?.0);
+            index.push(self.index_value(i)?);
         }
         let units = self.elem_units(&array, &elem);
         if let Some(last) = index.last_mut() {
@@ -2323,7 +2361,7 @@ impl<'a> Lx<'a> {
                 let a_ptr = a.ty.as_deref().is_some_and(|t| t.contains('*') || t.contains('['));
                 let (p, i) = if a_ptr { (a, b) } else { (b, a) };
                 let (array, elem, off) = self.pointer(p)?;
-                let (e, _) = self.rvalue(i)?;
+                let e = self.index_value(i)?;
                 let e = record::scaled(e, self.elem_units(&array, &elem));
                 let op = if op == "-" { BinOp::Sub } else { BinOp::Add };
                 Ok((
@@ -2498,6 +2536,17 @@ impl<'a> Lx<'a> {
         }
     }
 
+    /// The value of a subscript or pointer offset. C converts neither (`tab[c]` of a `signed
+    /// char c` reads no promoted value in clang's tree), so a narrow integer type's value is
+    /// taken here, as its widening conversion takes it.
+    fn index_value(&mut self, n: &Node) -> R<Expr> {
+        let (e, _) = self.rvalue(n)?;
+        Ok(match n.ty.as_deref().and_then(|t| narrow_int(&self.resolve(t))) {
+            Some(narrow) => narrow_value(e, narrow),
+            None => e,
+        })
+    }
+
     fn rvalue_as(&mut self, n: &Node, t: Ty) -> R<Expr> {
         let (e, et) = self.rvalue(n)?;
         Ok(convert(e, et, t))
@@ -2518,13 +2567,19 @@ impl<'a> Lx<'a> {
                     return self.load(c);
                 }
                 let (mut e, from) = self.rvalue(c)?;
-                // A value of an unsigned narrow type is below 2^bits in C (a byte read from a
-                // `uchar` histogram is 0..255); KPL's words keep what was stored, so the widening
-                // conversion says so (`data[i] % BINS` then stays inside `BINS` rows).
-                if cast == "IntegralCast" {
-                    let narrow = |t: Option<&str>| t.and_then(|t| narrow_unsigned_mask(&self.resolve(t)));
-                    if let (Some(m), None) = (narrow(c.ty.as_deref()), narrow(n.ty.as_deref())) {
-                        e = Expr::bin(BinOp::BitAnd, e, Expr::Const(m));
+                // A value of a narrow integer type is its type's in C (a byte read from a
+                // `uchar` histogram is 0..255, an `int8_t` one -128..127); KPL's words keep what
+                // was stored, so a widening conversion, and a test against zero, take the
+                // value of the word's low bits (`data[i] % BINS` then stays inside `BINS` rows).
+                if matches!(cast.as_str(), "IntegralCast" | "IntegralToBoolean") {
+                    let narrow = |t: Option<&str>| t.and_then(|t| narrow_int(&self.resolve(t)));
+                    if let Some((bits, signed)) = narrow(c.ty.as_deref()) {
+                        if cast == "IntegralToBoolean" {
+                            // Zero exactly when its low bits are.
+                            e = narrow_value(e, (bits, false));
+                        } else if narrow(n.ty.as_deref()).is_none_or(|(to, _)| to > bits) {
+                            e = narrow_value(e, (bits, signed));
+                        }
                     }
                 }
                 match cast.as_str() {
@@ -2995,18 +3050,45 @@ impl<'a> Lx<'a> {
         // An unsigned sum or product whose operands are unsigned numbers is C's unsigned
         // arithmetic, and the no-wrap assumption reads its operands as unsigned numbers (`uadd`,
         // `umul`): `i + n` with `unsigned n = 4294966800` is a number near 2^32, not `i - 496`.
-        // When an operand is a signed value converted by C's usual conversions (`threadIdx.x +
-        // dx` with `int dx = -1`) or a difference (`threadIdx.x - 1 + r`), the program means a
-        // signed offset, and the signed reading stays (docs/semantics.md, "Integer model").
+        // An operand that is a signed value converted by C's usual conversions (`threadIdx.x +
+        // dx` with `int dx = -1`) or a difference (`threadIdx.x - 1 + r`) means a signed
+        // number, so it keeps the signed reading; the other operand keeps its own: with one
+        // unsigned number the operator is `iuadd`/`iumul` (or `uiadd`/`uimul`), which reads
+        // the unsigned one as an unsigned number (`int i` plus `4294966800u` is as far from
+        // `i - 496` as the unsigned sum) and the signed one as a signed number
+        // (docs/semantics.md, "Integer model").
         let plain = |e: &Expr, ty: Ty| match ty {
             Ty::UInt => !mixed_signs(e),
             _ => e.constant_value().is_some_and(|v| (v as i32) >= 0),
         };
-        let unsigned_arith = u && plain(&a, ta) && plain(&b, tb);
+        let (pa, pb) = (u && plain(&a, ta), u && plain(&b, tb));
+        let unsigned_arith = pa && pb;
+        // With one unsigned number beside a signed one: `Add` when that number is below 2^31
+        // anyway (a constant, a launch id or dimension, a `uadd`/`umul` whose own condition
+        // bounds it), so the reading changes nothing; else `iuadd`/`iumul` (`uiadd`/`uimul` when
+        // the unsigned number comes first: the source's order stays, which the solver's
+        // heuristics are sensitive to).
+        let mixed = matches!(op, "+" | "*") && pa != pb && !below_2_31(if pa { &a } else { &b });
         let (bop, rt) = match op {
-            "+" => (if unsigned_arith { BinOp::UAdd } else { BinOp::Add }, t),
+            "+" => (
+                match (unsigned_arith, mixed, pa) {
+                    (true, ..) => BinOp::UAdd,
+                    (_, true, false) => BinOp::IUAdd,
+                    (_, true, true) => BinOp::UIAdd,
+                    _ => BinOp::Add,
+                },
+                t,
+            ),
             "-" => (BinOp::Sub, t),
-            "*" => (if unsigned_arith { BinOp::UMul } else { BinOp::Mul }, t),
+            "*" => (
+                match (unsigned_arith, mixed, pa) {
+                    (true, ..) => BinOp::UMul,
+                    (_, true, false) => BinOp::IUMul,
+                    (_, true, true) => BinOp::UIMul,
+                    _ => BinOp::Mul,
+                },
+                t,
+            ),
             "/" => (if u { BinOp::UDiv } else { BinOp::Div }, t),
             "%" => (if u { BinOp::URem } else { BinOp::Rem }, t),
             "<<" => (BinOp::Shl, t),
@@ -3774,8 +3856,29 @@ fn strip_discard(n: &Node) -> &Node {
 /// is `4 * threadIdx.x + 4` to the programmer, through a value near 2^32 in C).
 fn mixed_signs(e: &Expr) -> bool {
     match e {
-        Expr::Unary(UnOp::Neg, _) | Expr::Binary(BinOp::Sub | BinOp::Add | BinOp::Mul, ..) => true,
+        Expr::Unary(UnOp::Neg, _)
+        | Expr::Binary(
+            BinOp::Sub | BinOp::Add | BinOp::Mul | BinOp::IUAdd | BinOp::UIAdd | BinOp::IUMul | BinOp::UIMul,
+            ..,
+        ) => true,
         Expr::Binary(BinOp::UAdd | BinOp::UMul, a, b) => mixed_signs(a) || mixed_signs(b),
+        _ => false,
+    }
+}
+
+/// Whether an unsigned value is below 2^31 whatever the no-wrap assumption says: a constant
+/// there, a launch id or dimension (CUDA's limits), a `uadd`/`umul` (its own no-wrap condition
+/// bounds its result), a quotient by or a remainder of a constant that keeps it there
+/// (`udiv(u, 2)`, `urem(u, 32)`, `ushr(u, 1)`), a mask below 2^31 (`u & 255`).
+fn below_2_31(e: &Expr) -> bool {
+    let c = |e: &Expr| e.constant_value();
+    match e {
+        Expr::Const(v) => (*v as i32) >= 0,
+        Expr::Builtin(_) | Expr::Binary(BinOp::UAdd | BinOp::UMul, ..) => true,
+        Expr::Binary(BinOp::UDiv, _, d) => c(d).is_some_and(|d| d >= 2),
+        Expr::Binary(BinOp::UShr, _, d) => c(d).is_some_and(|d| (1..32).contains(&d)),
+        Expr::Binary(BinOp::URem, _, d) => c(d).is_some_and(|d| (1..=1 << 31).contains(&d)),
+        Expr::Binary(BinOp::BitAnd, x, y) => [x, y].iter().any(|v| c(v).is_some_and(|v| (v as i32) >= 0)),
         _ => false,
     }
 }

@@ -539,8 +539,11 @@ impl<'p> Machine<'p> {
 
     /// [`Self::eval`], and whether evaluating `e` in thread `t` performs (or reads a variable
     /// computed with) a `+`, `-`, `*`, `<<` or negation whose result leaves the signed 32-bit
-    /// range, or a `uadd`/`umul` with an operand or result at or above 2^31 as unsigned numbers — the interpreter's side of the oracle's no-wrap condition (`verify::wrap`). Opaque
-    /// calls start afresh. One walk: each subexpression is evaluated once.
+    /// range, or a `uadd`/`umul` with an operand or result at or above 2^31 as unsigned numbers,
+    /// or an `iuadd`/`iumul` (`uiadd`/`uimul`) with its second (first) operand there or its
+    /// result outside the signed range — the interpreter's side of the oracle's no-wrap
+    /// condition (`verify::wrap`). Opaque calls start afresh. One walk: each subexpression is
+    /// evaluated once.
     fn eval_wrapping(&self, e: &CExpr, t: usize) -> (u32, bool) {
         match e {
             CExpr::Const(_) | CExpr::Builtin(_) | CExpr::Call(..) => (self.eval(e, t), false),
@@ -559,6 +562,10 @@ impl<'p> Machine<'p> {
                     BinOp::Mul => sx.checked_mul(sy).is_none(),
                     BinOp::UAdd => sx < 0 || sy < 0 || sx.checked_add(sy).is_none(),
                     BinOp::UMul => sx < 0 || sy < 0 || sx.checked_mul(sy).is_none(),
+                    BinOp::IUAdd => sy < 0 || sx.checked_add(sy).is_none(),
+                    BinOp::UIAdd => sx < 0 || sx.checked_add(sy).is_none(),
+                    BinOp::IUMul => sy < 0 || sx.checked_mul(sy).is_none(),
+                    BinOp::UIMul => sx < 0 || sx.checked_mul(sy).is_none(),
                     BinOp::Shl => y >= 32 || (sx.wrapping_shl(y) >> y) != sx,
                     _ => false,
                 };

@@ -51,9 +51,9 @@ pub(crate) fn unary(op: UnOp, a: u32) -> u32 {
 pub(crate) fn binary(op: BinOp, a: u32, b: u32) -> u32 {
     let (sa, sb) = (a as i32, b as i32);
     match op {
-        BinOp::Add | BinOp::UAdd => a.wrapping_add(b),
+        BinOp::Add | BinOp::UAdd | BinOp::IUAdd | BinOp::UIAdd => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul | BinOp::UMul => a.wrapping_mul(b),
+        BinOp::Mul | BinOp::UMul | BinOp::IUMul | BinOp::UIMul => a.wrapping_mul(b),
         BinOp::Div => {
             if b == 0 {
                 if sa < 0 {

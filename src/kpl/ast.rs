@@ -87,6 +87,21 @@ pub enum BinOp {
     UAdd,
     /// Unsigned multiplication (`umul`): `Mul`'s value, `UAdd`'s no-wrap assumption.
     UMul,
+    /// C's unsigned `+` of a signed number converted to `unsigned` and an unsigned number
+    /// (`iuadd`: `i + n` with `int i`, `unsigned n`): the value of `Add`; the no-wrap assumption
+    /// reads the first operand as a signed number and the second as an unsigned one — the
+    /// second below 2^31 and the sum in the signed range — so a negative first operand is the
+    /// signed offset the program means, and an unsigned operand at or above 2^31 is outside the
+    /// bounded index space as in `UAdd`.
+    IUAdd,
+    /// `uiadd`: `IUAdd` with the operands the other way round (the first unsigned, the second
+    /// signed), so the source's order stays.
+    UIAdd,
+    /// `iumul`: `Mul`'s value, `IUAdd`'s reading of the operands (the second below 2^31, the
+    /// product in the signed range).
+    IUMul,
+    /// `uimul`: `IUMul` with the operands the other way round.
+    UIMul,
     Div,
     Rem,
     UDiv,
@@ -150,6 +165,10 @@ impl BinOp {
         Some(match self {
             UAdd => "uadd",
             UMul => "umul",
+            IUAdd => "iuadd",
+            UIAdd => "uiadd",
+            IUMul => "iumul",
+            UIMul => "uimul",
             UDiv => "udiv",
             URem => "urem",
             UShr => "ushr",
@@ -165,19 +184,19 @@ impl BinOp {
 
     pub fn from_intrinsic(name: &str) -> Option<BinOp> {
         use BinOp::*;
-        [UAdd, UMul, UDiv, URem, UShr, ULt, ULe, UGt, UGe, Min, Max]
+        [UAdd, UMul, IUAdd, UIAdd, IUMul, UIMul, UDiv, URem, UShr, ULt, ULe, UGt, UGe, Min, Max]
             .into_iter()
             .find(|op| op.intrinsic() == Some(name))
     }
 
     /// The operator computing the same 32-bit value with the signed no-wrap assumption: `Add`
-    /// for `UAdd`, `Mul` for `UMul`, the operator itself otherwise. Passes that look at what an
-    /// expression computes (induction steps, powers of two) match on this; only the no-wrap
-    /// conditions tell the two forms apart.
+    /// for `UAdd`, `IUAdd` and `UIAdd`, `Mul` for `UMul`, `IUMul` and `UIMul`, the operator
+    /// itself otherwise. Passes that look at what an expression computes (induction steps,
+    /// powers of two) match on this; only the no-wrap conditions tell the forms apart.
     pub fn machine(self) -> BinOp {
         match self {
-            BinOp::UAdd => BinOp::Add,
-            BinOp::UMul => BinOp::Mul,
+            BinOp::UAdd | BinOp::IUAdd | BinOp::UIAdd => BinOp::Add,
+            BinOp::UMul | BinOp::IUMul | BinOp::UIMul => BinOp::Mul,
             op => op,
         }
     }
@@ -242,9 +261,9 @@ impl Expr {
                 let (x, y) = (x.constant_value()?, y.constant_value()?);
                 let (sx, sy) = (x as i32, y as i32);
                 Some(match op {
-                    Add | UAdd => x.wrapping_add(y),
+                    Add | UAdd | IUAdd | UIAdd => x.wrapping_add(y),
                     Sub => x.wrapping_sub(y),
-                    Mul | UMul => x.wrapping_mul(y),
+                    Mul | UMul | IUMul | UIMul => x.wrapping_mul(y),
                     Div => sx.checked_div(sy)? as u32,
                     Rem => sx.checked_rem(sy)? as u32,
                     UDiv => x.checked_div(y)?,

@@ -1079,8 +1079,11 @@ impl<'a> SymExec<'a> {
             let bound = bounds.get(i).copied().flatten().filter(|b| {
                 // A value from memory reduced below the bound (`data[i] % BINS`) is inside
                 // whatever memory holds: checked (trivially) and assumed like any other.
+                // One that memory gives only through a mask (a narrow integer type's value:
+                // `tab[c]` of an `int8_t c` is -128..127 whatever memory holds, `c + 128`
+                // 0..255) ranges over what the type allows: checked like any other.
                 below(&v).is_some_and(|m| m <= u64::from(*b))
-                    || (!opaque_input(&v) && !mentions_any(&v, &self.data_bounded))
+                    || (!opaque_unmasked(&v) && !mentions_any(&v, &self.data_bounded))
             });
             if let Some(b) = bound {
                 // The last subscript's access covers `width` elements: `v + width <= b`.
@@ -1157,9 +1160,9 @@ impl<'a> SymExec<'a> {
                 }
                 let (x, y) = (self.eval(a), self.eval(b));
                 match op {
-                    Add | UAdd => x.bvadd(&y),
+                    Add | UAdd | IUAdd | UIAdd => x.bvadd(&y),
                     Sub => x.bvsub(&y),
-                    Mul | UMul => x.bvmul(&y),
+                    Mul | UMul | IUMul | UIMul => x.bvmul(&y),
                     Div => x.bvsdiv(&y),
                     Rem => x.bvsrem(&y),
                     UDiv => x.bvudiv(&y),
@@ -1201,7 +1204,9 @@ impl<'a> SymExec<'a> {
                 let (term, p) = self.pow2.get(v)?;
                 self.env.get(v).filter(|cur| cur.ast_eq(term)).map(|_| p.clone())
             }
-            Expr::Binary(BinOp::Mul | BinOp::UMul, a, b) => Some(self.pow2_of(a)?.times(&self.pow2_of(b)?)),
+            Expr::Binary(BinOp::Mul | BinOp::UMul | BinOp::IUMul | BinOp::UIMul, a, b) => {
+                Some(self.pow2_of(a)?.times(&self.pow2_of(b)?))
+            }
             Expr::Binary(BinOp::Shl, a, b) => match **b {
                 Expr::Const(c) if c < 32 => Some(self.pow2_of(a)?.times(&Pow2::constant(1 << c)?)),
                 _ => None,
@@ -1335,6 +1340,16 @@ fn merge(cond: &Bool, taken: HashMap<String, BV>, before: HashMap<String, BV>) -
 /// or an unbound name (`unbound_`) — the names [`SymExec`] gives them. A walk of the DAG, each
 /// node once.
 fn opaque_input(t: &impl Ast) -> bool {
+    opaque_leaf(t, false)
+}
+
+/// Whether `t` has an opaque input (as [`opaque_input`]) outside every `bvand` with a numeral:
+/// a masked input (`rd & 255`, a narrow integer type's value) is bounded by its mask.
+fn opaque_unmasked(t: &impl Ast) -> bool {
+    opaque_leaf(t, true)
+}
+
+fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
     while let Some(n) = todo.pop() {
@@ -1348,6 +1363,12 @@ fn opaque_input(t: &impl Ast) -> bool {
             let name = name.trim_start_matches('|');
             if ["rd_", "atomic_", "fn_", "undef_", "unbound_"].iter().any(|p| name.starts_with(p)) {
                 return true;
+            }
+            if skip_masked
+                && decl.kind() == z3::DeclKind::Band
+                && n.children().iter().any(|c| c.as_bv().is_some_and(|c| c.as_u64().is_some()))
+            {
+                continue;
             }
         }
         todo.extend(n.children());

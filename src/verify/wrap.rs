@@ -7,11 +7,12 @@
 //! index, the condition that none of that arithmetic wraps (`AccessSym::no_wrap`). The oracle
 //! uses it two ways (docs/semantics.md, "Integer model"):
 //!
-//! - by default, a race whose every witness needs a wrap is still reported, marked "only if the
-//!   index arithmetic wraps around" (`Witness::only_with_wrap`, `Race::only_with_wrap`);
-//! - under `--no-wrap` the condition is assumed, so such races are not reported (as if the
-//!   index arithmetic were on mathematical integers within the signed 32-bit range, like
-//!   Faial's integers).
+//! - by default (the bounded index space) the condition is assumed, so races that need a wrap
+//!   are not reported (as if the index arithmetic were on mathematical integers within the
+//!   signed 32-bit range, like Faial's integers);
+//! - under `--wrap` it is not assumed, and a race whose every witness needs a wrap is reported
+//!   marked "only if the index arithmetic wraps around" (`Witness::only_with_wrap`,
+//!   `Race::only_with_wrap`).
 
 use crate::kpl::BinOp;
 use rustc_hash::FxHashMap as HashMap;
@@ -25,11 +26,23 @@ use crate::verify::word::W;
 /// For C's unsigned sums and products (`uadd`, `umul`) the operands are unsigned numbers: the
 /// bounded index space is then `[0, 2^31)` for them and the result, so `i + 4294966800u` is a
 /// number past it, never `i - 496` (which the signed reading of the same word would allow).
+/// `iuadd`/`iumul` (a signed number C converted to `unsigned`, then an unsigned number; `uiadd`/
+/// `uimul` the other way round) read each operand as the program means it: the unsigned one a
+/// number below 2^31, the signed one and the result signed numbers — `int i` plus `4294966800u` is outside the index space like the
+/// unsigned sum, while `tid + dx` with `int dx = -1` is the signed offset it means.
 pub fn op_no_wrap(op: BinOp, x: &BV, y: &BV) -> Option<Bool> {
     let zero = || BV::from_u64(0, W);
     Some(match op {
         BinOp::UAdd => Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
         BinOp::UMul => Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
+        BinOp::IUAdd | BinOp::UIAdd => {
+            let unsigned = if op == BinOp::IUAdd { y } else { x };
+            Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvadd_no_underflow(y), &unsigned.bvsge(zero())])
+        }
+        BinOp::IUMul | BinOp::UIMul => {
+            let unsigned = if op == BinOp::IUMul { y } else { x };
+            Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvmul_no_underflow(y), &unsigned.bvsge(zero())])
+        }
         BinOp::Add => Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvadd_no_underflow(y)]),
         BinOp::Sub => Bool::and(&[&x.bvsub_no_overflow(y), &x.bvsub_no_underflow(y, true)]),
         BinOp::Mul => Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvmul_no_underflow(y)]),

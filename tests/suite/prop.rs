@@ -671,6 +671,43 @@ fn wrapping_runs_are_flagged_and_covered_by_the_wrap_verdict() {
     assert_eq!(unreported(&k, &tree, &r, &wrap, &mut stats), None);
 }
 
+/// `iuadd`/`uiadd`/`iumul`/`uimul` (a converted `int` beside an unsigned number) read the
+/// unsigned operand as an unsigned number and the other as a signed one, in the interpreter's
+/// wrap flag and the oracle's no-wrap condition alike: `tid + 4294967295` with the big number the
+/// unsigned operand needs a wrap to be `tid - 1`, with it the signed one (`int d = -1`) it is
+/// `tid - 1` outright.
+#[test]
+fn mixed_sums_read_one_operand_as_unsigned() {
+    let kernel = |read: &str| {
+        let src = format!(
+            "//--blockDim=[8,1,1] --gridDim=[1,1,1]\nkernel k() {{ global A[]; local x; local d := 0 - 1; local u := 4294967295;\n wr A[tid.x] := 1; if (tid.x > 0) {{ x := rd A[{read}]; }} }}"
+        );
+        kpl::parse(&src).expect("parses")
+    };
+    for (read, needs_wrap) in [
+        ("iuadd(tid.x, u)", true),
+        ("uiadd(u, tid.x)", true),
+        ("iuadd(d, tid.x)", false),
+        ("uiadd(tid.x, d)", false),
+        ("iumul(d, tid.x) + 3 * tid.x", false),
+        ("uimul(u, tid.x) + 3 * tid.x", true),
+    ] {
+        let k = kernel(read);
+        let tree = LabelTree::new(&k);
+        let mut stats = Stats::default();
+        let r = run(&k, 0).expect("runs");
+        assert!(!r.races.is_empty(), "{read}: {}", r.render(&k));
+        assert_eq!(r.index_wrapped.is_some(), needs_wrap, "{read}: {}", r.render(&k));
+        let default = oracle_for(&k).check(&k);
+        assert_eq!(default.races.is_empty(), needs_wrap, "{read}: {default:?}");
+        let wrap = Z3Oracle::new(OracleOptions { wrap: true, ..oracle_options(&k) }).check(&k);
+        assert_eq!(unreported(&k, &tree, &r, &wrap, &mut stats), None, "{read}");
+        if !needs_wrap {
+            assert_eq!(unreported(&k, &tree, &r, &default, &mut stats), None, "{read}");
+        }
+    }
+}
+
 #[test]
 fn out_of_bounds_runs_are_compared_with_the_oracle() {
     // The write leaves row 0 of `T` for threads 8..15 — into row 1, where the guarded read is:

@@ -75,7 +75,9 @@ fn is_block_size(e: &Expr) -> bool {
                 out.push(*d);
                 true
             }
-            Expr::Binary(BinOp::Mul | BinOp::UMul, a, b) => dims(a, out) && dims(b, out),
+            Expr::Binary(BinOp::Mul | BinOp::UMul | BinOp::IUMul | BinOp::UIMul, a, b) => {
+                dims(a, out) && dims(b, out)
+            }
             _ => false,
         }
     }

@@ -71,6 +71,7 @@ impl Lx<'_> {
     fn lower_split(&mut self, n: &Node, parts: &Parts) -> R<()> {
         let before = self.out.len();
         let (v, vt) = self.rvalue(parts.rhs)?;
+        let vt = self.unconverted_ty(parts.rhs, vt);
         let read_end = self.out.len();
         let target = self.target(parts.lhs)?;
         let written = match &target {
@@ -144,7 +145,7 @@ impl Lx<'_> {
         let mut vt = Ty::Int;
         let then = self.open_block(read, None, |lx| {
             let (v, t) = lx.rvalue(parts.rhs)?;
-            vt = t;
+            vt = lx.unconverted_ty(parts.rhs, t);
             lx.emit(StmtKind::Assign { name: value.clone(), value: v });
             Ok(())
         })?;
