@@ -157,9 +157,9 @@ pub enum Unfixable {
     OutOfBounds { access: OutOfBounds },
 }
 
-/// The two barrier kinds synthesis places.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// The barrier kinds synthesis places (in JSON: `"block"`, `"warp"`, `"named"`; a named
+/// barrier's id and count are in the statement's text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BarrierKind {
     /// `__syncthreads()` (`barrier;`): orders every thread of the block.
     Block,
@@ -170,6 +170,16 @@ pub enum BarrierKind {
     /// its threads run (a warp role, half of the block): where no `__syncthreads()` fits because
     /// only those threads get there (`named_repair`).
     Named { id: u32, count: u32 },
+}
+
+impl Serialize for BarrierKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            BarrierKind::Block => "block",
+            BarrierKind::Warp => "warp",
+            BarrierKind::Named { .. } => "named",
+        })
+    }
 }
 
 /// A divergent barrier of the input that synthesis removed (the races it was meant to separate

@@ -476,7 +476,7 @@ fn apps_corpus_verdicts() {
 fn unsupported_corpus_is_refused() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/unsupported");
     let files = cu_files(&root);
-    assert!(files.len() >= 7, "expected the 7 files of tests/cuda/unsupported, found {}", files.len());
+    assert!(files.len() >= 2, "expected the 2 files of tests/cuda/unsupported, found {}", files.len());
     let bin = env!("CARGO_BIN_EXE_autosync");
     for f in files {
         let out = std::process::Command::new(bin).arg("check").arg(&f).output().expect("runs autosync");
