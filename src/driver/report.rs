@@ -584,15 +584,10 @@ pub fn divergence_rule(k: &Kernel, dv: &crate::verify::Divergence) -> &'static s
 /// Why no barrier placement fixes a kernel, with the rule of the race or divergence.
 pub fn unfixable_diagnostic(cx: &Ctx, u: &Unfixable) -> (&'static str, Diagnostic) {
     let k = cx.k;
-    let rule = match u {
-        Unfixable::SelfRace { race }
-        | Unfixable::InOneStatement { race }
-        | Unfixable::GridRace { race }
-        | Unfixable::NoValidPosition { race, .. }
-        | Unfixable::CopyInFlight { race }
-        | Unfixable::Undecided { race } => race_rule(race),
-        Unfixable::DivergentBarrier { divergence } => divergence_rule(k, divergence),
-        Unfixable::OutOfBounds { .. } => OUT_OF_BOUNDS_RULE,
+    let rule = match (u.race(), u) {
+        (Some(race), _) => race_rule(race),
+        (None, Unfixable::DivergentBarrier { divergence }) => divergence_rule(k, divergence),
+        (None, _) => OUT_OF_BOUNDS_RULE,
     };
     let d = match u {
         Unfixable::SelfRace { race } => race_diagnostic(cx, race, Severity::Error)

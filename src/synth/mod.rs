@@ -157,6 +157,21 @@ pub enum Unfixable {
     OutOfBounds { access: OutOfBounds },
 }
 
+impl Unfixable {
+    /// The race, for the findings that are one.
+    pub fn race(&self) -> Option<&Race> {
+        match self {
+            Unfixable::SelfRace { race }
+            | Unfixable::GridRace { race }
+            | Unfixable::InOneStatement { race }
+            | Unfixable::NoValidPosition { race, .. }
+            | Unfixable::CopyInFlight { race }
+            | Unfixable::Undecided { race } => Some(race),
+            Unfixable::DivergentBarrier { .. } | Unfixable::OutOfBounds { .. } => None,
+        }
+    }
+}
+
 /// The barrier kinds synthesis places (in JSON: `"block"`, `"warp"`, `"named"`; a named
 /// barrier's id and count are in the statement's text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

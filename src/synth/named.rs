@@ -90,7 +90,7 @@ pub(super) fn named_repair(result: Synthesis, oracle: &mut dyn Oracle, model: &C
         cost = cost.plus(&c);
         *kernel = candidate;
         // The races the instance separated leave the list (one instance may separate several).
-        remaining.retain(|u| race_of(u).is_none_or(|r| after.contains(&(r.first, r.second))));
+        remaining.retain(|u| u.race().is_none_or(|r| after.contains(&(r.first, r.second))));
         i = 0;
     }
     Synthesis::Done { kernel, inserted, removed, moved, cost, warnings, remaining }
@@ -109,20 +109,7 @@ fn own_barriers(k: &Kernel) -> Vec<(Label, u32, u32)> {
     out
 }
 
-/// The race of a finding that is one.
-fn race_of(u: &Unfixable) -> Option<&crate::verify::Race> {
-    match u {
-        Unfixable::SelfRace { race }
-        | Unfixable::GridRace { race }
-        | Unfixable::InOneStatement { race }
-        | Unfixable::NoValidPosition { race, .. }
-        | Unfixable::CopyInFlight { race }
-        | Unfixable::Undecided { race } => Some(race),
-        Unfixable::DivergentBarrier { .. } | Unfixable::OutOfBounds { .. } => None,
-    }
-}
-
 /// The access pairs of the races among `remaining`.
 fn race_pairs(remaining: &[Unfixable]) -> BTreeSet<(Label, Label)> {
-    remaining.iter().filter_map(race_of).map(|r| (r.first, r.second)).collect()
+    remaining.iter().filter_map(Unfixable::race).map(|r| (r.first, r.second)).collect()
 }
