@@ -376,6 +376,24 @@ impl RunReport {
                 );
                 continue;
             }
+            let named = kernel.stmt(d.barrier).is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    crate::kpl::ast::StmtKind::NamedBarrier { .. }
+                        | crate::kpl::ast::StmtKind::NamedWait { .. }
+                )
+            });
+            if named {
+                let _ = writeln!(
+                    s,
+                    "named barrier mismatch at {} in block {:?}: thread {:?} there, thread {:?} never joins the instance concerned",
+                    name(d.barrier),
+                    d.block,
+                    d.enabled_thread,
+                    d.disabled_thread
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "divergent barrier {} in block {:?}: thread {:?} reaches it, thread {:?} does not",
