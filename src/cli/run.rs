@@ -5,7 +5,7 @@ use autosync::config::Config;
 use autosync::diag::Diagnostic;
 use autosync::driver::load::{load, Loaded};
 use autosync::driver::report::{is_syncwarp, stmt_span};
-use autosync::kpl::Kernel;
+use autosync::kpl::{Kernel, StmtKind};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -88,6 +88,21 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
         eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
     }
     for dv in &report.divergences {
+        let named = k
+            .stmt(dv.barrier)
+            .is_some_and(|s| matches!(s.kind, StmtKind::NamedBarrier { .. } | StmtKind::NamedWait { .. }));
+        if named {
+            let d = Diagnostic::error(
+                "named barrier mismatch observed (a count that does not match, a wait that never returns, or an arrival that runs ahead)",
+                stmt_span(k, dv.barrier),
+            )
+            .with_label(format!(
+                "thread {:?} of block {:?} here; thread {:?} never joins the instance concerned",
+                dv.enabled_thread, dv.block, dv.disabled_thread
+            ));
+            eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
+            continue;
+        }
         let what = if is_syncwarp(k, dv.barrier) {
             "warp barrier divergence observed (within one warp)"
         } else if dv.enabled_block != dv.block {
@@ -99,6 +114,20 @@ fn report_run(loaded: &Loaded, k: &Kernel, report: &autosync::interp::RunReport)
             "thread {:?} of block {:?} reached it, thread {:?} of block {:?} did not",
             dv.enabled_thread, dv.enabled_block, dv.disabled_thread, dv.block
         ));
+        eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
+    }
+    if let Some((l, b, t)) = report.unscheduled {
+        let d = Diagnostic::warning(
+            "the run shows nothing: this named barrier wait was passed before its instance completed, which happened later",
+            stmt_span(k, l),
+        )
+        .with_label(format!("thread {t:?} of block {b:?}"))
+        .with_note("the interpreter's lock-step order is no schedule of this kernel (a thread would block here)");
+        eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
+    }
+    if let Some((l, b, t)) = report.infeasible {
+        let d = Diagnostic::warning("the run shows nothing: this assumption fails", stmt_span(k, l))
+            .with_label(format!("for thread {t:?} of block {b:?}"));
         eprint!("{}", k.locate(d).render(&loaded.name, &loaded.source));
     }
     println!(

@@ -9,6 +9,7 @@ use crate::kpl::ast::{
     AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, Space, Stmt, StmtKind, UnOp, Width,
     WriteMode,
 };
+use crate::kpl::named;
 
 /// A resolved expression.
 #[derive(Debug)]
@@ -58,6 +59,21 @@ pub(crate) enum CStmt {
     Syncwarp(Label),
     /// `assume`: a thread reaching it with the condition 0 makes the run infeasible.
     Assume(Label, CExpr),
+    /// `bar sync id, n` (`wait`) or `bar arrive id, n`: each enabled thread joins the instance
+    /// its `__nbID_arrived` counter (just incremented) names. `slot` indexes
+    /// [`Program::named`]; `count` is the statement's own count.
+    NamedJoin {
+        label: Label,
+        slot: usize,
+        count: Option<u32>,
+        wait: bool,
+    },
+    /// `bar wait id, e`: each enabled thread waits for instance `e`.
+    NamedWait {
+        label: Label,
+        slot: usize,
+        instance: CExpr,
+    },
     If(CExpr, Vec<CStmt>, Option<Vec<CStmt>>),
     While(Label, CExpr, Vec<CStmt>),
 }
@@ -87,6 +103,28 @@ pub(crate) struct Program {
     /// a `syncwarp` at all.
     pub syncwarp_width: u32,
     pub has_syncwarp: bool,
+    /// The named barrier ids of the kernel, ascending.
+    pub named: Vec<NamedSlot>,
+}
+
+/// A named barrier id of the kernel (docs/semantics.md, "Named barriers") and what the
+/// interpreter needs to know of its statements.
+#[derive(Debug)]
+pub(crate) struct NamedSlot {
+    pub id: u32,
+    /// The thread-local counters `__nbID_arrived` and `__nbID_waited` (variable indices).
+    pub arrived: usize,
+    pub waited: usize,
+    /// The count of its first joining statement (`bar sync`/`bar arrive`) in program order
+    /// (`None`: the whole block): the joins that complete an instance.
+    pub count: Option<u32>,
+    /// That first joining statement: where a count that does not match is reported.
+    pub first: Option<Label>,
+    /// The first joining statement in program order whose count differs from `count`.
+    pub mismatch: Option<Label>,
+    /// Some statement waits at it (`bar sync`, `bar wait`); otherwise it orders nothing and
+    /// nothing is checked of it.
+    pub waits: bool,
 }
 
 struct Compiler<'k> {
@@ -97,6 +135,8 @@ struct Compiler<'k> {
     /// Current nesting of blocks and expressions (bounded, so that running cannot overflow the
     /// stack).
     depth: std::cell::Cell<usize>,
+    /// The named barrier ids, in slot order.
+    named: Vec<u32>,
 }
 
 pub(crate) use crate::limits::MAX_INTERP_DEPTH as MAX_DEPTH;
@@ -110,6 +150,7 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
         array_ids: HashMap::new(),
         arrays: &kernel.arrays,
         depth: std::cell::Cell::new(0),
+        named: Vec::new(),
     };
     let mut params = Vec::new();
     for p in &kernel.params {
@@ -137,7 +178,44 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
         c.array_ids.insert(&a.name, arrays.len());
         arrays.push(CArray { name: a.name.clone(), space: a.space, dims: a.dims.clone(), strides });
     }
+    let mut slots: Vec<NamedSlot> = Vec::new();
+    for id in named::ids(kernel) {
+        let mut slot = NamedSlot {
+            id,
+            arrived: usize::MAX,
+            waited: usize::MAX,
+            count: None,
+            first: None,
+            mismatch: None,
+            waits: false,
+        };
+        kernel.walk(&mut |s| match s.kind {
+            StmtKind::NamedBarrier { id: i, count, wait } if i == id => {
+                slot.waits |= wait;
+                match slot.first {
+                    None => {
+                        slot.first = Some(s.label);
+                        slot.count = count;
+                    }
+                    Some(_) if count != slot.count && slot.mismatch.is_none() => {
+                        slot.mismatch = Some(s.label)
+                    }
+                    Some(_) => {}
+                }
+            }
+            StmtKind::NamedWait { id: i, .. } if i == id => slot.waits = true,
+            _ => {}
+        });
+        slots.push(slot);
+    }
+    c.named = slots.iter().map(|s| s.id).collect();
     let body = c.block(&kernel.body)?;
+    for slot in &mut slots {
+        // The counters are declared at the start of the body (`kpl::named::add_counters`).
+        let at = slot.first.unwrap_or(Label::MAIN);
+        slot.arrived = c.var(&named::arrived(slot.id), at)?;
+        slot.waited = c.var(&named::waited(slot.id), at)?;
+    }
     Ok(Program {
         vars: c.vars,
         params,
@@ -146,6 +224,7 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
         warp_size: kernel.geometry.warp_sync,
         syncwarp_width: Kernel::syncwarp_width(&kernel.geometry),
         has_syncwarp: !kernel.syncwarps().is_empty(),
+        named: slots,
     })
 }
 
@@ -158,6 +237,11 @@ impl<'k> Compiler<'k> {
         self.vars.push(name.to_string());
         self.var_ids.insert(name, id);
         id
+    }
+
+    /// The slot of named barrier `id` (every id of the kernel has one).
+    fn slot(&self, id: u32) -> usize {
+        self.named.iter().position(|&i| i == id).unwrap_or(0)
     }
 
     fn var(&self, name: &str, label: Label) -> Result<usize, InterpError> {
@@ -247,8 +331,12 @@ impl<'k> Compiler<'k> {
             StmtKind::Barrier => CStmt::Barrier(l),
             StmtKind::Gridsync => CStmt::Gridsync(l),
             StmtKind::Syncwarp => CStmt::Syncwarp(l),
-            StmtKind::NamedBarrier { .. } | StmtKind::NamedWait { .. } => {
-                return Err(InterpError::Unsupported("named barriers".into()))
+            StmtKind::NamedBarrier { id, count, wait } => {
+                CStmt::NamedJoin { label: l, slot: self.slot(*id), count: *count, wait: *wait }
+            }
+            StmtKind::NamedWait { id, instance } => {
+                let instance = self.expr(instance, l)?;
+                CStmt::NamedWait { label: l, slot: self.slot(*id), instance }
             }
             StmtKind::Assume { cond } => CStmt::Assume(l, self.expr(cond, l)?),
             StmtKind::If { cond, then, els } => {

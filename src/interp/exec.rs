@@ -1,11 +1,11 @@
 //! The SDV machine: executes a resolved [`Program`] block by block, thread-synchronously under
 //! per-thread predicates, and records races, divergent barriers and out-of-bounds accesses.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use super::compile::{CExpr, CStmt, Program, Target};
+use super::compile::{CExpr, CStmt, NamedSlot, Program, Target};
 use super::value::{self, mix, tag};
 use super::{AccessKind, DynDivergence, DynRace, RunConfig, RunReport, Scope};
 use crate::kpl::ast::{AtomicOp, BinOp, Builtin, Label, Space, UnOp};
@@ -48,14 +48,21 @@ struct Stored {
     in_flight: bool,
     /// A warp-collective store (`Access::collective`).
     collective: bool,
+    /// The thread's named barrier counters at the access (`Access::named`) when they are not
+    /// the current ones (a copy in flight logged again: those of its statement).
+    named: Option<Counters>,
 }
 
 impl Stored {
     /// What a plain access stores (nothing in flight, not collective).
     fn plain(value: u32, stores: bool, block_atomic: bool) -> Stored {
-        Stored { value, stores, block_atomic, in_flight: false, collective: false }
+        Stored { value, stores, block_atomic, in_flight: false, collective: false, named: None }
     }
 }
+
+/// A thread's named barrier counters at one point, per slot of [`Program::named`]:
+/// (`__nbID_arrived`, `__nbID_waited`). Empty without named barriers.
+type Counters = Rc<[(u32, u32)]>;
 
 /// A map keyed by element index.
 type IndexMap<V> = HashMap<u64, V, BuildHasherDefault<IndexHasher>>;
@@ -103,6 +110,11 @@ struct Access {
     in_flight: bool,
     /// A warp-collective store (`warp wr`).
     collective: bool,
+    /// The thread's named barrier counters at the access's statement.
+    named: Counters,
+    /// An asynchronous copy's write (in flight or landed): no named barrier orders it before
+    /// another access (docs/semantics.md, "Named barriers").
+    copy: bool,
     ctx: Rc<Ctx>,
 }
 
@@ -116,7 +128,69 @@ struct Flight {
     value: u32,
     /// The thread's commit count that closed its group (`None`: not committed yet).
     group: Option<u64>,
+    /// The thread's named barrier counters at the copy's statement.
+    named: Counters,
     ctx: Rc<Ctx>,
+}
+
+/// A conflicting pair of accesses of distinct threads of one block whose order through named
+/// barriers depends on how often a thread joins a barrier after its access: decided at the end
+/// of the block, with the threads' totals.
+#[derive(Clone, Debug)]
+struct Deferred {
+    prev: Access,
+    new: Access,
+    array: usize,
+    idx: u64,
+}
+
+/// Whether named barriers order two accesses of distinct threads of one block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NamedOrder {
+    Ordered,
+    Unordered,
+    /// Ordered exactly when a thread joins the barrier again after its access.
+    Undecided,
+}
+
+/// Named barriers order `a` before `b` through slot `s` when `a`'s thread joins an instance
+/// after `a` that `b`'s thread had waited for before `b`: `arrived_a < waited_b ∧ arrived_a <
+/// total_a` (the oracle's rule, `verify::named`), with `total_a` the participations of `a`'s
+/// thread so far, and whether that is its total (the block ended). A copy's write is never
+/// ordered before another access.
+fn before_through(a: &Access, b: &Access, s: usize, total_a: (u32, bool)) -> NamedOrder {
+    let (Some(&(arrived, _)), Some(&(_, waited))) = (a.named.get(s), b.named.get(s)) else {
+        return NamedOrder::Unordered;
+    };
+    if a.copy || arrived >= waited {
+        return NamedOrder::Unordered;
+    }
+    match total_a {
+        (so_far, _) if arrived < so_far => NamedOrder::Ordered,
+        (_, true) => NamedOrder::Unordered,
+        (_, false) => NamedOrder::Undecided,
+    }
+}
+
+/// Whether named barriers order `a` and `b` either way; `total(thread, slot)` is a thread's
+/// participations so far and whether that is its total.
+fn named_order(
+    a: &Access,
+    b: &Access,
+    slots: usize,
+    total: impl Fn(u32, usize) -> (u32, bool),
+) -> NamedOrder {
+    let mut order = NamedOrder::Unordered;
+    for s in 0..slots {
+        for (x, y) in [(a, b), (b, a)] {
+            match before_through(x, y, s, total(x.thread, s)) {
+                NamedOrder::Ordered => return NamedOrder::Ordered,
+                NamedOrder::Undecided => order = NamedOrder::Undecided,
+                NamedOrder::Unordered => {}
+            }
+        }
+    }
+    order
 }
 
 /// The accesses to one element in the current barrier interval of the current block.
@@ -234,7 +308,29 @@ pub(crate) struct Machine<'p> {
     /// a grid barrier in a long loop finite (it is then `truncated`).
     work: u64,
     work_budget: u64,
+    /// Named barriers of the current block, per slot of `prog.named`: the joins of each
+    /// instance (instances count from 1).
+    named_joins: Vec<IndexMap<u64>>,
+    /// Waits of the current block that passed an incomplete instance: (slot, statement,
+    /// instance) and the first such thread.
+    named_pending: BTreeMap<(usize, Label, u32), usize>,
+    /// Arrivals of the current block that joined an instance while the previous one was
+    /// incomplete and the thread had not waited for it: (slot, statement) and the first such
+    /// thread with that previous instance.
+    named_overruns: BTreeMap<(usize, Label), (usize, u32)>,
+    /// Per slot: a joining statement whose count differs from the barrier's ran (a thread).
+    named_mismatch: Vec<Option<usize>>,
+    /// Per block: the pairs decided at its end (kept across its grid-barrier intervals, which
+    /// a replay does not log again), and the ones already kept (each once).
+    named_deferred: Vec<Vec<Deferred>>,
+    named_deferred_seen: HashSet<DeferredKey>,
+    /// The counters of a kernel without named barriers.
+    no_counters: Counters,
 }
+
+/// What decides a deferred pair, for keeping each once: labels, array, threads, counters,
+/// whether both store the same value, and the loop whose iterations separate them.
+type DeferredKey = (Label, Label, usize, u32, u32, Counters, Counters, bool, Option<Label>, u32);
 
 /// The steps (statement instances) a warp executed in the current barrier interval, as maximal
 /// runs of consecutive steps with the same set of enabled lanes: `(first step, last step, lanes)`
@@ -328,6 +424,13 @@ impl<'p> Machine<'p> {
             out_of_steps: false,
             work: 0,
             work_budget: 0,
+            named_joins: Vec::new(),
+            named_pending: BTreeMap::new(),
+            named_overruns: BTreeMap::new(),
+            named_mismatch: Vec::new(),
+            named_deferred: Vec::new(),
+            named_deferred_seen: HashSet::new(),
+            no_counters: Rc::from(Vec::new()),
         }
     }
 
@@ -345,6 +448,9 @@ impl<'p> Machine<'p> {
         self.n = threads as usize;
         self.tids = (0..threads).map(|t| coords(t, bd)).collect();
         self.global_reads = vec![Vec::new(); blocks as usize];
+        if !self.prog.named.is_empty() {
+            self.named_deferred = vec![Vec::new(); blocks as usize];
+        }
         self.work_budget = self.cfg.max_steps.saturating_mul(blocks);
         let mut running: Vec<u64> = (0..blocks).collect();
         let mut interval = 0;
@@ -360,8 +466,12 @@ impl<'p> Machine<'p> {
                 let prog = self.prog;
                 let _stopped = self.exec(&prog.body, &mask);
                 self.report.steps += self.steps.saturating_sub(self.live_from);
-                if self.report.infeasible.is_some() {
-                    // The run is outside the kernel's preconditions: nothing it did counts.
+                if self.paused_at.is_none() && !self.prog.named.is_empty() {
+                    self.named_end_of_block();
+                }
+                if self.report.infeasible.is_some() || self.report.unscheduled.is_some() {
+                    // The run is outside the kernel's preconditions, or its order is not a
+                    // schedule: nothing it did counts.
                     self.report.races.clear();
                     self.report.divergences.clear();
                     self.report.out_of_bounds.clear();
@@ -426,6 +536,11 @@ impl<'p> Machine<'p> {
             None => Vec::new(),
         };
         self.warp_syncs = vec![0; self.n.div_ceil(self.prog.syncwarp_width as usize)];
+        let slots = self.prog.named.len();
+        self.named_joins = (0..slots).map(|_| IndexMap::default()).collect();
+        self.named_pending.clear();
+        self.named_overruns.clear();
+        self.named_mismatch = vec![None; slots];
         let np = self.param_values.len();
         let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
         self.vars = Vec::with_capacity(self.n * self.nv);
@@ -644,6 +759,7 @@ impl<'p> Machine<'p> {
                             extent: (idx, target.width),
                             value: val,
                             group: None,
+                            named: self.counters(t),
                             ctx: Rc::clone(&self.ctx),
                         };
                         self.log_flight(&flight, t);
@@ -692,6 +808,14 @@ impl<'p> Machine<'p> {
                 }
             }
             CStmt::Barrier(l) => self.barrier(*l, mask),
+            CStmt::NamedJoin { label, slot, count, wait } => {
+                self.named_join(*label, *slot, *count, *wait, mask)
+            }
+            CStmt::NamedWait { label, slot, instance } => {
+                let waits: Vec<(usize, u32)> =
+                    (0..n).filter(|&t| mask[t]).map(|t| (t, self.eval(instance, t))).collect();
+                self.named_wait(*label, *slot, &waits);
+            }
             CStmt::Gridsync(l) => return self.gridsync(*l, mask),
             CStmt::Syncwarp(l) => self.syncwarp(*l, mask),
             CStmt::Assume(l, cond) => {
@@ -783,7 +907,11 @@ impl<'p> Machine<'p> {
         let (idx, width) = f.extent;
         let saved = std::mem::replace(&mut self.ctx, Rc::clone(&f.ctx));
         for u in 0..u64::from(width) {
-            let stored = Stored { in_flight: true, ..Stored::plain(f.value, true, false) };
+            let stored = Stored {
+                in_flight: true,
+                named: Some(Rc::clone(&f.named)),
+                ..Stored::plain(f.value, true, false)
+            };
             self.log_access(f.label, (f.array, idx + u, f.extent), t, AccessKind::Write, stored);
         }
         self.ctx = saved;
@@ -849,6 +977,156 @@ impl<'p> Machine<'p> {
             }
         }
         if let Some((e, d)) = divergent {
+            self.record_divergence(l, e, d);
+        }
+    }
+
+    /// A thread's named barrier counters now.
+    fn counters(&self, t: usize) -> Counters {
+        if self.prog.named.is_empty() {
+            return Rc::clone(&self.no_counters);
+        }
+        let at = |v: usize| self.vars[t * self.nv + v];
+        self.prog.named.iter().map(|s| (at(s.arrived), at(s.waited))).collect()
+    }
+
+    /// The joins that complete an instance of the named barrier of `slot`: its count, or the
+    /// block's threads.
+    fn named_need(&self, slot: usize) -> u64 {
+        self.prog.named[slot].count.map_or(self.n as u64, u64::from)
+    }
+
+    /// The joins instance `j` of the named barrier of `slot` has had so far in the block.
+    fn named_joined(&self, slot: usize, j: u32) -> u64 {
+        self.named_joins[slot].get(&u64::from(j)).copied().unwrap_or(0)
+    }
+
+    /// `bar sync` / `bar arrive` by the threads of `mask`: each joins the instance its
+    /// `__nbID_arrived` counter names (the update before the statement counted it). An arrival
+    /// that joins instance `j + 1` while instance `j` lacks joins (before this statement: the
+    /// arrivals of one statement come in any order) and the thread did not wait for `j` is an
+    /// overrun; a `bar sync` then waits for its instance ([`Self::named_wait`]).
+    fn named_join(&mut self, l: Label, slot: usize, count: Option<u32>, wait: bool, mask: &[bool]) {
+        let s: &NamedSlot = &self.prog.named[slot];
+        let need = self.named_need(slot);
+        let at = |t: usize, v: usize| self.vars[t * self.nv + v];
+        let joining: Vec<(usize, u32)> =
+            (0..self.n).filter(|&t| mask[t]).map(|t| (t, at(t, s.arrived))).collect();
+        if count != s.count && self.named_mismatch[slot].is_none() {
+            self.named_mismatch[slot] = joining.first().map(|&(t, _)| t);
+        }
+        for &(t, j) in &joining {
+            let previous = j.wrapping_sub(1);
+            if j >= 2 && self.named_joined(slot, previous) < need && at(t, s.waited) < previous {
+                self.named_overruns.entry((slot, l)).or_insert((t, previous));
+            }
+        }
+        for &(_, j) in &joining {
+            *self.named_joins[slot].entry(u64::from(j)).or_default() += 1;
+        }
+        if wait {
+            self.named_wait(l, slot, &joining);
+        }
+    }
+
+    /// Threads wait for instances of the named barrier of `slot` (`(thread, instance)`; instance
+    /// 0 is none). One that lacks joins by now is pending: the lock-step order went on without
+    /// it, which the end of the block judges ([`Self::named_end_of_block`]).
+    fn named_wait(&mut self, l: Label, slot: usize, waits: &[(usize, u32)]) {
+        let need = self.named_need(slot);
+        for &(t, w) in waits {
+            if w > 0 && self.named_joined(slot, w) < need {
+                self.named_pending.entry((slot, l, w)).or_insert(t);
+            }
+        }
+    }
+
+    /// Keeps a pair whose order through named barriers depends on the threads' totals, to
+    /// decide at the end of the block (each distinct pair once).
+    fn defer(&mut self, prev: Access, new: Access, array: usize, idx: u64) {
+        let separating =
+            super::separating_loop(&prev.ctx.loops, &prev.ctx.iters, &new.ctx.loops, &new.ctx.iters);
+        let same = prev.stores && new.stores && prev.value == new.value && prev.extent == new.extent;
+        let key = (
+            prev.label,
+            new.label,
+            array,
+            prev.thread,
+            new.thread,
+            Rc::clone(&prev.named),
+            Rc::clone(&new.named),
+            same,
+            separating,
+            self.blin,
+        );
+        if self.named_deferred_seen.insert(key) {
+            if let Some(list) = self.named_deferred.get_mut(self.blin as usize) {
+                list.push(Deferred { prev, new, array, idx });
+            }
+        }
+    }
+
+    /// The end of a block of a kernel with named barriers (or its stop at the step bound).
+    /// A wait that passed an incomplete instance which completed later makes the run
+    /// unscheduled ([`RunReport::unscheduled`](super::RunReport)). Otherwise the deferred pairs
+    /// are decided with the threads' totals, and for each barrier some statement waits at, a
+    /// divergence is recorded: at a statement whose count differs from the barrier's first;
+    /// at its first joining statement when the threads that join it are not as many as it
+    /// counts (a barrier nobody joins in the block excepted); at a wait whose instance never
+    /// completes (a hang); and at an overrun.
+    fn named_end_of_block(&mut self) {
+        let ended = !self.out_of_steps;
+        let nv = self.nv;
+        if ended {
+            let late = self
+                .named_pending
+                .iter()
+                .find(|((s, _, w), _)| self.named_joined(*s, *w) >= self.named_need(*s));
+            if let Some((&(_, l, _), &t)) = late {
+                self.report.unscheduled = Some((l, self.bid, self.tids[t]));
+                return;
+            }
+        }
+        let slots = &self.prog.named;
+        let total = |t: u32, s: usize| (self.vars[t as usize * nv + slots[s].arrived], true);
+        let deferred = std::mem::take(&mut self.named_deferred[self.blin as usize]);
+        let races: Vec<Deferred> = deferred
+            .into_iter()
+            .filter(|d| named_order(&d.prev, &d.new, slots.len(), total) != NamedOrder::Ordered)
+            .collect();
+        for d in races {
+            self.report_race(&d.prev, &d.new, d.array, d.idx, Scope::Block);
+        }
+        if !ended {
+            return;
+        }
+        let mut found: Vec<(Label, usize, usize)> = Vec::new();
+        for (slot, s) in self.prog.named.iter().enumerate().filter(|(_, s)| s.waits) {
+            let need = self.named_need(slot);
+            let totals: Vec<u32> = (0..self.n).map(|t| self.vars[t * nv + s.arrived]).collect();
+            // A thread that never joined instance `j` (else `fallback`).
+            let missing = |j: u32, fallback: usize| totals.iter().position(|&x| x < j).unwrap_or(fallback);
+            if let (Some(t), Some(l)) = (self.named_mismatch[slot], s.mismatch) {
+                found.push((l, t, missing(1, t)));
+            }
+            let participants = totals.iter().filter(|&&x| x > 0).count() as u64;
+            if let (Some(first), Some(t)) = (s.first, totals.iter().position(|&x| x > 0)) {
+                if participants != need {
+                    found.push((first, t, missing(1, t)));
+                }
+            }
+            for (&(_, l, w), &t) in
+                self.named_pending.range((slot, Label(0), 0)..).take_while(|(k, _)| k.0 == slot)
+            {
+                found.push((l, t, missing(w, t)));
+            }
+            for (&(_, l), &(t, j)) in
+                self.named_overruns.range((slot, Label(0))..).take_while(|(k, _)| k.0 == slot)
+            {
+                found.push((l, t, missing(j, t)));
+            }
+        }
+        for (l, e, d) in found {
             self.record_divergence(l, e, d);
         }
     }
@@ -959,7 +1237,8 @@ impl<'p> Machine<'p> {
         if self.replaying {
             return;
         }
-        let Stored { value: val, stores, block_atomic, in_flight, collective } = stored;
+        let Stored { value: val, stores, block_atomic, in_flight, collective, named } = stored;
+        let named = named.unwrap_or_else(|| self.counters(t));
         let new = Access {
             label: l,
             kind,
@@ -973,12 +1252,17 @@ impl<'p> Machine<'p> {
             extent,
             in_flight,
             collective,
+            named,
+            // Only a copy's write is logged in flight (and stays a copy once landed).
+            copy: in_flight,
             ctx: Rc::clone(&self.ctx),
         };
         let mut found: Vec<(Access, Scope)> = Vec::new();
         let epoch = self.epoch;
         let (warp, steps) = (self.warp, &self.warp_steps);
         let sw = self.prog.syncwarp_width;
+        let (slots, vars, nv) = (&self.prog.named, &self.vars, self.nv);
+        let mut deferred: Vec<Access> = Vec::new();
         let log = self.block_logs[array].entry(idx).or_default();
         if log.epoch != epoch {
             log.entries.clear();
@@ -998,14 +1282,22 @@ impl<'p> Machine<'p> {
                     || (Self::unordered_in_warp(warp, steps, e, &new)
                         && !(e.thread / sw == new.thread / sw && e.warp_syncs != new.warp_syncs)))
             {
-                found.push((e.clone(), Scope::Block));
+                // Named barriers may order them; a thread that joins again later decides it.
+                let so_far = |t: u32, s: usize| (vars[t as usize * nv + slots[s].arrived], false);
+                match named_order(e, &new, slots.len(), so_far) {
+                    NamedOrder::Ordered => {}
+                    NamedOrder::Unordered => found.push((e.clone(), Scope::Block)),
+                    NamedOrder::Undecided => deferred.push(e.clone()),
+                }
             }
             if e.thread == new.thread && e.in_flight && conflict(e, &new) {
                 found.push((e.clone(), Scope::Copy));
             }
         }
         // Warp-sync and `syncwarp` order some pairs of threads and not others: keep every thread.
-        let keep = if warp.is_some() || self.prog.has_syncwarp { usize::MAX } else { 2 };
+        // Named barriers too (through each thread's counters): a thread's latest access of a
+        // label is ordered before a later access only if its earlier ones are.
+        let keep = if warp.is_some() || self.prog.has_syncwarp || !slots.is_empty() { usize::MAX } else { 2 };
         log_insert(&mut log.entries, new.clone(), keep, |a, b| a.thread == b.thread);
         if self.prog.arrays[array].space == Space::Global {
             let glog = self.grid_logs[array].entry(idx).or_default();
@@ -1015,6 +1307,9 @@ impl<'p> Machine<'p> {
                 }
             }
             log_insert(glog, new.clone(), 2, |a, b| a.block == b.block);
+        }
+        for prev in deferred {
+            self.defer(prev, new.clone(), array, idx);
         }
         for (prev, scope) in found {
             self.report_race(&prev, &new, array, idx, scope);

@@ -32,6 +32,30 @@
 //!   of one warp with such an instance between them are ordered. A warp with some but not all
 //!   lanes enabled records a [`DynDivergence`] (once per label and block) and still
 //!   synchronizes, like a divergent barrier.
+//! - **Named barriers** (`bar sync id, n`, `bar arrive id, n`, `bar wait id, e`;
+//!   docs/semantics.md, "Named barriers"): every thread counts its participations per id in the
+//!   kernel's counter locals (`kpl::named`: `__nbID_arrived`, `__nbID_waited`, declared 0 at the
+//!   start of the body and updated by ordinary statements beside each barrier statement; a
+//!   kernel built without them gets them). Each enabled thread of a `bar sync`/`bar arrive`
+//!   joins the instance its `arrived` counter names (the update before the statement counted
+//!   it); per block and id the interpreter counts the joins of every instance, which is
+//!   complete with `n` joins: the count of the id's first joining statement in program order,
+//!   or the block's threads when it has none. No thread ever blocks: after the statement, a
+//!   thread that waits (`bar sync` for its instance, `bar wait id, e` for instance `e`; instance
+//!   0 is none) whose instance is not complete yet is *pending*, and lock-step goes on. At the
+//!   end of the block, a pending wait whose instance completed later means the lock-step order
+//!   is not a schedule of the real execution (the thread would have blocked there: producer
+//!   warps that ran ahead of their consumers): the run is *unscheduled*
+//!   ([`RunReport::unscheduled`]), it stops after that block and reports no findings, like an
+//!   infeasible one. Otherwise, for every id that some statement waits at (a barrier nobody
+//!   waits at orders nothing and is not checked), a [`DynDivergence`] is recorded (once per
+//!   label and block; the oracle's `named-barrier-mismatch`): at a joining statement whose count
+//!   differs from the first one's; at the first joining statement when the threads of the block
+//!   that join the barrier at all are not `n` (none at all is no problem); at a wait whose
+//!   instance never completed (a hang); and at an arrival that joined instance `j + 1` while
+//!   instance `j` lacked joins before that statement (the arrivals of one statement come in any
+//!   order) and its thread had not waited for `j` itself: an overrun, whose arrival counts
+//!   toward instance `j` in this very schedule, whether or not `j` completes later.
 //! - **Assume**: a thread reaching `assume c` with `c` = 0 makes the run infeasible: it stops
 //!   there, and the report holds no findings, only [`RunReport::infeasible`].
 //! - **Values** are 32-bit two's complement with wrapping arithmetic; signed and unsigned
@@ -67,6 +91,16 @@
 //!   (`warp wr`) are one store: they do not race with each other there.
 //!   Two threads of one statement execution race too (`wr A[0] := 1` by every thread is a
 //!   write-write race of that label with itself).
+//!   Named barriers order two accesses of distinct threads of one block (in one barrier
+//!   interval) when, for some id, `arrived₁ < waited₂ ∧ arrived₁ < total₁` or the same with the
+//!   two swapped: thread 1 joins an instance after its access that thread 2 had waited for
+//!   before its own. The counters are the threads' at each access (a copy's: at its
+//!   statement), `total` a thread's `arrived` at the end of the block: exactly the oracle's rule
+//!   (`verify::named`), which is exact when no named barrier diverges. An asynchronous copy's
+//!   write is never ordered *before* another access by a named barrier (only after). A pair
+//!   whose order depends on a total not known yet (the thread has not joined again since its
+//!   access) is decided, and reported, at the end of the block. With named barriers the element
+//!   logs keep every thread's latest access per label and kind (as under warp-sync).
 //! - **Thread model**: independent thread scheduling by default: only barriers order the
 //!   accesses of two threads. With [`Geometry::warp_sync`](crate::kpl::ast::Geometry) `= Some(W)`
 //!   (GPUVerify's `--warp-sync`, its re-sync method), threads whose linear ids agree divided by
@@ -237,7 +271,10 @@ fn separating_loop(la: &[Label], ia: &[u64], lb: &[Label], ib: &[u64]) -> Option
 }
 
 /// A barrier reached by some but not all threads of a block, or a grid barrier reached by the
-/// threads of some blocks and not by those of another.
+/// threads of some blocks and not by those of another, or a named barrier whose instances go
+/// wrong (see the module's semantics: a count that does not match, a hang, an overrun; then
+/// `enabled_thread` is a thread concerned and `disabled_thread` one that never joined the
+/// instance concerned, or the same thread when all did).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynDivergence {
     /// The barrier's label.
@@ -270,6 +307,12 @@ pub struct RunReport {
     /// An `assume` (label) that a thread (block, thread) reached with its condition false: the
     /// run is infeasible, it stopped there and reports no findings.
     pub infeasible: Option<(Label, [u32; 3], [u32; 3])>,
+    /// A named barrier wait (label; block, thread) that the lock-step order passed before its
+    /// instance was complete, although the instance completed later in the block: the run's
+    /// order is not a schedule of the real execution (the waiting thread would have blocked
+    /// there; producer warps that run ahead of their consumers). Such a run stops at the end of
+    /// that block and reports no findings, like an infeasible one.
+    pub unscheduled: Option<(Label, [u32; 3], [u32; 3])>,
     /// The first access or guard (label of the access, or of the innermost loop; block, thread)
     /// whose index or condition was computed with wrapping arithmetic: a `+`, `-`, `*`, `<<` or
     /// negation on its data flow (through locals, not through memory or opaque calls) left the
@@ -333,6 +376,24 @@ impl RunReport {
                 );
                 continue;
             }
+            let named = kernel.stmt(d.barrier).is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    crate::kpl::ast::StmtKind::NamedBarrier { .. }
+                        | crate::kpl::ast::StmtKind::NamedWait { .. }
+                )
+            });
+            if named {
+                let _ = writeln!(
+                    s,
+                    "named barrier mismatch at {} in block {:?}: thread {:?} there, thread {:?} never joins the instance concerned",
+                    name(d.barrier),
+                    d.block,
+                    d.enabled_thread,
+                    d.disabled_thread
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "divergent barrier {} in block {:?}: thread {:?} reaches it, thread {:?} does not",
@@ -352,6 +413,15 @@ impl RunReport {
                 name(*l),
                 t,
                 b
+            );
+        }
+        if let Some((l, b, t)) = &self.unscheduled {
+            let _ = writeln!(
+                s,
+                "unscheduled run: thread {:?}@{:?} passes named barrier wait {} before its instance completes; its findings are discarded",
+                t,
+                b,
+                name(*l)
             );
         }
         if let Some((l, b, t)) = &self.infeasible {
@@ -452,6 +522,17 @@ pub fn run(kernel: &Kernel, cfg: &RunConfig) -> Result<RunReport, InterpError> {
             cfg.grid_dim, blocks, MAX_GRID_BLOCKS
         )));
     }
+    // Named barriers run on their counters (`kpl::named`): a kernel built without them gets them.
+    let with_counters;
+    let kernel = if crate::kpl::named::ids(kernel).is_empty() {
+        kernel
+    } else {
+        let mut k = kernel.clone();
+        crate::kpl::named::add_counters(&mut k)
+            .map_err(|e| InterpError::Unsupported(format!("these named barriers ({})", e.message)))?;
+        with_counters = k;
+        &with_counters
+    };
     let prog = compile::compile(kernel)?;
     Ok(exec::Machine::new(&prog, cfg).run())
 }

@@ -977,3 +977,196 @@ fn failed_assumption_discards_the_run() {
     assert!(failed.is_clean(), "an infeasible run has no findings: {failed:?}");
     assert!(failed.render(&k).contains("infeasible run: assumption a fails"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Named barriers (`bar sync id, n`, `bar arrive id, n`, `bar wait id, e`).
+
+fn corpus(name: &str) -> Kernel {
+    let path = format!("{}/tests/verify/corpus/{name}.kpl", env!("CARGO_MANIFEST_DIR"));
+    kernel(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+}
+
+fn named_div(k: &Kernel, rep: &RunReport) -> BTreeSet<String> {
+    rep.divergences.iter().map(|d| k.label_name(d.barrier).to_string()).collect()
+}
+
+fn names(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn named_barriers_of_part_of_the_block_order_their_threads_only() {
+    let k = corpus("named_halves");
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert!(rep.is_clean() && rep.unscheduled.is_none(), "{}", rep.render(&k));
+    let k = corpus("named_halves_cross");
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r2")]), "{}", rep.render(&k));
+    assert!(rep.divergences.is_empty(), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_named_barrier_waiting_for_more_threads_than_join_it_diverges() {
+    let k = corpus("named_halves_count");
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert_eq!(named_div(&k, &rep), names(&["b1"]), "{}", rep.render(&k));
+    let d = &rep.divergences[0];
+    assert!(d.enabled_thread[0] < 128 && d.disabled_thread[0] >= 128, "{d:?}");
+    assert!(rep.races.is_empty() && rep.unscheduled.is_none(), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_split_arrival_orders_what_its_wait_follows() {
+    let k = corpus("named_split_wait");
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert!(rep.is_clean() && rep.unscheduled.is_none(), "{}", rep.render(&k));
+    let k = corpus("named_split_wait_early");
+    let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]), "{}", rep.render(&k));
+}
+
+#[test]
+fn producers_that_run_ahead_of_their_consumers_make_the_run_unscheduled() {
+    // Lock-step runs the producers' whole loop before the consumers': their `bar sync` on the
+    // EMPTY barriers passes instances the consumers complete only later.
+    for name in ["named_producer_consumer", "named_producer_consumer_early"] {
+        let k = corpus(name);
+        let rep = run_ok(&k, &RunConfig::for_kernel(&k));
+        let (_, _, thread) = rep.unscheduled.unwrap_or_else(|| panic!("{name}: {}", rep.render(&k)));
+        assert!(thread[0] < 128, "a producer: {thread:?}");
+        assert!(rep.is_clean(), "an unscheduled run has no findings: {}", rep.render(&k));
+        assert!(rep.render(&k).contains("unscheduled run"), "{}", rep.render(&k));
+    }
+}
+
+#[test]
+fn an_arrival_that_runs_ahead_of_its_instance_diverges() {
+    // The lower warp arrives twice before the upper one arrives at all: in this very schedule
+    // its second arrival completes instance 1, so instance 2 is not the threads' second
+    // arrivals. Nobody's wait passes an incomplete instance: the order is a schedule.
+    let src = "
+kernel k() {
+  shared S[64];
+  local x;
+  @w wr S[tid] := tid;
+  if (tid < 32) { bar arrive 1, 64; @y bar arrive 1, 64; } else { bar arrive 1, 64; bar arrive 1, 64; }
+  @z bar wait 1, 2;
+  @r x := rd S[(tid + 1) % 64];
+}";
+    let k = kernel(src);
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.unscheduled.is_none(), "{}", rep.render(&k));
+    assert_eq!(named_div(&k, &rep), names(&["y"]), "{}", rep.render(&k));
+    assert!(rep.races.is_empty(), "the oracle's rule orders w before r: {}", rep.render(&k));
+    // Each warp arriving once, then again: no overrun.
+    let k = kernel(&src.replace(
+        "@y bar arrive 1, 64; } else { bar arrive 1, 64; bar",
+        "} else { bar arrive 1, 64; }\n  bar",
+    ));
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.is_clean() && rep.unscheduled.is_none(), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_wait_for_an_instance_nobody_completes_hangs() {
+    let src = "
+kernel k() {
+  shared S[64];
+  local x;
+  bar arrive 1, 64;
+  @z bar wait 1, 2;
+}";
+    let k = kernel(src);
+    let rep = run_ok(&k, &block(64));
+    assert_eq!(named_div(&k, &rep), names(&["z"]), "{}", rep.render(&k));
+    assert!(rep.unscheduled.is_none());
+}
+
+#[test]
+fn a_barrier_nobody_waits_at_is_not_checked() {
+    let k = kernel("kernel k() { shared S[64]; if (tid < 32) { bar arrive 1, 64; } }");
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.is_clean(), "{}", rep.render(&k));
+}
+
+#[test]
+fn statements_of_one_barrier_with_different_counts_diverge() {
+    let src = "kernel k() { if (tid < 32) { @a bar sync 1, 32; } else { @b bar sync 1, 64; } }";
+    let k = kernel(src);
+    let rep = run_ok(&k, &block(64));
+    assert!(named_div(&k, &rep).contains("b"), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_pair_ordered_by_a_later_arrival_is_decided_at_the_end_of_the_block() {
+    // Thread 32 writes S[0] before it ever joins barrier 1; thread 0 reads it after waiting for
+    // instance 1. Whether the oracle's rule orders them depends on thread 32 joining the barrier
+    // later: with `late` it does (and the barrier has too many participants, a divergence),
+    // without it the pair is a race.
+    let src = "
+kernel k() {
+  shared S[64];
+  local x;
+  if (tid >= 32) { @w wr S[tid - 32] := 1; }
+  if (tid < 32) { @s bar sync 1, 32; @r x := rd S[tid]; }
+  if (tid >= 32) { @late bar arrive 1, 32; }
+}";
+    let k = kernel(src);
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.races.is_empty(), "{}", rep.render(&k));
+    assert_eq!(named_div(&k, &rep), names(&["s"]), "{}", rep.render(&k));
+    let k = kernel(&src.replace("if (tid >= 32) { @late bar arrive 1, 32; }", ""));
+    let rep = run_ok(&k, &block(64));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("w", "r")]), "{}", rep.render(&k));
+    assert!(rep.divergences.is_empty(), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_named_barrier_never_orders_a_copy_before_another_access() {
+    let src = "
+kernel k() {
+  shared S[64];
+  local x;
+  @c async wr S[tid] := tid;
+  commit;
+  wait 0;
+  bar sync 1, 64;
+  @r x := rd S[(tid + 1) % 64];
+}";
+    let k = kernel(src);
+    let rep = run_ok(&k, &block(64));
+    assert_eq!(rep.race_pairs(), pairs(&k, &[("c", "r")]), "{}", rep.render(&k));
+    let k = kernel(&src.replace("async wr", "wr"));
+    let rep = run_ok(&k, &block(64));
+    assert!(rep.is_clean(), "{}", rep.render(&k));
+}
+
+#[test]
+fn a_kernel_built_without_the_counters_gets_them() {
+    fn strip(b: &mut autosync::kpl::ast::Block) {
+        b.stmts.retain(|s| match &s.kind {
+            StmtKind::Local { name, .. } | StmtKind::Assign { name, .. } => {
+                !autosync::kpl::named::is_counter(name)
+            }
+            _ => true,
+        });
+        for s in &mut b.stmts {
+            match &mut s.kind {
+                StmtKind::If { then, els, .. } => {
+                    strip(then);
+                    if let Some(e) = els {
+                        strip(e);
+                    }
+                }
+                StmtKind::While { body, .. } => strip(body),
+                _ => {}
+            }
+        }
+    }
+    let k = corpus("named_halves_cross");
+    let mut bare = k.clone();
+    strip(&mut bare.body);
+    assert_ne!(bare, k);
+    let cfg = RunConfig::for_kernel(&k);
+    assert_eq!(run_ok(&bare, &cfg), run_ok(&k, &cfg));
+}

@@ -25,6 +25,15 @@
 //! (`Unfixable::DivergentBarrier`). Likewise `gridsync;` (grid barriers: they order threads of
 //! different blocks too, and diverge when blocks disagree on reaching them) and block-scope
 //! atomics (`atomic block add`: not atomic between blocks).
+//!
+//! The soundness property's kernels also hold named barriers (`bar sync id, n`, `bar arrive`,
+//! `bar wait`; docs/semantics.md, "Named barriers"): barriers of the first warps of the block,
+//! hand-overs between warps, counts right or wrong. Runs whose lock-step order is no schedule
+//! (`RunReport::unscheduled`) are skipped and counted; a named barrier's divergence counts as
+//! reported when the oracle reports a problem of the same barrier id (each side names one
+//! statement of it: the oracle the one its first failing check concerns, the interpreter the
+//! one the run shows it at). The synthesis properties' kernels have none: `synthesize` gives up
+//! on a kernel whose named barrier may not match.
 
 mod gen;
 
@@ -83,6 +92,14 @@ struct Stats {
     listed_remaining: u64,
     /// Out-of-bounds accesses runs executed, each checked to be among the oracle's findings.
     oob_checked: u64,
+    /// Kernels with named barriers, their runs compared (usable and scheduled), the races and
+    /// named barrier divergences those runs observed.
+    named_kernels: u64,
+    named_runs: u64,
+    named_races: u64,
+    named_divergences: u64,
+    /// Runs whose lock-step order is no schedule (`RunReport::unscheduled`): skipped.
+    skipped_unscheduled: u64,
 }
 
 fn parse(src: &str) -> Result<Kernel, TestCaseError> {
@@ -123,9 +140,14 @@ fn run(k: &Kernel, seed: u64) -> Result<RunReport, TestCaseError> {
     interp::run(k, &cfg).map_err(|e| TestCaseError::fail(format!("interpreter error: {e}")))
 }
 
-/// Whether a run is usable: no out-of-bounds access, not truncated (counted otherwise).
+/// Whether a run is usable: no out-of-bounds access, not truncated, its lock-step order a
+/// schedule (counted otherwise).
 fn usable(r: &RunReport, stats: &mut Stats) -> bool {
     stats.runs += 1;
+    if r.unscheduled.is_some() {
+        stats.skipped_unscheduled += 1;
+        return false;
+    }
     if !r.out_of_bounds.is_empty() {
         stats.skipped_oob += 1;
         return false;
@@ -146,10 +168,29 @@ fn ordered(tree: &LabelTree, a: Label, b: Label) -> (Label, Label) {
     }
 }
 
-/// Counts a checked kernel (and whether it runs under warp-sync).
+/// Counts a checked kernel (and whether it runs under warp-sync, or has named barriers).
 fn count_kernel(k: &Kernel, stats: &mut Stats) {
     stats.kernels += 1;
     stats.warp_kernels += u64::from(k.geometry.warp_sync.is_some());
+    stats.named_kernels += u64::from(!kpl::named::ids(k).is_empty());
+}
+
+/// Counts a compared run of a kernel with named barriers, with what it observed.
+fn count_named_run(k: &Kernel, r: &RunReport, stats: &mut Stats) {
+    if !kpl::named::ids(k).is_empty() {
+        stats.named_runs += 1;
+        stats.named_races += r.races.len() as u64;
+        stats.named_divergences +=
+            r.divergences.iter().filter(|d| named_id(k, d.barrier).is_some()).count() as u64;
+    }
+}
+
+/// The id of the named barrier statement `l` (`None`: another statement).
+fn named_id(k: &Kernel, l: Label) -> Option<u32> {
+    match k.stmt(l).map(|s| &s.kind) {
+        Some(StmtKind::NamedBarrier { id, .. } | StmtKind::NamedWait { id, .. }) => Some(*id),
+        _ => None,
+    }
 }
 
 /// Counts the races a warp-sync run observed (so a report shows the warp cases are exercised).
@@ -199,7 +240,14 @@ fn unreported(k: &Kernel, tree: &LabelTree, r: &RunReport, v: &Verdict, stats: &
     }
     for d in &r.divergences {
         stats.divergences_checked += 1;
-        if !v.divergences.iter().any(|o| o.barrier == d.barrier) {
+        // The oracle reports one problem per named barrier, at the statement its first failing
+        // check names (the first joining statement for a count, the arrival for an overrun),
+        // the interpreter where the run shows it (a wait that hangs, say): the same barrier id.
+        let id = named_id(k, d.barrier);
+        let same_barrier = |o: &autosync::verify::Divergence| {
+            o.barrier == d.barrier || (id.is_some() && o.named.is_some() && named_id(k, o.barrier) == id)
+        };
+        if !v.divergences.iter().any(same_barrier) {
             return Some(format!(
                 "divergent barrier {} not reported by the oracle\nrun: {}\noracle: {:#?}",
                 name(d.barrier),
@@ -287,6 +335,7 @@ fn soundness(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
             }
             continue;
         }
+        count_named_run(&k, &r, stats);
         if let Some(msg) = unreported(&k, &tree, &r, &v, stats) {
             return Err(TestCaseError::fail(format!("seed {seed}: {msg}")));
         }
@@ -534,12 +583,18 @@ fn optimality(src: &str, stats: &mut Stats) -> Result<(), TestCaseError> {
     }
 }
 
-/// Runs `prop` on `cases()` generated kernels of at most `max_toks` tokens.
-fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), TestCaseError>) -> Stats {
+/// Runs `prop` on `cases()` generated kernels of at most `max_toks` tokens, with named barriers
+/// when `named`.
+fn check(
+    name: &str,
+    max_toks: usize,
+    named: bool,
+    prop: fn(&str, &mut Stats) -> Result<(), TestCaseError>,
+) -> Stats {
     let stats = RefCell::new(Stats::default());
     let started = std::time::Instant::now();
     let result =
-        runner().run(&arb_kernel(max_toks), |g: GenKernel| prop(&g.render(), &mut stats.borrow_mut()));
+        runner().run(&arb_kernel(max_toks, named), |g: GenKernel| prop(&g.render(), &mut stats.borrow_mut()));
     println!("{name}: {} cases in {:.1?}: {:?}", cases(), started.elapsed(), stats.borrow());
     if let Err(e) = result {
         panic!("{name}: {e}");
@@ -549,7 +604,7 @@ fn check(name: &str, max_toks: usize, prop: fn(&str, &mut Stats) -> Result<(), T
 
 #[test]
 fn prop_soundness() {
-    let stats = check("soundness", 14, soundness);
+    let stats = check("soundness", 14, true, soundness);
     // The property compares runs with verdicts: it must have compared some, under a concrete
     // and under a symbolic launch.
     assert!(stats.runs > 0 && stats.symbolic_runs > 0, "nothing was compared: {stats:?}");
@@ -557,7 +612,7 @@ fn prop_soundness() {
 
 #[test]
 fn prop_synthesis() {
-    let stats = check("synthesis", 12, synthesis);
+    let stats = check("synthesis", 12, false, synthesis);
     // It must have synthesized placements and run them, finding the races they remove.
     assert!(
         stats.done > 0 && stats.runs > 0 && stats.races_checked > 0,
@@ -567,7 +622,7 @@ fn prop_synthesis() {
 
 #[test]
 fn prop_synthesis_with_the_fix_options() {
-    let stats = check("synthesis (fix options)", 12, synthesis_as_fix);
+    let stats = check("synthesis (fix options)", 12, false, synthesis_as_fix);
     assert!(
         stats.done > 0 && stats.runs > 0 && stats.races_checked > 0,
         "nothing was synthesized and run: {stats:?}"
@@ -579,7 +634,7 @@ fn prop_synthesis_with_the_fix_options() {
 
 #[test]
 fn prop_optimality() {
-    let stats = check("optimality", 8, optimality);
+    let stats = check("optimality", 8, false, optimality);
     // Every case that counts was brute-forced (kernels with too many positions are rejected and
     // replaced, not passed).
     assert!(stats.done > 0 && stats.brute_force_checks >= stats.done, "nothing was compared: {stats:?}");

@@ -12,6 +12,13 @@
 //! `S` ([`SMALL`]) is left by most indices in blocks of 64 threads or more: every out-of-bounds
 //! access a run executes must be among the oracle's findings, and such runs are skipped (and
 //! counted) by the race comparisons.
+//!
+//! With named barriers ([`arb_kernel`]'s `named`, the soundness property) a kernel may also hold
+//! named barrier statements of ids 1 to 3 ([`Tok::Named`]), regions of the first `m` warps of the
+//! block that synchronize among themselves ([`Tok::Split`]) and hand-overs from those warps to the
+//! others ([`Tok::Handoff`]). Their count is the number of threads the enclosing conditions let
+//! reach the statement where the renderer can tell (conditions on the thread index and the
+//! geometry; else the block's threads), none (the whole block), or deliberately 32 more.
 
 use proptest::prelude::*;
 use std::fmt::{self, Write as _};
@@ -109,6 +116,32 @@ pub enum Cond {
     LoopGt(u32),
     BidZero,
     BdimGt(u32),
+    /// `tid.x + tid.y * bdim.x < 32 * m` (`bdim.x` written as its value): the first `m` warps
+    /// of the block (by linear id), the part of the block a named barrier of `32 * m` threads
+    /// serves. Only in [`Tok::Split`] and [`Tok::Handoff`].
+    WarpLt(u32),
+}
+
+/// A named barrier statement (`bar sync`, `bar arrive`, or `bar wait` for the thread's own
+/// latest instance: a split arrival's wait).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedOp {
+    Sync,
+    Arrive,
+    WaitOwn,
+}
+
+/// The count a named barrier statement gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedCount {
+    /// The number of threads of the block that reach the statement, where the enclosing
+    /// conditions tell it (they depend on the thread index and the geometry only, or are
+    /// uniform); otherwise the block's threads.
+    Right,
+    /// No count: the whole block.
+    Whole,
+    /// 32 more than `Right`: a mismatch (a divergence both sides must see).
+    Off,
 }
 
 /// A loop shape.
@@ -168,6 +201,16 @@ pub enum Tok {
     Syncwarp,
     /// A grid barrier (`gridsync;`).
     Gridsync,
+    /// A named barrier statement: id (1 to 3), what it does, its count.
+    Named(u32, NamedOp, NamedCount),
+    /// The first `m` warps of the block (by linear id) synchronize among themselves:
+    /// `if (tid.x + tid.y * X < 32 * m) { bar sync id, C;` — the tokens that follow are
+    /// inside the `if`, after the barrier.
+    Split(u32, u32, NamedCount),
+    /// The first `m` warps hand a value over to the others: `if (… < 32 * m) { wr X[i] := tid.x;
+    /// bar arrive id, C; } else { bar sync id, C; a := rd Y[j]; }` with `C` the threads that
+    /// reach it (a schedule lock-step follows: the arrivals run first).
+    Handoff(u32, u32, (Arr, Idx), (Arr, Idx), NamedCount),
     If(Cond),
     Else,
     Loop(LoopKind),
@@ -226,6 +269,15 @@ fn arb_cond() -> impl Strategy<Value = Cond> {
     ]
 }
 
+fn arb_named() -> impl Strategy<Value = Tok> {
+    let op = prop_oneof![4 => Just(NamedOp::Sync), 2 => Just(NamedOp::Arrive), 1 => Just(NamedOp::WaitOwn)];
+    (1u32..=3, op, arb_count()).prop_map(|(id, op, count)| Tok::Named(id, op, count))
+}
+
+fn arb_count() -> impl Strategy<Value = NamedCount> {
+    prop_oneof![6 => Just(NamedCount::Right), 1 => Just(NamedCount::Whole), 1 => Just(NamedCount::Off)]
+}
+
 fn arb_loop() -> impl Strategy<Value = LoopKind> {
     prop_oneof![
         2 => (0u32..=3).prop_map(LoopKind::Const),
@@ -267,16 +319,40 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
     ]
 }
 
-/// Kernels of `1..=max_toks` tokens on one of [`GEOMETRIES`].
-pub fn arb_kernel(max_toks: usize) -> impl Strategy<Value = GenKernel> {
-    (prop::collection::vec(arb_tok(), 1..=max_toks), 0..GEOMETRIES.len())
+/// [`arb_tok`] or, with some probability, a named barrier: a statement ([`Tok::Named`]), a
+/// region of the first warps that synchronize ([`Tok::Split`]), or a hand-over between the
+/// first warps and the others ([`Tok::Handoff`]).
+fn arb_tok_named() -> impl Strategy<Value = Tok> {
+    prop_oneof![
+        37 => arb_tok(),
+        2 => arb_named(),
+        2 => (1u32..=3, 1u32..=3, arb_count()).prop_map(|(id, m, c)| Tok::Split(id, m, c)),
+        1 => (1u32..=3, 1u32..=3, (arb_arr(), arb_idx()), (arb_arr(), arb_idx()), arb_count())
+            .prop_map(|(id, m, w, r, c)| Tok::Handoff(id, m, w, r, c)),
+    ]
+}
+
+/// Kernels of `1..=max_toks` tokens on one of [`GEOMETRIES`], with named barriers when
+/// `named` (the soundness property; the synthesis gives up on a kernel whose named barrier
+/// does not match, `synth` not handling that yet).
+pub fn arb_kernel(max_toks: usize, named: bool) -> impl Strategy<Value = GenKernel> {
+    let tok = if named { arb_tok_named().boxed() } else { arb_tok().boxed() };
+    (prop::collection::vec(tok, 1..=max_toks), 0..GEOMETRIES.len())
         .prop_map(|(toks, geometry)| GenKernel { toks, geometry })
 }
 
 /// An open block of the renderer.
 enum Open {
-    If { has_else: bool },
-    Loop { var: String, update: String },
+    /// `sel`: per thread of the block (linear id), whether it takes the branch being rendered,
+    /// when the condition tells it statically (`None`: data, loop counters).
+    If {
+        has_else: bool,
+        sel: Option<Vec<bool>>,
+    },
+    Loop {
+        var: String,
+        update: String,
+    },
 }
 
 impl GenKernel {
@@ -302,6 +378,7 @@ impl GenKernel {
         );
         out.push_str("  local a := 0;\n  local c := 1;\n");
         let mut stack: Vec<Open> = Vec::new();
+        let threads = (b[0] * b[1] * b[2]) as usize;
         let mut loops = 0usize;
         let mut fresh = 0usize;
         let indent = |d: usize| "  ".repeat(d + 1);
@@ -350,6 +427,42 @@ impl GenKernel {
                 Tok::Barrier => "barrier;".to_string(),
                 Tok::Syncwarp => "syncwarp;".to_string(),
                 Tok::Gridsync => "gridsync;".to_string(),
+                Tok::Named(id, NamedOp::WaitOwn, _) => format!("bar wait {id}, __nb{id}_arrived;"),
+                Tok::Named(id, op, count) => {
+                    let how = if op == NamedOp::Sync { "sync" } else { "arrive" };
+                    named_text(how, id, count, reaching(&stack, threads))
+                }
+                Tok::Split(id, m, count) => {
+                    if d >= MAX_DEPTH {
+                        continue;
+                    }
+                    let cond = Cond::WarpLt(m);
+                    let sel = (0..threads).map(|t| cond_holds(cond, &lv, b, t)).collect();
+                    let _ = writeln!(out, "{}if ({}) {{", indent(d), cond_text(cond, &lv, b));
+                    stack.push(Open::If { has_else: false, sel });
+                    let _ = writeln!(
+                        out,
+                        "{}{}",
+                        indent(d + 1),
+                        named_text("sync", id, count, reaching(&stack, threads))
+                    );
+                    continue;
+                }
+                Tok::Handoff(id, m, (wa, wi), (ra, ri), count) => {
+                    if d >= MAX_DEPTH {
+                        continue;
+                    }
+                    let bar = |how| named_text(how, id, count, reaching(&stack, threads));
+                    let (i0, i1) = (indent(d), indent(d + 1));
+                    let _ = writeln!(out, "{i0}if ({}) {{", cond_text(Cond::WarpLt(m), &lv, b));
+                    let _ = writeln!(out, "{i1}wr {}[{}] := tid.x;", arr_name(wa), idx_text(wi, &lv));
+                    let _ = writeln!(out, "{i1}{}", bar("arrive"));
+                    let _ = writeln!(out, "{i0}}} else {{");
+                    let _ = writeln!(out, "{i1}{}", bar("sync"));
+                    let _ = writeln!(out, "{i1}a := rd {}[{}];", arr_name(ra), idx_text(ri, &lv));
+                    let _ = writeln!(out, "{i0}}}");
+                    continue;
+                }
                 Tok::AtomicBlock(arr, idx) => {
                     format!("atomic block add {}[{}], 1;", arr_name(arr), idx_text(idx, &lv))
                 }
@@ -366,12 +479,16 @@ impl GenKernel {
                     if d >= MAX_DEPTH {
                         continue;
                     }
-                    stack.push(Open::If { has_else: false });
-                    format!("if ({}) {{", cond_text(cond, &lv))
+                    let sel = (0..threads).map(|t| cond_holds(cond, &lv, b, t)).collect();
+                    stack.push(Open::If { has_else: false, sel });
+                    format!("if ({}) {{", cond_text(cond, &lv, b))
                 }
                 Tok::Else => match stack.last_mut() {
-                    Some(Open::If { has_else }) if !*has_else => {
+                    Some(Open::If { has_else, sel }) if !*has_else => {
                         *has_else = true;
+                        if let Some(s) = sel {
+                            s.iter_mut().for_each(|x| *x = !*x);
+                        }
                         let _ = writeln!(out, "{}}} else {{", indent(d - 1));
                         continue;
                     }
@@ -483,7 +600,7 @@ fn idx_text(i: Idx, lv: &Option<String>) -> String {
     }
 }
 
-fn cond_text(c: Cond, lv: &Option<String>) -> String {
+fn cond_text(c: Cond, lv: &Option<String>, dims: [u32; 3]) -> String {
     match c {
         Cond::TidLt(k) => format!("tid.x < {k}"),
         Cond::TidEven => "tid.x % 2 == 0".into(),
@@ -505,5 +622,54 @@ fn cond_text(c: Cond, lv: &Option<String>) -> String {
         },
         Cond::BidZero => "bid.x == 0".into(),
         Cond::BdimGt(k) => format!("bdim.x > {k}"),
+        // `bdim.x` as the geometry's constant: the oracle counts a named barrier's threads by
+        // substituting thread indices only.
+        Cond::WarpLt(m) => format!("tid.x + tid.y * {} < {}", dims[0], 32 * m),
     }
+}
+
+/// The threads of the block that reach the innermost open block (by the conditions of the
+/// enclosing `if`s, where they tell it; otherwise all).
+fn reaching(stack: &[Open], threads: usize) -> usize {
+    let mut reach = Some(vec![true; threads]);
+    for o in stack {
+        if let Open::If { sel, .. } = o {
+            reach = match (reach, sel) {
+                (Some(r), Some(s)) => Some(r.iter().zip(s).map(|(a, b)| *a && *b).collect()),
+                _ => None,
+            };
+        }
+    }
+    reach.map_or(threads, |r| r.iter().filter(|x| **x).count())
+}
+
+/// `bar HOW id, C;` with the count `count` asks for, `reach` threads reaching it.
+fn named_text(how: &str, id: u32, count: NamedCount, reach: usize) -> String {
+    let right = reach.max(1);
+    match count {
+        NamedCount::Right => format!("bar {how} {id}, {right};"),
+        NamedCount::Whole => format!("bar {how} {id};"),
+        NamedCount::Off => format!("bar {how} {id}, {};", right + 32),
+    }
+}
+
+/// Whether thread `t` (linear id) of a block of `b` takes condition `c`, when that depends on
+/// the thread index and the geometry only; a uniform condition (parameters, block ids) counts
+/// as taken by all (a barrier nobody reaches is no problem). `None` for conditions on data or
+/// on loop counters.
+fn cond_holds(c: Cond, lv: &Option<String>, b: [u32; 3], t: usize) -> Option<bool> {
+    let (x, y) = ((t as u32) % b[0], (t as u32) / b[0] % b[1]);
+    Some(match c {
+        Cond::TidLt(k) => x < k,
+        Cond::TidEven => x % 2 == 0,
+        Cond::TidZero => x == 0,
+        Cond::TidYZero => y == 0,
+        Cond::TidLtLoop if lv.is_none() => x < 4,
+        Cond::TidModLoop if lv.is_none() => x % 4 == 0,
+        Cond::ParamGt(_) | Cond::BidZero => true,
+        Cond::LoopGt(_) if lv.is_none() => true,
+        Cond::BdimGt(k) => b[0] > k,
+        Cond::WarpLt(m) => (t as u32) < 32 * m,
+        Cond::TidLtLoop | Cond::TidModLoop | Cond::LoopGt(_) | Cond::DataGt => return None,
+    })
 }
