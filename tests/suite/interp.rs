@@ -1060,8 +1060,8 @@ kernel k() {
     assert!(rep.races.is_empty(), "the oracle's rule orders w before r: {}", rep.render(&k));
     // Each warp arriving once, then again: no overrun.
     let k = kernel(&src.replace(
-        "@y bar arrive 1, 64; } else { bar arrive 1, 64; bar",
-        "} else { bar arrive 1, 64; }\n  bar",
+        "@y bar arrive 1, 64; } else { bar arrive 1, 64; bar arrive 1, 64; }",
+        "} else { bar arrive 1, 64; }\n  bar arrive 1, 64;",
     ));
     let rep = run_ok(&k, &block(64));
     assert!(rep.is_clean() && rep.unscheduled.is_none(), "{}", rep.render(&k));
