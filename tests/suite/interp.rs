@@ -1170,3 +1170,51 @@ fn a_kernel_built_without_the_counters_gets_them() {
     let cfg = RunConfig::for_kernel(&k);
     assert_eq!(run_ok(&bare, &cfg), run_ok(&k, &cfg));
 }
+
+/// The interpreter on the CUDA corpus of named barriers (`tests/cuda/apps/named/`, verdicts
+/// derived by reading), with 2 blocks: it runs every file, finds nothing outside a file's
+/// verdict, and shows the race or divergence of the racy and divergent files whose runs it can
+/// schedule; the warp-specialized loops (producers that run ahead of their consumers in
+/// lock-step) come out unscheduled and show nothing.
+#[test]
+fn the_named_cuda_corpus_runs_within_its_verdicts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps/named");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the named corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    files.sort();
+    let (mut shown, mut unscheduled) = (0, 0);
+    for f in &files {
+        let expect =
+            std::fs::read_to_string(f.with_extension("expect")).expect("an .expect beside each file");
+        let verdict = expect.lines().find_map(|l| l.strip_prefix("verdict:")).map(str::trim).unwrap_or("?");
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+        let (code, out, err) = crate::common::autosync_in(&dir, &["run", "--grid-dim", "2", name]);
+        assert!(code == 0 || code == 1, "{name}: exit {code}\n{out}{err}");
+        let (mut races, mut divergences) = (0, 0);
+        for line in out.lines() {
+            let numbers: Vec<u64> = line.split(['(', ' ', ':']).filter_map(|w| w.parse().ok()).collect();
+            if line.contains("race(s),") && numbers.len() >= 2 {
+                races += numbers[0];
+                divergences += numbers[1];
+            }
+        }
+        if err.contains("the run shows nothing") {
+            unscheduled += 1;
+            assert_eq!((races, divergences), (0, 0), "{name}: {out}{err}");
+            continue;
+        }
+        match verdict {
+            "clean" => assert_eq!((races, divergences), (0, 0), "{name} is clean: {out}{err}"),
+            "race" => assert_eq!(divergences, 0, "{name} does not diverge: {out}{err}"),
+            "divergence" => assert_eq!(races, 0, "{name} does not race: {out}{err}"),
+            other => panic!("{name}: verdict `{other}`"),
+        }
+        shown += u64::from(races + divergences > 0);
+    }
+    assert_eq!(files.len(), 24);
+    // 6 racy and 3 divergent files show it; 10 files are warp-specialized loops.
+    assert!(shown >= 9 && unscheduled <= 10, "shown {shown}, unscheduled {unscheduled}");
+}
