@@ -1206,15 +1206,23 @@ fn the_named_cuda_corpus_runs_within_its_verdicts() {
             assert_eq!((races, divergences), (0, 0), "{name}: {out}{err}");
             continue;
         }
-        match verdict {
-            "clean" => assert_eq!((races, divergences), (0, 0), "{name} is clean: {out}{err}"),
-            "race" => assert_eq!(divergences, 0, "{name} does not diverge: {out}{err}"),
-            "divergence" => assert_eq!(races, 0, "{name} does not race: {out}{err}"),
-            other => panic!("{name}: verdict `{other}`"),
+        // The verdict's categories, and the `may:` ones.
+        let may = expect.lines().find_map(|l| l.strip_prefix("may:")).unwrap_or("");
+        let allowed: Vec<&str> = verdict.split(',').chain(may.split(',')).map(str::trim).collect();
+        assert!(
+            allowed.iter().all(|c| matches!(*c, "clean" | "race" | "divergence" | "")),
+            "{name}: verdict `{verdict}`"
+        );
+        if !allowed.contains(&"race") {
+            assert_eq!(races, 0, "{name} does not race: {out}{err}");
+        }
+        if !allowed.contains(&"divergence") {
+            assert_eq!(divergences, 0, "{name} does not diverge: {out}{err}");
         }
         shown += u64::from(races + divergences > 0);
     }
-    assert_eq!(files.len(), 24);
-    // 6 racy and 3 divergent files show it; 10 files are warp-specialized loops.
-    assert!(shown >= 9 && unscheduled <= 10, "shown {shown}, unscheduled {unscheduled}");
+    assert!(files.len() >= 24, "the named corpus has {} files", files.len());
+    // At least 6 racy and 3 divergent files show it; the warp-specialized loops come out
+    // unscheduled.
+    assert!(shown >= 9, "shown {shown}, unscheduled {unscheduled}");
 }
