@@ -120,8 +120,6 @@ pub(crate) struct NamedSlot {
     pub count: Option<u32>,
     /// That first joining statement: where a count that does not match is reported.
     pub first: Option<Label>,
-    /// The first joining statement in program order whose count differs from `count`.
-    pub mismatch: Option<Label>,
     /// Some statement waits at it (`bar sync`, `bar wait`); otherwise it orders nothing and
     /// nothing is checked of it.
     pub waits: bool,
@@ -180,27 +178,14 @@ pub(crate) fn compile(kernel: &Kernel) -> Result<Program, InterpError> {
     }
     let mut slots: Vec<NamedSlot> = Vec::new();
     for id in named::ids(kernel) {
-        let mut slot = NamedSlot {
-            id,
-            arrived: usize::MAX,
-            waited: usize::MAX,
-            count: None,
-            first: None,
-            mismatch: None,
-            waits: false,
-        };
+        let mut slot =
+            NamedSlot { id, arrived: usize::MAX, waited: usize::MAX, count: None, first: None, waits: false };
         kernel.walk(&mut |s| match s.kind {
             StmtKind::NamedBarrier { id: i, count, wait } if i == id => {
                 slot.waits |= wait;
-                match slot.first {
-                    None => {
-                        slot.first = Some(s.label);
-                        slot.count = count;
-                    }
-                    Some(_) if count != slot.count && slot.mismatch.is_none() => {
-                        slot.mismatch = Some(s.label)
-                    }
-                    Some(_) => {}
+                if slot.first.is_none() {
+                    slot.first = Some(s.label);
+                    slot.count = count;
                 }
             }
             StmtKind::NamedWait { id: i, .. } if i == id => slot.waits = true,

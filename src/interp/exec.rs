@@ -318,8 +318,9 @@ pub(crate) struct Machine<'p> {
     /// incomplete and the thread had not waited for it: (slot, statement) and the first such
     /// thread with that previous instance.
     named_overruns: BTreeMap<(usize, Label), (usize, u32)>,
-    /// Per slot: a joining statement whose count differs from the barrier's ran (a thread).
-    named_mismatch: Vec<Option<usize>>,
+    /// Per slot: the joining statements whose count differs from the barrier's that ran, with
+    /// the first thread that ran each.
+    named_mismatch: Vec<BTreeMap<Label, usize>>,
     /// Per block: the pairs decided at its end (kept across its grid-barrier intervals, which
     /// a replay does not log again), and the ones already kept (each once).
     named_deferred: Vec<Vec<Deferred>>,
@@ -540,7 +541,7 @@ impl<'p> Machine<'p> {
         self.named_joins = (0..slots).map(|_| IndexMap::default()).collect();
         self.named_pending.clear();
         self.named_overruns.clear();
-        self.named_mismatch = vec![None; slots];
+        self.named_mismatch = vec![BTreeMap::new(); slots];
         let np = self.param_values.len();
         let base = mix(mix(self.seed, tag::VARIABLE), u64::from(self.blin));
         self.vars = Vec::with_capacity(self.n * self.nv);
@@ -1012,8 +1013,8 @@ impl<'p> Machine<'p> {
         let at = |t: usize, v: usize| self.vars[t * self.nv + v];
         let joining: Vec<(usize, u32)> =
             (0..self.n).filter(|&t| mask[t]).map(|t| (t, at(t, s.arrived))).collect();
-        if count != s.count && self.named_mismatch[slot].is_none() {
-            self.named_mismatch[slot] = joining.first().map(|&(t, _)| t);
+        if let (true, Some(&(t, _))) = (count != s.count, joining.first()) {
+            self.named_mismatch[slot].entry(l).or_insert(t);
         }
         for &(t, j) in &joining {
             let previous = j.wrapping_sub(1);
@@ -1106,7 +1107,7 @@ impl<'p> Machine<'p> {
             let totals: Vec<u32> = (0..self.n).map(|t| self.vars[t * nv + s.arrived]).collect();
             // A thread that never joined instance `j` (else `fallback`).
             let missing = |j: u32, fallback: usize| totals.iter().position(|&x| x < j).unwrap_or(fallback);
-            if let (Some(t), Some(l)) = (self.named_mismatch[slot], s.mismatch) {
+            for (&l, &t) in &self.named_mismatch[slot] {
                 found.push((l, t, missing(1, t)));
             }
             let participants = totals.iter().filter(|&&x| x > 0).count() as u64;
