@@ -472,6 +472,10 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
             format!("{which} waits for {expected} threads, but {found} threads of a block join it"),
             barrier_of.clone(),
         ),
+        NamedProblem::NeverJoined => (
+            format!("a thread waits at {which}, which no statement joins: it waits for ever"),
+            "nothing arrives at this barrier".to_string(),
+        ),
         NamedProblem::PartialWarp { warp } => (
             format!("{which} is joined by some threads of warp {warp} and not by others"),
             barrier_of.clone(),

@@ -70,6 +70,8 @@ pub enum NamedProblem {
     Unequal,
     /// The number of threads that join it differs from the count it waits for.
     Count { expected: u64, found: u64 },
+    /// A thread waits for it, but no statement joins it: no instance completes.
+    NeverJoined,
     /// Some threads of a warp join it and others do not (PTX counts arrivals by warps).
     PartialWarp { warp: u64 },
     /// Statements of one barrier wait for different counts.
@@ -103,7 +105,20 @@ impl Z3Oracle {
             let of_id: Vec<NamedStmt> = ops.iter().filter(|o| o.id == id).copied().collect();
             let joins: Vec<NamedStmt> = of_id.iter().filter(|o| o.joins).copied().collect();
             // A barrier nobody waits at orders nothing: no instance of it needs checking.
-            let (Some(first), true) = (joins.first().map(|o| o.label), of_id.iter().any(|o| o.waits)) else {
+            if !of_id.iter().any(|o| o.waits) {
+                continue;
+            }
+            // A wait for a barrier no statement joins: no instance ever completes.
+            let Some(first) = joins.first().map(|o| o.label) else {
+                let at = of_id[0].label;
+                let block = tree.parent(at).unwrap_or(Label::MAIN);
+                verdict.divergences.push(Divergence {
+                    barrier: at,
+                    block,
+                    threads: None,
+                    undecided: None,
+                    named: Some(NamedProblem::NeverJoined),
+                });
                 continue;
             };
             let block = tree.parent(first).unwrap_or(Label::MAIN);
