@@ -129,6 +129,9 @@ pub enum NamedOp {
     Sync,
     Arrive,
     WaitOwn,
+    /// `bar wait id, k;`: a wait for instance `k` (1 or 2) of a barrier some earlier statement
+    /// joins (else rendered as [`NamedOp::WaitOwn`]).
+    WaitFor(u32),
 }
 
 /// The count a named barrier statement gives.
@@ -270,7 +273,12 @@ fn arb_cond() -> impl Strategy<Value = Cond> {
 }
 
 fn arb_named() -> impl Strategy<Value = Tok> {
-    let op = prop_oneof![4 => Just(NamedOp::Sync), 2 => Just(NamedOp::Arrive), 1 => Just(NamedOp::WaitOwn)];
+    let op = prop_oneof![
+        4 => Just(NamedOp::Sync),
+        2 => Just(NamedOp::Arrive),
+        1 => Just(NamedOp::WaitOwn),
+        1 => (1u32..=2).prop_map(NamedOp::WaitFor),
+    ];
     (1u32..=3, op, arb_count()).prop_map(|(id, op, count)| Tok::Named(id, op, count))
 }
 
@@ -379,6 +387,8 @@ impl GenKernel {
         out.push_str("  local a := 0;\n  local c := 1;\n");
         let mut stack: Vec<Open> = Vec::new();
         let threads = (b[0] * b[1] * b[2]) as usize;
+        // The named barrier ids some statement rendered so far joins.
+        let mut joined: Vec<u32> = Vec::new();
         let mut loops = 0usize;
         let mut fresh = 0usize;
         let indent = |d: usize| "  ".repeat(d + 1);
@@ -427,8 +437,14 @@ impl GenKernel {
                 Tok::Barrier => "barrier;".to_string(),
                 Tok::Syncwarp => "syncwarp;".to_string(),
                 Tok::Gridsync => "gridsync;".to_string(),
-                Tok::Named(id, NamedOp::WaitOwn, _) => format!("bar wait {id}, __nb{id}_arrived;"),
+                Tok::Named(id, NamedOp::WaitFor(k), _) if joined.contains(&id) => {
+                    format!("bar wait {id}, {k};")
+                }
+                Tok::Named(id, NamedOp::WaitOwn | NamedOp::WaitFor(_), _) => {
+                    format!("bar wait {id}, __nb{id}_arrived;")
+                }
                 Tok::Named(id, op, count) => {
+                    joined.push(id);
                     let how = if op == NamedOp::Sync { "sync" } else { "arrive" };
                     named_text(how, id, count, reaching(&stack, threads))
                 }
@@ -436,6 +452,7 @@ impl GenKernel {
                     if d >= MAX_DEPTH {
                         continue;
                     }
+                    joined.push(id);
                     let cond = Cond::WarpLt(m);
                     let sel = (0..threads).map(|t| cond_holds(cond, &lv, b, t)).collect();
                     let _ = writeln!(out, "{}if ({}) {{", indent(d), cond_text(cond, &lv, b));
@@ -452,6 +469,7 @@ impl GenKernel {
                     if d >= MAX_DEPTH {
                         continue;
                     }
+                    joined.push(id);
                     let bar = |how| named_text(how, id, count, reaching(&stack, threads));
                     let (i0, i1) = (indent(d), indent(d + 1));
                     let _ = writeln!(out, "{i0}if ({}) {{", cond_text(Cond::WarpLt(m), &lv, b));
