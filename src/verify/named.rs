@@ -128,6 +128,10 @@ impl Z3Oracle {
                     let (threads, undecided) = match outcome {
                         None => (None, None),
                         Some(Outcome::None) => return,
+                        // Two equal threads: a problem of one thread (`lone_witness`), none shown.
+                        Some(Outcome::Race { witness, .. }) if witness.threads[0] == witness.threads[1] => {
+                            (None, None)
+                        }
                         Some(Outcome::Race { witness, .. }) => (Some(witness.threads), None),
                         Some(Outcome::Unknown(why)) => {
                             verdict.undecided += 1;
@@ -253,7 +257,40 @@ impl Z3Oracle {
         let Some(c2) = final_counters(&an.block.traces[1], id) else { return Outcome::None };
         let zero = BV::from_u64(0, W);
         let extra = [t1.bvugt(&zero), c2.waited.bvugt(&t1)];
-        query(&an.block, &an.launch, &extra, None, [&[], &[]], &mut self.stats)
+        let two = query(&an.block, &an.launch, &extra, None, [&[], &[]], &mut self.stats);
+        if !matches!(two, Outcome::None) {
+            return two;
+        }
+        // The only participant may be the waiting thread itself (asked of one thread: a block
+        // may have one).
+        let Some(c1) = final_counters(&an.block.traces[0], id) else { return two };
+        let mode = &an.block;
+        if let Err(why) = mode.limits.arm(&mode.solver, &mut self.stats) {
+            return Outcome::Unknown(why);
+        }
+        let solver = mode.single_solver.get_or_init(|| {
+            let units = u32::try_from(mode.limits.query_units()).unwrap_or(u32::MAX);
+            super::new_solver(&mode.single_facts, mode.limits.timeout_ms, units)
+        });
+        solver.push();
+        solver.assert(&c1.arrived.bvugt(&zero));
+        solver.assert(&c1.waited.bvugt(&c1.arrived));
+        self.stats.smt_queries += 1;
+        let out = match solver.check() {
+            z3::SatResult::Unsat => Outcome::None,
+            z3::SatResult::Sat => Outcome::Unknown(String::new()),
+            z3::SatResult::Unknown => Outcome::Unknown(
+                mode.limits.spent(solver).unwrap_or_else(|| "the solver could not decide it".to_string()),
+            ),
+        };
+        solver.pop(1);
+        // A model of one thread has no pair to show: reported without threads.
+        match out {
+            Outcome::Unknown(why) if why.is_empty() => {
+                Outcome::Race { witness: lone_witness(), benign: false }
+            }
+            other => other,
+        }
     }
 
     /// How many threads of a block join barrier `id`: thread 1's total evaluated at every thread
@@ -332,6 +369,20 @@ impl Z3Oracle {
             extra.push(before(c2, &total(&traces[1], c2.id), c1).not());
         }
         query(&an.block, &an.launch, &extra, None, [&oy.loops, &oz.loops], &mut self.stats)
+    }
+}
+
+/// A witness standing for "a thread", where a problem concerns one: no threads are shown.
+fn lone_witness() -> Witness {
+    let nobody = ThreadWitness { tid: [0; 3], bid: [0; 3], iterations: Vec::new() };
+    Witness {
+        threads: [nobody.clone(), nobody],
+        index: 0,
+        starts: None,
+        block_dim: [0; 3],
+        grid_dim: [0; 3],
+        params: Vec::new(),
+        only_with_wrap: false,
     }
 }
 
