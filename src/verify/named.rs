@@ -273,8 +273,8 @@ impl Z3Oracle {
             super::new_solver(&mode.single_facts, mode.limits.timeout_ms, units)
         });
         solver.push();
-        solver.assert(&c1.arrived.bvugt(&zero));
-        solver.assert(&c1.waited.bvugt(&c1.arrived));
+        solver.assert(c1.arrived.bvugt(&zero));
+        solver.assert(c1.waited.bvugt(&c1.arrived));
         self.stats.smt_queries += 1;
         let out = match solver.check() {
             z3::SatResult::Unsat => Outcome::None,
