@@ -492,7 +492,7 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
             format!("a thread may join {which} again before the instance it arrived at completed"),
             "may join the next instance early".to_string(),
         ),
-        NamedProblem::Uncounted(_) => (
+        NamedProblem::Uncounted => (
             format!("possible named barrier mismatch: the threads that join {which} could not be counted"),
             barrier_of,
         ),
@@ -508,12 +508,13 @@ fn named_barrier_diagnostic(cx: &Ctx, dv: &crate::verify::Divergence, problem: &
             _ => format!("{a} and {b} join it, a different number of times"),
         });
     }
-    d = d.with_note(match problem {
-        NamedProblem::Overrun => "help: wait for the previous instance to complete before arriving again (a `bar.sync` of another barrier that the waiting threads arrive at after their wait), or give each stage its own barrier id".to_string(),
-        NamedProblem::Uncounted(why) => format!("reported as possible: {why}"),
-        _ => "every instance of a named barrier must be joined by exactly the number of threads it waits for (`bar.sync id, n`: n threads; without n, the whole block): otherwise it completes early, or never".to_string(),
-    });
-    if let Some(why) = dv.undecided.as_ref().filter(|_| !matches!(problem, NamedProblem::Uncounted(_))) {
+    d = match problem {
+        NamedProblem::Overrun => d.with_note("help: wait for the previous instance to complete before arriving again (a `bar.sync` of another barrier that the waiting threads arrive at after their wait), or give each stage its own barrier id"),
+        // What was not established is the `undecided` note below.
+        NamedProblem::Uncounted => d,
+        _ => d.with_note("every instance of a named barrier must be joined by exactly the number of threads it waits for (`bar.sync id, n`: n threads; without n, the whole block): otherwise it completes early, or never"),
+    };
+    if let Some(why) = &dv.undecided {
         d = d.with_note(format!("reported as possible: {why}"));
     }
     k.locate(d)

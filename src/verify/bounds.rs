@@ -10,7 +10,7 @@
 //! (unless `--wrap`) its no-wrap condition. The interval pre-filter answers the accesses it
 //! proves in bounds without a query; an undecided query is a possible finding, never dropped.
 
-use super::query::undecided_reason;
+use super::query::{single_query, undecided_reason};
 use super::symbolic::{AccessSym, W};
 use super::*;
 use z3::SatResult;
@@ -82,20 +82,7 @@ fn leaves_array(
     s: &AccessSym,
     stats: &mut OracleStats,
 ) -> Answer {
-    // The budget's accounting (and its end) is the mode's; the single solver gets the per-query
-    // limits once, when made (changing a solver's parameters per query costs a millisecond).
-    if let Err(why) = mode.limits.arm(&mode.solver, stats) {
-        return Answer::Unknown(why);
-    }
-    let solver = mode.single_solver.get_or_init(|| {
-        let units = u32::try_from(mode.limits.query_units()).unwrap_or(u32::MAX);
-        new_solver(&mode.single_facts, mode.limits.timeout_ms, units)
-    });
-    solver.push();
-    for e in extra {
-        solver.assert(e);
-    }
-    let out = match solver.check() {
+    let answer = single_query(mode, extra, stats, |solver| match solver.check() {
         SatResult::Unsat => Answer::Inside,
         // The first element past the end where it can be (`buf[128]` of 128): the witness a
         // reader expects, and the same one whatever the solver met before (`fix` and `check`
@@ -116,9 +103,8 @@ fn leaves_array(
             undecided_reason(solver.get_reason_unknown(), mode.limits.timeout_ms, mode.limits.query_units())
                 .replace("this pair", "this access")
         })),
-    };
-    solver.pop(1);
-    out
+    });
+    answer.unwrap_or_else(Answer::Unknown)
 }
 
 /// Whether `s` can leave its array at the first element past the end of one of its bounded

@@ -184,7 +184,9 @@ impl Z3Oracle {
             let outcome = self.block_divergence(key, parent, warp);
             record_divergence(&mut verdict, b, culprit, outcome);
         }
-        self.named_checks(key, tree, &mut verdict);
+        let (named, undecided) = self.named_divergences(key, tree);
+        verdict.divergences.extend(named);
+        verdict.undecided += undecided;
         // Grid barriers across blocks: two threads of different blocks that disagree on entering
         // the block that holds one (its loops at the same iterations). Nothing syntactic rules
         // this out: `blockIdx` is uniform within a block only.

@@ -206,6 +206,9 @@ struct Analysis {
     out_of_bounds: Option<(Vec<OutOfBounds>, usize)>,
     /// Like `block_divergence`, for two threads of one `syncwarp` warp.
     warp_divergence: HashMap<Label, Outcome>,
+    /// The named barriers' problems (`named.rs`) and how many are undecided, made on the first
+    /// check: barriers do not change them.
+    named: Option<(Vec<Divergence>, usize)>,
 }
 
 /// Two threads, their traces and a solver holding the launch and thread facts.
@@ -364,6 +367,7 @@ impl Z3Oracle {
                     block_divergence: HashMap::default(),
                     out_of_bounds: None,
                     warp_divergence: HashMap::default(),
+                    named: None,
                 },
             );
         }

@@ -17,6 +17,7 @@
 //! checks the three and reports each failure as a divergence of the barrier, never dropped: an
 //! undecided query, or a count that cannot be established, is reported as possible.
 
+use super::query::single_query;
 use super::symbolic::{AccessSym, NamedCounters, NamedOp, ThreadTrace, W};
 use super::*;
 
@@ -79,15 +80,40 @@ pub enum NamedProblem {
     /// A thread that did not wait at its `j`-th participation may join again before instance
     /// `j` completed (its later arrival would count toward instance `j`).
     Overrun,
-    /// The oracle could not count the threads that join it (why).
-    Uncounted(String),
+    /// The oracle could not count the threads that join it (the divergence's `undecided` says
+    /// why).
+    Uncounted,
+}
+
+/// What a check found of a named barrier: the two threads to show, if it concerns two, and
+/// why it is only possible, if the solver could not decide.
+#[derive(Default)]
+struct Found {
+    threads: Option<[ThreadWitness; 2]>,
+    undecided: Option<String>,
+}
+
+impl Found {
+    /// A query's answer as a finding (`None`: nothing found).
+    fn of(outcome: Outcome) -> Option<Found> {
+        match outcome {
+            Outcome::None => None,
+            Outcome::Race { witness, .. } => Some(Found { threads: Some(witness.threads), undecided: None }),
+            Outcome::Unknown(why) => Some(Found { threads: None, undecided: Some(why) }),
+        }
+    }
 }
 
 impl Z3Oracle {
     /// The problems of the kernel's named barriers: one divergence per problem, at the barrier's
-    /// first statement (or at the statement concerned).
-    pub(super) fn named_checks(&mut self, key: u64, tree: &LabelTree, verdict: &mut Verdict) {
-        let Some(an) = self.analyses.get(&key) else { return };
+    /// first statement (or at the statement concerned), and how many of them are only possible.
+    /// They depend on the analysed kernel alone (barriers are not in it and order nothing the
+    /// checks ask), so each analysis computes them once.
+    pub(super) fn named_divergences(&mut self, key: u64, tree: &LabelTree) -> (Vec<Divergence>, usize) {
+        if let Some(done) = self.analyses.get(&key).and_then(|an| an.named.clone()) {
+            return done;
+        }
+        let Some(an) = self.analyses.get(&key) else { return (Vec::new(), 0) };
         // Every named barrier statement: its label, id, count, and whether it joins an instance
         // (`bar sync`/`bar arrive`) and whether it waits (`bar sync`/`bar wait`).
         let mut ops: Vec<NamedStmt> = Vec::new();
@@ -100,6 +126,12 @@ impl Z3Oracle {
             }
             _ => {}
         });
+        let mut found: Vec<Divergence> = Vec::new();
+        let mut report = |at: Label, f: Found, problem: NamedProblem| {
+            let block = tree.parent(at).unwrap_or(Label::MAIN);
+            let (threads, undecided) = (f.threads, f.undecided);
+            found.push(Divergence { barrier: at, block, threads, undecided, named: Some(problem) });
+        };
         let ids: BTreeSet<u32> = ops.iter().map(|o| o.id).collect();
         for id in ids {
             let of_id: Vec<NamedStmt> = ops.iter().filter(|o| o.id == id).copied().collect();
@@ -110,54 +142,19 @@ impl Z3Oracle {
             }
             // A wait for a barrier no statement joins: no instance ever completes.
             let Some(first) = joins.first().map(|o| o.label) else {
-                let at = of_id[0].label;
-                let block = tree.parent(at).unwrap_or(Label::MAIN);
-                verdict.divergences.push(Divergence {
-                    barrier: at,
-                    block,
-                    threads: None,
-                    undecided: None,
-                    named: Some(NamedProblem::NeverJoined),
-                });
+                report(of_id[0].label, Found::default(), NamedProblem::NeverJoined);
                 continue;
             };
-            let block = tree.parent(first).unwrap_or(Label::MAIN);
-            // `None`: a problem of the barrier as a whole, without two threads to show.
-            let report =
-                |verdict: &mut Verdict, at: Label, outcome: Option<Outcome>, problem: NamedProblem| {
-                    let (threads, undecided) = match outcome {
-                        None => (None, None),
-                        Some(Outcome::None) => return,
-                        // Two equal threads: a problem of one thread (`lone_witness`), none shown.
-                        Some(Outcome::Race { witness, .. }) if witness.threads[0] == witness.threads[1] => {
-                            (None, None)
-                        }
-                        Some(Outcome::Race { witness, .. }) => (Some(witness.threads), None),
-                        Some(Outcome::Unknown(why)) => {
-                            verdict.undecided += 1;
-                            (None, Some(why))
-                        }
-                    };
-                    let block = tree.parent(at).unwrap_or(block);
-                    verdict.divergences.push(Divergence {
-                        barrier: at,
-                        block,
-                        threads,
-                        undecided,
-                        named: Some(problem),
-                    });
-                };
             let counts: Vec<Option<u32>> = joins.iter().map(|o| o.count).collect();
             if let Some(pos) = counts.iter().position(|c| *c != counts[0]) {
                 let as_number = |c: Option<u32>| c.map_or(0, u64::from);
                 let problem =
                     NamedProblem::Counts { first: as_number(counts[0]), second: as_number(counts[pos]) };
-                report(verdict, joins[pos].label, None, problem);
+                report(joins[pos].label, Found::default(), problem);
                 continue;
             }
-            let unequal = self.named_unequal(key, id);
-            if !matches!(unequal, Outcome::None) {
-                report(verdict, first, Some(unequal), NamedProblem::Unequal);
+            if let Some(f) = self.named_unequal(key, id) {
+                report(first, f, NamedProblem::Unequal);
                 continue;
             }
             let expected = match counts[0] {
@@ -166,23 +163,31 @@ impl Z3Oracle {
             };
             match expected.and_then(|e| self.named_participants(key, id).map(|f| (e, f))) {
                 Ok((_, Participants { partial_warp: Some(warp), .. })) => {
-                    report(verdict, first, None, NamedProblem::PartialWarp { warp });
+                    report(first, Found::default(), NamedProblem::PartialWarp { warp });
                     continue;
                 }
                 Ok((expected, Participants { count: found, .. })) if found != expected => {
-                    report(verdict, first, None, NamedProblem::Count { expected, found });
+                    report(first, Found::default(), NamedProblem::Count { expected, found });
                     continue;
                 }
                 Ok(_) => {}
                 Err(why) => {
-                    report(verdict, first, Some(Outcome::Unknown(why.clone())), NamedProblem::Uncounted(why));
+                    report(first, Found { threads: None, undecided: Some(why) }, NamedProblem::Uncounted);
                     continue;
                 }
             }
             if let Some((at, outcome)) = self.named_overrun(key, id, &of_id) {
-                report(verdict, at, Some(outcome), NamedProblem::Overrun);
+                if let Some(f) = Found::of(outcome) {
+                    report(at, f, NamedProblem::Overrun);
+                }
             }
         }
+        let undecided = found.iter().filter(|d| d.undecided.is_some()).count();
+        let done = (found, undecided);
+        if let Some(an) = self.analyses.get_mut(&key) {
+            an.named = Some(done.clone());
+        }
+        done
     }
 
     /// Whether some thread may join barrier `id` before the instance of its previous
@@ -251,45 +256,31 @@ impl Z3Oracle {
     /// without the first thread's arrival). Participations past another thread's total that
     /// only arrive are allowed: they join an instance nobody waits for (a consumer releasing
     /// its last stage).
-    fn named_unequal(&mut self, key: u64, id: u32) -> Outcome {
-        let Some(an) = self.analyses.get(&key) else { return Outcome::Unknown("internal".into()) };
+    fn named_unequal(&mut self, key: u64, id: u32) -> Option<Found> {
+        let Some(an) = self.analyses.get(&key) else {
+            return Some(Found { threads: None, undecided: Some("internal".into()) });
+        };
         let t1 = total(&an.block.traces[0], id);
-        let Some(c2) = final_counters(&an.block.traces[1], id) else { return Outcome::None };
+        let c2 = final_counters(&an.block.traces[1], id)?;
         let zero = BV::from_u64(0, W);
         let extra = [t1.bvugt(&zero), c2.waited.bvugt(&t1)];
-        let two = query(&an.block, &an.launch, &extra, None, [&[], &[]], &mut self.stats);
-        if !matches!(two, Outcome::None) {
-            return two;
+        if let Some(f) = Found::of(query(&an.block, &an.launch, &extra, None, [&[], &[]], &mut self.stats)) {
+            return Some(f);
         }
-        // The only participant may be the waiting thread itself (asked of one thread: a block
-        // may have one).
-        let Some(c1) = final_counters(&an.block.traces[0], id) else { return two };
-        let mode = &an.block;
-        if let Err(why) = mode.limits.arm(&mode.solver, &mut self.stats) {
-            return Outcome::Unknown(why);
-        }
-        let solver = mode.single_solver.get_or_init(|| {
-            let units = u32::try_from(mode.limits.query_units()).unwrap_or(u32::MAX);
-            super::new_solver(&mode.single_facts, mode.limits.timeout_ms, units)
-        });
-        solver.push();
-        solver.assert(c1.arrived.bvugt(&zero));
-        solver.assert(c1.waited.bvugt(&c1.arrived));
+        // The only participant may be the waiting thread itself: asked of one thread (a block
+        // may have one), with no pair to show.
+        let c1 = final_counters(&an.block.traces[0], id)?;
+        let alone = [c1.arrived.bvugt(&zero), c1.waited.bvugt(&c1.arrived)];
         self.stats.smt_queries += 1;
-        let out = match solver.check() {
-            z3::SatResult::Unsat => Outcome::None,
-            z3::SatResult::Sat => Outcome::Unknown(String::new()),
-            z3::SatResult::Unknown => Outcome::Unknown(
-                mode.limits.spent(solver).unwrap_or_else(|| "the solver could not decide it".to_string()),
-            ),
-        };
-        solver.pop(1);
-        // A model of one thread has no pair to show: reported without threads.
-        match out {
-            Outcome::Unknown(why) if why.is_empty() => {
-                Outcome::Race { witness: lone_witness(), benign: false }
-            }
-            other => other,
+        let limits = &an.block.limits;
+        match single_query(&an.block, &alone, &mut self.stats, |s| (s.check(), limits.spent(s))) {
+            Ok((z3::SatResult::Unsat, _)) => None,
+            Ok((z3::SatResult::Sat, _)) => Some(Found::default()),
+            Ok((z3::SatResult::Unknown, spent)) => Some(Found {
+                threads: None,
+                undecided: Some(spent.unwrap_or_else(|| "the solver could not decide it".into())),
+            }),
+            Err(why) => Some(Found { threads: None, undecided: Some(why) }),
         }
     }
 
@@ -369,20 +360,6 @@ impl Z3Oracle {
             extra.push(before(c2, &total(&traces[1], c2.id), c1).not());
         }
         query(&an.block, &an.launch, &extra, None, [&oy.loops, &oz.loops], &mut self.stats)
-    }
-}
-
-/// A witness standing for "a thread", where a problem concerns one: no threads are shown.
-fn lone_witness() -> Witness {
-    let nobody = ThreadWitness { tid: [0; 3], bid: [0; 3], iterations: Vec::new() };
-    Witness {
-        threads: [nobody.clone(), nobody],
-        index: 0,
-        starts: None,
-        block_dim: [0; 3],
-        grid_dim: [0; 3],
-        params: Vec::new(),
-        only_with_wrap: false,
     }
 }
 

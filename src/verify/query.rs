@@ -243,3 +243,30 @@ fn witness_of(
     };
     (Outcome::Race { witness, benign: false }, probe_holds)
 }
+
+/// Runs `f` on `mode`'s one-thread solver (`Mode::single_facts`: the launch and thread 1's
+/// facts, no second thread; made on first use with the mode's per-query limits) with `extra`
+/// asserted in a scope of its own, for questions about one thread (an access leaving its
+/// array, a named barrier's lone participant). `Err` with the reason when the kernel's budget
+/// is spent.
+pub(super) fn single_query<T>(
+    mode: &Mode,
+    extra: &[Bool],
+    stats: &mut OracleStats,
+    f: impl FnOnce(&z3::Solver) -> T,
+) -> Result<T, String> {
+    // The budget's accounting (and its end) is the mode's; the single solver gets the per-query
+    // limits once, when made (changing a solver's parameters per query costs a millisecond).
+    mode.limits.arm(&mode.solver, stats)?;
+    let solver = mode.single_solver.get_or_init(|| {
+        let units = u32::try_from(mode.limits.query_units()).unwrap_or(u32::MAX);
+        super::new_solver(&mode.single_facts, mode.limits.timeout_ms, units)
+    });
+    solver.push();
+    for e in extra {
+        solver.assert(e);
+    }
+    let out = f(solver);
+    solver.pop(1);
+    Ok(out)
+}
