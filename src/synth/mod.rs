@@ -463,11 +463,10 @@ fn synthesize_round(
         let mut stuck: Vec<Vec<Unfixable>> = vec![Vec::new(); units.len()];
         let mut repair: Vec<(usize, Divergence)> = Vec::new();
         for (ui, (v, candidate)) in verdicts.iter().enumerate() {
-            let mut original = units[ui].base.barriers();
-            original.extend(units[ui].base.syncwarps());
-            original.extend(units[ui].base.gridsyncs());
             for d in &v.divergences {
-                if original.contains(&d.barrier) {
+                // A statement of the base kernel is the input's own (a block, warp, grid or named
+                // barrier); inserted barriers are the candidate's alone.
+                if units[ui].base.stmt(d.barrier).is_some() {
                     if !opts.keep_barriers && movable_barriers(units[ui].original).contains(&d.barrier) {
                         repair.push((ui, d.clone()));
                     } else if !opts.partial {

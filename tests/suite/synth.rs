@@ -266,6 +266,39 @@ fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
     );
 }
 
+#[test]
+fn a_mismatched_named_barrier_of_the_input_is_reported_not_retried() {
+    // Barrier 1 waits for 16 threads; 8 join it (part of warp 0). No placement of block or warp
+    // barriers changes that, and `fix` never moves a named barrier: synthesis says so at once
+    // (it used to exclude the barrier's block and propose the same kernel again, 1001 times).
+    let src = "//--blockDim=128 --gridDim=1\nkernel k() {\n  shared S[128];\n  global out[];\n  local x;\n  wr S[tid] := tid;\n  if (tid < 8) {\n    bar sync 1, 16;\n    x := rd S[(tid + 1) % 8];\n    wr out[tid] := x;\n  }\n}\n";
+    let k = kpl::parse(src).expect("parse");
+    let mut o = oracle(&k);
+    let (res, stats) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
+    match res {
+        Synthesis::Impossible { reasons } => {
+            assert!(matches!(reasons[0], synth::Unfixable::DivergentBarrier { .. }), "{reasons:?}")
+        }
+        other => panic!("expected impossible, got {other:?}"),
+    }
+    assert_eq!(stats.oracle_calls, 1);
+    // Under `partial` (what `fix` runs) the mismatch stays and is listed among what remains.
+    let opts = SynthOptions { partial: true, ..SynthOptions::default() };
+    let mut o = oracle(&k);
+    let (res, stats) = synth::synthesize(&k, &mut o, &opts).expect("synthesis");
+    match res {
+        Synthesis::Done { inserted, remaining, .. } => {
+            assert!(inserted.is_empty(), "{inserted:?}");
+            assert!(
+                remaining.iter().any(|u| matches!(u, synth::Unfixable::DivergentBarrier { .. })),
+                "{remaining:?}"
+            );
+        }
+        other => panic!("expected done, got {other:?}"),
+    }
+    assert!(stats.oracle_calls <= 3, "{} oracle calls", stats.oracle_calls);
+}
+
 /// A kernel whose race sits `depth` loops deep: `s[t]` written, `s[t + 1]` read in the
 /// innermost body (two barriers needed there, each costing `100^depth`). Written in KPL: the
 /// point is the cost model's numbers, and 100 nested loops are past what the CUDA front end
