@@ -10,6 +10,10 @@ use super::value::{self, mix, tag};
 use super::{AccessKind, DynDivergence, DynRace, RunConfig, RunReport, Scope};
 use crate::kpl::ast::{AtomicOp, BinOp, Builtin, Label, Space, UnOp};
 
+/// Access-log entries scanned that cost as much as one statement execution of the work bound
+/// (`Machine::work`): a run scans at most this many times the bound's entries.
+const LOG_ENTRIES_PER_WORK: u64 = 64;
+
 /// A fast hasher for the element-indexed maps (keys are plain `u64` indices; no untrusted input
 /// chooses them adversarially, and a collision only costs time).
 #[derive(Default)]
@@ -305,8 +309,13 @@ pub(crate) struct Machine<'p> {
     /// Statement executions of the whole run, replays included, and their bound (the step bound
     /// times the number of blocks: what the run could spend without grid barriers). Resuming by
     /// replay costs quadratic time in the number of grid-barrier intervals; this keeps a run with
-    /// a grid barrier in a long loop finite (it is then `truncated`).
+    /// a grid barrier in a long loop finite (it is then `truncated`). Scanning access logs counts
+    /// too, [`LOG_ENTRIES_PER_WORK`] entries for one: where the logs are not pruned (named
+    /// barriers, warp-sync) a long loop without barriers makes each access scan all earlier
+    /// ones, quadratic time a step bound alone does not bound.
     work: u64,
+    /// Log entries scanned and not yet counted in `work`.
+    scanned: u64,
     work_budget: u64,
     /// Named barriers of the current block, per slot of `prog.named`: the joins of each
     /// instance (instances count from 1).
@@ -425,6 +434,7 @@ impl<'p> Machine<'p> {
             out_of_steps: false,
             work: 0,
             work_budget: 0,
+            scanned: 0,
             named_joins: Vec::new(),
             named_pending: BTreeMap::new(),
             named_overruns: BTreeMap::new(),
@@ -559,7 +569,8 @@ impl<'p> Machine<'p> {
     /// budget is spent. The current step is `self.steps - 1` afterwards. Under warp-sync it also
     /// records which lanes of each warp took part in the step.
     fn tick(&mut self, mask: &[bool]) -> Exec {
-        self.work += 1;
+        self.work += 1 + self.scanned / LOG_ENTRIES_PER_WORK;
+        self.scanned %= LOG_ENTRIES_PER_WORK;
         if self.steps >= self.cfg.max_steps || self.work > self.work_budget {
             self.report.truncated = true;
             self.out_of_steps = true;
@@ -1269,6 +1280,7 @@ impl<'p> Machine<'p> {
             log.entries.clear();
             log.epoch = epoch;
         }
+        self.scanned += log.entries.len() as u64;
         for e in &log.entries {
             // The lanes of one warp storing at one collective instance are one store.
             let one_store = e.collective

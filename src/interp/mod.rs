@@ -116,7 +116,9 @@
 //!   counts once, a `while` once per guard evaluation); a block that would exceed it stops, the
 //!   run goes on with the next block, and the report says `truncated`. The whole run executes at
 //!   most `max_steps` times the number of blocks statements, the replays of grid-barrier
-//!   intervals included (past that every block stops, `truncated`).
+//!   intervals included, and each 64 access-log entries scanned count as one (past that every
+//!   block stops, `truncated`): a long barrier-free loop whose logs are kept whole (named
+//!   barriers, warp-sync) cannot take quadratic time.
 //!
 //! The launch geometry comes from the [`RunConfig`] only; [`RunConfig::for_kernel`] takes it from
 //! the kernel's header.
