@@ -1607,7 +1607,9 @@ fn substitute_block(b: &mut Block, consts: &HashMap<String, u32>) {
             | StmtKind::Gridsync
             | StmtKind::NamedBarrier { .. }
             | StmtKind::Commit
-            | StmtKind::Wait { .. } => {}
+            | StmtKind::Wait { .. }
+            | StmtKind::WaitOldest
+            | StmtKind::Release => {}
         }
     }
 }

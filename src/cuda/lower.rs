@@ -42,6 +42,7 @@ mod async_copy;
 mod barrier_object;
 mod bits;
 mod curand;
+mod pipeline_object;
 mod pointer_array;
 mod pointer_groups;
 mod record;
@@ -371,6 +372,7 @@ fn lower_kernel_with(
         void_words: HashMap::new(),
         fragments: HashMap::new(),
         barrier_objects: HashMap::new(),
+        pipelines: HashSet::new(),
         copy_completions: None,
         constant_locals: HashMap::new(),
         tokens: HashMap::new(),
@@ -538,6 +540,8 @@ struct Lx<'a> {
     tokens: HashMap<String, (String, u32)>,
     /// `cuda::barrier` objects by declaration id (`barrier_object.rs`).
     barrier_objects: HashMap<String, barrier_object::BarrierObject>,
+    /// Thread-scope `cuda::pipeline` objects by declaration id (`pipeline_object.rs`).
+    pipelines: HashSet<String>,
     /// wmma fragments by declaration id: registers, no KPL state (`wmma.rs`).
     fragments: HashMap<String, wmma::Fragment>,
     /// The size of the words of pointers into each array that were converted to `void *`
@@ -1670,6 +1674,9 @@ impl<'a> Lx<'a> {
             return Ok(());
         }
         if let Some(r) = self.arrival_token_decl(v, (id, name), &ty) {
+            return r;
+        }
+        if let Some(r) = self.pipeline_decl(v, id, &ty) {
             return r;
         }
         if let Some(what) = barrier_object::unmodelled_sync_type(&ty) {
@@ -3171,7 +3178,10 @@ impl<'a> Lx<'a> {
     fn call(&mut self, n: &Node, name: &str, want: bool) -> R<Option<(Expr, Ty)>> {
         let args = &n.children[1.min(n.children.len())..];
         if !want {
-            if let Some(r) = self.wmma_call(name, args, n).or_else(|| self.barrier_object_call(name, args, n))
+            if let Some(r) = self
+                .wmma_call(name, args, n)
+                .or_else(|| self.barrier_object_call(name, args, n))
+                .or_else(|| self.pipeline_call(name, n))
             {
                 return r.map(|()| None);
             }
@@ -3628,6 +3638,8 @@ impl<'a> Lx<'a> {
                 bound.push((p.id.clone(), Binding::Record(l)));
             } else if let Some(g) = self.group_param(&ty, a, n) {
                 bound_groups.push((p.id.clone(), g?));
+            } else if let Some(r) = self.pipeline_param(&p.id, &ty, a) {
+                r?;
             } else if let Some(b) = self.ref_param(&ty, &p.name, &p.id, a, body) {
                 bound.push((p.id.clone(), b?));
             } else if let Some(r) = self.fn_pointer_param(&ty, (&p.id, &p.name), a, body) {

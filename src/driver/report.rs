@@ -53,8 +53,8 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
             "data race with an asynchronous copy in flight",
             Some("one thread: it issued the copy and touches its destination before the wait that lands it; \
                   no barrier orders a thread with its own copy — help: wait for the copy's group before this \
-                  access (`cp.async.wait_group n` / `__pipeline_wait_prior(n)` with a smaller `n`, or \
-                  `cp.async.wait_all`)"),
+                  access (`cp.async.wait_group n` / `__pipeline_wait_prior(n)` with a smaller `n`, \
+                  `cp.async.wait_all`, or a pipeline's `consumer_wait()`)"),
         ),
     };
     let wraps = r.only_with_wrap();
@@ -187,7 +187,8 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
     if let Some(c) = r.cases.iter().find(|c| is_copy(c.case.first)).filter(|_| r.scope != Scope::Copy) {
         d = d.with_note(format!(
             "{} is an asynchronous copy: it lands at the issuing thread's wait that covers its group \
-             (`wait_group n` / `__pipeline_wait_prior(n)` leave the `n` most recent groups in flight), \
+             (`wait_group n` / `__pipeline_wait_prior(n)` leave the `n` most recent groups in flight; \
+             a pipeline's `consumer_wait()` waits for its oldest stage not released), \
              and only a barrier after that wait orders it before another thread's access",
             cx.access_phrase(kind_of(c.case.first), c.case.first)
         ));

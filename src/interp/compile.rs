@@ -50,6 +50,10 @@ pub(crate) enum CStmt {
     Commit,
     /// `wait n`: lands the copies of all but the `n` most recent committed groups.
     Wait(u32),
+    /// `wait oldest`: lands the thread's copies of its first `releases + 1` groups.
+    WaitOldest,
+    /// `release`: one more of the thread's groups released.
+    Release,
     /// The last field: atomic only between threads of one block (`AtomicScope::Block`).
     Atomic(Label, Option<usize>, AtomicOp, Target, CExpr, bool),
     Barrier(Label),
@@ -307,6 +311,8 @@ impl<'k> Compiler<'k> {
             }
             StmtKind::Commit => CStmt::Commit,
             StmtKind::Wait { pending } => CStmt::Wait(*pending),
+            StmtKind::WaitOldest => CStmt::WaitOldest,
+            StmtKind::Release => CStmt::Release,
             StmtKind::Atomic { dst, op, array, index, value, scope, width } => {
                 let t = self.target(array, index, *width, l)?;
                 let v = self.expr(value, l)?;

@@ -278,6 +278,8 @@ pub(crate) struct Machine<'p> {
     /// Per thread of the current block: its copies in flight, and its commits so far.
     flights: Vec<Vec<Flight>>,
     commits: Vec<u64>,
+    /// Per thread of the current block: its releases so far (at most its commits).
+    releases: Vec<u64>,
     loop_stack: Vec<(Label, u64)>,
     ctx: Rc<Ctx>,
     steps: u64,
@@ -418,6 +420,7 @@ impl<'p> Machine<'p> {
             epoch: 0,
             flights: Vec::new(),
             commits: Vec::new(),
+            releases: Vec::new(),
             loop_stack: Vec::new(),
             ctx: Rc::new(Ctx::default()),
             steps: 0,
@@ -539,6 +542,7 @@ impl<'p> Machine<'p> {
         self.epoch = 0;
         self.flights = vec![Vec::new(); self.n];
         self.commits = vec![0; self.n];
+        self.releases = vec![0; self.n];
         self.loop_stack.clear();
         self.ctx = Rc::new(Ctx::default());
         self.steps = 0;
@@ -798,6 +802,24 @@ impl<'p> Machine<'p> {
                     for f in landed {
                         self.land(&f, t);
                     }
+                }
+            }
+            CStmt::WaitOldest => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    let oldest = self.releases[t] + 1;
+                    let (landed, still): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut self.flights[t])
+                        .into_iter()
+                        .partition(|f| f.group.is_some_and(|g| g <= oldest));
+                    self.flights[t] = still;
+                    for f in landed {
+                        self.land(&f, t);
+                    }
+                }
+            }
+            CStmt::Release => {
+                for t in (0..n).filter(|&t| mask[t]) {
+                    // Releasing with nothing committed and unreleased releases nothing.
+                    self.releases[t] = (self.releases[t] + 1).min(self.commits[t]);
                 }
             }
             CStmt::Atomic(l, dst, op, target, e, block_scope) => {

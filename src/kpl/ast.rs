@@ -596,6 +596,15 @@ pub enum StmtKind {
     Wait {
         pending: u32,
     },
+    /// `wait oldest;`: the thread waits until its oldest committed group not yet released
+    /// ([`StmtKind::Release`]) has landed, and every older one (a thread-scope `cuda::pipeline`'s
+    /// `consumer_wait()`): with `r` releases so far, the copies of the first `r + 1` groups the
+    /// thread committed. Copies not yet committed are not waited for. Per thread, like `wait n`.
+    WaitOldest,
+    /// `release;`: the thread's oldest committed group not yet released is released (a
+    /// thread-scope `cuda::pipeline`'s `consumer_release()`): the next `wait oldest` waits for
+    /// one group more. It performs no access and orders nothing.
+    Release,
     /// `assume cond;`: only executions in which every thread that reaches it has `cond` true
     /// matter (GPUVerify's `__requires` / `__assume`). A run in which some thread reaches it
     /// with `cond` false is infeasible as a whole: its findings, also those before the
@@ -1033,7 +1042,9 @@ impl Kernel {
                             | StmtKind::Gridsync
                             | StmtKind::NamedBarrier { .. }
                             | StmtKind::Commit
-                            | StmtKind::Wait { .. } => {}
+                            | StmtKind::Wait { .. }
+                            | StmtKind::WaitOldest
+                            | StmtKind::Release => {}
                             StmtKind::Assume { cond } | StmtKind::NamedWait { instance: cond, .. } => {
                                 exprs.push(cond)
                             }

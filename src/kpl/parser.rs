@@ -372,20 +372,29 @@ impl Parser<'_> {
                 self.expect(";")?;
                 StmtKind::Commit
             }
+            Tok::Ident(kw) if kw == "release" => {
+                self.bump();
+                self.expect(";")?;
+                StmtKind::Release
+            }
             Tok::Ident(kw) if kw == "wait" => {
                 self.bump();
                 let pending = match self.bump() {
-                    (Tok::Int(n), _) if n <= MAX_WAIT_PENDING as u64 => n as u32,
+                    (Tok::Ident(w), _) if w == "oldest" => None,
+                    (Tok::Int(n), _) if n <= MAX_WAIT_PENDING as u64 => Some(n as u32),
                     (_, sp) => {
                         return Err(Diagnostic::error(
                             format!("expected the number of groups left in flight, 0 to {MAX_WAIT_PENDING}"),
                             sp,
                         )
-                        .with_note("`wait 1;` waits until at most one committed group is in flight"))
+                        .with_note("`wait 1;` waits until at most one committed group is in flight; `wait oldest;` until the oldest group not released has landed"))
                     }
                 };
                 self.expect(";")?;
-                StmtKind::Wait { pending }
+                match pending {
+                    Some(pending) => StmtKind::Wait { pending },
+                    None => StmtKind::WaitOldest,
+                }
             }
             Tok::Ident(kw) if kw == "atomic" => self.atomic(None)?,
             Tok::Ident(kw) if kw == "if" => self.if_stmt(label)?,
@@ -701,6 +710,7 @@ pub fn is_keyword(s: &str) -> bool {
             | "async"
             | "warp"
             | "commit"
+            | "release"
             | "wait"
             | "assume"
             | "if"

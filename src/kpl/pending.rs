@@ -23,10 +23,18 @@ use rustc_hash::FxHashMap;
 /// Later iterations counted one by one; the last slot stands for this many and more.
 pub const MAX_ITERATIONS_APART: u8 = 6;
 
-/// Set bit `k`: a path on which the copy is in flight and `k` commits ran since it.
-type Flight = u32;
+/// Set bit `need * ROW + k`: a path on which the copy is in flight, `k` commits ran since it,
+/// and `need` more `release`s must run before a `wait oldest` waits for its group (the groups
+/// committed and not released when it was issued, less the releases since).
+type Flight = u128;
 const SATURATED: u32 = MAX_WAIT_PENDING + 1;
-const ALL: Flight = (1 << (SATURATED + 1)) - 1;
+/// Bits per value of `need`: one per count of commits, 0 to [`SATURATED`].
+const ROW: u32 = SATURATED + 1;
+const ROW_BITS: Flight = (1 << ROW) - 1;
+/// The last value of `need`: this many releases or more (such a copy never lands at a `wait
+/// oldest`: kept in flight, which can only report more).
+const NEED_SATURATED: u32 = 6;
+const ALL: Flight = (1 << (ROW * (NEED_SATURATED + 1))) - 1;
 /// Bound on the later iterations a walk follows before it stops at a repeating state.
 const MAX_WALKED_ITERATIONS: usize = 64;
 
@@ -81,27 +89,33 @@ impl CopyFlights {
     pub fn new(k: &Kernel, tree: &LabelTree) -> CopyFlights {
         let mut copies = FxHashMap::default();
         let mut instances = FxHashMap::default();
-        let trips = constant_trip_loops(&k.body);
+        let trips = bounded_loops(&k.body);
+        let depths = depths_at_copies(k);
         k.walk(&mut |s| {
             if matches!(s.kind, StmtKind::Write { mode: WriteMode::Async, .. }) {
                 let around = tree.blks(s.label).to_vec();
-                let walk = |exit_after: Option<(Label, u32)>| {
+                let walk = |exit_after: Option<ExitAfter>, depth: u32| {
                     let mut w = Walk {
                         tree,
                         copy: s.label,
                         around: around.clone(),
                         exit_after,
                         tag: None,
+                        issued: issued(depth),
                         out: Copy::default(),
                     };
                     w.walk_from_copy(&k.body);
                     w.out
                 };
-                copies.insert(s.label, walk(None));
+                let depth = |at: Option<(Label, u32)>| depths.get(&(s.label, at)).copied().unwrap_or(1);
+                copies.insert(s.label, walk(None, depth(None)));
                 for l in tree.loops(s.label) {
-                    if let Some(&n) = trips.get(&l) {
-                        // The copy of iteration i has n - 1 - i iterations after it.
-                        let per: Vec<Copy> = (0..n).map(|i| walk(Some((l, n - 1 - i)))).collect();
+                    if let Some(&(n, exact)) = trips.get(&l) {
+                        // The copy of iteration i has n - 1 - i iterations after it (at most, for
+                        // a loop whose condition only bounds its trips).
+                        let per: Vec<Copy> = (0..n)
+                            .map(|i| walk(Some(ExitAfter { l, n: n - 1 - i, exact }), depth(Some((l, i)))))
+                            .collect();
                         instances.insert((s.label, l), per);
                     }
                 }
@@ -183,27 +197,66 @@ impl Copy {
     }
 }
 
+/// A loop around the copy left after `n` further iterations: exactly (`exact`), or at most.
+#[derive(Clone, Copy)]
+struct ExitAfter {
+    l: Label,
+    n: u32,
+    exact: bool,
+}
+
 struct Walk<'t> {
     tree: &'t LabelTree,
     copy: Label,
     /// The blocks enclosing the copy.
     around: Vec<Label>,
-    /// A loop around the copy left after exactly this many further iterations (`None`: after
-    /// any number).
-    exit_after: Option<(Label, u32)>,
+    /// A loop around the copy left after this many further iterations (`None`: after any
+    /// number).
+    exit_after: Option<ExitAfter>,
     /// While inside a loop not around the copy: that loop and its iteration (capped).
     tag: Option<(Label, u8)>,
+    /// The state right after the copy.
+    issued: Flight,
     out: Copy,
 }
 
+/// The row of `f` for `need`: bit `k` set where `k` commits ran.
+fn row(f: Flight, need: u32) -> Flight {
+    (f >> (need * ROW)) & ROW_BITS
+}
+
+/// `f` with each row rewritten by `each`.
+fn per_row(f: Flight, each: impl Fn(Flight) -> Flight) -> Flight {
+    (0..=NEED_SATURATED).fold(0, |acc, need| acc | (each(row(f, need)) & ROW_BITS) << (need * ROW))
+}
+
 fn commit(f: Flight) -> Flight {
-    let saturated = f & (1 << SATURATED);
-    ((f << 1) & ALL) | saturated
+    per_row(f, |r| (r << 1) | (r & (1 << SATURATED)))
 }
 
 fn wait(f: Flight, pending: u32) -> Flight {
     let keep = pending.min(SATURATED);
-    f & ((1u32 << (keep + 1)) - 1)
+    per_row(f, |r| r & ((1 << (keep + 1)) - 1))
+}
+
+/// `wait oldest`: a committed copy no release is still needed for has landed.
+fn wait_oldest(f: Flight) -> Flight {
+    f & !(ROW_BITS & !1)
+}
+
+/// `release`: one release fewer needed (a saturated need stays).
+fn release(f: Flight) -> Flight {
+    let mut out = row(f, 0) | row(f, 1);
+    for need in 1..NEED_SATURATED.saturating_sub(1) {
+        out |= row(f, need + 1) << (need * ROW);
+    }
+    out | row(f, NEED_SATURATED) << (NEED_SATURATED * ROW)
+}
+
+/// The state right after a copy issued with `depths` (bit `d`: `d` groups committed and not
+/// released; the last bit, that many or more).
+fn issued(depths: u32) -> Flight {
+    (0..=NEED_SATURATED).filter(|d| depths & (1 << d) != 0).fold(0, |acc, d| acc | 1 << (d * ROW))
 }
 
 impl Walk<'_> {
@@ -224,8 +277,8 @@ impl Walk<'_> {
             match state {
                 Some(f) => state = Some(self.stmt(s, f, cx)),
                 None if s.label == self.copy => {
-                    self.record(cx, s.label, 1);
-                    state = Some(1);
+                    self.record(cx, s.label, self.issued);
+                    state = Some(self.issued);
                 }
                 None if self.around.contains(&s.label) => {
                     let f = match &s.kind {
@@ -278,8 +331,12 @@ impl Walk<'_> {
     /// any of them).
     fn loop_around_copy(&mut self, l: Label, body: &Block, cx: Context) -> Flight {
         let mut f = self.walk_block_with_copy(body, cx);
-        let exit_after = self.exit_after.filter(|(m, _)| *m == l).map(|(_, n)| n as usize);
-        let mut exits = if exit_after.is_none_or(|n| n == 0) { f } else { 0 };
+        let exit = self.exit_after.filter(|e| e.l == l);
+        let exit_after = exit.map(|e| e.n as usize);
+        // Whether the loop may end after `c` further iterations.
+        let may_end_after =
+            |c: usize| exit.is_none_or(|e| c == e.n as usize || (!e.exact && c < e.n as usize));
+        let mut exits = if may_end_after(0) { f } else { 0 };
         let mut seen_in_last_slot: Vec<Flight> = Vec::new();
         for c in 1..=MAX_WALKED_ITERATIONS {
             let slot = c.min(usize::from(MAX_ITERATIONS_APART)) as u8;
@@ -296,7 +353,7 @@ impl Walk<'_> {
                 seen_in_last_slot.push(f);
             }
             f = self.block(body, f, Context::Later(l, slot));
-            if exit_after.is_none_or(|n| n == c) {
+            if may_end_after(c) {
                 exits |= f;
             }
         }
@@ -366,6 +423,8 @@ impl Walk<'_> {
         let out = match &s.kind {
             StmtKind::Commit => commit(f),
             StmtKind::Wait { pending } => wait(f, *pending),
+            StmtKind::WaitOldest => wait_oldest(f),
+            StmtKind::Release => release(f),
             StmtKind::If { then, els, .. } => {
                 let t = self.block(then, f, cx);
                 let e = match els {
@@ -398,11 +457,94 @@ impl Walk<'_> {
     }
 }
 
-/// The loops of `b` (at any depth) that run a constant number of times, at most
-/// [`MAX_COUNTED_TRIPS`]: `x := c0;` (or `local x := c0;`) right before `while (x < c1)`
-/// (`<=`, `!=`, unsigned too) whose body assigns `x` only in its last statement, `x := x + s`.
-/// The same number for every thread: it depends on constants only.
-fn constant_trip_loops(b: &Block) -> FxHashMap<Label, u32> {
+/// Per asynchronous copy of a kernel that has `wait oldest`: the possible numbers of groups its
+/// thread has committed and not released when it issues the copy (bit `d`; the last bit,
+/// [`NEED_SATURATED`] or more). Every branch and every number of iterations of a loop is a path,
+/// except that a loop whose condition bounds its trips ([`at_most_trips`]) runs at most that
+/// many; the sets hold every depth a run can have, so a copy is never taken to land sooner than
+/// it can. Empty when the kernel has no `wait oldest` (the depth then matters nowhere).
+fn depths_at_copies(k: &Kernel) -> FxHashMap<(Label, Option<(Label, u32)>), u32> {
+    let mut out = DepthWalk::default();
+    let mut oldest = false;
+    k.walk(&mut |s| oldest |= matches!(s.kind, StmtKind::WaitOldest));
+    if oldest {
+        out.block(&k.body, 1);
+    }
+    out.at
+}
+
+/// The depth pre-pass: per copy, the depths before it (key `None`), and before it in each
+/// iteration of each bounded loop around it (key `Some((loop, iteration))`: what
+/// [`CopyFlights`]' instances start from).
+#[derive(Default)]
+struct DepthWalk {
+    at: FxHashMap<(Label, Option<(Label, u32)>), u32>,
+    /// The bounded loops being walked, with their current iteration.
+    iterations: Vec<(Label, u32)>,
+}
+
+impl DepthWalk {
+    /// The depths after `b` run from `d`, recording those before each copy.
+    fn block(&mut self, b: &Block, mut d: u32) -> u32 {
+        const TOP: u32 = 1 << NEED_SATURATED;
+        const ALL_DEPTHS: u32 = (TOP << 1) - 1;
+        for (i, s) in b.stmts.iter().enumerate() {
+            d = match &s.kind {
+                StmtKind::Write { mode: WriteMode::Async, .. } => {
+                    *self.at.entry((s.label, None)).or_insert(0) |= d;
+                    for &it in &self.iterations {
+                        *self.at.entry((s.label, Some(it))).or_insert(0) |= d;
+                    }
+                    d
+                }
+                StmtKind::Commit => ((d << 1) | (d & TOP)) & ALL_DEPTHS,
+                StmtKind::Release => (d >> 1) | (d & 1) | (d & TOP),
+                StmtKind::If { then, els, .. } => {
+                    let t = self.block(then, d);
+                    t | els.as_ref().map_or(d, |e| self.block(e, d))
+                }
+                StmtKind::While { cond, body } => {
+                    let bound = i.checked_sub(1).and_then(|j| bound(&b.stmts[j], cond, body));
+                    let (mut head, mut exits) = (d, d);
+                    match bound {
+                        Some((n, exact)) => {
+                            for it in 0..n {
+                                self.iterations.push((s.label, it));
+                                head = self.block(body, head);
+                                self.iterations.pop();
+                                exits = if exact { head } else { exits | head };
+                            }
+                            exits
+                        }
+                        None => loop {
+                            let next = head | self.block(body, head);
+                            if next == head {
+                                break head;
+                            }
+                            head = next;
+                        },
+                    }
+                }
+                _ => d,
+            };
+        }
+        d
+    }
+}
+
+/// How many iterations a loop runs, and whether exactly that many (`false`: at most): [`trips`]
+/// of its condition, or of the first conjunct of a condition `a && b` (a pipeline's prologue,
+/// `s < STAGES && s < tiles`), at most.
+fn bound(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<(u32, bool)> {
+    match cond {
+        Expr::Binary(BinOp::And, a, _) => bound(before, a, body).map(|(n, _)| (n, false)),
+        _ => trips(before, cond, body).map(|n| (n, true)),
+    }
+}
+
+/// The loops of `b` (at any depth) whose condition bounds their trips ([`bound`]), with the
+/// bound and whether it is exact.
+fn bounded_loops(b: &Block) -> FxHashMap<Label, (u32, bool)> {
     let mut out = FxHashMap::default();
     let mut stack = vec![b];
     while let Some(b) = stack.pop() {
@@ -413,7 +555,7 @@ fn constant_trip_loops(b: &Block) -> FxHashMap<Label, u32> {
                     stack.extend(els.iter());
                 }
                 StmtKind::While { cond, body } => {
-                    if let Some(n) = i.checked_sub(1).and_then(|j| trips(&b.stmts[j], cond, body)) {
+                    if let Some(n) = i.checked_sub(1).and_then(|j| bound(&b.stmts[j], cond, body)) {
                         out.insert(s.label, n);
                     }
                     stack.push(body);
@@ -425,6 +567,10 @@ fn constant_trip_loops(b: &Block) -> FxHashMap<Label, u32> {
     out
 }
 
+/// The number of iterations of a loop that runs a constant number of times, at most
+/// [`MAX_COUNTED_TRIPS`]: `x := c0;` (or `local x := c0;`) right before `while (x < c1)`
+/// (`<=`, `!=`, unsigned too) whose body assigns `x` only in its last statement, `x := x + s`.
+/// The same number for every thread: it depends on constants only.
 fn trips(before: &super::ast::Stmt, cond: &Expr, body: &Block) -> Option<u32> {
     let (x, start) = match &before.kind {
         StmtKind::Local { name, init: Some(e) } | StmtKind::Assign { name, value: e } => {
@@ -520,6 +666,40 @@ mod tests {
         assert!(f.in_flight(c, Context::Later(l, 1), label(&k, "b1")));
         assert!(!f.in_flight(c, Context::Later(l, 2), label(&k, "b1")));
         assert_eq!(f.landed_by(c, l), Some(3));
+    }
+
+    #[test]
+    fn wait_oldest_lands_a_copy_once_the_stages_ahead_of_it_are_released() {
+        // A 2-stage pipeline: the refill of iteration i has one stage ahead of it (tile i + 1)
+        // and lands at the `wait oldest` of iteration i + 2, after one release.
+        let (k, _, f) = flights(
+            "kernel k(n) { shared s[2][64]; local x; local t := 0;
+               local p := 0;
+               while (p < 2 && p < n) { async wr s[p][tid] := 1; commit; p := p + 1; }
+               @l while (t < n) {
+                 @w wait oldest; @b1 barrier; @r x := rd s[t % 2][tid]; @b2 barrier; @rel release;
+                 if (t + 2 < n) { @c async wr s[t % 2][tid] := 1; commit; }
+                 t := t + 1; } }",
+        );
+        let (c, l) = (label(&k, "c"), label(&k, "l"));
+        assert!(f.in_flight(c, Context::Later(l, 1), label(&k, "b1")));
+        assert!(f.in_flight(c, Context::Later(l, 1), label(&k, "rel")));
+        assert!(!f.in_flight(c, Context::Later(l, 2), label(&k, "w")));
+        assert_eq!(f.landed_by(c, l), Some(3));
+    }
+
+    #[test]
+    fn wait_oldest_without_a_release_keeps_later_stages_in_flight() {
+        // Nothing released: every `wait oldest` waits for the first stage only.
+        let (k, _, f) = flights(
+            "kernel k() { shared s[2][64];
+               async wr s[0][tid] := 1; commit; @c async wr s[1][tid] := 1; commit;
+               @w1 wait oldest; @b barrier; @w2 wait oldest; release; @w3 wait oldest; @e barrier; }",
+        );
+        let c = label(&k, "c");
+        assert!(f.in_flight(c, Context::Same, label(&k, "w1")));
+        assert!(f.in_flight(c, Context::Same, label(&k, "w2")));
+        assert!(!f.in_flight(c, Context::Same, label(&k, "w3")));
     }
 
     #[test]

@@ -96,6 +96,8 @@ pub fn statement_head(s: &Stmt) -> String {
         }
         StmtKind::Commit => "commit;".to_string(),
         StmtKind::Wait { pending } => format!("wait {pending};"),
+        StmtKind::WaitOldest => "wait oldest;".to_string(),
+        StmtKind::Release => "release;".to_string(),
         StmtKind::Assume { cond } => format!("assume {};", expr(cond)),
         StmtKind::If { cond, .. } => format!("if ({}) {{", expr(cond)),
         StmtKind::While { cond, .. } => format!("while ({}) {{", expr(cond)),

@@ -52,7 +52,9 @@ impl BuiltinReads {
                 | StmtKind::Gridsync
                 | StmtKind::NamedBarrier { .. }
                 | StmtKind::Commit
-                | StmtKind::Wait { .. } => {}
+                | StmtKind::Wait { .. }
+                | StmtKind::WaitOldest
+                | StmtKind::Release => {}
             }
         });
         r

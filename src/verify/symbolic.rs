@@ -427,7 +427,9 @@ impl<'a> SymExec<'a> {
                 | StmtKind::Syncwarp
                 | StmtKind::Gridsync
                 | StmtKind::Commit
-                | StmtKind::Wait { .. } => {}
+                | StmtKind::Wait { .. }
+                | StmtKind::WaitOldest
+                | StmtKind::Release => {}
                 StmtKind::NamedBarrier { .. } | StmtKind::NamedWait { .. } => {
                     let counters = self.counters();
                     let completes = match &s.kind {

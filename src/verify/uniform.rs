@@ -102,6 +102,8 @@ impl Uniformity {
                 | StmtKind::NamedWait { .. }
                 | StmtKind::Commit
                 | StmtKind::Wait { .. }
+                | StmtKind::WaitOldest
+                | StmtKind::Release
                 | StmtKind::Assume { .. } => {}
                 StmtKind::If { cond, then, els } => {
                     let guard_varies = !self.expr_is_uniform(cond);

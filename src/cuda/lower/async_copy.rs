@@ -49,19 +49,32 @@ impl Lx<'_> {
     /// call (a zero fill reads less; reading the whole size can only report more), and the
     /// asynchronous write of `size` bytes of `dst`.
     fn pipeline_memcpy(&mut self, args: &[Node], n: &Node) -> R<()> {
-        let (size, _) = self.rvalue(&args[2])?;
-        let Some(bytes) = size.constant_value() else {
-            return Err(self.unsupported("`__pipeline_memcpy_async` of a size that is not a constant", n));
-        };
         if let Some(z) = args
             .get(3)
             .filter(|z| !matches!(&z.kind, NodeKind::Other { kind } if kind == "CXXDefaultArgExpr"))
         {
             self.rvalue(z)?;
         }
-        let (array, word, off) = self.pointer_words(&args[0])?;
-        let target = self.range_at(array, word, off, bytes, "__pipeline_memcpy_async", n)?;
-        self.copy_async(&args[1], target, bytes, "__pipeline_memcpy_async", n)
+        self.constant_size_copy(&args[0], &args[1], &args[2], "__pipeline_memcpy_async", n)
+    }
+
+    /// An asynchronous copy of `size` bytes, a constant, from `src` to `dst` (`name`: the call,
+    /// for refusals): the read at the call and the asynchronous write.
+    pub(super) fn constant_size_copy(
+        &mut self,
+        dst: &Node,
+        src: &Node,
+        size: &Node,
+        name: &str,
+        n: &Node,
+    ) -> R<()> {
+        let (size, _) = self.rvalue(size)?;
+        let Some(bytes) = size.constant_value() else {
+            return Err(self.unsupported(format!("`{name}` of a size that is not a constant"), n));
+        };
+        let (array, word, off) = self.pointer_words(dst)?;
+        let target = self.range_at(array, word, off, bytes, name, n)?;
+        self.copy_async(src, target, bytes, name, n)
     }
 
     /// The read of a copy's source and the asynchronous write of its destination `target`.

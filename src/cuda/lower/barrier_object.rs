@@ -14,8 +14,8 @@
 //! `bar.wait(std::move(token))`) and barriers of a constant number of threads are named
 //! barriers (`kpl::named`, ids from 16 on, one per object): the arrival joins an instance, the
 //! token is a local holding its number, the wait waits for it; `arrive_and_wait` of such an
-//! object is a `bar sync`. Other expected counts and `cuda::pipeline` are refused with what
-//! they are.
+//! object is a `bar sync`. Other expected counts and block-scope pipelines are refused with
+//! what they are (thread-scope pipelines: `pipeline_object.rs`).
 
 use super::{strip, Lx, Node, NodeKind, R};
 use crate::kpl::ast::{BinOp, Builtin, Dim, Expr, Stmt, StmtKind, Width, WriteMode};
@@ -94,8 +94,10 @@ pub(super) fn unmodelled_sync_type(ty: &str) -> Option<&'static str> {
     let t = ty.trim().trim_start_matches("const ").trim();
     if t.contains("::arrival_token") {
         Some("a `cuda::barrier` arrival token (a split `arrive()`/`wait(token)`: not modelled yet)")
-    } else if t.starts_with("cuda::pipeline<") || t.starts_with("cuda::pipeline_shared_state<") {
-        Some("a `cuda::pipeline` (its stages and their waits: not modelled yet)")
+    } else if t.starts_with("cuda::pipeline_shared_state<") {
+        Some("a block-scope `cuda::pipeline`'s shared state (only thread-scope pipelines, `cuda::make_pipeline()`, are modelled)")
+    } else if t.starts_with("cuda::pipeline<") {
+        Some("a `cuda::pipeline` other than a thread-scope one from `cuda::make_pipeline()`")
     } else if t.starts_with("cuda::barrier<") || t.starts_with("cuda::std::barrier<") {
         Some("a `cuda::barrier` other than a `__shared__` one of block scope")
     } else {
@@ -216,6 +218,9 @@ impl Lx<'_> {
             }
             "memcpy_async" => {
                 let last = args.last()?;
+                if self.pipeline_id(last).is_some() {
+                    return Some(self.pipeline_copy(args, n));
+                }
                 if self.barrier_object_id(last).is_none() {
                     return Some(Err(self.unsupported(
                         "`cuda::memcpy_async` completed by a `cuda::pipeline` (not modelled yet)",
@@ -240,11 +245,9 @@ impl Lx<'_> {
             for x in b.walk() {
                 match &x.kind {
                     NodeKind::Call { callee: Some(name) } if name == "memcpy_async" => {
-                        barrier |= x
-                            .children
-                            .last()
-                            .and_then(|a| strip(a).ty.as_deref())
-                            .is_some_and(is_block_barrier);
+                        let completion = x.children.last().and_then(|a| strip(a).ty.as_deref());
+                        barrier |= completion.is_some_and(is_block_barrier);
+                        groups |= completion.is_some_and(super::pipeline_object::is_thread_pipeline);
                     }
                     NodeKind::Call { callee: Some(name) } if name.starts_with("__pipeline_") => groups = true,
                     NodeKind::Other { kind } if kind == "GCCAsmStmt" => {

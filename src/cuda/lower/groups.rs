@@ -418,6 +418,9 @@ impl<'a> Lx<'a> {
             if let Some(r) = self.barrier_object_method(obj, method, n) {
                 return r.map(|()| None);
             }
+            if let Some(r) = self.pipeline_method(obj, method, n) {
+                return r.map(|()| None);
+            }
         }
         match self.group_of(obj)? {
             Some(Group::Block) => self.block_method(n, method, &args, want),

@@ -198,6 +198,10 @@ pub enum Tok {
     Commit,
     /// `wait n;` (all but the `n` most recent committed groups land).
     Wait(u32),
+    /// `wait oldest;` (a pipeline's `consumer_wait`: the oldest group not released lands).
+    WaitOldest,
+    /// `release;` (a pipeline's `consumer_release`).
+    Release,
     Assign(bool),
     Barrier,
     /// A warp barrier (`syncwarp;`).
@@ -316,6 +320,8 @@ fn arb_tok() -> impl Strategy<Value = Tok> {
         1 => (arb_arr(), arb_idx(), prop_oneof![Just(1u32), Just(4)]).prop_map(|(a, i, w)| Tok::WarpStore(a, i, w)),
         2 => Just(Tok::Commit),
         2 => (0u32..=2).prop_map(Tok::Wait),
+        1 => Just(Tok::WaitOldest),
+        1 => Just(Tok::Release),
         1 => any::<bool>().prop_map(Tok::Assign),
         3 => Just(Tok::Barrier),
         2 => Just(Tok::Syncwarp),
@@ -434,6 +440,8 @@ impl GenKernel {
                 }
                 Tok::Commit => "commit;".to_string(),
                 Tok::Wait(n) => format!("wait {n};"),
+                Tok::WaitOldest => "wait oldest;".to_string(),
+                Tok::Release => "release;".to_string(),
                 Tok::Barrier => "barrier;".to_string(),
                 Tok::Syncwarp => "syncwarp;".to_string(),
                 Tok::Gridsync => "gridsync;".to_string(),

@@ -1,0 +1,138 @@
+//! libcu++'s thread-scope pipeline (`cuda::pipeline<cuda::thread_scope_thread>`, issue #38):
+//! each thread's own queue of stages of asynchronous copies.
+//!
+//! `cuda::make_pipeline()` gives the thread its pipeline; `producer_acquire()` waits for a free
+//! stage (no memory effect: nothing to model), `cuda::memcpy_async(dst, src, size, pipe)` is an
+//! asynchronous copy like `__pipeline_memcpy_async`, `producer_commit()` closes the stage (KPL
+//! `commit`), `consumer_wait()` waits for the oldest stage not yet released (KPL `wait oldest`)
+//! and `consumer_release()` releases it (KPL `release`). Like the primitives, a wait is per
+//! thread: another thread's copies need their own thread's wait and a barrier after it. Block-
+//! scope pipelines (`cuda::pipeline_shared_state`), the group form of `memcpy_async` and
+//! `cuda::pipeline_consumer_wait_prior` are refused by name.
+
+use super::{strip, Lx, Node, NodeKind, R};
+use crate::kpl::ast::StmtKind;
+
+/// Whether a type is the thread-scope pipeline (as clang prints it, enumerator qualified or not).
+pub(super) fn is_thread_pipeline(ty: &str) -> bool {
+    let t: String = ty.trim().trim_start_matches("const ").chars().filter(|c| !c.is_whitespace()).collect();
+    t.starts_with("cuda::pipeline<") && t.contains("thread_scope_thread>")
+}
+
+/// The callee of `e` when it is a call (through clang's wrappers around a returned object).
+fn callee_name(e: &Node) -> Option<&str> {
+    let mut n = e;
+    loop {
+        match &n.kind {
+            NodeKind::Call { callee: Some(c) } => return Some(c),
+            NodeKind::Other { kind }
+                if matches!(
+                    kind.as_str(),
+                    "ExprWithCleanups"
+                        | "CXXConstructExpr"
+                        | "MaterializeTemporaryExpr"
+                        | "CXXBindTemporaryExpr"
+                ) && n.children.len() == 1 =>
+            {
+                n = &n.children[0]
+            }
+            NodeKind::ImplicitCast { .. } | NodeKind::Paren if n.children.len() == 1 => n = &n.children[0],
+            _ => return None,
+        }
+    }
+}
+
+impl Lx<'_> {
+    /// `cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();` (or `auto`): no
+    /// KPL state, the thread's commits and releases are its pipeline. `None`: not a pipeline.
+    pub(super) fn pipeline_decl(&mut self, v: &Node, id: &str, ty: &str) -> Option<R<()>> {
+        if !is_thread_pipeline(ty) {
+            return None;
+        }
+        let made = v.children.first().and_then(callee_name) == Some("make_pipeline")
+            && v.children.first().is_some_and(|c| {
+                c.walk().iter().filter(|x| matches!(x.kind, NodeKind::Call { .. })).count() == 1
+            });
+        if !made {
+            return Some(Err(self.unsupported(
+                "a `cuda::pipeline` not initialized by `cuda::make_pipeline()` (one per thread)",
+                v,
+            )));
+        }
+        if !self.pipelines.is_empty() {
+            // Each pipeline has a queue of its own; the model counts one per thread.
+            return Some(Err(self.unsupported("a second `cuda::pipeline` in one kernel", v)));
+        }
+        self.pipelines.insert(id.to_string());
+        Some(Ok(()))
+    }
+
+    /// Hook of the inliner: a parameter `id` of pipeline type (by reference) bound to the
+    /// argument `a`, the kernel's pipeline. `None`: not a pipeline parameter.
+    pub(super) fn pipeline_param(&mut self, id: &str, ty: &str, a: &Node) -> Option<R<()>> {
+        if !is_thread_pipeline(ty.trim().trim_end_matches('&')) {
+            return None;
+        }
+        if !ty.trim().ends_with('&') || self.pipeline_id(a).is_none() {
+            return Some(Err(
+                self.unsupported("a `cuda::pipeline` passed other than by reference to the kernel's own", a)
+            ));
+        }
+        self.pipelines.insert(id.to_string());
+        Some(Ok(()))
+    }
+
+    /// The pipeline object `n` names. `None`: not one of this kernel's pipelines.
+    pub(super) fn pipeline_id(&self, n: &Node) -> Option<String> {
+        match &strip(n).kind {
+            NodeKind::DeclRef { decl_id, .. } if self.pipelines.contains(decl_id) => Some(decl_id.clone()),
+            _ => None,
+        }
+    }
+
+    /// `pipe.m()` of a pipeline. `None`: `obj` is not one.
+    pub(super) fn pipeline_method(&mut self, obj: &Node, method: &str, n: &Node) -> Option<R<()>> {
+        self.pipeline_id(obj)?;
+        Some(match method {
+            // Waits for a free stage: orders nothing, touches no memory.
+            "producer_acquire" => Ok(()),
+            "producer_commit" => {
+                self.emit(StmtKind::Commit);
+                Ok(())
+            }
+            "consumer_wait" => {
+                self.emit(StmtKind::WaitOldest);
+                Ok(())
+            }
+            "consumer_release" => {
+                self.emit(StmtKind::Release);
+                Ok(())
+            }
+            _ => Err(self.unsupported(format!("`{method}` of a `cuda::pipeline`"), n)),
+        })
+    }
+
+    /// libcu++'s free functions on pipelines other than `memcpy_async`, refused by name. `None`:
+    /// another call.
+    pub(super) fn pipeline_call(&mut self, name: &str, n: &Node) -> Option<R<()>> {
+        let what = match name {
+            "pipeline_consumer_wait_prior" => {
+                "`cuda::pipeline_consumer_wait_prior` (its count is a template argument, not read yet: `consumer_wait()` is modelled)"
+            }
+            "pipeline_producer_commit" => "`cuda::pipeline_producer_commit` (a stage completed by a `cuda::barrier`)",
+            _ => return None,
+        };
+        Some(Err(self.unsupported(what, n)))
+    }
+
+    /// `cuda::memcpy_async(dst, src, size, pipe)` into a thread-scope pipeline's current stage.
+    pub(super) fn pipeline_copy(&mut self, args: &[Node], n: &Node) -> R<()> {
+        match args {
+            [dst, src, size, _pipe] => self.constant_size_copy(dst, src, size, "cuda::memcpy_async", n),
+            _ => Err(self.unsupported(
+                "the group form of `cuda::memcpy_async` into a `cuda::pipeline` (not modelled yet)",
+                n,
+            )),
+        }
+    }
+}
