@@ -6,9 +6,11 @@
 //! asynchronous copy like `__pipeline_memcpy_async`, `producer_commit()` closes the stage (KPL
 //! `commit`), `consumer_wait()` waits for the oldest stage not yet released (KPL `wait oldest`)
 //! and `consumer_release()` releases it (KPL `release`). Like the primitives, a wait is per
-//! thread: another thread's copies need their own thread's wait and a barrier after it. Block-
-//! scope pipelines (`cuda::pipeline_shared_state`), the group form of `memcpy_async` and
-//! `cuda::pipeline_consumer_wait_prior` are refused by name.
+//! thread: another thread's copies need their own thread's wait and a barrier after it.
+//! `cuda::pipeline_consumer_wait_prior<N>(pipe)` is `wait N` (what it releases is not counted:
+//! fewer releases make a later `wait oldest` wait for older stages only, so copies stay in
+//! flight longer, never shorter). Block-scope pipelines (`cuda::pipeline_shared_state`) and the
+//! group form of `memcpy_async` are refused by name.
 
 use super::{strip, Lx, Node, NodeKind, R};
 use crate::kpl::ast::StmtKind;
@@ -112,14 +114,31 @@ impl Lx<'_> {
         })
     }
 
-    /// libcu++'s free functions on pipelines other than `memcpy_async`, refused by name. `None`:
-    /// another call.
+    /// libcu++'s free functions on pipelines other than `memcpy_async`:
+    /// `cuda::pipeline_consumer_wait_prior<N>(pipe)` is `wait N` (the stand-in header gives the
+    /// call the type `__autosync_wait_prior<N>`, whose argument clang has evaluated); the rest
+    /// are refused by name. `None`: another call.
     pub(super) fn pipeline_call(&mut self, name: &str, n: &Node) -> Option<R<()>> {
+        if name == "pipeline_consumer_wait_prior" {
+            let pending = n.ty.as_deref().and_then(wait_prior_count);
+            return Some(match pending {
+                Some(pending) if pending <= crate::kpl::ast::MAX_WAIT_PENDING => {
+                    self.emit(StmtKind::Wait { pending });
+                    Ok(())
+                }
+                _ => Err(self.unsupported(
+                    format!(
+                        "`cuda::pipeline_consumer_wait_prior` of a count that is not a constant from 0 to {}",
+                        crate::kpl::ast::MAX_WAIT_PENDING
+                    ),
+                    n,
+                )),
+            });
+        }
         let what = match name {
-            "pipeline_consumer_wait_prior" => {
-                "`cuda::pipeline_consumer_wait_prior` (its count is a template argument, not read yet: `consumer_wait()` is modelled)"
+            "pipeline_producer_commit" => {
+                "`cuda::pipeline_producer_commit` (a stage completed by a `cuda::barrier`)"
             }
-            "pipeline_producer_commit" => "`cuda::pipeline_producer_commit` (a stage completed by a `cuda::barrier`)",
             _ => return None,
         };
         Some(Err(self.unsupported(what, n)))
@@ -134,5 +153,56 @@ impl Lx<'_> {
                 n,
             )),
         }
+    }
+}
+
+/// The count `N` of the type `__autosync_wait_prior<N>` as clang prints it: the argument is an
+/// `unsigned char`, printed as a character literal (`'\x01'`, `'\t'`) or, by other versions, a
+/// number.
+fn wait_prior_count(ty: &str) -> Option<u32> {
+    let arg = ty.trim().strip_suffix('>')?.split_once("__autosync_wait_prior<")?.1.trim();
+    if let Ok(v) = arg.trim_end_matches(['U', 'u']).parse::<u32>() {
+        return Some(v);
+    }
+    let inner = arg.strip_prefix('\'')?.strip_suffix('\'')?;
+    match inner.strip_prefix('\\') {
+        None => {
+            let mut cs = inner.chars();
+            let c = cs.next()?;
+            cs.next().is_none().then_some(c as u32)
+        }
+        Some(esc) => match esc {
+            "a" => Some(7),
+            "b" => Some(8),
+            "t" => Some(9),
+            "n" => Some(10),
+            "v" => Some(11),
+            "f" => Some(12),
+            "r" => Some(13),
+            "e" => Some(27),
+            "'" | "\\" | "\"" | "?" => esc.chars().next().map(|c| c as u32),
+            _ => match esc.strip_prefix('x') {
+                Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                None => u32::from_str_radix(esc, 8).ok(),
+            },
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wait_prior_counts_are_read_from_the_printed_type() {
+        assert_eq!(wait_prior_count("__autosync_wait_prior<'\\x01'>"), Some(1));
+        assert_eq!(wait_prior_count("__autosync_wait_prior<'\\x00'>"), Some(0));
+        assert_eq!(wait_prior_count("__autosync_wait_prior<'\\t'>"), Some(9));
+        assert_eq!(wait_prior_count("__autosync_wait_prior<'\\0'>"), Some(0));
+        assert_eq!(wait_prior_count("cuda::__autosync_wait_prior<3>"), Some(3));
+        assert_eq!(wait_prior_count("__autosync_wait_prior<'A'>"), Some(65));
+        assert_eq!(wait_prior_count("void"), None);
+        assert!(is_thread_pipeline("cuda::pipeline<cuda::thread_scope_thread>"));
+        assert!(!is_thread_pipeline("cuda::pipeline<cuda::thread_scope_block>"));
     }
 }

@@ -5,7 +5,7 @@ __global__ void k(const float *in, float *out) {
     pipe.producer_acquire();
     cuda::memcpy_async(&s[threadIdx.x], &in[threadIdx.x], sizeof(float), pipe);
     pipe.producer_commit();
-    cuda::pipeline_consumer_wait_prior<0>(pipe);
+    cuda::pipeline_consumer_wait_prior<20>(pipe);
     __syncthreads();
     out[threadIdx.x] = s[255 - threadIdx.x];
 }
