@@ -241,11 +241,9 @@ fn kernels_sharing_source_are_each_verified_under_their_own_launch() {
     .is_err());
 }
 
-#[test]
-fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
-    // The barrier under `i < n` diverges (n is a parameter). Synthesis must say so at once,
-    // instead of excluding the block and proposing the same kernel again.
-    let src = "//--blockDim=64 --gridDim=1\nkernel k(n) {\n  global A[];\n  shared s[64];\n  local i := tid.x;\n  if (i < n) {\n    local t0;\n    t0 := rd A[i];\n    wr s[i] := t0;\n    barrier;\n    local t1;\n    t1 := rd s[63 - i];\n    wr A[i] := t1;\n  }\n}\n";
+/// Parses `src` and checks that strict synthesis reports its divergent barrier at once (one
+/// oracle call, `Impossible` with `DivergentBarrier`).
+fn divergent_input_reported_at_once(src: &str) -> Kernel {
     let k = kpl::parse(src).expect("parse");
     let mut o = oracle(&k);
     let (res, stats) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
@@ -256,6 +254,15 @@ fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
         other => panic!("expected impossible, got {other:?}"),
     }
     assert_eq!(stats.oracle_calls, 1);
+    k
+}
+
+#[test]
+fn a_divergent_barrier_of_the_input_is_reported_not_retried() {
+    // The barrier under `i < n` diverges (n is a parameter). Synthesis must say so at once,
+    // instead of excluding the block and proposing the same kernel again.
+    let src = "//--blockDim=64 --gridDim=1\nkernel k(n) {\n  global A[];\n  shared s[64];\n  local i := tid.x;\n  if (i < n) {\n    local t0;\n    t0 := rd A[i];\n    wr s[i] := t0;\n    barrier;\n    local t1;\n    t1 := rd s[63 - i];\n    wr A[i] := t1;\n  }\n}\n";
+    let k = divergent_input_reported_at_once(src);
     // Under reoptimize the barrier is a candidate like any other: the race has no valid position.
     let opts = SynthOptions { reoptimize: true, ..SynthOptions::default() };
     let mut o = oracle(&k);
@@ -272,16 +279,7 @@ fn a_mismatched_named_barrier_of_the_input_is_reported_not_retried() {
     // barriers changes that, and `fix` never moves a named barrier: synthesis says so at once
     // (it used to exclude the barrier's block and propose the same kernel again, 1001 times).
     let src = "//--blockDim=128 --gridDim=1\nkernel k() {\n  shared S[128];\n  global out[];\n  local x;\n  wr S[tid] := tid;\n  if (tid < 8) {\n    bar sync 1, 16;\n    x := rd S[(tid + 1) % 8];\n    wr out[tid] := x;\n  }\n}\n";
-    let k = kpl::parse(src).expect("parse");
-    let mut o = oracle(&k);
-    let (res, stats) = synth::synthesize(&k, &mut o, &SynthOptions::default()).expect("synthesis");
-    match res {
-        Synthesis::Impossible { reasons } => {
-            assert!(matches!(reasons[0], synth::Unfixable::DivergentBarrier { .. }), "{reasons:?}")
-        }
-        other => panic!("expected impossible, got {other:?}"),
-    }
-    assert_eq!(stats.oracle_calls, 1);
+    let k = divergent_input_reported_at_once(src);
     // Under `partial` (what `fix` runs) the mismatch stays and is listed among what remains.
     let opts = SynthOptions { partial: true, ..SynthOptions::default() };
     let mut o = oracle(&k);

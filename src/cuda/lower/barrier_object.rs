@@ -38,7 +38,7 @@ use crate::kpl::named::FIRST_OBJECT_ID;
 
 /// `e` without clang's wrappers around an object passed or returned by value
 /// (`ExprWithCleanups`, the token's move construction, temporaries, casts) and `std::move(x)`.
-fn core(mut n: &Node) -> &Node {
+pub(super) fn core(mut n: &Node) -> &Node {
     loop {
         match &n.kind {
             NodeKind::Other { kind }

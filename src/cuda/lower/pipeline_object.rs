@@ -23,24 +23,9 @@ pub(super) fn is_thread_pipeline(ty: &str) -> bool {
 
 /// The callee of `e` when it is a call (through clang's wrappers around a returned object).
 fn callee_name(e: &Node) -> Option<&str> {
-    let mut n = e;
-    loop {
-        match &n.kind {
-            NodeKind::Call { callee: Some(c) } => return Some(c),
-            NodeKind::Other { kind }
-                if matches!(
-                    kind.as_str(),
-                    "ExprWithCleanups"
-                        | "CXXConstructExpr"
-                        | "MaterializeTemporaryExpr"
-                        | "CXXBindTemporaryExpr"
-                ) && n.children.len() == 1 =>
-            {
-                n = &n.children[0]
-            }
-            NodeKind::ImplicitCast { .. } | NodeKind::Paren if n.children.len() == 1 => n = &n.children[0],
-            _ => return None,
-        }
+    match &super::barrier_object::core(e).kind {
+        NodeKind::Call { callee: Some(c) } => Some(c),
+        _ => None,
     }
 }
 
