@@ -1171,18 +1171,17 @@ fn a_kernel_built_without_the_counters_gets_them() {
     assert_eq!(run_ok(&bare, &cfg), run_ok(&k, &cfg));
 }
 
-/// The interpreter on the CUDA corpus of named barriers (`tests/cuda/apps/named/`, verdicts
-/// derived by reading), with 2 blocks: it runs every file, finds nothing outside a file's
-/// verdict, and shows the race or divergence of the racy and divergent files whose runs it can
-/// schedule; the warp-specialized loops (producers that run ahead of their consumers in
-/// lock-step) come out unscheduled and show nothing.
-#[test]
-fn the_named_cuda_corpus_runs_within_its_verdicts() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps/named");
+/// What the interpreter shows on the `.cu` files of `tests/cuda/apps/DIR` whose names start
+/// with `prefix`, with 2 blocks: it runs every file and finds nothing outside a file's verdict
+/// (its `verdict:` and `may:` categories). Returns (files, files whose run shows a race or a
+/// divergence, files whose run is unscheduled).
+fn corpus_runs_within_verdicts(dir: &str, prefix: &str) -> (usize, u64, u64) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/apps").join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("the named corpus")
+        .expect("the corpus")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
         .collect();
     files.sort();
     let (mut shown, mut unscheduled) = (0, 0);
@@ -1221,8 +1220,29 @@ fn the_named_cuda_corpus_runs_within_its_verdicts() {
         }
         shown += u64::from(races + divergences > 0);
     }
-    assert!(files.len() >= 24, "the named corpus has {} files", files.len());
+    (files.len(), shown, unscheduled)
+}
+
+/// The interpreter on the CUDA corpus of named barriers (`tests/cuda/apps/named/`, verdicts
+/// derived by reading): nothing outside a file's verdict, and the race or divergence of the racy
+/// and divergent files whose runs it can schedule; the warp-specialized loops (producers that
+/// run ahead of their consumers in lock-step) come out unscheduled and show nothing.
+#[test]
+fn the_named_cuda_corpus_runs_within_its_verdicts() {
+    let (files, shown, unscheduled) = corpus_runs_within_verdicts("named", "");
+    assert!(files >= 24, "the named corpus has {files} files");
     // At least 6 racy and 3 divergent files show it; the warp-specialized loops come out
     // unscheduled.
     assert!(shown >= 9, "shown {shown}, unscheduled {unscheduled}");
+}
+
+/// The interpreter on the thread-scope `cuda::pipeline` files of `tests/cuda/apps/pipelines/`
+/// (`cupipe*`, its `wait oldest` and `release`): nothing outside a file's verdict, and every racy
+/// file's run shows its race (each races on every schedule the interpreter takes).
+#[test]
+fn the_pipeline_cuda_corpus_runs_within_its_verdicts() {
+    let (files, shown, unscheduled) = corpus_runs_within_verdicts("pipelines", "cupipe");
+    assert!(files >= 12, "the thread-scope pipeline files are {files}");
+    assert_eq!(unscheduled, 0);
+    assert!(shown >= 6, "shown {shown}");
 }
