@@ -794,26 +794,13 @@ impl<'p> Machine<'p> {
             }
             CStmt::Wait(pending) => {
                 for t in (0..n).filter(|&t| mask[t]) {
-                    let c = self.commits[t];
-                    let (landed, still): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut self.flights[t])
-                        .into_iter()
-                        .partition(|f| f.group.is_some_and(|g| c - g >= u64::from(*pending)));
-                    self.flights[t] = still;
-                    for f in landed {
-                        self.land(&f, t);
-                    }
+                    // All but the `pending` most recent groups (none while fewer are committed).
+                    self.land_groups_up_to(t, self.commits[t].saturating_sub(u64::from(*pending)));
                 }
             }
             CStmt::WaitOldest => {
                 for t in (0..n).filter(|&t| mask[t]) {
-                    let oldest = self.releases[t] + 1;
-                    let (landed, still): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut self.flights[t])
-                        .into_iter()
-                        .partition(|f| f.group.is_some_and(|g| g <= oldest));
-                    self.flights[t] = still;
-                    for f in landed {
-                        self.land(&f, t);
-                    }
+                    self.land_groups_up_to(t, self.releases[t] + 1);
                 }
             }
             CStmt::Release => {
@@ -949,6 +936,17 @@ impl<'p> Machine<'p> {
             self.log_access(f.label, (f.array, idx + u, f.extent), t, AccessKind::Write, stored);
         }
         self.ctx = saved;
+    }
+
+    /// Thread `t`'s copies in committed groups `1..=last` land (groups count from 1).
+    fn land_groups_up_to(&mut self, t: usize, last: u64) {
+        let (landed, still): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut self.flights[t])
+            .into_iter()
+            .partition(|f| f.group.is_some_and(|g| g <= last));
+        self.flights[t] = still;
+        for f in landed {
+            self.land(&f, t);
+        }
     }
 
     /// A copy lands (its thread's wait): from now on its logged writes are ordinary ones, made

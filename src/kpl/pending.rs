@@ -244,13 +244,10 @@ fn wait_oldest(f: Flight) -> Flight {
     f & !(ROW_BITS & !1)
 }
 
-/// `release`: one release fewer needed (a saturated need stays).
+/// `release`: one release fewer needed — each row moves down one, row 0 stays (nothing more is
+/// needed) and the saturated row also stays (that many or more, less one, is either).
 fn release(f: Flight) -> Flight {
-    let mut out = row(f, 0) | row(f, 1);
-    for need in 1..NEED_SATURATED.saturating_sub(1) {
-        out |= row(f, need + 1) << (need * ROW);
-    }
-    out | row(f, NEED_SATURATED) << (NEED_SATURATED * ROW)
+    (f >> ROW) | (f & ROW_BITS) | (f & (ROW_BITS << (NEED_SATURATED * ROW)))
 }
 
 /// The state right after a copy issued with `depths` (bit `d`: `d` groups committed and not
@@ -460,7 +457,7 @@ impl Walk<'_> {
 /// Per asynchronous copy of a kernel that has `wait oldest`: the possible numbers of groups its
 /// thread has committed and not released when it issues the copy (bit `d`; the last bit,
 /// [`NEED_SATURATED`] or more). Every branch and every number of iterations of a loop is a path,
-/// except that a loop whose condition bounds its trips ([`at_most_trips`]) runs at most that
+/// except that a loop whose condition bounds its trips ([`bound`]) runs at most that
 /// many; the sets hold every depth a run can have, so a copy is never taken to land sooner than
 /// it can. Empty when the kernel has no `wait oldest` (the depth then matters nowhere).
 fn depths_at_copies(k: &Kernel) -> FxHashMap<(Label, Option<(Label, u32)>), u32> {
@@ -498,6 +495,7 @@ impl DepthWalk {
                     d
                 }
                 StmtKind::Commit => ((d << 1) | (d & TOP)) & ALL_DEPTHS,
+                // As [`release`] on the rows of a flight.
                 StmtKind::Release => (d >> 1) | (d & 1) | (d & TOP),
                 StmtKind::If { then, els, .. } => {
                     let t = self.block(then, d);

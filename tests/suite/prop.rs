@@ -195,6 +195,15 @@ fn named_id(k: &Kernel, l: Label) -> Option<u32> {
     }
 }
 
+/// Whether the oracle's divergence `o` reports the run's divergence `d`: the same statement, or
+/// for a named barrier the same id — the oracle reports one problem per named barrier, at the
+/// statement its first failing check names (the first joining statement for a count, the
+/// arrival for an overrun), the interpreter where the run shows it (a wait that hangs, say).
+fn reports(k: &Kernel, o: &autosync::verify::Divergence, d: &autosync::interp::DynDivergence) -> bool {
+    o.barrier == d.barrier
+        || (o.named.is_some() && named_id(k, d.barrier).is_some_and(|id| named_id(k, o.barrier) == Some(id)))
+}
+
 /// Counts the races a warp-sync run observed (so a report shows the warp cases are exercised).
 fn count_warp_races(k: &Kernel, r: &RunReport, stats: &mut Stats) {
     if k.geometry.warp_sync.is_some() {
@@ -242,14 +251,7 @@ fn unreported(k: &Kernel, tree: &LabelTree, r: &RunReport, v: &Verdict, stats: &
     }
     for d in &r.divergences {
         stats.divergences_checked += 1;
-        // The oracle reports one problem per named barrier, at the statement its first failing
-        // check names (the first joining statement for a count, the arrival for an overrun),
-        // the interpreter where the run shows it (a wait that hangs, say): the same barrier id.
-        let id = named_id(k, d.barrier);
-        let same_barrier = |o: &autosync::verify::Divergence| {
-            o.barrier == d.barrier || (id.is_some() && o.named.is_some() && named_id(k, o.barrier) == id)
-        };
-        if !v.divergences.iter().any(same_barrier) {
+        if !v.divergences.iter().any(|o| reports(k, o, d)) {
             return Some(format!(
                 "divergent barrier {} not reported by the oracle\nrun: {}\noracle: {:#?}",
                 name(d.barrier),
@@ -387,15 +389,11 @@ fn synthesis_with(src: &str, stats: &mut Stats, opts: &SynthOptions) -> Result<(
                 }
                 count_warp_races(&kernel, &r, stats);
                 stats.divergences_checked += r.divergences.len() as u64;
-                // A divergent barrier of the input that stays (a `syncwarp`, which synthesis
-                // does not move) is listed in `remaining`.
-                // A named barrier's problem is matched by its id, as in the soundness property.
+                // A divergent barrier of the input that stays (a `syncwarp` or a named barrier,
+                // which synthesis does not move) is listed in `remaining`.
                 let kept = |d: &autosync::interp::DynDivergence| {
-                    let id = named_id(&kernel, d.barrier);
                     remaining.iter().any(|u| {
-                        matches!(u, Unfixable::DivergentBarrier { divergence }
-                            if divergence.barrier == d.barrier
-                                || (id.is_some() && named_id(&kernel, divergence.barrier) == id))
+                        matches!(u, Unfixable::DivergentBarrier { divergence } if reports(&kernel, divergence, d))
                     })
                 };
                 if r.divergences.iter().any(|d| !kept(d)) {

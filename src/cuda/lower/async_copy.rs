@@ -97,12 +97,18 @@ impl Lx<'_> {
     /// A count of groups left in flight: a constant from 0 to [`MAX_WAIT_PENDING`].
     fn wait_count(&mut self, arg: &Node, n: &Node) -> R<u32> {
         let (e, _) = self.rvalue(arg)?;
-        match e.constant_value() {
+        self.checked_wait_count(e.constant_value(), "a wait for a number of groups", n)
+    }
+
+    /// `count` when it is a count of groups left in flight (0 to [`MAX_WAIT_PENDING`]); else the
+    /// refusal of `what` (the wait, in words) at `n`.
+    pub(super) fn checked_wait_count(&self, count: Option<u32>, what: &str, n: &Node) -> R<u32> {
+        match count {
             Some(v) if v <= MAX_WAIT_PENDING => Ok(v),
-            _ => Err(self.unsupported(
-                format!("a wait for a number of groups that is not a constant from 0 to {MAX_WAIT_PENDING}"),
-                n,
-            )),
+            _ => {
+                Err(self
+                    .unsupported(format!("{what} that is not a constant from 0 to {MAX_WAIT_PENDING}"), n))
+            }
         }
     }
 

@@ -223,7 +223,7 @@ impl Lx<'_> {
                 }
                 if self.barrier_object_id(last).is_none() {
                     return Some(Err(self.unsupported(
-                        "`cuda::memcpy_async` completed by a `cuda::pipeline` (not modelled yet)",
+                        "`cuda::memcpy_async` completed by something other than a `__shared__` block `cuda::barrier` or the kernel's thread-scope `cuda::pipeline`",
                         n,
                     )));
                 }

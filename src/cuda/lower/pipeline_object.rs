@@ -21,14 +21,6 @@ pub(super) fn is_thread_pipeline(ty: &str) -> bool {
     t.starts_with("cuda::pipeline<") && t.contains("thread_scope_thread>")
 }
 
-/// The callee of `e` when it is a call (through clang's wrappers around a returned object).
-fn callee_name(e: &Node) -> Option<&str> {
-    match &super::barrier_object::core(e).kind {
-        NodeKind::Call { callee: Some(c) } => Some(c),
-        _ => None,
-    }
-}
-
 impl Lx<'_> {
     /// `cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();` (or `auto`): no
     /// KPL state, the thread's commits and releases are its pipeline. `None`: not a pipeline.
@@ -36,10 +28,11 @@ impl Lx<'_> {
         if !is_thread_pipeline(ty) {
             return None;
         }
-        let made = v.children.first().and_then(callee_name) == Some("make_pipeline")
-            && v.children.first().is_some_and(|c| {
-                c.walk().iter().filter(|x| matches!(x.kind, NodeKind::Call { .. })).count() == 1
-            });
+        // `cuda::make_pipeline()` without arguments: the call node holds its callee only.
+        let made = v.children.first().map(super::barrier_object::core).is_some_and(|c| {
+            matches!(&c.kind, NodeKind::Call { callee: Some(f) } if f == "make_pipeline")
+                && c.children.len() == 1
+        });
         if !made {
             return Some(Err(self.unsupported(
                 "a `cuda::pipeline` not initialized by `cuda::make_pipeline()` (one per thread)",
@@ -105,20 +98,11 @@ impl Lx<'_> {
     /// are refused by name. `None`: another call.
     pub(super) fn pipeline_call(&mut self, name: &str, n: &Node) -> Option<R<()>> {
         if name == "pipeline_consumer_wait_prior" {
-            let pending = n.ty.as_deref().and_then(wait_prior_count);
-            return Some(match pending {
-                Some(pending) if pending <= crate::kpl::ast::MAX_WAIT_PENDING => {
-                    self.emit(StmtKind::Wait { pending });
-                    Ok(())
-                }
-                _ => Err(self.unsupported(
-                    format!(
-                        "`cuda::pipeline_consumer_wait_prior` of a count that is not a constant from 0 to {}",
-                        crate::kpl::ast::MAX_WAIT_PENDING
-                    ),
-                    n,
-                )),
-            });
+            let count = n.ty.as_deref().and_then(wait_prior_count);
+            let what = "`cuda::pipeline_consumer_wait_prior` of a count";
+            return Some(self.checked_wait_count(count, what, n).map(|pending| {
+                self.emit(StmtKind::Wait { pending });
+            }));
         }
         let what = match name {
             "pipeline_producer_commit" => {
