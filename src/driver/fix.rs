@@ -683,7 +683,13 @@ fn rule_kind(rule: &str, d: &crate::diag::Diagnostic) -> &'static str {
         super::report::COPY_IN_FLIGHT_RULE => "needing a wait",
         super::report::OUT_OF_BOUNDS_RULE => "out of bounds",
         r if r.ends_with("divergence") => "divergent barrier kept",
-        _ if d.message.starts_with("possible") => "undecided",
+        // Undecided by the solver, or wrap-only; a race whose indices need arbitrary values is a
+        // race all the same for the placement.
+        _ if d.notes.iter().any(|n| n.starts_with("reported as possible"))
+            || d.message.contains("only if the index arithmetic wraps") =>
+        {
+            "undecided"
+        }
         _ => "no placement",
     }
 }

@@ -10,7 +10,7 @@ use super::wording::{
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::kpl::{self, Kernel, StmtKind, WriteMode};
 use crate::synth::Unfixable;
-use crate::verify::{AccessKind, NamedProblem, OutOfBounds, Race, Relation, Scope, Verdict};
+use crate::verify::{AccessKind, IndexInput, NamedProblem, OutOfBounds, Race, Relation, Scope, Verdict};
 use serde_json::{json, Value};
 
 /// Label number → paper-style name, for the JSON output.
@@ -33,6 +33,40 @@ pub fn kind_word(kind: AccessKind) -> &'static str {
         AccessKind::Write => "write",
         AccessKind::Atomic => "atomic",
     }
+}
+
+/// The note of a race whose indices are computed from values the check takes as arbitrary:
+/// which values, and what that means for the report.
+fn arbitrary_index_note(cx: &Ctx, inputs: &[IndexInput]) -> String {
+    let mut sources: Vec<String> = Vec::new();
+    for input in inputs {
+        let source = match input {
+            IndexInput::Read(l) => match cx.k.stmt(*l).and_then(|s| s.access()) {
+                Some((array, _, _, atomic)) => {
+                    let what = if atomic { "the result of an atomic on" } else { "a read of" };
+                    format!(
+                        "{what} `{}` at line {} (memory's contents)",
+                        array_name(cx.k, array),
+                        cx.line(*l)
+                    )
+                }
+                None => continue,
+            },
+            IndexInput::LoopVar(l, var) => format!(
+                "`{var}` as {} leaves it (the check does not follow how the loop changes it)",
+                cx.loop_phrase(*l)
+            ),
+        };
+        if !sources.contains(&source) {
+            sources.push(source);
+        }
+    }
+    let from = if sources.is_empty() { String::new() } else { format!(": {}", and_list(&sources)) };
+    format!(
+        "the indices depend on values the check takes as arbitrary{from}; this is a race only for \
+         values that make the two indices meet — if the kernel's data rules them out (say, the \
+         positions always form a permutation), it is a false alarm"
+    )
 }
 
 /// The diagnostic of a race: both accesses, the witness threads and element, one note per case.
@@ -58,7 +92,8 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         ),
     };
     let wraps = r.only_with_wrap();
-    let certainty = if r.is_possible() || wraps { "possible " } else { "" };
+    let arbitrary = r.index_inputs();
+    let certainty = if r.is_possible() || wraps || !arbitrary.is_empty() { "possible " } else { "" };
     // "a read", "a write", "an atomic".
     let article = |w: &str| if w.starts_with('a') { format!("an {w}") } else { format!("a {w}") };
     let msg = if r.first == r.second {
@@ -134,6 +169,9 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         if r.first != r.second {
             d = d.with_secondary(stmt_span(k, r.second), "second access");
         }
+    }
+    if !arbitrary.is_empty() {
+        d = d.with_note(arbitrary_index_note(cx, &arbitrary));
     }
     let kind_of = |l: kpl::Label| if l == r.second && l != r.first { r.kinds[1] } else { r.kinds[0] };
     for c in &r.cases {

@@ -3,7 +3,7 @@
 //! wording of an undecided answer.
 
 use super::launch::Launch;
-use super::symbolic::{AccessSym, BlockSym, W};
+use super::symbolic::{arbitrary_inputs, AccessSym, BlockSym, IndexInput, W};
 use super::{wrap, Mode, OracleStats, Outcome, ThreadWitness, Witness};
 use crate::kpl::{AtomicScope, Label};
 use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
@@ -223,6 +223,7 @@ fn witness_of(
         bid: std::array::from_fn(|d| val(&mode.ids[i].bid[d])),
         iterations: loops[i].iter().map(|(l, k)| (*l, val(k))).collect(),
     };
+    let starts_terms = starts;
     let starts = starts.map(|[a, b]| [val(a), val(b)]);
     // An element both touch: the later first element (the same one for single elements).
     let index = starts.map_or(0, |[a, b]| a.max(b));
@@ -240,8 +241,16 @@ fn witness_of(
         grid_dim: std::array::from_fn(|d| val(&launch.grid_dim[d])),
         params,
         only_with_wrap: false,
+        index_inputs: index_inputs(starts_terms),
     };
     (Outcome::Race { witness, benign: false }, probe_holds)
+}
+
+/// The arbitrary values (memory's, loop variables not followed) the two indices are computed
+/// from.
+fn index_inputs(indices: Option<[&BV; 2]>) -> Vec<IndexInput> {
+    let inputs = indices.into_iter().flatten().flat_map(arbitrary_inputs);
+    inputs.collect::<std::collections::BTreeSet<_>>().into_iter().collect()
 }
 
 /// Runs `f` on `mode`'s one-thread solver (`Mode::single_facts`: the launch and thread 1's

@@ -1378,6 +1378,64 @@ fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
     false
 }
 
+/// The values `t` is computed from that the oracle takes as arbitrary: values read from memory
+/// (`rd_L`), atomics' results (`atomic_L`), and loop variables it could not follow through their
+/// loop (`loop_L_v`, `exit_L_v`, with or without `rd_`: no closed form, e.g. updated under a
+/// condition on memory) — what a race's indices need of the state beyond the threads' ids and
+/// the launch. A walk of the DAG, each node once.
+pub(crate) fn arbitrary_inputs(t: &impl Ast) -> BTreeSet<IndexInput> {
+    let mut out = BTreeSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        if let Ok(decl) = n.safe_decl() {
+            if let Some(input) = IndexInput::of_name(decl.name().trim_start_matches('|')) {
+                out.insert(input);
+            }
+        }
+        todo.extend(n.children());
+    }
+    out
+}
+
+/// One arbitrary value an index is computed from ([`arbitrary_inputs`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub enum IndexInput {
+    /// The value of the read (or the atomic's result) labelled so.
+    Read(Label),
+    /// The variable, changed by the loop labelled so in a way the oracle does not follow.
+    LoopVar(Label, String),
+}
+
+impl IndexInput {
+    /// From a constant's name as [`SymExec`] makes them (`rd_12`, `rd_loop_7_pos#1`, …).
+    fn of_name(name: &str) -> Option<IndexInput> {
+        let name = name.split(['#', '|']).next().unwrap_or(name);
+        let name = name.strip_prefix("rd_").map_or(name, |rest| {
+            if rest.starts_with("loop_") || rest.starts_with("exit_") {
+                rest
+            } else {
+                name
+            }
+        });
+        let label_then = |rest: &str| -> Option<(Label, String)> {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let label = Label(digits.parse().ok()?);
+            Some((label, rest[digits.len()..].trim_start_matches('_').to_string()))
+        };
+        if let Some(rest) = name.strip_prefix("loop_").or_else(|| name.strip_prefix("exit_")) {
+            let (l, var) = label_then(rest)?;
+            return (!var.is_empty()).then_some(IndexInput::LoopVar(l, var));
+        }
+        let rest = name.strip_prefix("rd_").or_else(|| name.strip_prefix("atomic_"))?;
+        let (l, tail) = label_then(rest)?;
+        tail.is_empty().then_some(IndexInput::Read(l))
+    }
+}
+
 /// `cond ? v : old`, where `old` chooses by the negation of `cond` (`old = ¬cond ? a : b`, the
 /// value before a guard that skips the rest of a function after its early return): then
 /// `¬cond ? a : v`, exactly — `b` is unreachable. Without it the uninitialized result slot behind

@@ -3,6 +3,7 @@
 
 use crate::kpl::Label;
 use crate::verify::cases::Case;
+pub use crate::verify::symbolic::IndexInput;
 use serde::Serialize;
 
 /// The kind of a memory access.
@@ -55,6 +56,10 @@ pub struct Witness {
     /// Every execution of this case wraps some index arithmetic around (`wrap`): a race only
     /// if that arithmetic wraps; `--no-wrap` drops such cases.
     pub only_with_wrap: bool,
+    /// The values the oracle takes as arbitrary (memory's contents, loop variables it does not
+    /// follow) that the two accesses' indices are computed from, sorted. With some, the race
+    /// needs them to take values that make the indices meet — possible, not shown to happen.
+    pub index_inputs: Vec<IndexInput>,
 }
 
 impl Witness {
@@ -106,6 +111,18 @@ impl Race {
     /// Some case is only possible (the solver could not decide it).
     pub fn is_possible(&self) -> bool {
         self.cases.iter().any(|c| c.undecided.is_some())
+    }
+    /// The arbitrary values every decided case's indices are computed from (empty when some
+    /// decided case needs none, or none is decided): the race needs them to take particular
+    /// values.
+    pub fn index_inputs(&self) -> Vec<IndexInput> {
+        let mut decided = self.cases.iter().filter_map(|c| c.witness.as_ref());
+        let Some(first) = decided.next() else { return Vec::new() };
+        let mut common = first.index_inputs.clone();
+        for w in decided {
+            common.retain(|i| w.index_inputs.contains(i));
+        }
+        common
     }
 }
 
