@@ -68,6 +68,9 @@ mod refs;
 /// Why a label has no place unless it gets one.
 const INSIDE: &str = "inside a statement (a barrier goes after a whole statement)";
 
+/// Loads with a cache hint (`__ldg`, …): a plain load of `*p`, scalar or vector.
+const CACHED_LOADS: &[&str] = &["__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"];
+
 /// The value class of a scalar: KPL words are 32 bits; signedness picks the operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ty {
@@ -855,6 +858,16 @@ impl<'a> Lx<'a> {
     }
 
     /// The class of a scalar type, type names resolved.
+    /// Whether `pointer` (an expression) points to a scalar (`const float *`), not to a vector
+    /// or a struct.
+    fn scalar_pointee(&self, pointer: &Node) -> bool {
+        let of = |t: &str| {
+            let t = t.trim_end();
+            t.strip_suffix('*').is_some_and(|pointee| self.scalar_of(pointee.trim()).is_some())
+        };
+        pointer.ty.as_deref().is_some_and(of) || pointer.desugared.as_deref().is_some_and(of)
+    }
+
     fn scalar_of(&self, ty: &str) -> Option<Ty> {
         scalar(ty).or_else(|| scalar(&self.resolve(ty))).or_else(|| self.is_enum(ty).then_some(Ty::Int))
     }
@@ -1478,11 +1491,12 @@ impl<'a> Lx<'a> {
             },
             NodeKind::DeclStmt => {
                 for v in &n.children {
-                    // `namespace cg = cooperative_groups;`, `using namespace …;`, local type
-                    // names: names clang has resolved already (a variable's type is read
-                    // desugared).
+                    // `namespace cg = cooperative_groups;`, `using namespace …;`, `using
+                    // std::min;`, local type names: names clang has resolved already (a
+                    // variable's type is read desugared); `static_assert`: clang checked it
+                    // for the instance (a failed one is clang's error), it runs nothing.
                     if matches!(&v.kind, NodeKind::TypeName { .. })
-                        || matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl"))
+                        || matches!(&v.kind, NodeKind::Other { kind } if matches!(kind.as_str(), "NamespaceAliasDecl" | "UsingDirectiveDecl" | "UsingDecl" | "StaticAssertDecl"))
                     {
                         continue;
                     }
@@ -2458,11 +2472,20 @@ impl<'a> Lx<'a> {
     fn pointer_relation(&mut self, op: &str, n: &Node) -> R<(Expr, Ty)> {
         let (a, b) = self.two(n)?;
         let null = |c: &Node| matches!(&c.kind, NodeKind::ImplicitCast { cast } | NodeKind::CStyleCast { cast } if cast == "NullToPointer");
-        if null(strip(a)) || null(strip(b)) {
-            return Err(self.unsupported(
-                "a pointer compared with a null pointer (a pointer is an offset into one array)",
-                n,
-            ));
+        match (null(strip(a)), null(strip(b)), op) {
+            (false, false, _) => {}
+            (true, false, "==" | "!=") | (false, true, "==" | "!=") => {
+                let p = if null(strip(a)) { b } else { a };
+                let is_null = self.is_null(p)?;
+                let test = if op == "==" { is_null } else { Expr::bin(BinOp::Eq, is_null, Expr::Const(0)) };
+                return Ok((test, Ty::Int));
+            }
+            _ => {
+                return Err(self.unsupported(
+                    "a pointer ordered against a null pointer (a pointer is an offset into one array)",
+                    n,
+                ))
+            }
         }
         let (x, ex, ox) = self.pointer(strip(a))?;
         let (y, ey, oy) = self.pointer(strip(b))?;
@@ -2495,6 +2518,17 @@ impl<'a> Lx<'a> {
             1 => Ok((diff, Ty::Int)),
             u => self.binary("/", (diff, Ty::Int), (Expr::Const(u), Ty::Int), n),
         }
+    }
+
+    /// Whether the pointer `p` is null, as a truth value (1 or 0): the same unknown for every
+    /// pointer into one array, in every thread — an array is a kernel argument that the host
+    /// passes null or not (`if (g_sums != NULL)`); stepping a null pointer is undefined, so a
+    /// pointer into an array is null exactly when its array is. Both answers are checked.
+    fn is_null(&mut self, p: &Node) -> R<Expr> {
+        let (array, _, _) = self.pointer(strip(p))?;
+        let (base, _) = self.wide_base(&array);
+        let name = format!("is_null_{}", base.replace(|c: char| !(c.is_alphanumeric() || c == '_'), "_"));
+        Ok(Expr::bin(BinOp::Ne, Expr::Call(name, Vec::new()), Expr::Const(0)))
     }
 
     /// A pointer cast: the same words seen as another type, when every word on both sides
@@ -2562,6 +2596,7 @@ impl<'a> Lx<'a> {
     /// An expression's value (memory reads emitted before it, in C's order).
     fn rvalue(&mut self, n: &Node) -> R<(Expr, Ty)> {
         let ty = n.ty.as_deref().and_then(|t| self.scalar_of(t));
+        let ty = ty.or_else(|| n.desugared.as_deref().and_then(|t| self.scalar_of(t)));
         match &n.kind {
             NodeKind::Paren => self.only_child(n).and_then(|c| self.rvalue(c)),
             NodeKind::Constant { value } => match (value.as_deref().and_then(parse_int), ty) {
@@ -2572,6 +2607,11 @@ impl<'a> Lx<'a> {
                 let c = self.only_child(n)?;
                 if cast == "LValueToRValue" {
                     return self.load(c);
+                }
+                // `if (p)`, `!p`: the pointer is not null.
+                if cast == "PointerToBoolean" {
+                    let is_null = self.is_null(c)?;
+                    return Ok((Expr::bin(BinOp::Eq, is_null, Expr::Const(0)), Ty::Int));
                 }
                 let (mut e, from) = self.rvalue(c)?;
                 // A value of a narrow integer type is its type's in C (a byte read from a
@@ -3342,15 +3382,19 @@ impl<'a> Lx<'a> {
             return Ok(r?.into_iter().next());
         }
         match name {
-            // A write with a cache hint is a write.
-            "__stcg" | "__stcs" | "__stwb" | "__stwt" if args.len() == 2 && !want => {
+            // A write with a cache hint is a write (of a vector: the stand-in header's body,
+            // a plain store, inlined).
+            "__stcg" | "__stcs" | "__stwb" | "__stwt"
+                if args.len() == 2 && !want && self.scalar_pointee(&args[0]) =>
+            {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let value = self.rvalue_as(&args[1], ty)?;
                 self.emit(StmtKind::Write { array, index, value, width: Width::ONE, mode: WriteMode::Plain });
                 return Ok(None);
             }
-            // A read through the read-only cache is a read.
-            "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" if args.len() == 1 => {
+            // A read through the read-only cache is a read (of a vector: the stand-in header's
+            // body, a plain load, inlined).
+            _ if CACHED_LOADS.contains(&name) && args.len() == 1 && self.scalar_pointee(&args[0]) => {
                 let (array, index, ty) = self.pointee_element(&args[0], n)?;
                 let dst = self.temp(None);
                 self.emit(StmtKind::Read { dst: dst.clone(), array, index, width: Width::ONE });
@@ -4290,6 +4334,31 @@ pub fn lower_file(source: &str, options: &super::FrontEndOptions) -> R<super::Lo
             d = d.with_note(note.message.clone());
         }
         return Err(d.with_note("help: `-I DIR` adds a directory to search for included files"));
+    }
+    // A kernel template of this file whose body clang could not compile has no instance to
+    // check (clang drops the instantiation): refused with clang's error, never skipped.
+    for p in parsed.model.kernels().filter(|f| f.is_template_pattern && f.body.is_some()) {
+        let Some(range) = p.range.as_ref().filter(|r| r.file == file) else { continue };
+        if options.only.as_ref().is_some_and(|only| *only != p.name) || handled.contains(&range) {
+            continue;
+        }
+        let inside = parsed.diagnostics.iter().find(|d| {
+            matches!(d.severity, super::Severity::Error | super::Severity::Fatal)
+                && d.file.as_deref().is_some_and(|f| same_path(f, path))
+                && range.contains_line_col(d.line, d.col)
+        });
+        if let Some(e) = inside {
+            let at = offset_of(source, e.line, e.col).unwrap_or(0);
+            refused.push(
+                Diagnostic::error(
+                    format!("kernel `{}` is not checked: clang could not compile it: {}", p.name, e.message),
+                    Span::new(at, at),
+                )
+                .with_note("clang drops the instances of a template whose body has an error, so no instance of this kernel is left to verify")
+                .with_note("help: a missing or stand-in header is the usual cause; `-I DIR` adds a directory to search for included files"),
+            );
+            handled.push(range);
+        }
     }
     // clang's errors outside every kernel (host code, file scope) leave the kernels as clang
     // recovered them: with no kernel left the first one is the file's error, else a warning.

@@ -391,6 +391,9 @@ pub struct Node {
     pub kind: NodeKind,
     /// Expressions: the type clang gave it (`<dependent type>` inside a template pattern).
     pub ty: Option<String>,
+    /// Expressions: the type behind `ty`'s aliases where clang gives it (`float` for a
+    /// function-local `using acc_t = …;` in an instance, which no file-wide map can resolve).
+    pub desugared: Option<String>,
     /// Where it is in the user's file (absent for implicit nodes).
     pub range: Option<SrcRange>,
     /// Children in clang's order.
@@ -964,9 +967,10 @@ impl Builder<'_> {
 
     fn node(&mut self, n: &ast::Node) -> Node {
         let ty = n.ty.as_ref().map(|t| t.qual.clone());
+        let desugared = n.ty.as_ref().and_then(|t| t.desugared.clone());
         let range = n.range.as_ref().and_then(src_range);
         if let Some(bv) = builtin_var(n) {
-            return Node { kind: bv, ty, range, children: Vec::new() };
+            return Node { kind: bv, ty, desugared, range, children: Vec::new() };
         }
         if n.kind == "LambdaExpr" {
             self.lambda(n);
@@ -1028,7 +1032,10 @@ impl Builder<'_> {
             "CXXReinterpretCastExpr" => NodeKind::ReinterpretCast,
             "CXXFunctionalCastExpr" => NodeKind::FunctionalCast,
             "ParenExpr" => NodeKind::Paren,
-            "IntegerLiteral" => NodeKind::IntegerLiteral { value: value_text(n).unwrap_or_default() },
+            // A character literal is its code as an integer of its type (`'a'` is 97, a `char`).
+            "IntegerLiteral" | "CharacterLiteral" => {
+                NodeKind::IntegerLiteral { value: value_text(n).unwrap_or_default() }
+            }
             "FloatingLiteral" => NodeKind::FloatingLiteral { value: value_text(n).unwrap_or_default() },
             "CXXBoolLiteralExpr" => {
                 NodeKind::BoolLiteral { value: n.value.as_ref().and_then(|v| v.as_bool()).unwrap_or(false) }
@@ -1061,7 +1068,13 @@ impl Builder<'_> {
             .map(|c| {
                 // clang prints an absent part (of a `for` header, say) as `{}`.
                 if c.kind.is_empty() {
-                    Node { kind: NodeKind::Empty, ty: None, range: None, children: Vec::new() }
+                    Node {
+                        kind: NodeKind::Empty,
+                        ty: None,
+                        desugared: None,
+                        range: None,
+                        children: Vec::new(),
+                    }
                 } else {
                     self.node(c)
                 }
@@ -1073,7 +1086,7 @@ impl Builder<'_> {
         if kind == NodeKind::For && children.len() == 5 && children[1].kind == NodeKind::Empty {
             children.remove(1);
         }
-        Node { kind, ty, range, children }
+        Node { kind, ty, desugared, range, children }
     }
 
     fn collect_launches(&mut self, n: &ast::Node, out: &mut Vec<Launch>) {

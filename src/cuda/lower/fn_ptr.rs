@@ -267,7 +267,13 @@ impl<'a> Lx<'a> {
             let id = format!("{}#arg{k}", choice.selector);
             self.bindings.insert(id.clone(), super::Binding::Scalar { kpl: kpl.clone(), ty: t });
             let kind = NodeKind::DeclRef { name: kpl, decl_id: id, decl_kind: "VarDecl".into() };
-            args.push(Node { kind, ty: a.ty.clone(), range: a.range.clone(), children: Vec::new() });
+            args.push(Node {
+                kind,
+                ty: a.ty.clone(),
+                desugared: a.desugared.clone(),
+                range: a.range.clone(),
+                children: Vec::new(),
+            });
         }
         let args = &args[..];
         let rt = n.ty.as_deref().and_then(|t| self.scalar_of(t));

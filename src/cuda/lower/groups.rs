@@ -360,6 +360,9 @@ impl<'a> Lx<'a> {
     /// Hook of `call`: `cg::sync(g)`, `cg::reduce` and the scans, and every other call of the
     /// library (an error naming it). `None`: not a call of the library.
     pub(super) fn group_call(&mut self, n: &Node, want: bool) -> Option<R<Option<(Expr, Ty)>>> {
+        if let Some(r) = self.static_group_method(n, want) {
+            return Some(r);
+        }
         let (name, args) = self.library_call(n)?;
         Some(match (name, args.as_slice()) {
             ("sync", [g]) => match self.group_of(g) {
@@ -380,6 +383,24 @@ impl<'a> Lx<'a> {
             }
             _ => Err(self.named(name, n)),
         })
+    }
+
+    /// `tile.size()` where the method is `static` (`thread_block_tile<32>::size()` is
+    /// `static constexpr` in the headers): clang makes it a plain call whose callee is the member
+    /// expression, not a method call; it is the group's method all the same. `None`: `n` is no
+    /// such call.
+    fn static_group_method(&mut self, n: &Node, want: bool) -> Option<R<Option<(Expr, Ty)>>> {
+        let callee = n.children.first().map(strip_callee)?;
+        let NodeKind::Member { name, arrow: false, .. } = &callee.kind else { return None };
+        let obj = callee.children.first()?;
+        let args: Vec<&Node> = n.children[1..].iter().filter(|c| not_default_arg(c)).collect();
+        match self.group_of(obj) {
+            Ok(Some(Group::Tile(size))) => Some(self.tile_method(n, size, name, &args, want)),
+            Ok(Some(Group::Block)) => Some(self.block_method(n, name, &args, want)),
+            Ok(Some(Group::Grid)) => Some(self.grid_method(n, name, &args, want)),
+            Ok(None) => None,
+            Err(e) => Some(Err(e)),
+        }
     }
 
     /// A group's `sync`: `stmt` (a barrier, a warp barrier, or nothing), a statement only.

@@ -101,23 +101,32 @@ impl<'a> Lx<'a> {
         let k = self.temp(Some(crate::kpl::ast::Expr::Const(0)));
         let k_id = format!("{}#range-for", p.begin);
         self.bindings.insert(k_id.clone(), Binding::Scalar { kpl: k.clone(), ty: Ty::Int });
-        let leaf = |kind: NodeKind| Node { kind, ty: Some("int".into()), range: None, children: Vec::new() };
+        let leaf = |kind: NodeKind| Node {
+            kind,
+            ty: Some("int".into()),
+            desugared: None,
+            range: None,
+            children: Vec::new(),
+        };
         let k_ref = leaf(NodeKind::DeclRef { name: k, decl_id: k_id, decl_kind: "VarDecl".into() });
         let cond = Node {
             kind: NodeKind::Binary { op: "<".into() },
             ty: Some("bool".into()),
+            desugared: None,
             range: None,
             children: vec![k_ref.clone(), leaf(NodeKind::IntegerLiteral { value: len.to_string() })],
         };
         let inc = Node {
             kind: NodeKind::Unary { op: "++".into(), postfix: false },
             ty: Some("int".into()),
+            desugared: None,
             range: None,
             children: vec![k_ref.clone()],
         };
         let element = Node {
             kind: NodeKind::ArraySubscript,
             ty: None,
+            desugared: None,
             range: range.range.clone(),
             children: vec![range.clone(), k_ref],
         };

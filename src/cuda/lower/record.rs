@@ -876,6 +876,17 @@ impl Lx<'_> {
                 };
                 Ok(Place::Memory(Rc::new(split(array, index, layout))))
             }
+            // A load with a cache hint of a vector or struct (`__ldg(p)` of a `const float4 *`)
+            // is the load `*p`.
+            super::NodeKind::Call { callee: Some(name) }
+                if super::CACHED_LOADS.contains(&name.as_str()) && s.children.len() == 2 =>
+            {
+                let (array, elem, off) = self.pointer(strip(&s.children[1]))?;
+                let Elem::Record(layout) = elem else {
+                    return Err(self.unsupported("this pointer as a pointer to a struct", n));
+                };
+                Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
+            }
             super::NodeKind::Unary { op, .. } if op == "*" => {
                 let p = self.only_child(s)?;
                 if let Some(Binding::Record(l)) = self.binding(strip(p)) {
@@ -1298,6 +1309,13 @@ impl Lx<'_> {
                     vals.push(Val::Scalar(self.rvalue_as(a, *t)?, *t));
                 }
                 Ok(vals)
+            }
+            // `__ldg(p)` of a vector or struct: the load `*p` (`record_place`).
+            K::Call { callee: Some(name) }
+                if super::CACHED_LOADS.contains(&name.as_str()) && n.children.len() == 2 =>
+            {
+                let place = self.record_place(n)?;
+                self.read_record(place, n)
             }
             K::Call { .. } | K::OperatorCall { .. } => {
                 let args = &n.children[1.min(n.children.len())..];
