@@ -11,6 +11,7 @@ use super::ClangError;
 /// Every stand-in header: its path below the include directory and its text. The path is what
 /// a user's `#include` names (`cuda/barrier`, `cooperative_groups/reduce.h`).
 pub const HEADERS: &[(&str, &str)] = &[
+    ("ATen/AccumulateType.h", include_str!("include/ATen/AccumulateType.h")),
     ("ATen/cuda/CUDAContext.h", include_str!("include/ATen/cuda/CUDAContext.h")),
     ("__autosync_core.h", include_str!("include/__autosync_core.h")),
     ("__autosync_libc.h", include_str!("include/__autosync_libc.h")),

@@ -75,7 +75,20 @@ extern const __device__ int warpSize;
   __host__ __device__ NAME##1 make_##NAME##1(T x);                                            \
   __host__ __device__ NAME##2 make_##NAME##2(T x, T y);                                       \
   __host__ __device__ NAME##3 make_##NAME##3(T x, T y, T z);                                  \
-  __host__ __device__ NAME##4 make_##NAME##4(T x, T y, T z, T w);
+  __host__ __device__ NAME##4 make_##NAME##4(T x, T y, T z, T w);                            \
+  __AS_CACHED(NAME##1) __AS_CACHED(NAME##2) __AS_CACHED(NAME##3) __AS_CACHED(NAME##4)
+/* Loads and stores with a cache hint: a plain load or store of the whole vector. */
+#define __AS_CACHED(V)                                                                        \
+  __device__ inline V __ldg(const V *p) { return *p; }                                        \
+  __device__ inline V __ldcg(const V *p) { return *p; }                                       \
+  __device__ inline V __ldca(const V *p) { return *p; }                                       \
+  __device__ inline V __ldcs(const V *p) { return *p; }                                       \
+  __device__ inline V __ldlu(const V *p) { return *p; }                                       \
+  __device__ inline V __ldcv(const V *p) { return *p; }                                       \
+  __device__ inline void __stcg(V *p, V v) { *p = v; }                                        \
+  __device__ inline void __stcs(V *p, V v) { *p = v; }                                        \
+  __device__ inline void __stwb(V *p, V v) { *p = v; }                                        \
+  __device__ inline void __stwt(V *p, V v) { *p = v; }
 __AS_VEC(signed char, char, 2, 4)
 __AS_VEC(unsigned char, uchar, 2, 4)
 __AS_VEC(short, short, 4, 8)
@@ -199,10 +212,6 @@ __AS_SHFL(unsigned long long)
 __AS_SHFL(float)
 __AS_SHFL(double)
 #undef __AS_SHFL
-__device__ float2 __ldg(const float2 *ptr);
-__device__ float4 __ldg(const float4 *ptr);
-__device__ int2 __ldg(const int2 *ptr);
-__device__ int4 __ldg(const int4 *ptr);
 __device__ int __reduce_add_sync(unsigned int mask, int value);
 __device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
 __device__ int __reduce_min_sync(unsigned int mask, int value);

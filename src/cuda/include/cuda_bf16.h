@@ -87,5 +87,5 @@ __device__ __nv_bfloat162 __shfl_down_sync(unsigned int mask, __nv_bfloat162 var
 __device__ __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val);
 __device__ __nv_bfloat162 atomicAdd(__nv_bfloat162 *address, __nv_bfloat162 val);
 __device__ __nv_bfloat16 __ldg(const __nv_bfloat16 *ptr);
-__device__ __nv_bfloat162 __ldg(const __nv_bfloat162 *ptr);
+__AS_CACHED(__nv_bfloat162)
 #endif

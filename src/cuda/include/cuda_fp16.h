@@ -87,5 +87,5 @@ __device__ __half2 __shfl_down_sync(unsigned int mask, __half2 var, unsigned int
 __device__ __half atomicAdd(__half *address, __half val);
 __device__ __half2 atomicAdd(__half2 *address, __half2 val);
 __device__ __half __ldg(const __half *ptr);
-__device__ __half2 __ldg(const __half2 *ptr);
+__AS_CACHED(__half2)
 #endif
