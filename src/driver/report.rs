@@ -35,9 +35,17 @@ pub fn kind_word(kind: AccessKind) -> &'static str {
     }
 }
 
-/// The note of a race whose indices are computed from values the check takes as arbitrary:
+/// What a finding needs of an index computed from arbitrary values.
+enum IndexUse {
+    /// Two indices that meet (a race).
+    Race,
+    /// An index outside its array.
+    Bounds,
+}
+
+/// The note of a finding whose indices are computed from values the check takes as arbitrary:
 /// which values, and what that means for the report.
-fn arbitrary_index_note(cx: &Ctx, inputs: &[IndexInput]) -> String {
+fn arbitrary_index_note(cx: &Ctx, inputs: &[IndexInput], need: IndexUse) -> String {
     let mut sources: Vec<String> = Vec::new();
     for input in inputs {
         let source = match input {
@@ -62,11 +70,17 @@ fn arbitrary_index_note(cx: &Ctx, inputs: &[IndexInput]) -> String {
         }
     }
     let from = if sources.is_empty() { String::new() } else { format!(": {}", and_list(&sources)) };
-    format!(
-        "the indices depend on values the check takes as arbitrary{from}; this is a race only for \
-         values that make the two indices meet — if the kernel's data rules them out (say, the \
-         positions always form a permutation), it is a false alarm"
-    )
+    match need {
+        IndexUse::Race => format!(
+            "the indices depend on values the check takes as arbitrary{from}; this is a race only for \
+             values that make the two indices meet — if the kernel's data rules them out (say, the \
+             positions always form a permutation), it is a false alarm"
+        ),
+        IndexUse::Bounds => format!(
+            "the index depends on values the check takes as arbitrary{from}; it leaves the array only \
+             for some of them — if the kernel's data rules those out, it is a false alarm"
+        ),
+    }
 }
 
 /// The diagnostic of a race: both accesses, the witness threads and element, one note per case.
@@ -171,7 +185,7 @@ pub fn race_diagnostic(cx: &Ctx, r: &Race, severity: Severity) -> Diagnostic {
         }
     }
     if !arbitrary.is_empty() {
-        d = d.with_note(arbitrary_index_note(cx, &arbitrary));
+        d = d.with_note(arbitrary_index_note(cx, &arbitrary, IndexUse::Race));
     }
     let kind_of = |l: kpl::Label| if l == r.second && l != r.first { r.kinds[1] } else { r.kinds[0] };
     for c in &r.cases {
@@ -295,8 +309,9 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
     let grid_rank = rank(k.geometry.grid_dim.map(widen).or(Some(w.grid_dim)), &[w.thread.bid]);
     let many_blocks = k.geometry.grid_dim.is_none_or(|g| g.iter().product::<u32>() > 1);
     let thread = thread_text(&w.thread, (block_rank, grid_rank), many_blocks);
+    let certainty = if w.index_inputs.is_empty() { "" } else { "possible " };
     let mut d = Diagnostic::error(
-        format!("out-of-bounds {kind}: `{element}` {is} outside `{name}` ({extent})"),
+        format!("{certainty}out-of-bounds {kind}: `{element}` {is} outside `{name}` ({extent})"),
         span,
     )
     .with_label(format!("{kind} by {thread}"));
@@ -313,6 +328,9 @@ pub fn out_of_bounds_diagnostic(cx: &Ctx, o: &OutOfBounds) -> Diagnostic {
         .collect();
     if !iterations.is_empty() {
         d = d.with_note(format!("in {}", and_list(&iterations)));
+    }
+    if !w.index_inputs.is_empty() {
+        d = d.with_note(arbitrary_index_note(cx, &w.index_inputs, IndexUse::Bounds));
     }
     d = d.with_note(
         "races are checked for accesses inside their arrays: a race that needs this access to leave its array is this finding",

@@ -248,7 +248,7 @@ fn witness_of(
 
 /// The arbitrary values (memory's, loop variables not followed) the two indices are computed
 /// from.
-fn index_inputs(indices: Option<[&BV; 2]>) -> Vec<IndexInput> {
+pub(super) fn index_inputs(indices: Option<[&BV; 2]>) -> Vec<IndexInput> {
     let inputs = indices.into_iter().flatten().flat_map(arbitrary_inputs);
     inputs.collect::<std::collections::BTreeSet<_>>().into_iter().collect()
 }

@@ -1546,6 +1546,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn arbitrary_inputs_are_named_by_their_statements() {
+        let name = |n: &str| BV::new_const(n, W);
+        let t =
+            name("rd_12").bvadd(name("rd_loop_7_pos#1")).bvadd(name("exit_9_j")).bvadd(name("atomic_3#2"));
+        let t = t.bvadd(name("tid_x")).bvadd(name("loop_5")).bvadd(name("rd_12x"));
+        let got: Vec<IndexInput> = arbitrary_inputs(&t).into_iter().collect();
+        assert_eq!(
+            got,
+            vec![
+                IndexInput::Read(Label(3)),
+                IndexInput::Read(Label(12)),
+                IndexInput::LoopVar(Label(7), "pos".into()),
+                IndexInput::LoopVar(Label(9), "j".into()),
+            ]
+        );
+    }
+
+    #[test]
     fn quotient_and_remainder_by_the_dimension_recombine() {
         let x = BV::new_const("x", W);
         let c = |v: u64| BV::from_u64(v, W);

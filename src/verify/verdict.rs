@@ -156,6 +156,9 @@ pub struct BoundsWitness {
     /// The kernel's scalar parameters the query reads, as the model chose them (by KPL name,
     /// sorted).
     pub params: Vec<(String, u64)>,
+    /// The values the oracle takes as arbitrary that the subscripts are computed from
+    /// ([`Witness::index_inputs`]): with some, the access leaves its array only for such values.
+    pub index_inputs: Vec<IndexInput>,
 }
 
 /// An access that may leave its array: some subscript the kernel bounds
