@@ -659,20 +659,18 @@ pub(crate) fn assumptions(
         if !read(*p, *d) {
             continue;
         }
-        if let Some((e, _)) = relation(rel, param) {
-            assumed.push(eq(builtin_of(*p, *d), e));
+        if let Some(e) = stated(rel, param, |e| eq(builtin_of(*p, *d), e)) {
+            assumed.push(e);
         }
     }
     for c in &facts.conds {
-        if let Some((e, _)) = relation(c, param) {
-            assumed.push(e);
-        }
+        assumed.extend(stated(c, param, |e| e));
     }
     for (i, values) in &facts.enums {
         let Some((p, _)) = param(*i) else { continue };
         let one_of = values
             .iter()
-            .filter_map(|v| relation(&Rel::Const(*v), param))
+            .filter_map(|v| relation(&Rel::Const(*v), param, &mut Vec::new()))
             .map(|(v, _)| Expr::Binary(BinOp::Eq, Box::new(p.clone()), Box::new(v)))
             .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)));
         assumed.extend(one_of);
@@ -692,9 +690,7 @@ pub(crate) fn assumptions(
                 .map(|(p, d, v)| eq(builtin_of(*p, *d), Expr::Const(*v)))
                 .collect();
             for c in facts.site_conds.get(i).into_iter().flatten() {
-                if let Some((e, _)) = relation(c, param) {
-                    conj.push(e);
-                }
+                conj.extend(stated(c, param, |e| e));
             }
             conj
         })
@@ -709,9 +705,26 @@ pub(crate) fn assumptions(
     assumed
 }
 
+/// A host condition (or a dimension's relation, `dim == e`) as one assumption: `e` with the
+/// conditions that its signed host arithmetic does not overflow ([`relation`]), since C leaves
+/// a signed overflow undefined: a launch whose host code would overflow computing `(cols + 31) /
+/// 32` is no execution of the program.
+fn stated(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>, with: impl FnOnce(Expr) -> Expr) -> Option<Expr> {
+    let mut no_overflow = Vec::new();
+    let (e, _) = relation(r, param, &mut no_overflow)?;
+    let and = |a: Expr, b: Expr| Expr::Binary(BinOp::And, Box::new(a), Box::new(b));
+    Some(no_overflow.into_iter().fold(with(e), and))
+}
+
 /// A launch relation as a KPL expression over the parameters (`param`), with C's usual
-/// arithmetic conversions (unsigned when either operand is), and whether it is unsigned.
-fn relation(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>) -> Option<(Expr, bool)> {
+/// arithmetic conversions (unsigned when either operand is), and whether it is unsigned. Each
+/// signed `+` or `-` adds to `no_overflow` the condition that it stays in range (the sum's sign
+/// agrees with an operand's: `((a ^ s) & (b ^ s)) >= 0` for `s = a + b`).
+fn relation(
+    r: &Rel,
+    param: &dyn Fn(usize) -> Option<(Expr, bool)>,
+    no_overflow: &mut Vec<Expr>,
+) -> Option<(Expr, bool)> {
     match r {
         Rel::Const(v) => match (i32::try_from(*v), u32::try_from(*v)) {
             (Ok(v), _) => Some((Expr::Const(v as u32), false)),
@@ -727,12 +740,12 @@ fn relation(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>) -> Option<(E
             Some((Expr::Builtin(b), false))
         }
         Rel::Not(a) => {
-            let (a, _) = relation(a, param)?;
+            let (a, _) = relation(a, param, no_overflow)?;
             Some((Expr::Unary(UnOp::Not, Box::new(a)), false))
         }
         Rel::Bin(op, a, b) => {
-            let (a, ua) = relation(a, param)?;
-            let (b, ub) = relation(b, param)?;
+            let (a, ua) = relation(a, param, no_overflow)?;
+            let (b, ub) = relation(b, param, no_overflow)?;
             let unsigned = ua || ub;
             // A truth value is a signed int 0 or 1 in C.
             let truth = |op: BinOp| Some((Expr::Binary(op, Box::new(a.clone()), Box::new(b.clone())), false));
@@ -770,7 +783,19 @@ fn relation(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>) -> Option<(E
             };
             // A shift's type is its left operand's.
             let unsigned = if matches!(op, BinOp::Shl | BinOp::Shr | BinOp::UShr) { ua } else { unsigned };
-            Some((Expr::Binary(op, Box::new(a), Box::new(b)), unsigned))
+            let result = Expr::Binary(op, Box::new(a.clone()), Box::new(b.clone()));
+            let constant = |e: &Expr| matches!(e, Expr::Const(_));
+            if !unsigned && matches!(op, BinOp::Add | BinOp::Sub) && !(constant(&a) && constant(&b)) {
+                let xor = |x: &Expr, y: &Expr| Expr::Binary(BinOp::BitXor, Box::new(x.clone()), Box::new(y.clone()));
+                // `a + b`: the sum has the sign of `a` or of `b`; `a - b`: of `a`, or `a` and `b` agree.
+                let (p, q) = match op {
+                    BinOp::Add => (xor(&a, &result), xor(&b, &result)),
+                    _ => (xor(&a, &b), xor(&a, &result)),
+                };
+                let both = Expr::Binary(BinOp::BitAnd, Box::new(p), Box::new(q));
+                no_overflow.push(Expr::Binary(BinOp::Ge, Box::new(both), Box::new(Expr::Const(0))));
+            }
+            Some((result, unsigned))
         }
     }
 }

@@ -837,7 +837,7 @@ impl Host<'_, '_> {
                     }
                     Scope::Helper { sub } => sub.get(decl_id.as_str()).cloned(),
                 };
-                param.or_else(|| self.int(b, s, 0).map(Rel::Const))
+                param.or_else(|| self.int(b, s, 0).map(Rel::Const)).or_else(|| self.defined_rel(b, decl_id, scope, d))
             }
             NodeKind::Binary { op } => {
                 let op: &'static str = match op.as_str() {
@@ -882,6 +882,21 @@ impl Host<'_, '_> {
             }
             _ => self.int(b, s, 0).map(Rel::Const),
         }
+    }
+
+    /// A local of the launch's function defined once, by its declaration, as its initializer
+    /// over the launch's arguments (`const int chunks = (cols + 31) / 32;` checked by `if
+    /// (chunks <= 1)` before a launch passing `cols`): each variable the initializer reads must
+    /// have its every definition before the declaration, so the value it had there is the one
+    /// the launch passes.
+    fn defined_rel(&self, b: &Body, id: &str, scope: &Scope, depth: usize) -> Option<Rel> {
+        let Scope::Launch { args, anchor, dims, within: None } = scope else { return None };
+        let (init, decl) = self.only_init(b, id)?;
+        if decl >= *anchor || b.in_lambda(decl) {
+            return None;
+        }
+        let at_decl = Scope::Launch { args, anchor: decl, dims, within: None };
+        self.to_rel(b, init, &at_decl, depth + 1)
     }
 
     /// A call of a helper whose body is `{ return e; }` as `e` over the call's arguments.
