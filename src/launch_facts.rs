@@ -89,6 +89,20 @@ pub(crate) enum Rel {
     Dim(usize, usize),
 }
 
+impl Rel {
+    /// `self` with each parameter `j` renamed to `to(j)`; `None` when some parameter has no
+    /// new name (or a dimension appears: it is another launch's).
+    pub(crate) fn remap(&self, to: &dyn Fn(usize) -> Option<usize>) -> Option<Rel> {
+        Some(match self {
+            Rel::Const(v) => Rel::Const(*v),
+            Rel::Param(j) => Rel::Param(to(*j)?),
+            Rel::Bin(op, a, b) => Rel::Bin(op, Box::new(a.remap(to)?), Box::new(b.remap(to)?)),
+            Rel::Not(a) => Rel::Not(Box::new(a.remap(to)?)),
+            Rel::Dim(..) => return None,
+        })
+    }
+}
+
 /// Whether a C operator gives a truth value (a condition rather than a number).
 fn is_logical(op: &str) -> bool {
     matches!(op, "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||")
@@ -709,7 +723,11 @@ pub(crate) fn assumptions(
 /// conditions that its signed host arithmetic does not overflow ([`relation`]), since C leaves
 /// a signed overflow undefined: a launch whose host code would overflow computing `(cols + 31) /
 /// 32` is no execution of the program.
-fn stated(r: &Rel, param: &dyn Fn(usize) -> Option<(Expr, bool)>, with: impl FnOnce(Expr) -> Expr) -> Option<Expr> {
+fn stated(
+    r: &Rel,
+    param: &dyn Fn(usize) -> Option<(Expr, bool)>,
+    with: impl FnOnce(Expr) -> Expr,
+) -> Option<Expr> {
     let mut no_overflow = Vec::new();
     let (e, _) = relation(r, param, &mut no_overflow)?;
     let and = |a: Expr, b: Expr| Expr::Binary(BinOp::And, Box::new(a), Box::new(b));
@@ -786,7 +804,9 @@ fn relation(
             let result = Expr::Binary(op, Box::new(a.clone()), Box::new(b.clone()));
             let constant = |e: &Expr| matches!(e, Expr::Const(_));
             if !unsigned && matches!(op, BinOp::Add | BinOp::Sub) && !(constant(&a) && constant(&b)) {
-                let xor = |x: &Expr, y: &Expr| Expr::Binary(BinOp::BitXor, Box::new(x.clone()), Box::new(y.clone()));
+                let xor = |x: &Expr, y: &Expr| {
+                    Expr::Binary(BinOp::BitXor, Box::new(x.clone()), Box::new(y.clone()))
+                };
                 // `a + b`: the sum has the sign of `a` or of `b`; `a - b`: of `a`, or `a` and `b` agree.
                 let (p, q) = match op {
                     BinOp::Add => (xor(&a, &result), xor(&b, &result)),

@@ -854,6 +854,12 @@ impl Host<'_, '_> {
         let conds = self.guard_rels(b, &guards, args.unwrap_or(&[]), &dim_vars);
         // After every value of the launch is computed: which path equalities they used.
         let used = self.path.borrow().as_ref().map_or(Vec::new(), |c| c.used(b));
+        let mut conds: Vec<(Rel, Span)> =
+            conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect();
+        if let Some(a) = args {
+            conds.extend(self.caller_conds(b, launch, a, out));
+            conds.truncate(paths::MAX_CONDS);
+        }
         let site = Site {
             via: used.into_iter().map(|(s, at)| (s, out.span(b.nodes[at].range.as_ref()))).collect(),
             at: out.span(b.nodes[launch].range.as_ref()),
@@ -861,7 +867,7 @@ impl Host<'_, '_> {
             block: block_dims,
             args: values,
             rel: rels,
-            conds: conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect(),
+            conds,
             shared_bytes: None,
             arg_bytes: Vec::new(),
         };
@@ -1215,6 +1221,74 @@ impl Host<'_, '_> {
         let v = self.argument_unguarded(f, index, depth);
         *self.path.borrow_mut() = saved;
         v
+    }
+
+    /// The checks around every call of the launch's function `b` (a host helper such as
+    /// `launch_softmax(…, cols)`, called under `if (cols <= 1024)`) as conditions on the kernel's
+    /// arguments: a condition over the helper's by-value parameters, each one the launch passes
+    /// bare and the helper never assigns, that holds at every call (one level of callers; the
+    /// same condition at each). With the caller's body and the check's node, for the report.
+    fn caller_conds(
+        &self,
+        b: &Body,
+        launch: usize,
+        args: &[usize],
+        out: &mut HostLaunches,
+    ) -> Vec<(Rel, Span)> {
+        let Some(f) = b.f.filter(|f| f.name != "main") else { return Vec::new() };
+        // Helper parameter `j` → the kernel argument it is passed bare as.
+        let passed: Vec<Option<usize>> = f
+            .params
+            .iter()
+            .map(|p| {
+                let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id, .. } if *decl_id == p.id);
+                args.iter().position(bare).filter(|_| self.settled_before(b, &p.id, launch))
+            })
+            .collect();
+        if passed.iter().all(Option::is_none) {
+            return Vec::new();
+        }
+        let k = key(f);
+        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
+        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
+            return Vec::new();
+        }
+        // The callers' variables are another activation's: the launch's path facts are not theirs.
+        let saved = self.path.borrow_mut().take();
+        let mut common: Option<Vec<(Rel, Span)>> = None;
+        'bodies: for g in self.bodies {
+            for i in 0..g.nodes.len() {
+                let NodeKind::DeclRef { decl_id, .. } = g.kind(i) else { continue };
+                if !same(decl_id) {
+                    continue;
+                }
+                let call = g.parent[i]
+                    .filter(|p| matches!(g.kind(*p), NodeKind::ImplicitCast { .. }))
+                    .and_then(|decay| g.parent[decay].filter(|c| g.child(*c, 0) == Some(decay)))
+                    .filter(|c| matches!(g.kind(*c), NodeKind::Call { .. }));
+                let Some(call) = call else {
+                    common = Some(Vec::new());
+                    break 'bodies;
+                };
+                let call_args: Vec<usize> = g.children(call).into_iter().skip(1).collect();
+                self.helper_work.set(paths::HELPER_WORK);
+                let guards = self.guards(g, call);
+                let here: Vec<(Rel, Span)> = self
+                    .guard_rels(g, &guards, &call_args, &[])
+                    .into_iter()
+                    .filter_map(|(r, at)| {
+                        let r = r.remap(&|j| passed.get(j).copied().flatten())?;
+                        Some((r, out.span(g.nodes[at].range.as_ref())))
+                    })
+                    .collect();
+                common = Some(match common {
+                    None => here,
+                    Some(c) => c.into_iter().filter(|(r, ..)| here.iter().any(|(h, ..)| h == r)).collect(),
+                });
+            }
+        }
+        *self.path.borrow_mut() = saved;
+        common.unwrap_or_default()
     }
 
     fn argument_unguarded(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {

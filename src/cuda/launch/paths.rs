@@ -52,7 +52,7 @@ const MAX_COND_DEPTH: usize = 24;
 /// launch keeps: a host function of thousands of checks before hundreds of launches stays
 /// linear, and fewer facts are still sound.
 const MAX_GUARDS: usize = 32;
-const MAX_CONDS: usize = 32;
+pub(super) const MAX_CONDS: usize = 32;
 
 /// How many statements one launch's path facts may visit inside helpers (their exits and
 /// checks): nested helpers of many calls each stay bounded; past it a helper is not read.
@@ -837,7 +837,9 @@ impl Host<'_, '_> {
                     }
                     Scope::Helper { sub } => sub.get(decl_id.as_str()).cloned(),
                 };
-                param.or_else(|| self.int(b, s, 0).map(Rel::Const)).or_else(|| self.defined_rel(b, decl_id, scope, d))
+                param
+                    .or_else(|| self.int(b, s, 0).map(Rel::Const))
+                    .or_else(|| self.defined_rel(b, decl_id, scope, d))
             }
             NodeKind::Binary { op } => {
                 let op: &'static str = match op.as_str() {
