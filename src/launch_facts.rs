@@ -620,6 +620,11 @@ pub(crate) fn render(facts: &LaunchFacts, line: &dyn Fn(Span) -> usize) -> Vec<S
                 out = out.replace(&format!("{{{i}}}"), &l.to_string());
             }
             lines.dedup();
+            // Several sites on one line (a launch in a helper, read once per value its callers
+            // take from a table; launches a macro expands).
+            if lines.len() == 1 {
+                out = out.replace("launches at lines", "launches at line");
+            }
             let all = lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
             out.replace("{*}", &all)
         })

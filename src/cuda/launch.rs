@@ -104,6 +104,7 @@ impl HostLaunches {
             path: RefCell::new(None),
             settled: RefCell::new(HashMap::new()),
             helper_work: Cell::new(0),
+            pinned: RefCell::new(Vec::new()),
             by_key: bodies.iter().enumerate().fold(HashMap::new(), |mut m, (i, b)| {
                 if let Some(f) = b.f {
                     m.entry(key(f)).or_insert_with(Vec::new).push(i);
@@ -699,6 +700,10 @@ struct Host<'a, 'm> {
     settled: RefCell<HashMap<(usize, String), Option<usize>>>,
     /// What the current launch's path facts may still visit inside helpers (`paths`).
     helper_work: Cell<usize>,
+    /// Helper parameters (clang ids) taken at a value: one of a table's while a launch's site
+    /// is read once per value ([`Host::launch_choices`]), a call's argument while the helper's
+    /// `return e;` is evaluated for that call ([`Host::call_value`]). Innermost last.
+    pinned: RefCell<Vec<(String, i64)>>,
 }
 
 impl Host<'_, '_> {
@@ -717,10 +722,24 @@ impl Host<'_, '_> {
                     // A kernel the model does not hold stays unaccounted: a use by name below.
                     if let Some(k) = self.kernel_of(b, callee) {
                         accounted.insert(callee);
-                        let mut site = self.site(b, i, grid, block, Some(&args), out);
-                        site.shared_bytes = shared.and_then(|s| self.shared_bytes(b, s));
-                        site.arg_bytes = args.iter().map(|a| self.allocated_bytes(b, *a)).collect();
-                        out.record_site(&k, site);
+                        // Once per value of a helper parameter its callers take from a table
+                        // (`block_sizes[j]`), else once.
+                        let choices = self.launch_choices(b, i);
+                        let pins: Vec<Option<(String, i64)>> = match choices {
+                            Some((id, values)) => values.into_iter().map(|v| Some((id.clone(), v))).collect(),
+                            None => vec![None],
+                        };
+                        for pin in pins {
+                            let pinned = pin.is_some();
+                            self.pinned.borrow_mut().extend(pin);
+                            let mut site = self.site(b, i, grid, block, Some(&args), out);
+                            site.shared_bytes = shared.and_then(|s| self.shared_bytes(b, s));
+                            site.arg_bytes = args.iter().map(|a| self.allocated_bytes(b, *a)).collect();
+                            out.record_site(&k, site);
+                            if pinned {
+                                self.pinned.borrow_mut().pop();
+                            }
+                        }
                     }
                 }
                 NodeKind::Call { callee: Some(name) } if LAUNCHING.contains(&name.as_str()) => {
@@ -942,6 +961,7 @@ impl Host<'_, '_> {
             NodeKind::Other { kind } if kind == "SubstNonTypeTemplateParmExpr" => {
                 self.int(b, *b.children(i).last()?, d)?
             }
+            NodeKind::Call { .. } => self.call_value(b, i, d)?,
             _ => return None,
         };
         // The value must be one of the node's type (a conversion clang made explicit keeps it).
@@ -955,6 +975,38 @@ impl Host<'_, '_> {
 
     fn int_range(&self, ty: &str) -> Option<(i64, i64)> {
         int_range(ty, &self.model.typedefs)
+    }
+
+    /// The value of a call of a host helper whose body is `{ return e; }` (`ceil_div(n, 256)`)
+    /// with known arguments: `e` with each by-value parameter at its argument's value.
+    fn call_value(&self, b: &Body, call: usize, depth: usize) -> Option<i64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let callee = b.function_ref(b.child(call, 0)?)?;
+        let NodeKind::DeclRef { decl_id, .. } = b.kind(callee) else { return None };
+        let (k, false) = self.keys.get(decl_id.as_str())? else { return None };
+        let h = self.by_key.get(k).filter(|bs| bs.len() == 1).and_then(|bs| self.bodies.get(bs[0]))?;
+        let f = h.f?;
+        let [ret] = h.children(0)[..] else { return None };
+        if !matches!(h.kind(ret), NodeKind::Return) || f.params.iter().any(|p| p.ty.contains('&')) {
+            return None;
+        }
+        let args: Vec<usize> = b.children(call).into_iter().skip(1).collect();
+        if args.len() != f.params.len() {
+            return None;
+        }
+        let mut values = Vec::new();
+        for (p, a) in f.params.iter().zip(&args) {
+            values.push((p.id.clone(), self.int(b, *a, depth + 1)?));
+        }
+        let n = values.len();
+        self.pinned.borrow_mut().extend(values);
+        let v = h.child(ret, 0).and_then(|e| self.int(h, e, depth + LOOKUP));
+        let mut pinned = self.pinned.borrow_mut();
+        let keep = pinned.len() - n;
+        pinned.truncate(keep);
+        v
     }
 
     /// `v` when node `i`'s integer type holds it (a conversion that would change it is unknown).
@@ -1216,6 +1268,11 @@ impl Host<'_, '_> {
     /// no call, is used other than by direct calls (anywhere in the model, or by code the model
     /// does not build), or two calls differ.
     fn argument(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {
+        if let Some(p) = f.params.get(index) {
+            if let Some((_, v)) = self.pinned.borrow().iter().rev().find(|(id, _)| *id == p.id) {
+                return Some(*v);
+            }
+        }
         // The callers' variables are another activation's: the launch's path facts are not theirs.
         let saved = self.path.borrow_mut().take();
         let v = self.argument_unguarded(f, index, depth);
@@ -1289,6 +1346,97 @@ impl Host<'_, '_> {
         }
         *self.path.borrow_mut() = saved;
         common.unwrap_or_default()
+    }
+
+    /// The helper parameter a launch in helper `b` reads (in its configuration or arguments)
+    /// whose callers pass no one value but each a value of a small set — a constant, or an
+    /// element of a local table never written (`int block_sizes[] = {64, 128, 256, 512};` …
+    /// `f(…, block_sizes[j])`) — with that set (2 to 16 values): the launch runs with one of them,
+    /// so its site is read once per value.
+    fn launch_choices(&self, b: &Body, launch: usize) -> Option<(String, Vec<i64>)> {
+        let f = b.f.filter(|f| f.name != "main")?;
+        f.params.iter().enumerate().find_map(|(j, p)| {
+            let read_here = b.refs.get(p.id.as_str())?.iter().any(|r| b.inside(*r, launch));
+            if !read_here || !self.settled_before(b, &p.id, launch) || self.argument(f, j, 0).is_some() {
+                return None;
+            }
+            Some((p.id.clone(), self.argument_choices(f, j)?))
+        })
+    }
+
+    /// The values the calls of `f` pass as argument `index`, each a constant or an element of
+    /// a table ([`Host::table_values`]); `None` past 16 values, or when some call passes
+    /// anything else (or `f` is used other than by direct calls).
+    fn argument_choices(&self, f: &Function, index: usize) -> Option<Vec<i64>> {
+        let k = key(f);
+        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
+        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
+            return None;
+        }
+        let saved = self.path.borrow_mut().take();
+        let mut values: Vec<i64> = Vec::new();
+        let mut ok = true;
+        'bodies: for g in self.bodies {
+            for i in 0..g.nodes.len() {
+                let NodeKind::DeclRef { decl_id, .. } = g.kind(i) else { continue };
+                if !same(decl_id) {
+                    continue;
+                }
+                let call = g.parent[i]
+                    .filter(|p| matches!(g.kind(*p), NodeKind::ImplicitCast { .. }))
+                    .and_then(|decay| g.parent[decay].filter(|c| g.child(*c, 0) == Some(decay)))
+                    .filter(|c| matches!(g.kind(*c), NodeKind::Call { .. }));
+                let arg = call.and_then(|c| g.child(c, index + 1)).filter(|a| !is_default(g, *a));
+                let here =
+                    arg.and_then(|a| self.int(g, a, 1).map(|v| vec![v]).or_else(|| self.table_values(g, a)));
+                match here {
+                    Some(vs) => values.extend(vs),
+                    None => {
+                        ok = false;
+                        break 'bodies;
+                    }
+                }
+            }
+        }
+        *self.path.borrow_mut() = saved;
+        values.sort_unstable();
+        values.dedup();
+        (ok && (2..=16).contains(&values.len())).then_some(values)
+    }
+
+    /// The elements of the table `a` indexes (`block_sizes[j]`): a local array of `b` whose
+    /// initializer's items are all known and which the function only reads by subscript (or
+    /// measures with `sizeof`), so every element keeps its initial value.
+    fn table_values(&self, b: &Body, a: usize) -> Option<Vec<i64>> {
+        let e = b.strip(a);
+        if !matches!(b.kind(e), NodeKind::ArraySubscript) {
+            return None;
+        }
+        let mut base = b.strip(b.child(e, 0)?);
+        if matches!(b.kind(base), NodeKind::ImplicitCast { cast } if cast == "ArrayToPointerDecay") {
+            base = b.strip(b.child(base, 0)?);
+        }
+        let NodeKind::DeclRef { decl_id, .. } = b.kind(base) else { return None };
+        let decl = *b.vars.get(decl_id.as_str())?;
+        let only_read = b.refs.get(decl_id.as_str())?.iter().all(|&r| {
+            let decay = b.parent[r].filter(
+                |p| matches!(b.kind(*p), NodeKind::ImplicitCast { cast } if cast == "ArrayToPointerDecay"),
+            );
+            let subscript = decay
+                .and_then(|d| b.parent[d])
+                .filter(|s| matches!(b.kind(*s), NodeKind::ArraySubscript) && b.child(*s, 0) == decay);
+            let read = subscript.and_then(|s| b.parent[s]).is_some_and(
+                |p| matches!(b.kind(p), NodeKind::ImplicitCast { cast } if cast == "LValueToRValue"),
+            );
+            // `sizeof(table)`, `sizeof table`: the reference is only measured.
+            let measured = b.ancestors(r).take(3).any(|p| matches!(b.kind(p), NodeKind::TypeTrait { .. }));
+            read || measured
+        });
+        let init = b.child(decl, 0).filter(|i| matches!(b.kind(b.strip(*i)), NodeKind::InitList))?;
+        if !only_read {
+            return None;
+        }
+        b.children(b.strip(init)).into_iter().map(|x| self.int(b, x, 1)).collect()
     }
 
     fn argument_unguarded(&self, f: &Function, index: usize, depth: usize) -> Option<i64> {
