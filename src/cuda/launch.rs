@@ -1305,47 +1305,56 @@ impl Host<'_, '_> {
         if passed.iter().all(Option::is_none) {
             return Vec::new();
         }
-        let k = key(f);
-        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
-        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
-            return Vec::new();
-        }
+        let Some(calls) = self.calls_of(f) else { return Vec::new() };
         // The callers' variables are another activation's: the launch's path facts are not theirs.
         let saved = self.path.borrow_mut().take();
         let mut common: Option<Vec<(Rel, Span)>> = None;
-        'bodies: for g in self.bodies {
+        for (g, call) in calls {
+            let call_args: Vec<usize> = g.children(call).into_iter().skip(1).collect();
+            self.helper_work.set(paths::HELPER_WORK);
+            let guards = self.guards(g, call);
+            let here: Vec<(Rel, Span)> = self
+                .guard_rels(g, &guards, &call_args, &[])
+                .into_iter()
+                .filter_map(|(r, at)| {
+                    let r = r.remap(&|j| passed.get(j).copied().flatten())?;
+                    Some((r, out.span(g.nodes[at].range.as_ref())))
+                })
+                .collect();
+            common = Some(match common {
+                None => here,
+                Some(c) => c.into_iter().filter(|(r, _)| here.iter().any(|(h, _)| h == r)).collect(),
+            });
+        }
+        *self.path.borrow_mut() = saved;
+        common.unwrap_or_default()
+    }
+
+    /// Every call of host function `f` (its body and the call node); `None` when `f` is used
+    /// other than by direct calls (anywhere in the model, or by code the model does not build):
+    /// then its callers are not all known.
+    fn calls_of(&self, f: &Function) -> Option<Vec<(&Body<'_>, usize)>> {
+        let k = key(f);
+        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
+        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
+            return None;
+        }
+        let mut calls = Vec::new();
+        for g in self.bodies {
             for i in 0..g.nodes.len() {
                 let NodeKind::DeclRef { decl_id, .. } = g.kind(i) else { continue };
                 if !same(decl_id) {
                     continue;
                 }
+                // The callee of a call: `Call(ImplicitCast(DeclRef), args…)`.
                 let call = g.parent[i]
                     .filter(|p| matches!(g.kind(*p), NodeKind::ImplicitCast { .. }))
                     .and_then(|decay| g.parent[decay].filter(|c| g.child(*c, 0) == Some(decay)))
-                    .filter(|c| matches!(g.kind(*c), NodeKind::Call { .. }));
-                let Some(call) = call else {
-                    common = Some(Vec::new());
-                    break 'bodies;
-                };
-                let call_args: Vec<usize> = g.children(call).into_iter().skip(1).collect();
-                self.helper_work.set(paths::HELPER_WORK);
-                let guards = self.guards(g, call);
-                let here: Vec<(Rel, Span)> = self
-                    .guard_rels(g, &guards, &call_args, &[])
-                    .into_iter()
-                    .filter_map(|(r, at)| {
-                        let r = r.remap(&|j| passed.get(j).copied().flatten())?;
-                        Some((r, out.span(g.nodes[at].range.as_ref())))
-                    })
-                    .collect();
-                common = Some(match common {
-                    None => here,
-                    Some(c) => c.into_iter().filter(|(r, ..)| here.iter().any(|(h, ..)| h == r)).collect(),
-                });
+                    .filter(|c| matches!(g.kind(*c), NodeKind::Call { .. }))?;
+                calls.push((g, call));
             }
         }
-        *self.path.borrow_mut() = saved;
-        common.unwrap_or_default()
+        Some(calls)
     }
 
     /// The helper parameter a launch in helper `b` reads (in its configuration or arguments)
@@ -1368,33 +1377,17 @@ impl Host<'_, '_> {
     /// a table ([`Host::table_values`]); `None` past 16 values, or when some call passes
     /// anything else (or `f` is used other than by direct calls).
     fn argument_choices(&self, f: &Function, index: usize) -> Option<Vec<i64>> {
-        let k = key(f);
-        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
-        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
-            return None;
-        }
+        let calls = self.calls_of(f)?;
         let saved = self.path.borrow_mut().take();
         let mut values: Vec<i64> = Vec::new();
         let mut ok = true;
-        'bodies: for g in self.bodies {
-            for i in 0..g.nodes.len() {
-                let NodeKind::DeclRef { decl_id, .. } = g.kind(i) else { continue };
-                if !same(decl_id) {
-                    continue;
-                }
-                let call = g.parent[i]
-                    .filter(|p| matches!(g.kind(*p), NodeKind::ImplicitCast { .. }))
-                    .and_then(|decay| g.parent[decay].filter(|c| g.child(*c, 0) == Some(decay)))
-                    .filter(|c| matches!(g.kind(*c), NodeKind::Call { .. }));
-                let arg = call.and_then(|c| g.child(c, index + 1)).filter(|a| !is_default(g, *a));
-                let here =
-                    arg.and_then(|a| self.int(g, a, 1).map(|v| vec![v]).or_else(|| self.table_values(g, a)));
-                match here {
-                    Some(vs) => values.extend(vs),
-                    None => {
-                        ok = false;
-                        break 'bodies;
-                    }
+        for (g, call) in calls {
+            let arg = g.child(call, index + 1).filter(|a| !is_default(g, *a));
+            match arg.and_then(|a| self.int(g, a, 1).map(|v| vec![v]).or_else(|| self.table_values(g, a))) {
+                Some(vs) => values.extend(vs),
+                None => {
+                    ok = false;
+                    break;
                 }
             }
         }
@@ -1443,34 +1436,17 @@ impl Host<'_, '_> {
         if f.name == "main" || depth > MAX_DEPTH {
             return None;
         }
-        let k = key(f);
-        let same = |id: &str| self.keys.get(id).is_some_and(|(x, _)| *x == k);
-        if self.model.loose_refs.iter().any(|r| r.decl_id.as_deref().map_or(r.name == f.name, same)) {
-            return None;
-        }
         let mut value = None;
-        for b in self.bodies {
-            for i in 0..b.nodes.len() {
-                let NodeKind::DeclRef { decl_id, .. } = b.kind(i) else { continue };
-                if !same(decl_id) {
-                    continue;
-                }
-                // The callee of a call: `Call(ImplicitCast(DeclRef), args…)`.
-                let decay = b.parent[i].filter(|p| matches!(b.kind(*p), NodeKind::ImplicitCast { .. }))?;
-                let call = b.parent[decay].filter(|c| matches!(b.kind(*c), NodeKind::Call { .. }))?;
-                if b.child(call, 0) != Some(decay) {
-                    return None;
-                }
-                let a = b.child(call, index + 1)?;
-                if is_default(b, a) {
-                    return None;
-                }
-                let v = self.int(b, a, depth + 1)?;
-                if value.is_some_and(|w| w != v) {
-                    return None;
-                }
-                value = Some(v);
+        for (b, call) in self.calls_of(f)? {
+            let a = b.child(call, index + 1)?;
+            if is_default(b, a) {
+                return None;
             }
+            let v = self.int(b, a, depth + 1)?;
+            if value.is_some_and(|w| w != v) {
+                return None;
+            }
+            value = Some(v);
         }
         value
     }

@@ -1352,30 +1352,51 @@ fn opaque_unmasked(t: &impl Ast) -> bool {
 }
 
 fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
+    let mut found = false;
+    walk_dag(t, &mut |n, name| {
+        // By name: interpreted operators are named by SMT-LIB (`bvadd`, …), never like these.
+        if ["rd_", "atomic_", "fn_", "undef_", "unbound_"].iter().any(|p| name.starts_with(p)) {
+            found = true;
+            return Walk::Stop;
+        }
+        let masked = skip_masked
+            && n.safe_decl().is_ok_and(|d| d.kind() == z3::DeclKind::Band)
+            && n.children().iter().any(|c| c.as_bv().is_some_and(|c| c.as_u64().is_some()));
+        if masked {
+            Walk::Skip
+        } else {
+            Walk::Into
+        }
+    });
+    found
+}
+
+/// What [`walk_dag`] does after a node.
+enum Walk {
+    /// Visit its children.
+    Into,
+    /// Not its children.
+    Skip,
+    /// Nothing more.
+    Stop,
+}
+
+/// Visits `t`'s DAG, each node once, with its declaration's name (unquoted: z3 may write
+/// `|rd_3#1|`; empty for a node without one).
+fn walk_dag(t: &impl Ast, visit: &mut dyn FnMut(&z3::ast::Dynamic, &str) -> Walk) {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
     while let Some(n) = todo.pop() {
         if !seen.insert(n.clone()) {
             continue;
         }
-        // By name: interpreted operators are named by SMT-LIB (`bvadd`, …), never like these.
-        if let Ok(decl) = n.safe_decl() {
-            // z3 may quote a name with `#` or `@` (`|rd_3#1|`).
-            let name = decl.name();
-            let name = name.trim_start_matches('|');
-            if ["rd_", "atomic_", "fn_", "undef_", "unbound_"].iter().any(|p| name.starts_with(p)) {
-                return true;
-            }
-            if skip_masked
-                && decl.kind() == z3::DeclKind::Band
-                && n.children().iter().any(|c| c.as_bv().is_some_and(|c| c.as_u64().is_some()))
-            {
-                continue;
-            }
+        let name = n.safe_decl().map(|d| d.name()).unwrap_or_default();
+        match visit(&n, name.trim_start_matches('|')) {
+            Walk::Into => todo.extend(n.children()),
+            Walk::Skip => {}
+            Walk::Stop => return,
         }
-        todo.extend(n.children());
     }
-    false
 }
 
 /// The values `t` is computed from that the oracle takes as arbitrary: values read from memory
@@ -1385,19 +1406,10 @@ fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
 /// the launch. A walk of the DAG, each node once.
 pub(crate) fn arbitrary_inputs(t: &impl Ast) -> BTreeSet<IndexInput> {
     let mut out = BTreeSet::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
-    while let Some(n) = todo.pop() {
-        if !seen.insert(n.clone()) {
-            continue;
-        }
-        if let Ok(decl) = n.safe_decl() {
-            if let Some(input) = IndexInput::of_name(decl.name().trim_start_matches('|')) {
-                out.insert(input);
-            }
-        }
-        todo.extend(n.children());
-    }
+    walk_dag(t, &mut |_, name| {
+        out.extend(IndexInput::of_name(name));
+        Walk::Into
+    });
     out
 }
 
