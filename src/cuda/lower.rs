@@ -3165,7 +3165,14 @@ impl<'a> Lx<'a> {
         if let Some(NodeKind::DeclRef { decl_id, .. }) = callee.map(|c| &c.kind) {
             let model = self.model;
             if let Some(f) = model.definition(decl_id) {
-                return self.inline(n, f, &n.children[1..]);
+                let args = &n.children[1..];
+                // A member operator (`v[i]` of a struct with `operator[]`): clang passes the
+                // object first, and it is `this` of the call.
+                if f.params.len() + 1 == args.len() && f.body.is_some() {
+                    let place = self.record_place(&args[0])?;
+                    return self.inline_method(n, f, place, &args[1..]);
+                }
+                return self.inline(n, f, args);
             }
         }
         let sym = op.strip_prefix("operator").unwrap_or(op).trim();

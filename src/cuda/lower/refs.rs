@@ -246,24 +246,36 @@ impl<'a> Lx<'a> {
                 false => self.record_place(obj)?,
                 true => self.pointee_record(obj)?,
             };
-            let this = match place {
-                super::record::Place::Locals(l) => Binding::Record(l),
-                super::record::Place::Memory(m) => {
-                    // The object's first word, evaluated once: C++ binds `this` at the call.
-                    let base = self.temp(Some(m.base.clone()));
-                    Binding::RecordRef(std::rc::Rc::new(super::record::InMemory {
-                        array: m.array.clone(),
-                        prefix: m.prefix.clone(),
-                        base: Expr::var(&base),
-                        layout: m.layout.clone(),
-                    }))
-                }
-            };
-            self.this.push(this);
-            let r = self.inline(n, f, &n.children[1..]);
-            self.this.pop();
-            r
+            self.inline_method(n, f, place, &n.children[1..])
         })())
+    }
+
+    /// Inlines method `f` called on the object at `place` with `args`: `this` is bound to the
+    /// object for the call.
+    pub(super) fn inline_method(
+        &mut self,
+        n: &Node,
+        f: &'a super::Function,
+        place: super::record::Place,
+        args: &[Node],
+    ) -> R<Option<(Expr, super::Ty)>> {
+        let this = match place {
+            super::record::Place::Locals(l) => Binding::Record(l),
+            super::record::Place::Memory(m) => {
+                // The object's first word, evaluated once: C++ binds `this` at the call.
+                let base = self.temp(Some(m.base.clone()));
+                Binding::RecordRef(std::rc::Rc::new(super::record::InMemory {
+                    array: m.array.clone(),
+                    prefix: m.prefix.clone(),
+                    base: Expr::var(&base),
+                    layout: m.layout.clone(),
+                }))
+            }
+        };
+        self.this.push(this);
+        let r = self.inline(n, f, args);
+        self.this.pop();
+        r
     }
 }
 
