@@ -8,6 +8,7 @@
 //! expectation.
 
 use std::collections::BTreeSet;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -139,31 +140,37 @@ fn run(dir: &Path, args: &[String]) -> (Option<i32>, String, String, bool) {
         .stderr(Stdio::piped())
         .spawn();
     let Ok(mut child) = child else { return (None, String::new(), "could not start autosync".into(), false) };
+    // Drained while the child runs: a report larger than a pipe's buffer (a file of 30 kernels
+    // in JSON) would otherwise block the child and look like a hang.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let start = Instant::now();
     let mut timed_out = false;
-    // Poll so a hang becomes a reported failure instead of a stuck test; the pipes are drained
-    // by wait_with_output once the child ends (reports are small).
-    loop {
+    // Poll so a hang becomes a reported failure instead of a stuck test.
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break Some(status),
             Ok(None) if start.elapsed() > Duration::from_secs(TIMEOUT_S) => {
                 let _ = child.kill();
                 timed_out = true;
-                break;
+                break child.wait().ok();
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(_) => break,
+            Err(_) => break None,
         }
-    }
-    match child.wait_with_output() {
-        Ok(out) => (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into(),
-            String::from_utf8_lossy(&out.stderr).into(),
-            timed_out,
-        ),
-        Err(e) => (None, String::new(), e.to_string(), timed_out),
-    }
+    };
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    (status.and_then(|s| s.code()), out, err, timed_out)
 }
 
 /// How one file came out.
