@@ -146,6 +146,6 @@ fn witness(mode: &Mode, launch: &Launch, m: &z3::Model, s: &AccessSym) -> Bounds
         block_dim: std::array::from_fn(|d| val(&launch.block_dim[d])),
         grid_dim: std::array::from_fn(|d| val(&launch.grid_dim[d])),
         params,
-        index_inputs: super::query::index_inputs(Some([&s.index, &s.index])),
+        index_inputs: super::query::index_inputs(&[&s.index]),
     }
 }

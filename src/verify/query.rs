@@ -241,15 +241,15 @@ fn witness_of(
         grid_dim: std::array::from_fn(|d| val(&launch.grid_dim[d])),
         params,
         only_with_wrap: false,
-        index_inputs: index_inputs(starts_terms),
+        index_inputs: index_inputs(starts_terms.as_ref().map_or(&[][..], |s| &s[..])),
     };
     (Outcome::Race { witness, benign: false }, probe_holds)
 }
 
 /// The arbitrary values (memory's, loop variables not followed) the two indices are computed
 /// from.
-pub(super) fn index_inputs(indices: Option<[&BV; 2]>) -> Vec<IndexInput> {
-    let inputs = indices.into_iter().flatten().flat_map(arbitrary_inputs);
+pub(super) fn index_inputs(indices: &[&BV]) -> Vec<IndexInput> {
+    let inputs = indices.iter().flat_map(|t| arbitrary_inputs(*t));
     inputs.collect::<std::collections::BTreeSet<_>>().into_iter().collect()
 }
 

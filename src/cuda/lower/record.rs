@@ -881,22 +881,14 @@ impl Lx<'_> {
             super::NodeKind::Call { callee: Some(name) }
                 if super::CACHED_LOADS.contains(&name.as_str()) && s.children.len() == 2 =>
             {
-                let (array, elem, off) = self.pointer(strip(&s.children[1]))?;
-                let Elem::Record(layout) = elem else {
-                    return Err(self.unsupported("this pointer as a pointer to a struct", n));
-                };
-                Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
+                self.pointee_place(&s.children[1], n)
             }
             super::NodeKind::Unary { op, .. } if op == "*" => {
                 let p = self.only_child(s)?;
                 if let Some(Binding::Record(l)) = self.binding(strip(p)) {
                     return Ok(Place::Locals(l));
                 }
-                let (array, elem, off) = self.pointer(strip(p))?;
-                let Elem::Record(layout) = elem else {
-                    return Err(self.unsupported("this pointer as a pointer to a struct", n));
-                };
-                Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
+                self.pointee_place(p, n)
             }
             // `(Base &)d`, `d.base_member` (clang converts `d` to its base first): the base's
             // words inside the object.
@@ -934,6 +926,15 @@ impl Lx<'_> {
             },
             _ => Err(self.unsupported(format!("this expression ({}) as a struct", super::kind_name(s)), n)),
         }
+    }
+
+    /// The struct pointer `p` points to, in memory (`*p`, and `__ldg(p)` of a struct).
+    fn pointee_place(&mut self, p: &super::Node, n: &super::Node) -> R<Place> {
+        let (array, elem, off) = self.pointer(strip(p))?;
+        let Elem::Record(layout) = elem else {
+            return Err(self.unsupported("this pointer as a pointer to a struct", n));
+        };
+        Ok(Place::Memory(Rc::new(InMemory { array, prefix: Vec::new(), base: off, layout })))
     }
 
     /// The member a member expression denotes.
