@@ -221,6 +221,40 @@ impl Rel {
         }
     }
 
+    /// `self` with its constant comparisons decided and `&&`/`||` of a decided side reduced
+    /// (`!(k == 2 && w != h)` at `k == 2` is `w == h`, not `1 == 0 || w == h`).
+    pub(crate) fn folded(self) -> Rel {
+        let Rel::Bin(op, a, b) = self else {
+            return match self {
+                Rel::Not(a) => match a.folded() {
+                    Rel::Const(v) => Rel::Const(i64::from(v == 0)),
+                    a => Rel::Not(Box::new(a)),
+                },
+                r => r,
+            };
+        };
+        let (a, b) = (a.folded(), b.folded());
+        let truth = |v: i64| v != 0;
+        match (op, &a, &b) {
+            ("&&", Rel::Const(v), _) | ("&&", _, Rel::Const(v)) if !truth(*v) => Rel::Const(0),
+            ("||", Rel::Const(v), _) | ("||", _, Rel::Const(v)) if truth(*v) => Rel::Const(1),
+            ("&&" | "||", Rel::Const(_), r) | ("&&" | "||", r, Rel::Const(_)) => r.clone().truth(),
+            (_, Rel::Const(x), Rel::Const(y)) if is_logical(op) => {
+                let v = match op {
+                    "==" => x == y,
+                    "!=" => x != y,
+                    "<" => x < y,
+                    "<=" => x <= y,
+                    ">" => x > y,
+                    ">=" => x >= y,
+                    _ => return Rel::Bin(op, Box::new(a), Box::new(b)),
+                };
+                Rel::Const(i64::from(v))
+            }
+            _ => Rel::Bin(op, Box::new(a), Box::new(b)),
+        }
+    }
+
     /// The conjuncts of a condition (`a && b` is two facts, each usable alone).
     pub(crate) fn conjuncts(self) -> Vec<Rel> {
         match self {
@@ -504,6 +538,20 @@ fn path_conditions(
         if at.iter().all(Option::is_some) {
             let mut checks: Vec<Span> = at.into_iter().flatten().collect();
             checks.dedup();
+            // A condition the launch itself makes true (one variable passed twice).
+            if checks.iter().all(|c| sites.contains(c)) {
+                let (from, pass) = if sites.len() == 1 {
+                    ("the launch at line", "passes")
+                } else {
+                    ("the launches at lines", "pass")
+                };
+                f.notes.push((
+                    format!("assuming {}: {from} {{rest:0}} {pass} one host value as both", c.show(params)),
+                    sites.to_vec(),
+                ));
+                f.conds.push(c.clone());
+                continue;
+            }
             let n = checks.len();
             checks.extend(sites.iter().copied());
             let from = if sites.len() == 1 { "the launch at line" } else { "the launches at lines" };

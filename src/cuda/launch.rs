@@ -876,6 +876,8 @@ impl Host<'_, '_> {
         let mut conds: Vec<(Rel, Span)> =
             conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect();
         if let Some(a) = args {
+            let here = out.span(b.nodes[launch].range.as_ref());
+            conds.extend(shared_arguments(b, a, &self.model.typedefs).into_iter().map(|r| (r, here)));
             conds.extend(self.caller_conds(b, launch, a, out));
             conds.truncate(paths::MAX_CONDS);
         }
@@ -1652,6 +1654,44 @@ impl Host<'_, '_> {
 /// `switch` body), before `at`, and nothing between it and that statement may skip it. A `{…}`
 /// that is the body of a loop that runs exactly once ([`Body::runs_once`]) counts as the loop
 /// statement when no `break`, `continue`, `return` or `goto` precedes the definition in it.
+/// `Param(j) == Param(i)` for two integer arguments of one type that name the same variable
+/// (`conv<<<g, b>>>(dst, src, w, h, w)`: the kernel's `pitch == imageW`). One call reads both,
+/// so they are equal unless an argument changes the variable (then nothing is said).
+fn shared_arguments(b: &Body, args: &[usize], typedefs: &HashMap<String, String>) -> Vec<Rel> {
+    let changes = |i: usize| {
+        let (lo, hi) = (i, b.end[i]);
+        (lo..hi).any(|k| {
+            matches!(b.kind(k), NodeKind::Binary { op } if op == "=")
+                || matches!(b.kind(k), NodeKind::CompoundAssign { .. })
+                || matches!(b.kind(k), NodeKind::Unary { op, .. } if op == "++" || op == "--")
+        })
+    };
+    if args.iter().any(|a| changes(*a)) {
+        return Vec::new();
+    }
+    let var = |a: usize| match b.kind(b.strip(a)) {
+        NodeKind::DeclRef { decl_id, decl_kind, .. }
+            if matches!(decl_kind.as_str(), "VarDecl" | "ParmVarDecl") =>
+        {
+            Some(decl_id.as_str())
+        }
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (j, &aj) in args.iter().enumerate() {
+        let same = args[..j].iter().position(|&ai| {
+            var(ai).is_some()
+                && var(ai) == var(aj)
+                && b.ty(ai) == b.ty(aj)
+                && int_range(b.ty(aj), typedefs).is_some()
+        });
+        if let Some(i) = same {
+            out.push(Rel::Bin("==", Box::new(Rel::Param(j)), Box::new(Rel::Param(i))));
+        }
+    }
+    out
+}
+
 fn dominates(b: &Body, d: Option<usize>, at: usize) -> bool {
     let Some(d) = d else { return true };
     let mut stmt = d;
@@ -1684,9 +1724,13 @@ fn enclosing_block(b: &Body, d: usize) -> Option<usize> {
         if matches!(b.kind(p), NodeKind::Compound) {
             return Some(p);
         }
+        // The condition of an `if`, `switch` or `?:` and the left side of `&&`/`||` run
+        // whenever the whole does.
+        let first = b.child(p, 0) == Some(stmt);
+        let branching = matches!(b.kind(p), NodeKind::If { .. } | NodeKind::Switch | NodeKind::Conditional)
+            || matches!(b.kind(p), NodeKind::Binary { op } if op == "&&" || op == "||");
         let conditional = b.is_loop(p)
-            || matches!(b.kind(p), NodeKind::If { .. } | NodeKind::Switch | NodeKind::Conditional)
-            || matches!(b.kind(p), NodeKind::Binary { op } if op == "&&" || op == "||")
+            || (branching && !first)
             || matches!(b.kind(p), NodeKind::Other { kind } if matches!(kind.as_str(), "LambdaExpr" | "BinaryConditionalOperator"));
         if conditional {
             return None;

@@ -79,29 +79,112 @@ pub fn merge(
     out
 }
 
-/// `t` as `a * n + b` in each way its shape allows: an addition of two terms one of which is a
-/// product of two (either factor may be the row length `n`).
-fn rows_of(t: &BV) -> Vec<(BV, BV, BV)> {
-    let mut out = Vec::new();
-    let Ok(decl) = t.safe_decl() else { return out };
-    if decl.kind() != DeclKind::Badd {
-        return out;
+/// One reading of a sum as a row-major index `a * n + b`, with the conditions under which it is
+/// exact: no `+` or `*` of the sum as written leaves the signed 32-bit range (the very terms the
+/// no-wrap assumption asserts, so they cost the solver nothing), nor does building `a` and `b`.
+/// Under them the three terms are the mathematical integers they denote and `t = a * n + b`.
+struct Row {
+    a: BV,
+    n: BV,
+    b: BV,
+    exact: Vec<Bool>,
+}
+
+/// The summands of `t` (nested additions flattened), with the no-wrap conditions of the
+/// additions flattened through.
+fn summands(t: &BV, terms: &mut Vec<BV>, exact: &mut Vec<Bool>) {
+    spine(t, DeclKind::Badd, BinOp::Add, terms, exact);
+}
+
+/// The factors of `t` (nested products flattened), with the no-wrap conditions of the
+/// products flattened through.
+fn factors(t: &BV, out: &mut Vec<BV>, exact: &mut Vec<Bool>) {
+    spine(t, DeclKind::Bmul, BinOp::Mul, out, exact);
+}
+
+fn spine(t: &BV, kind: DeclKind, op: BinOp, out: &mut Vec<BV>, exact: &mut Vec<Bool>) {
+    let is_op = t.safe_decl().is_ok_and(|d| d.kind() == kind);
+    if !is_op {
+        out.push(t.clone());
+        return;
     }
     let args: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
-    if args.len() != 2 {
+    // The operation's own condition, on its operands as written (an n-ary node folds left).
+    let mut acc: Option<BV> = None;
+    for x in &args {
+        acc = Some(match acc {
+            None => x.clone(),
+            Some(a) => {
+                exact.extend(op_no_wrap(op, &a, x));
+                if op == BinOp::Add {
+                    a.bvadd(x)
+                } else {
+                    a.bvmul(x)
+                }
+            }
+        });
+        spine(x, kind, op, out, exact);
+    }
+}
+
+/// `xs` combined by `op` left to right (`unit` when empty), with the no-wrap conditions of the
+/// combination.
+fn fold(xs: &[BV], op: BinOp, unit: u64, exact: &mut Vec<Bool>) -> BV {
+    let mut it = xs.iter();
+    let Some(first) = it.next() else { return BV::from_u64(unit, W) };
+    it.fold(first.clone(), |acc, x| {
+        exact.extend(op_no_wrap(op, &acc, x));
+        if op == BinOp::Add {
+            acc.bvadd(x)
+        } else {
+            acc.bvmul(x)
+        }
+    })
+}
+
+/// `t` as `a * n + b` in each way its shape allows: `t` a sum, `n` a factor of one of its
+/// products, `a` the sum of what multiplies `n` in every summand that has it as a factor
+/// (`(y + 8 * i) * pitch` in `y * pitch + x + i * 8 * pitch`), `b` the sum of the others.
+fn rows_of(t: &BV) -> Vec<Row> {
+    let mut out = Vec::new();
+    if !t.safe_decl().is_ok_and(|d| d.kind() == DeclKind::Badd) {
         return out;
     }
-    for (p, b) in [(&args[0], &args[1]), (&args[1], &args[0])] {
-        let Ok(pd) = p.safe_decl() else { continue };
-        if pd.kind() != DeclKind::Bmul {
-            continue;
+    let mut spine_exact = Vec::new();
+    let mut terms = Vec::new();
+    summands(t, &mut terms, &mut spine_exact);
+    let split: Vec<Vec<BV>> = terms
+        .iter()
+        .map(|x| {
+            let mut fs = Vec::new();
+            factors(x, &mut fs, &mut spine_exact);
+            fs
+        })
+        .collect();
+    let mut rows_lengths: Vec<BV> = Vec::new();
+    for fs in split.iter().filter(|fs| fs.len() >= 2) {
+        for f in fs {
+            if !rows_lengths.iter().any(|n| n.ast_eq(f)) {
+                rows_lengths.push(f.clone());
+            }
         }
-        let f: Vec<BV> = p.children().iter().filter_map(|c| c.as_bv()).collect();
-        if f.len() != 2 {
-            continue;
+    }
+    for n in rows_lengths {
+        let mut exact = spine_exact.clone();
+        let (mut cofactors, mut rest) = (Vec::new(), Vec::new());
+        for (term, fs) in terms.iter().zip(&split) {
+            match fs.iter().position(|f| f.ast_eq(&n)) {
+                Some(k) => {
+                    let others: Vec<BV> =
+                        fs.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, f)| f.clone()).collect();
+                    cofactors.push(fold(&others, BinOp::Mul, 1, &mut exact));
+                }
+                None => rest.push(term.clone()),
+            }
         }
-        out.push((f[0].clone(), f[1].clone(), b.clone()));
-        out.push((f[1].clone(), f[0].clone(), b.clone()));
+        let a = fold(&cofactors, BinOp::Add, 0, &mut exact);
+        let b = fold(&rest, BinOp::Add, 0, &mut exact);
+        out.push(Row { a, n, b, exact });
     }
     out
 }
@@ -119,35 +202,28 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
         return out;
     }
     let zero = BV::from_u64(0, W);
-    for (a1, n1, b1) in rows_of(i1) {
-        for (a2, n2, b2) in rows_of(i2) {
+    for r1 in rows_of(i1) {
+        for r2 in rows_of(i2) {
             // A constant row length too when the columns vary: `row * 1000 + c` with a strided
             // column `c` is linear, but the solver does not find the row argument by itself.
             // (With constant columns the facts only cost time.)
-            let constant_columns = b1.as_u64().is_some() || b2.as_u64().is_some();
-            if !n1.ast_eq(&n2) || (n1.as_u64().is_some() && (constant_columns || n1.as_u64() == Some(0))) {
+            let constant_columns = r1.b.as_u64().is_some() || r2.b.as_u64().is_some();
+            let n = &r1.n;
+            if !n.ast_eq(&r2.n) || (n.as_u64().is_some() && (constant_columns || n.as_u64() == Some(0))) {
                 continue;
             }
-            let n = &n1;
             let column = |b: &BV| {
                 Bool::or(&[
                     &Bool::and(&[&b.bvsge(&zero), &b.bvslt(n)]),
                     &Bool::and(&[&b.bvult(n), &n.bvsge(&zero)]),
                 ])
             };
-            let exact = |a: &BV, b: &BV| {
-                let p = a.bvmul(n);
-                let mut c = Vec::new();
-                c.extend(op_no_wrap(BinOp::Mul, a, n));
-                c.extend(op_no_wrap(BinOp::Add, &p, b));
-                c
-            };
-            let mut hyp = vec![i1.eq(i2), column(&b1), column(&b2)];
-            hyp.extend(exact(&a1, &b1));
-            hyp.extend(exact(&a2, &b2));
+            let mut hyp = vec![i1.eq(i2), column(&r1.b), column(&r2.b)];
+            hyp.extend(r1.exact.iter().cloned());
+            hyp.extend(r2.exact.iter().cloned());
             let hyp = Bool::and(&hyp.iter().collect::<Vec<_>>());
-            out.push(hyp.implies(Bool::and(&[&a1.eq(&a2), &b1.eq(&b2)])));
-            out.extend(row_lemmas(&a1, &a2, depth - 1));
+            out.push(hyp.implies(Bool::and(&[&r1.a.eq(&r2.a), &r1.b.eq(&r2.b)])));
+            out.extend(row_lemmas(&r1.a, &r2.a, depth - 1));
         }
     }
     out

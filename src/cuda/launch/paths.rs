@@ -574,7 +574,7 @@ impl Host<'_, '_> {
                     return Some(r);
                 }
                 let r = self.to_rel(b, n, scope, 0)?;
-                Some(if h { r.truth() } else { r.negated() })
+                Some(if h { r.truth() } else { r.negated() }.folded())
             })
             .flat_map(Rel::conjuncts)
             .collect()
