@@ -478,6 +478,14 @@ pub(crate) fn facts(name: &str, params: &[(String, bool)], l: &Launches, over: &
                 let eq = Rel::Bin("==", Box::new(Rel::Param(i)), Box::new(Rel::Const(v.unwrap_or(0))));
                 conds.push(eq);
             }
+        } else if l.sites.len() > 1 {
+            // Known at some launches only (`if (n <= 1024) k(…, n); else k(…, 1024);`): those
+            // launches' own part of the disjunction "one launch's path or another's".
+            for (conds, v) in f.site_conds.iter_mut().zip(&vals) {
+                if let Some(v) = v {
+                    conds.push(Rel::Bin("==", Box::new(Rel::Param(i)), Box::new(Rel::Const(*v))));
+                }
+            }
         }
     }
     // A part the header or the command line replaces is not the launches': no condition on it.

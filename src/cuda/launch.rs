@@ -878,6 +878,7 @@ impl Host<'_, '_> {
         if let Some(a) = args {
             let here = out.span(b.nodes[launch].range.as_ref());
             conds.extend(shared_arguments(b, a, &self.model.typedefs).into_iter().map(|r| (r, here)));
+            conds.extend(self.power_of_two_arguments(b, a, out));
             conds.extend(self.caller_conds(b, launch, a, out));
             conds.truncate(paths::MAX_CONDS);
         }
@@ -1563,6 +1564,70 @@ impl Host<'_, '_> {
         Some((b.child(v, 0)?, b.parent[v].unwrap_or(v)))
     }
 
+    /// `(x & (x - 1)) == 0` for each argument passed as a bare variable `x` that only ever
+    /// holds zero or a power of two ([`Self::power_of_two_or_zero`]: the strides of
+    /// `for (s = size / 2; s > 0; s >>= 1)` in `for (size = 2048; …; size <<= 1)`), with the
+    /// variable's declaration.
+    fn power_of_two_arguments(&self, b: &Body, args: &[usize], out: &mut HostLaunches) -> Vec<(Rel, Span)> {
+        let mut found = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let NodeKind::DeclRef { decl_id, .. } = b.kind(b.strip_int(a)) else { continue };
+            let Some(&decl) = b.vars.get(decl_id.as_str()) else { continue };
+            if self.int_range(b.ty(a)).is_none() || !self.power_of_two_or_zero(b, decl_id, 0) {
+                continue;
+            }
+            let p = || Box::new(Rel::Param(i));
+            let below = Rel::Bin("-", p(), Box::new(Rel::Const(1)));
+            let low = Rel::Bin("&", p(), Box::new(below));
+            found.push((Rel::Bin("==", Box::new(low), Box::new(Rel::Const(0))), decl));
+        }
+        found.into_iter().map(|(r, decl)| (r, out.span(b.nodes[decl].range.as_ref()))).collect()
+    }
+
+    /// Whether local `id` of `b` holds zero or a power of two whenever it is read: every
+    /// definition is such a value, or keeps it one (`x <<= k`, `x >>= k`, `x *= 2`, `x /= 2`,
+    /// `x = x * 2`); the invariant is inductive over the definitions, and a shift of a power of
+    /// two is one or zero in unsigned arithmetic (signed overflow is undefined behaviour).
+    fn power_of_two_or_zero(&self, b: &Body, id: &str, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let Some((VarKind::Int, defs)) = self.definitions(b, id, None) else { return false };
+        let pow2 = |v: i64| v >= 0 && v & (v.wrapping_sub(1)) == 0;
+        defs.iter().all(|d| match d.what {
+            DefValue::Expr(e) => self.power_of_two_expr(b, e, id, depth),
+            DefValue::Compound("<<" | ">>", _) => true,
+            DefValue::Compound("*", rhs) => self.power_of_two_expr(b, rhs, id, depth),
+            DefValue::Compound("/", rhs) => self.int(b, rhs, 0).is_some_and(|v| v > 0 && pow2(v)),
+            _ => false,
+        })
+    }
+
+    /// Whether expression `e` is zero or a power of two when variable `id` (whose definition
+    /// it is) and the variables it reads are.
+    fn power_of_two_expr(&self, b: &Body, e: usize, id: &str, depth: usize) -> bool {
+        let pow2 = |v: i64| v >= 0 && v & (v.wrapping_sub(1)) == 0;
+        let s = b.strip_int(e);
+        if let Some(v) = self.int(b, s, 0) {
+            return pow2(v);
+        }
+        let side = |k: usize| b.child(s, k).is_some_and(|c| self.power_of_two_expr(b, c, id, depth));
+        match b.kind(s) {
+            NodeKind::DeclRef { decl_id, .. } => {
+                decl_id == id || self.power_of_two_or_zero(b, decl_id, depth + 1)
+            }
+            NodeKind::Binary { op } => match op.as_str() {
+                "<<" | ">>" => side(0),
+                "*" => side(0) && side(1),
+                "/" => {
+                    side(0) && b.child(s, 1).and_then(|c| self.int(b, c, 0)).is_some_and(|v| v > 0 && pow2(v))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// `n` as a [`Rel`]: variables that are launch arguments (passed bare, and not redefined
     /// from `anchor` on) are parameters, other names need a known value.
     fn rel_of(&self, b: &Body, n: usize, anchor: usize, args: &[usize], depth: usize) -> Option<Rel> {
@@ -1575,6 +1640,27 @@ impl Host<'_, '_> {
                 let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
                 match args.iter().position(bare) {
                     Some(i) if self.settled_before(b, decl_id, anchor) => Some(Rel::Param(i)),
+                    _ => self.int(b, n, 0).map(Rel::Const),
+                }
+            }
+            // A field of a `dim3` the launch passes as an argument too (`grid(dimsB.x / 16)`
+            // with `k<<<grid, threads>>>(…, dimsB.x)`).
+            NodeKind::Member { name, arrow: false, .. } => {
+                let place = |m: usize| -> Option<(&str, &str)> {
+                    let NodeKind::Member { name, arrow: false, .. } = b.kind(m) else { return None };
+                    let NodeKind::DeclRef { decl_id, .. } = b.kind(b.strip(b.child(m, 0)?)) else {
+                        return None;
+                    };
+                    Some((name.as_str(), decl_id.as_str()))
+                };
+                let here = place(s).filter(|_| is_dim3(b.ty(b.child(s, 0).unwrap_or(s))));
+                let passed = here.and_then(|h| args.iter().position(|a| place(b.strip_int(*a)) == Some(h)));
+                match (here, passed) {
+                    (Some((_, base)), Some(i))
+                        if self.field_settled_before(b, base, field_index(name)?, anchor) =>
+                    {
+                        Some(Rel::Param(i))
+                    }
                     _ => self.int(b, n, 0).map(Rel::Const),
                 }
             }
@@ -1615,6 +1701,15 @@ impl Host<'_, '_> {
             last
         });
         last.is_some_and(|end| end <= pos)
+    }
+
+    /// Whether every definition of field `field` of `dim3` local or by-value parameter `id` of
+    /// `b` lies before node `pos`.
+    fn field_settled_before(&self, b: &Body, id: &str, field: usize, pos: usize) -> bool {
+        match self.definitions(b, id, Some(field)) {
+            Some((VarKind::Dim3, defs)) => defs.iter().filter_map(|d| d.at).all(|x| b.end[x] <= pos),
+            _ => false,
+        }
     }
 
     /// Whether local or by-value parameter `id` of `b` has, at `launch` in the body of loop

@@ -289,6 +289,16 @@ pub(super) fn build_units<'k>(
     // most 3 each) stay below one cost unit. Exact big integers (costs × the lcm of their
     // denominators), then [`fit_weights`] for the solver's 64 bits.
     let scale = BigUint::from(3 * sites.members.len() as u64 + 1);
+    // Last, among placements equal in all of that, the earliest positions win (each site's
+    // rank in program order, all ranks together below one unit of the rest): the placement
+    // does not depend on the order in which refinement met the races (the check a language
+    // server ran first, a witness the solver picked).
+    let n = sites.members.len() as u64;
+    let order_scale = BigUint::from(n * n + 1);
+    let mut by_position: Vec<(&(usize, Label), Var)> =
+        sites.members.iter().filter_map(|(v, labels)| Some((labels.first()?, *v))).collect();
+    by_position.sort();
+    let rank: BTreeMap<Var, u64> = by_position.iter().enumerate().map(|(i, (_, v))| (*v, i as u64)).collect();
     let mut weights: Vec<(Var, BigUint)> = Vec::new();
     for (v, labels) in &sites.members {
         let kind = if sites.warp.contains(v) { BarrierKind::Warp } else { BarrierKind::Block };
@@ -298,7 +308,8 @@ pub(super) fn build_units<'k>(
             w += &c.num * (&lcm / &c.den);
         }
         let outside = labels.iter().any(|(ui, l)| !in_own_body(units[*ui].original, *l));
-        weights.push((*v, w * &scale + BigUint::from(2 + u64::from(outside))));
+        let tie = w * &scale + BigUint::from(2 + u64::from(outside));
+        weights.push((*v, tie * &order_scale + BigUint::from(rank.get(v).copied().unwrap_or(0))));
     }
     for (v, w) in fit_weights(weights) {
         solver.add_soft(Lit::neg(v), w);

@@ -142,12 +142,12 @@ fn fold(xs: &[BV], op: BinOp, unit: u64, exact: &mut Vec<Bool>) -> BV {
     })
 }
 
-/// `t` as `a * n + b` in each way its shape allows: `t` a sum, `n` a factor of one of its
+/// `t` as `a * n + b` in each way its shape allows: `t` a sum (or a product: `b` is 0), `n` a factor of one of its
 /// products, `a` the sum of what multiplies `n` in every summand that has it as a factor
 /// (`(y + 8 * i) * pitch` in `y * pitch + x + i * 8 * pitch`), `b` the sum of the others.
 fn rows_of(t: &BV) -> Vec<Row> {
     let mut out = Vec::new();
-    if !t.safe_decl().is_ok_and(|d| d.kind() == DeclKind::Badd) {
+    if !t.safe_decl().is_ok_and(|d| matches!(d.kind(), DeclKind::Badd | DeclKind::Bmul)) {
         return out;
     }
     let mut spine_exact = Vec::new();
@@ -209,7 +209,19 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
             // (With constant columns the facts only cost time.)
             let constant_columns = r1.b.as_u64().is_some() || r2.b.as_u64().is_some();
             let n = &r1.n;
-            if !n.ast_eq(&r2.n) || (n.as_u64().is_some() && (constant_columns || n.as_u64() == Some(0))) {
+            if !n.ast_eq(&r2.n) {
+                continue;
+            }
+            if n.as_u64().is_some() && (constant_columns || n.as_u64() == Some(0)) {
+                // `4 * i + 1` of a grid-stride `i`: equal columns give equal rows (`n != 0`),
+                // which may be row-major indices themselves.
+                if n.as_u64() != Some(0) {
+                    let mut hyp = vec![i1.eq(i2), r1.b.eq(&r2.b)];
+                    hyp.extend(r1.exact.iter().cloned());
+                    hyp.extend(r2.exact.iter().cloned());
+                    out.push(Bool::and(&hyp.iter().collect::<Vec<_>>()).implies(r1.a.eq(&r2.a)));
+                    out.extend(row_lemmas(&r1.a, &r2.a, depth - 1));
+                }
                 continue;
             }
             let column = |b: &BV| {

@@ -4,9 +4,9 @@ __global__ void k(int *out, int limit) {
     int t = threadIdx.x;
     s[t] = t;
     for (int d = 1; d < 64; d *= 2) {
+        __syncthreads();
         if (d > limit)
             break;
-        __syncthreads();
         int v = s[(t + d) % 64];
         __syncthreads();
         s[t] += v;

@@ -4,9 +4,9 @@ __global__ void k(int *out, int skip) {
     int t = threadIdx.x;
     s[t] = 0;
     for (int i = 0; i < 8; i++) {
+        __syncthreads();
         if (i == skip)
             continue;
-        __syncthreads();
         s[(t + i) % 64] += 1;
     }
     __syncthreads();

@@ -14,9 +14,9 @@ __global__ void jacobi1d(float *u, int sweeps)
     }
     __syncthreads();
     for (int k = 0; k < sweeps; k++) {
+        __syncthreads();
         const float *from = (k & 1) ? b : a;
         float *to = (k & 1) ? a : b;
-        __syncthreads();
         to[i] = 0.5f * (from[i - 1] + from[i + 1]);
     }
     __syncthreads();

@@ -4,7 +4,7 @@ __global__ void shift(float *d) {
     unsigned int t = threadIdx.x;
     float &mine = s[t];
     mine = d[t];
-    const float &next = s[(t + 1) & 63];
     __syncthreads();
+    const float &next = s[(t + 1) & 63];
     d[t] = mine + next;
 }

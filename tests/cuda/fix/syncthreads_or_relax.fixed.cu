@@ -11,8 +11,8 @@ __global__ void relax_chain(int *dist, const int *weight) {
     int changed = 1;
     while (__syncthreads_or(changed)) {
         int cand = t > 0 ? d[t - 1] + weight[g] : d[t];
-        changed = cand < d[t];
         __syncthreads();
+        changed = cand < d[t];
         if (changed)
             d[t] = cand;
     }

@@ -7,12 +7,12 @@ __global__ void reduce_syncwarp(const int *in, int *out) {
     __shared__ int s[256];
     unsigned int t = threadIdx.x;
     s[t] = in[blockIdx.x * 256 + t];
-    __syncthreads();
     for (unsigned int d = 128; d > 32; d >>= 1) {
+        __syncthreads();
         if (t < d)
             s[t] += s[t + d];
-        __syncthreads();
     }
+    __syncthreads();
     if (t < 32) {
         int v = s[t] + s[t + 32];
         for (int off = 16; off > 0; off >>= 1) {

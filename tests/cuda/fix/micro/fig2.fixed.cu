@@ -6,7 +6,7 @@ __global__ void fig2(int i)
     __shared__ int A[65];
     int tid = threadIdx.x;
     int x = A[tid + 1];
-    x = x + i;
     __syncthreads();
+    x = x + i;
     A[tid] += x;
 }

@@ -10,8 +10,8 @@ __global__ void fig4(int n)
     for (int i = 0; i < n; i++) {
         __syncthreads();
         x = A[tid + 1];
-        x = x + i;
         __syncthreads();
+        x = x + i;
         A[tid] += x;
     }
 }

@@ -28,6 +28,7 @@ __global__ void prescan(const float *g_in, float *g_out)
         temp[N - 1] = 0;
 
     for (int d = 1; d < N; d *= 2) {
+        __syncthreads();
         offset >>= 1;
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
@@ -36,7 +37,6 @@ __global__ void prescan(const float *g_in, float *g_out)
             temp[ai] = temp[bi];
             temp[bi] += t;
         }
-        __syncthreads();
     }
 
     g_out[blockIdx.x * N + 2 * thid] = temp[2 * thid];

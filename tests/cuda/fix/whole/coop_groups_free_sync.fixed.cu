@@ -17,9 +17,9 @@ __global__ void blockTotals(const float *values, float *totals)
     cg::sync(block);
 
     for (unsigned int stride = BLOCK / 2; stride > 0; stride /= 2) {
+        cg::sync(block);
         if (t < stride)
             acc[t] += acc[t + stride];
-        cg::sync(block);
     }
     if (t == 0)
         totals[blockIdx.x] = acc[0];

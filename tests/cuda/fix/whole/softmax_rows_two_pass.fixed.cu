@@ -37,9 +37,9 @@ __global__ void softmax_rows(const float* __restrict__ in, float* __restrict__ o
     if (threadIdx.x == 0) red[0] = m;
     __syncthreads();
     m = red[0];
+    __syncthreads();
 
     float s = 0.f;
-    __syncthreads();
     for (int c = threadIdx.x; c < cols; c += THREADS) s += __expf(x[c] - m);
     s = warpSum(s);
     if (lane == 0) red[wid] = s;
