@@ -47,6 +47,7 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     // bound): a race that needs one is reported as that access.
     out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
     out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
+    out.extend(wrap::remainder_lemmas(&s1.index, &s2.index));
     out
 }
 

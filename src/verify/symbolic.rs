@@ -1372,7 +1372,7 @@ fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
 }
 
 /// What [`walk_dag`] does after a node.
-enum Walk {
+pub(crate) enum Walk {
     /// Visit its children.
     Into,
     /// Not its children.
@@ -1383,7 +1383,7 @@ enum Walk {
 
 /// Visits `t`'s DAG, each node once, with its declaration's name (unquoted: z3 may write
 /// `|rd_3#1|`; empty for a node without one).
-fn walk_dag(t: &impl Ast, visit: &mut dyn FnMut(&z3::ast::Dynamic, &str) -> Walk) {
+pub(crate) fn walk_dag(t: &impl Ast, visit: &mut dyn FnMut(&z3::ast::Dynamic, &str) -> Walk) {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut todo = vec![z3::ast::Dynamic::from_ast(t)];
     while let Some(n) = todo.pop() {

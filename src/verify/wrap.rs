@@ -240,3 +240,64 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
     }
     out
 }
+
+/// The unsigned remainders `(a + c) % g` inside `t` (at most `MAX_REMAINDERS`), as the
+/// dividend's two operands and the divisor.
+fn sum_remainders(t: &BV) -> Vec<(BV, BV, BV, BV)> {
+    const MAX_REMAINDERS: usize = 8;
+    let mut out = Vec::new();
+    crate::verify::symbolic::walk_dag(t, &mut |n, _| {
+        let is_urem = n.safe_decl().is_ok_and(|d| matches!(d.kind(), DeclKind::Burem | DeclKind::BuremI));
+        if is_urem {
+            let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
+            if let (Some(node), [d, g]) = (n.as_bv(), &kids[..]) {
+                let sum: Vec<BV> = if d.safe_decl().is_ok_and(|x| x.kind() == DeclKind::Badd) {
+                    d.children().iter().filter_map(|c| c.as_bv()).collect()
+                } else {
+                    Vec::new()
+                };
+                if let [a, c] = &sum[..] {
+                    out.push((node, a.clone(), c.clone(), g.clone()));
+                }
+            }
+        }
+        if out.len() >= MAX_REMAINDERS {
+            crate::verify::symbolic::Walk::Stop
+        } else {
+            crate::verify::symbolic::Walk::Into
+        }
+    });
+    out
+}
+
+/// Redundant facts about two unsigned remainders `(a1 + c1) % g` and `(a2 + c2) % g` of one
+/// divisor in two indices: when `a1 == a2`, every operand is below `g` and neither sum wraps,
+/// equal remainders have `c1 == c2` (the sums differ by less than `g`, and both are below
+/// `2g`). Each fact states its own hypotheses; it spares the solver a 32-bit divider for the
+/// diagonal block order of a transpose (`(blockIdx.x + blockIdx.y) % gridDim.x`), where two
+/// blocks in one column get different diagonals.
+pub fn remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
+    let mut out = Vec::new();
+    let (r1, r2) = (sum_remainders(i1), sum_remainders(i2));
+    for (u1, a1, c1, g1) in &r1 {
+        for (u2, a2, c2, g2) in &r2 {
+            if !g1.ast_eq(g2) {
+                continue;
+            }
+            let g = g1;
+            for ((x1, y1), (x2, y2)) in [((a1, c1), (a2, c2)), ((c1, a1), (c2, a2))] {
+                let hyp = Bool::and(&[
+                    &u1.eq(u2),
+                    &x1.eq(x2),
+                    &x1.bvult(g),
+                    &y1.bvult(g),
+                    &y2.bvult(g),
+                    &x1.bvadd_no_overflow(y1, false),
+                    &x2.bvadd_no_overflow(y2, false),
+                ]);
+                out.push(hyp.implies(y1.eq(y2)));
+            }
+        }
+    }
+    out
+}
