@@ -594,6 +594,27 @@ impl<'m> Body<'m> {
         }
     }
 
+    /// Whether lambda expression `l` is called right where it is written (`[&] { … }()`, the
+    /// `AT_DISPATCH_*` macros): its body runs then, once, so the checks around it hold in it.
+    fn invoked_here(&self, l: usize) -> bool {
+        let mut cur = l;
+        while let Some(p) = self.parent[cur] {
+            match self.kind(p) {
+                NodeKind::Paren | NodeKind::ImplicitCast { .. } => cur = p,
+                NodeKind::Other { kind }
+                    if matches!(kind.as_str(), "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr") =>
+                {
+                    cur = p
+                }
+                NodeKind::OperatorCall { operator: Some(o) } => {
+                    return o == "operator()" && self.child(p, 1) == Some(cur);
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn in_lambda(&self, i: usize) -> bool {
         self.ancestors(i).any(|a| matches!(self.kind(a), NodeKind::Other { kind } if kind == "LambdaExpr"))
     }
@@ -924,10 +945,10 @@ impl Host<'_, '_> {
                 self.int_range(b.ty(c))?;
                 self.fits(b, i, self.int(b, c, d)?)?
             }
-            // `sizeof` of a scalar type (`129 * sizeof(float)`).
+            // `sizeof` of a scalar or vector type (`129 * sizeof(float)`, `sizeof(int4)`).
             NodeKind::TypeTrait { name, arg_ty: Some(t) } if name == "sizeof" => {
                 let t = self.model.typedefs.get(t.as_str()).map_or(t.as_str(), String::as_str);
-                i64::from(super::lower::scalar_bytes(t)?)
+                i64::from(super::lower::type_bytes(t)?)
             }
             NodeKind::Binary { op } => {
                 let (l, r) = (self.int(b, b.child(i, 0)?, d)?, self.int(b, b.child(i, 1)?, d)?);
@@ -1301,11 +1322,33 @@ impl Host<'_, '_> {
             .params
             .iter()
             .map(|p| {
-                let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id, .. } if *decl_id == p.id);
+                let bare = |a: &usize| self.passes(b, *a, &p.id);
                 args.iter().position(bare).filter(|_| self.settled_before(b, &p.id, launch))
             })
             .collect();
-        if passed.iter().all(Option::is_none) {
+        // A field of a by-value `dim3` parameter the helper passes as kernel argument `i`
+        // (`launchMM(…, dim3 dimsB)` launching with `dimsB.x`), never changed in the helper:
+        // (parameter, field, `i`).
+        let mut fields: Vec<(usize, usize, usize)> = Vec::new();
+        for (j, p) in f.params.iter().enumerate() {
+            let ty = param_type(p);
+            if !is_dim3(ty) || ty.contains('&') {
+                continue;
+            }
+            for (i, &a) in args.iter().enumerate() {
+                let s = b.strip_int(a);
+                let NodeKind::Member { name, arrow: false, .. } = b.kind(s) else { continue };
+                let Some(field) = field_index(name) else { continue };
+                let of_p = b.child(s, 0).is_some_and(
+                    |c| matches!(b.kind(b.strip(c)), NodeKind::DeclRef { decl_id, .. } if *decl_id == p.id),
+                );
+                let unchanged = matches!(self.definitions(b, &p.id, Some(field)), Some((VarKind::Dim3, defs)) if defs.iter().all(|d| d.at.is_none()));
+                if of_p && unchanged {
+                    fields.push((j, field, i));
+                }
+            }
+        }
+        if passed.iter().all(Option::is_none) && fields.is_empty() {
             return Vec::new();
         }
         let Some(calls) = self.calls_of(f) else { return Vec::new() };
@@ -1313,14 +1356,44 @@ impl Host<'_, '_> {
         let saved = self.path.borrow_mut().take();
         let mut common: Option<Vec<(Rel, Span)>> = None;
         for (g, call) in calls {
-            let call_args: Vec<usize> = g.children(call).into_iter().skip(1).collect();
+            let mut call_args: Vec<usize> = g.children(call).into_iter().skip(1).collect();
+            // The caller's `dim3` built from a variable (`dim3 dimsB(wB, wA)`): the item that
+            // gives the field stands for it, as one more argument (checks on `wB` are checks on
+            // the kernel's argument).
+            let plain = call_args.len();
+            let mut extra: Vec<usize> = Vec::new();
+            for &(j, field, i) in &fields {
+                let item = call_args.get(j).and_then(|&c| {
+                    // Through the copy construction of the by-value parameter.
+                    let c = match self.items(g, c)[..] {
+                        [one] => one,
+                        _ => c,
+                    };
+                    let NodeKind::DeclRef { decl_id: d, .. } = g.kind(g.strip(c)) else { return None };
+                    let (init, at) = self.only_init(g, d)?;
+                    let x = *self.items(g, init).get(field)?;
+                    let NodeKind::DeclRef { decl_id: v, .. } = g.kind(g.strip_int(x)) else { return None };
+                    self.settled_before(g, v, at).then_some(x)
+                });
+                if let Some(x) = item {
+                    call_args.push(x);
+                    extra.push(i);
+                }
+            }
+            let to_kernel = |j: usize| {
+                if j < plain {
+                    passed.get(j).copied().flatten()
+                } else {
+                    extra.get(j - plain).copied()
+                }
+            };
             self.helper_work.set(paths::HELPER_WORK);
             let guards = self.guards(g, call);
             let here: Vec<(Rel, Span)> = self
                 .guard_rels(g, &guards, &call_args, &[])
                 .into_iter()
                 .filter_map(|(r, at)| {
-                    let r = r.remap(&|j| passed.get(j).copied().flatten())?;
+                    let r = r.remap(&to_kernel)?;
                     Some((r, out.span(g.nodes[at].range.as_ref())))
                 })
                 .collect();
@@ -1550,6 +1623,26 @@ impl Host<'_, '_> {
         }
     }
 
+    /// Whether launch argument `a` passes the value of variable `id`: `id` itself, or a field of
+    /// a `dim3` local whose one definition built that field from `id` after `id`'s last
+    /// definition (`dim3 dims(w, h); … k<<<…>>>(…, dims.x)`).
+    fn passes(&self, b: &Body, a: usize, id: &str) -> bool {
+        let s = b.strip_int(a);
+        match b.kind(s) {
+            NodeKind::DeclRef { decl_id, .. } => decl_id == id,
+            NodeKind::Member { name, arrow: false, .. } => {
+                let (Some(field), Some(base)) = (field_index(name), b.child(s, 0)) else { return false };
+                let NodeKind::DeclRef { decl_id: d, .. } = b.kind(b.strip(base)) else { return false };
+                let Some((init, at)) = self.only_init(b, d) else { return false };
+                let item = self.items(b, init).get(field).copied();
+                item.is_some_and(
+                    |i| matches!(b.kind(b.strip_int(i)), NodeKind::DeclRef { decl_id, .. } if decl_id == id),
+                ) && self.settled_before(b, id, at)
+            }
+            _ => false,
+        }
+    }
+
     /// The initializer of local `id` of `b` when its declaration is its one definition (and
     /// the declaration's node).
     fn only_init(&self, b: &Body, id: &str) -> Option<(usize, usize)> {
@@ -1637,7 +1730,7 @@ impl Host<'_, '_> {
         let s = b.strip_int(n);
         match b.kind(s) {
             NodeKind::DeclRef { decl_id, .. } => {
-                let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
+                let bare = |a: &usize| self.passes(b, *a, decl_id);
                 match args.iter().position(bare) {
                     Some(i) if self.settled_before(b, decl_id, anchor) => Some(Rel::Param(i)),
                     _ => self.int(b, n, 0).map(Rel::Const),

@@ -47,7 +47,7 @@ mod pointer_array;
 mod pointer_groups;
 mod record;
 mod stored_pointer;
-pub(crate) use record::scalar_bytes;
+pub(crate) use record::type_bytes;
 mod row_pointer;
 mod split;
 mod switch;
@@ -180,6 +180,7 @@ impl Elem {
 }
 
 /// A place in memory or a local, as an assignment's target.
+#[derive(Clone, Debug)]
 enum Target {
     Var {
         kpl: String,
@@ -222,6 +223,8 @@ enum Slot {
     /// A pointer: the local holding its word offset, and the array every `return` points into
     /// (known at the first one).
     Pointer(String, Option<(String, Elem)>),
+    /// A reference's place: what the one `return` names (`return payload[i];`).
+    Place(Option<Box<Target>>),
 }
 
 /// The shape of an inlined call's value.
@@ -229,6 +232,7 @@ enum Want {
     Scalar(Ty),
     Record(Rc<record::Layout>),
     Pointer,
+    Place,
 }
 
 /// The source parts of a loop ([`Lx::emit_loop`]).
@@ -1835,6 +1839,14 @@ impl<'a> Lx<'a> {
                 let vals = self.record_values(v, &layout)?;
                 self.write_record(slots, vals, n)
             }
+            Some(Slot::Place(None)) => {
+                let t = self.target(v)?;
+                self.result = Some(Slot::Place(Some(Box::new(t))));
+                Ok(())
+            }
+            Some(Slot::Place(Some(_))) => {
+                Err(self.unsupported("a reference returned from several places", n))
+            }
             Some(Slot::Pointer(offset, target)) => {
                 let (array, elem, off) = self.pointer(strip(v))?;
                 if let Some((a, e)) = &target {
@@ -2200,8 +2212,51 @@ impl<'a> Lx<'a> {
         if let Some((kpl, ty)) = self.var_through(s)? {
             return Ok(Target::Var { kpl, ty });
         }
+        if let Some(t) = self.accessor_target(s) {
+            return t;
+        }
         let (array, index, ty) = self.element(s)?;
         Ok(Target::Elem { array, index, ty })
+    }
+
+    /// The place a call of a member accessor names (`y[k] = v` with `T &operator[](int i) {
+    /// return payload[i]; }` of the file's struct, `v.at(i) = x`): the method's one `return`
+    /// lowered as a place, `this` the object and the parameters the arguments. `None`: `n` is
+    /// no call of such a method.
+    fn accessor_target(&mut self, n: &Node) -> Option<R<Target>> {
+        let model = self.model;
+        let (f, obj, args, arrow) = match &n.kind {
+            NodeKind::OperatorCall { .. } => {
+                let NodeKind::DeclRef { decl_id, .. } = &strip_callee(n.children.first()?).kind else {
+                    return None;
+                };
+                let f = model.definition(decl_id)?;
+                (f.params.len() + 1 == n.children.len() - 1).then_some(())?;
+                (f, n.children.get(1)?, &n.children[2..], false)
+            }
+            NodeKind::MemberCall { .. } => {
+                let member = n.children.first()?;
+                let NodeKind::Member { decl: Some(d), arrow, .. } = &member.kind else { return None };
+                (model.definition(d)?, member.children.first()?, &n.children[1..], *arrow)
+            }
+            _ => return None,
+        };
+        let returns_reference = f.signature.split('(').next().is_some_and(|r| {
+            let r = r.trim();
+            r.ends_with('&') && !r.ends_with("&&") && !r.starts_with("const ")
+        });
+        let body = f.body.as_ref()?;
+        let only_return = matches!(body.children.as_slice(), [r] if matches!(r.kind, NodeKind::Return));
+        if !returns_reference || !only_return {
+            return None;
+        }
+        Some((|| {
+            let place = if arrow { self.pointee_record(obj)? } else { self.record_place(obj)? };
+            match self.inline_method_into(n, f, place, args, Some(Want::Place))? {
+                Some(Slot::Place(Some(t))) => Ok(*t),
+                _ => Err(self.unsupported("this reference as a place in memory", n)),
+            }
+        })())
     }
 
     /// The scalar element `n` denotes (`a[i][j]`, `*p`, `*(p + i)`, `a[i].x`, `p->x`), its
@@ -3749,6 +3804,7 @@ impl<'a> Lx<'a> {
             Some(Want::Scalar(t)) => Some(Slot::Scalar(self.temp(None), t)),
             Some(Want::Record(layout)) => Some(Slot::Record(self.record_temps(layout))),
             Some(Want::Pointer) => Some(Slot::Pointer(self.temp(None), None)),
+            Some(Want::Place) => Some(Slot::Place(None)),
         };
         for (id, b) in bound {
             self.bindings.insert(id, b);

@@ -217,7 +217,7 @@ impl Host<'_, '_> {
                         }
                     }
                 }
-                NodeKind::Other { kind } if kind == "LambdaExpr" => break,
+                NodeKind::Other { kind } if kind == "LambdaExpr" && !b.invoked_here(a) => break,
                 _ => {}
             }
             child = a;
@@ -813,7 +813,7 @@ impl Host<'_, '_> {
             NodeKind::DeclRef { decl_id, .. } => {
                 let param = match scope {
                     Scope::Launch { args, anchor, dims, within } => {
-                        let bare = |a: &usize| matches!(b.kind(b.strip(*a)), NodeKind::DeclRef { decl_id: x, .. } if x == decl_id);
+                        let bare = |a: &usize| self.passes(b, *a, decl_id);
                         let settled = match within {
                             None => self.settled_before(b, decl_id, *anchor),
                             Some((l, launch)) => self.settled_in_loop(b, decl_id, *l, *launch),

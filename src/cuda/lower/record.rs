@@ -454,6 +454,14 @@ fn builtin_vector(name: &str) -> Option<(Ty, usize, u32)> {
     Some((ty, n, bytes))
 }
 
+/// The bytes of a scalar type or a built-in vector type of CUDA (`sizeof(int4)` is 16).
+pub(crate) fn type_bytes(ty: &str) -> Option<u32> {
+    scalar_bytes(ty).or_else(|| {
+        let (_, n, bytes) = builtin_vector(&bare(ty))?;
+        Some(n as u32 * bytes)
+    })
+}
+
 /// The bytes of a scalar type of CUDA (`None`: not a scalar, or a size we do not assume).
 pub(crate) fn scalar_bytes(ty: &str) -> Option<u32> {
     let t: Vec<&str> = ty.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();

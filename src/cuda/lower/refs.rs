@@ -206,7 +206,7 @@ impl<'a> Lx<'a> {
     }
 
     /// The struct the pointer `p` points to (`this` in a method, `p` of `p->m()`).
-    fn pointee_record(&mut self, p: &Node) -> R<super::record::Place> {
+    pub(super) fn pointee_record(&mut self, p: &Node) -> R<super::record::Place> {
         match self.binding(super::strip(p)) {
             Some(Binding::Record(l)) => return Ok(super::record::Place::Locals(l)),
             Some(Binding::RecordRef(m)) => return Ok(super::record::Place::Memory(m)),
@@ -259,6 +259,23 @@ impl<'a> Lx<'a> {
         place: super::record::Place,
         args: &[Node],
     ) -> R<Option<(Expr, super::Ty)>> {
+        let ret_ty = n.ty.as_deref().unwrap_or("void");
+        let want = self.scalar_of(ret_ty).map(super::Want::Scalar);
+        match self.inline_method_into(n, f, place, args, want)? {
+            Some(super::Slot::Scalar(r, t)) => Ok(Some((Expr::Var(r), t))),
+            _ => Ok(None),
+        }
+    }
+
+    /// [`Self::inline_method`] with a result of the shape `want` (its slot is returned).
+    pub(super) fn inline_method_into(
+        &mut self,
+        n: &Node,
+        f: &'a super::Function,
+        place: super::record::Place,
+        args: &[Node],
+        want: Option<super::Want>,
+    ) -> R<Option<super::Slot>> {
         let this = match place {
             super::record::Place::Locals(l) => Binding::Record(l),
             super::record::Place::Memory(m) => {
@@ -273,7 +290,7 @@ impl<'a> Lx<'a> {
             }
         };
         self.this.push(this);
-        let r = self.inline(n, f, args);
+        let r = self.inline_into(n, f, args, want);
         self.this.pop();
         r
     }
