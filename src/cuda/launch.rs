@@ -1230,6 +1230,9 @@ impl Host<'_, '_> {
                 }
             }
             Some((_, NodeKind::Unary { op, .. })) if op == "++" || op == "--" => def(DefValue::Unknown),
+            // Captured by a lambda called right here: what its body does is in this body too
+            // (and a change there escapes, below); the capture itself changes nothing.
+            Some((p, NodeKind::Other { kind })) if kind == "LambdaExpr" && b.invoked_here(p) => None,
             // Its address taken, a non-`const` reference bound, a method called, …: the variable
             // may change through an alias anywhere, so it has no value at all.
             _ => return None,

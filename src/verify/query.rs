@@ -48,6 +48,7 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
     out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
     out.extend(wrap::remainder_lemmas(&s1.index, &s2.index));
+    out.extend(wrap::quotient_remainder_lemmas(&s1.index, &s2.index));
     out
 }
 

@@ -301,3 +301,108 @@ pub fn remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
     }
     out
 }
+
+/// The dividends and divisors of which `t` holds both the quotient and the remainder (`p / g`
+/// and `p % g`, signed or unsigned), with the two nodes: at most `MAX_PAIRS`.
+fn quotient_remainder_pairs(t: &BV) -> Vec<(BV, BV)> {
+    const MAX_PAIRS: usize = 8;
+    let mut quotients: Vec<(BV, BV, BV, bool)> = Vec::new();
+    let mut remainders: Vec<(BV, BV, BV, bool)> = Vec::new();
+    crate::verify::symbolic::walk_dag(t, &mut |n, _| {
+        let kind = n.safe_decl().map(|d| d.kind());
+        let (is_div, signed) = match kind {
+            Ok(DeclKind::Budiv | DeclKind::BudivI) => (Some(true), false),
+            Ok(DeclKind::Bsdiv | DeclKind::BsdivI) => (Some(true), true),
+            Ok(DeclKind::Burem | DeclKind::BuremI) => (Some(false), false),
+            Ok(DeclKind::Bsrem | DeclKind::BsremI) => (Some(false), true),
+            _ => (None, false),
+        };
+        if let (Some(div), Some(node)) = (is_div, n.as_bv()) {
+            let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
+            if let [x, g] = &kids[..] {
+                let entry = (node, x.clone(), g.clone(), signed);
+                if div {
+                    quotients.push(entry)
+                } else {
+                    remainders.push(entry)
+                }
+            }
+        }
+        crate::verify::symbolic::Walk::Into
+    });
+    let mut out = Vec::new();
+    for (q, x, g, signed) in &quotients {
+        for (r, y, h, s) in &remainders {
+            if out.len() < MAX_PAIRS && x.ast_eq(y) && g.ast_eq(h) && signed == s {
+                out.push((q.clone(), r.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Redundant facts about two indices that split dividends by one divisor (`h = p / half`,
+/// `i = p % half` of a rotary embedding's pair `p`): equal quotients and equal remainders mean
+/// equal dividends. It holds for every bit-vector value, signed or unsigned (`x` is `(x / g) *
+/// g + x % g` modulo 2^32, and z3 makes `x % 0` be `x`), and spares the solver two 32-bit
+/// dividers: the race of two pairs `p1 != p2` then needs `p1 == p2`.
+pub fn quotient_remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
+    let mut out = remainder_ranges(i1);
+    out.extend(remainder_ranges(i2));
+    let (p1, p2) = (quotient_remainder_pairs(i1), quotient_remainder_pairs(i2));
+    for (q1, r1) in &p1 {
+        for (q2, r2) in &p2 {
+            let (Some(x1), Some(x2)) = (
+                q1.children().first().and_then(|c| c.as_bv()),
+                q2.children().first().and_then(|c| c.as_bv()),
+            ) else {
+                continue;
+            };
+            let same_divisor = match (
+                q1.children().get(1).and_then(|c| c.as_bv()),
+                q2.children().get(1).and_then(|c| c.as_bv()),
+            ) {
+                (Some(g1), Some(g2)) => g1.ast_eq(&g2),
+                _ => false,
+            };
+            if !same_divisor
+                || x1.ast_eq(&x2)
+                || q1.safe_decl().map(|d| d.kind()).ok() != q2.safe_decl().map(|d| d.kind()).ok()
+            {
+                continue;
+            }
+            out.push(Bool::and(&[&q1.eq(q2), &r1.eq(r2)]).implies(x1.eq(&x2)));
+        }
+    }
+    out
+}
+
+/// The range of every remainder in `t` (at most 8): `0 <= x % g < g` for a signed `x >= 0` and
+/// `g > 0`, `x % g < g` unsigned for `g != 0` — C's remainder, exact in every bit-vector value
+/// under its hypotheses; the solver otherwise needs a 32-bit divider to bound `p % half`.
+fn remainder_ranges(t: &BV) -> Vec<Bool> {
+    let mut out = Vec::new();
+    let zero = BV::from_u64(0, W);
+    crate::verify::symbolic::walk_dag(t, &mut |n, _| {
+        let kind = n.safe_decl().map(|d| d.kind());
+        let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
+        if let (Some(r), [x, g]) = (n.as_bv(), &kids[..]) {
+            match kind {
+                Ok(DeclKind::Bsrem | DeclKind::BsremI) => {
+                    let hyp = Bool::and(&[&x.bvsge(&zero), &g.bvsgt(&zero)]);
+                    out.push(hyp.implies(Bool::and(&[&r.bvsge(&zero), &r.bvslt(g)])));
+                }
+                Ok(DeclKind::Burem | DeclKind::BuremI) => {
+                    out.push(g.eq(&zero).not().implies(r.bvult(g)));
+                }
+                _ => {}
+            }
+        }
+        if out.len() >= 8 {
+            crate::verify::symbolic::Walk::Stop
+        } else {
+            crate::verify::symbolic::Walk::Into
+        }
+    });
+    out
+}
