@@ -1689,7 +1689,7 @@ impl Host<'_, '_> {
             return false;
         }
         let Some((VarKind::Int, defs)) = self.definitions(b, id, None) else { return false };
-        let pow2 = |v: i64| v >= 0 && v & (v.wrapping_sub(1)) == 0;
+        let pow2 = power_of_two_or_zero;
         defs.iter().all(|d| match d.what {
             DefValue::Expr(e) => self.power_of_two_expr(b, e, id, depth),
             DefValue::Compound("<<" | ">>", _) => true,
@@ -1702,7 +1702,7 @@ impl Host<'_, '_> {
     /// Whether expression `e` is zero or a power of two when variable `id` (whose definition
     /// it is) and the variables it reads are.
     fn power_of_two_expr(&self, b: &Body, e: usize, id: &str, depth: usize) -> bool {
-        let pow2 = |v: i64| v >= 0 && v & (v.wrapping_sub(1)) == 0;
+        let pow2 = power_of_two_or_zero;
         let s = b.strip_int(e);
         if let Some(v) = self.int(b, s, 0) {
             return pow2(v);
@@ -1845,6 +1845,11 @@ impl Host<'_, '_> {
 /// `switch` body), before `at`, and nothing between it and that statement may skip it. A `{…}`
 /// that is the body of a loop that runs exactly once ([`Body::runs_once`]) counts as the loop
 /// statement when no `break`, `continue`, `return` or `goto` precedes the definition in it.
+/// Whether `v` is zero or a power of two.
+fn power_of_two_or_zero(v: i64) -> bool {
+    v >= 0 && v & v.wrapping_sub(1) == 0
+}
+
 /// `Param(j) == Param(i)` for two integer arguments of one type that name the same variable
 /// (`conv<<<g, b>>>(dst, src, w, h, w)`: the kernel's `pitch == imageW`). One call reads both,
 /// so they are equal unless an argument changes the variable (then nothing is said).

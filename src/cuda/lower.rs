@@ -3689,14 +3689,15 @@ impl<'a> Lx<'a> {
     /// local. The body's statements keep their own places (every copy of a statement has the
     /// same place), and a marker after the call carries the caller's.
     fn inline(&mut self, n: &Node, f: &'a Function, args: &[Node]) -> R<Option<(Expr, Ty)>> {
-        let ret_ty = n.ty.as_deref().unwrap_or("void");
-        // A value that is not a scalar (`float3 &operator*=`) is dropped: a caller needing it
-        // says so ("the value of …").
-        let want = self.scalar_of(ret_ty).map(Want::Scalar);
-        match self.inline_into(n, f, args, want)? {
-            Some(Slot::Scalar(r, t)) => Ok(Some((Expr::Var(r), t))),
-            _ => Ok(None),
-        }
+        let want = self.scalar_want(n);
+        let slot = self.inline_into(n, f, args, want)?;
+        Ok(scalar_result(slot))
+    }
+
+    /// The result a call `n` is inlined for: its scalar value. A value that is not a scalar
+    /// (`float3 &operator*=`) is dropped: a caller needing it says so ("the value of …").
+    fn scalar_want(&self, n: &Node) -> Option<Want> {
+        self.scalar_of(n.ty.as_deref().unwrap_or("void")).map(Want::Scalar)
     }
 
     /// [`Self::inline`] with a result of the shape `want` (its slot is returned): scalar and
@@ -3848,6 +3849,14 @@ impl<'a> Lx<'a> {
         // The caller's place after the call goes on this marker, not on the body's last statement.
         self.temp(None);
         Ok(result)
+    }
+}
+
+/// The scalar value an inlined call's slot holds, if it is one.
+fn scalar_result(slot: Option<Slot>) -> Option<(Expr, Ty)> {
+    match slot {
+        Some(Slot::Scalar(r, t)) => Some((Expr::Var(r), t)),
+        _ => None,
     }
 }
 

@@ -241,32 +241,53 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
     out
 }
 
-/// The unsigned remainders `(a + c) % g` inside `t` (at most `MAX_REMAINDERS`), as the
-/// dividend's two operands and the divisor.
-fn sum_remainders(t: &BV) -> Vec<(BV, BV, BV, BV)> {
-    const MAX_REMAINDERS: usize = 8;
+/// A division or remainder node of an index term.
+struct Division {
+    node: BV,
+    dividend: BV,
+    divisor: BV,
+    /// A quotient (else a remainder).
+    quotient: bool,
+    signed: bool,
+}
+
+/// The divisions and remainders inside `t` (at most `MAX_DIVISIONS`, each node once).
+fn divisions(t: &BV) -> Vec<Division> {
+    const MAX_DIVISIONS: usize = 16;
     let mut out = Vec::new();
     crate::verify::symbolic::walk_dag(t, &mut |n, _| {
-        let is_urem = n.safe_decl().is_ok_and(|d| matches!(d.kind(), DeclKind::Burem | DeclKind::BuremI));
-        if is_urem {
-            let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
-            if let (Some(node), [d, g]) = (n.as_bv(), &kids[..]) {
-                let sum: Vec<BV> = if d.safe_decl().is_ok_and(|x| x.kind() == DeclKind::Badd) {
-                    d.children().iter().filter_map(|c| c.as_bv()).collect()
-                } else {
-                    Vec::new()
-                };
-                if let [a, c] = &sum[..] {
-                    out.push((node, a.clone(), c.clone(), g.clone()));
-                }
-            }
+        let (quotient, signed) = match n.safe_decl().map(|d| d.kind()) {
+            Ok(DeclKind::Budiv | DeclKind::BudivI) => (true, false),
+            Ok(DeclKind::Bsdiv | DeclKind::BsdivI) => (true, true),
+            Ok(DeclKind::Burem | DeclKind::BuremI) => (false, false),
+            Ok(DeclKind::Bsrem | DeclKind::BsremI) => (false, true),
+            _ => return crate::verify::symbolic::Walk::Into,
+        };
+        let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
+        if let (Some(node), [x, g]) = (n.as_bv(), &kids[..]) {
+            out.push(Division { node, dividend: x.clone(), divisor: g.clone(), quotient, signed });
         }
-        if out.len() >= MAX_REMAINDERS {
+        if out.len() >= MAX_DIVISIONS {
             crate::verify::symbolic::Walk::Stop
         } else {
             crate::verify::symbolic::Walk::Into
         }
     });
+    out
+}
+
+/// The unsigned remainders `(a + c) % g` among `ds`: the node and the sum's two operands.
+fn sum_remainders(ds: &[Division]) -> Vec<(&BV, BV, BV, &BV)> {
+    let mut out = Vec::new();
+    for d in ds.iter().filter(|d| !d.quotient && !d.signed) {
+        if !d.dividend.safe_decl().is_ok_and(|x| x.kind() == DeclKind::Badd) {
+            continue;
+        }
+        let sum: Vec<BV> = d.dividend.children().iter().filter_map(|c| c.as_bv()).collect();
+        if let [a, c] = &sum[..] {
+            out.push((&d.node, a.clone(), c.clone(), &d.divisor));
+        }
+    }
     out
 }
 
@@ -278,14 +299,13 @@ fn sum_remainders(t: &BV) -> Vec<(BV, BV, BV, BV)> {
 /// blocks in one column get different diagonals.
 pub fn remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
     let mut out = Vec::new();
-    let (r1, r2) = (sum_remainders(i1), sum_remainders(i2));
-    for (u1, a1, c1, g1) in &r1 {
-        for (u2, a2, c2, g2) in &r2 {
-            if !g1.ast_eq(g2) {
+    let (d1, d2) = (divisions(i1), divisions(i2));
+    for (u1, a1, c1, g) in sum_remainders(&d1) {
+        for (u2, a2, c2, g2) in sum_remainders(&d2) {
+            if !g.ast_eq(g2) {
                 continue;
             }
-            let g = g1;
-            for ((x1, y1), (x2, y2)) in [((a1, c1), (a2, c2)), ((c1, a1), (c2, a2))] {
+            for ((x1, y1), (x2, y2)) in [((&a1, &c1), (&a2, &c2)), ((&c1, &a1), (&c2, &a2))] {
                 let hyp = Bool::and(&[
                     &u1.eq(u2),
                     &x1.eq(x2),
@@ -302,107 +322,48 @@ pub fn remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
     out
 }
 
-/// The dividends and divisors of which `t` holds both the quotient and the remainder (`p / g`
-/// and `p % g`, signed or unsigned), with the two nodes: at most `MAX_PAIRS`.
-fn quotient_remainder_pairs(t: &BV) -> Vec<(BV, BV)> {
-    const MAX_PAIRS: usize = 8;
-    let mut quotients: Vec<(BV, BV, BV, bool)> = Vec::new();
-    let mut remainders: Vec<(BV, BV, BV, bool)> = Vec::new();
-    crate::verify::symbolic::walk_dag(t, &mut |n, _| {
-        let kind = n.safe_decl().map(|d| d.kind());
-        let (is_div, signed) = match kind {
-            Ok(DeclKind::Budiv | DeclKind::BudivI) => (Some(true), false),
-            Ok(DeclKind::Bsdiv | DeclKind::BsdivI) => (Some(true), true),
-            Ok(DeclKind::Burem | DeclKind::BuremI) => (Some(false), false),
-            Ok(DeclKind::Bsrem | DeclKind::BsremI) => (Some(false), true),
-            _ => (None, false),
-        };
-        if let (Some(div), Some(node)) = (is_div, n.as_bv()) {
-            let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
-            if let [x, g] = &kids[..] {
-                let entry = (node, x.clone(), g.clone(), signed);
-                if div {
-                    quotients.push(entry)
-                } else {
-                    remainders.push(entry)
-                }
-            }
-        }
-        crate::verify::symbolic::Walk::Into
-    });
-    let mut out = Vec::new();
-    for (q, x, g, signed) in &quotients {
-        for (r, y, h, s) in &remainders {
-            if out.len() < MAX_PAIRS && x.ast_eq(y) && g.ast_eq(h) && signed == s {
-                out.push((q.clone(), r.clone()));
-            }
-        }
-    }
-    out
-}
-
-/// Redundant facts about two indices that split dividends by one divisor (`h = p / half`,
-/// `i = p % half` of a rotary embedding's pair `p`): equal quotients and equal remainders mean
-/// equal dividends. It holds for every bit-vector value, signed or unsigned (`x` is `(x / g) *
-/// g + x % g` modulo 2^32, and z3 makes `x % 0` be `x`), and spares the solver two 32-bit
-/// dividers: the race of two pairs `p1 != p2` then needs `p1 == p2`.
+/// Redundant facts about indices that split dividends by one divisor (`h = p / half`, `i = p %
+/// half` of a rotary embedding's pair `p`): equal quotients and equal remainders mean equal
+/// dividends. It holds for every bit-vector value, signed or unsigned (`x` is `(x / g) * g + x %
+/// g` modulo 2^32, and z3 makes `x % 0` be `x`), and spares the solver two 32-bit dividers: the
+/// race of two pairs `p1 != p2` then needs `p1 == p2`. With them, the range of each remainder:
+/// `0 <= x % g < g` for a signed `x >= 0` and `g > 0`, `x % g < g` unsigned for `g != 0`.
 pub fn quotient_remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
-    let mut out = remainder_ranges(i1);
-    out.extend(remainder_ranges(i2));
-    let (p1, p2) = (quotient_remainder_pairs(i1), quotient_remainder_pairs(i2));
-    for (q1, r1) in &p1 {
-        for (q2, r2) in &p2 {
-            let (Some(x1), Some(x2)) = (
-                q1.children().first().and_then(|c| c.as_bv()),
-                q2.children().first().and_then(|c| c.as_bv()),
-            ) else {
-                continue;
-            };
-            let same_divisor = match (
-                q1.children().get(1).and_then(|c| c.as_bv()),
-                q2.children().get(1).and_then(|c| c.as_bv()),
-            ) {
-                (Some(g1), Some(g2)) => g1.ast_eq(&g2),
-                _ => false,
-            };
-            if !same_divisor
-                || x1.ast_eq(&x2)
-                || q1.safe_decl().map(|d| d.kind()).ok() != q2.safe_decl().map(|d| d.kind()).ok()
-            {
-                continue;
+    let (d1, d2) = (divisions(i1), divisions(i2));
+    let mut out: Vec<Bool> = d1.iter().chain(&d2).filter_map(remainder_range).collect();
+    // Per index, the (quotient, remainder) pairs of one dividend and divisor.
+    let pairs = |ds: &[Division]| -> Vec<(BV, BV, BV, BV, bool)> {
+        let mut v = Vec::new();
+        for q in ds.iter().filter(|d| d.quotient) {
+            for r in ds.iter().filter(|d| !d.quotient && d.signed == q.signed) {
+                if q.dividend.ast_eq(&r.dividend) && q.divisor.ast_eq(&r.divisor) {
+                    v.push((q.node.clone(), r.node.clone(), q.dividend.clone(), q.divisor.clone(), q.signed));
+                }
             }
-            out.push(Bool::and(&[&q1.eq(q2), &r1.eq(r2)]).implies(x1.eq(&x2)));
+        }
+        v
+    };
+    for (q1, r1, x1, g1, s1) in pairs(&d1) {
+        for (q2, r2, x2, g2, s2) in pairs(&d2) {
+            if s1 == s2 && g1.ast_eq(&g2) && !x1.ast_eq(&x2) {
+                out.push(Bool::and(&[&q1.eq(&q2), &r1.eq(&r2)]).implies(x1.eq(&x2)));
+            }
         }
     }
     out
 }
 
-/// The range of every remainder in `t` (at most 8): `0 <= x % g < g` for a signed `x >= 0` and
-/// `g > 0`, `x % g < g` unsigned for `g != 0` — C's remainder, exact in every bit-vector value
-/// under its hypotheses; the solver otherwise needs a 32-bit divider to bound `p % half`.
-fn remainder_ranges(t: &BV) -> Vec<Bool> {
-    let mut out = Vec::new();
+/// The range of remainder `d` (C's remainder, exact in every bit-vector value under its
+/// hypotheses; the solver otherwise needs a 32-bit divider to bound `p % half`).
+fn remainder_range(d: &Division) -> Option<Bool> {
+    if d.quotient {
+        return None;
+    }
     let zero = BV::from_u64(0, W);
-    crate::verify::symbolic::walk_dag(t, &mut |n, _| {
-        let kind = n.safe_decl().map(|d| d.kind());
-        let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
-        if let (Some(r), [x, g]) = (n.as_bv(), &kids[..]) {
-            match kind {
-                Ok(DeclKind::Bsrem | DeclKind::BsremI) => {
-                    let hyp = Bool::and(&[&x.bvsge(&zero), &g.bvsgt(&zero)]);
-                    out.push(hyp.implies(Bool::and(&[&r.bvsge(&zero), &r.bvslt(g)])));
-                }
-                Ok(DeclKind::Burem | DeclKind::BuremI) => {
-                    out.push(g.eq(&zero).not().implies(r.bvult(g)));
-                }
-                _ => {}
-            }
-        }
-        if out.len() >= 8 {
-            crate::verify::symbolic::Walk::Stop
-        } else {
-            crate::verify::symbolic::Walk::Into
-        }
-    });
-    out
+    let (r, x, g) = (&d.node, &d.dividend, &d.divisor);
+    Some(if d.signed {
+        Bool::and(&[&x.bvsge(&zero), &g.bvsgt(&zero)]).implies(Bool::and(&[&r.bvsge(&zero), &r.bvslt(g)]))
+    } else {
+        g.eq(&zero).not().implies(r.bvult(g))
+    })
 }

@@ -259,12 +259,9 @@ impl<'a> Lx<'a> {
         place: super::record::Place,
         args: &[Node],
     ) -> R<Option<(Expr, super::Ty)>> {
-        let ret_ty = n.ty.as_deref().unwrap_or("void");
-        let want = self.scalar_of(ret_ty).map(super::Want::Scalar);
-        match self.inline_method_into(n, f, place, args, want)? {
-            Some(super::Slot::Scalar(r, t)) => Ok(Some((Expr::Var(r), t))),
-            _ => Ok(None),
-        }
+        let want = self.scalar_want(n);
+        let slot = self.inline_method_into(n, f, place, args, want)?;
+        Ok(super::scalar_result(slot))
     }
 
     /// [`Self::inline_method`] with a result of the shape `want` (its slot is returned).
