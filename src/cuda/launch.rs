@@ -898,7 +898,7 @@ impl Host<'_, '_> {
             conds.into_iter().map(|(r, at)| (r, out.span(b.nodes[at].range.as_ref()))).collect();
         if let Some(a) = args {
             let here = out.span(b.nodes[launch].range.as_ref());
-            conds.extend(shared_arguments(b, a, &self.model.typedefs).into_iter().map(|r| (r, here)));
+            conds.extend(self.shared_arguments(b, a).into_iter().map(|r| (r, here)));
             conds.extend(self.power_of_two_arguments(b, a, out));
             conds.extend(self.caller_conds(b, launch, a, out));
             conds.truncate(paths::MAX_CONDS);
@@ -1660,6 +1660,43 @@ impl Host<'_, '_> {
         Some((b.child(v, 0)?, b.parent[v].unwrap_or(v)))
     }
 
+    /// `Param(j) == Param(i)` for two integer arguments of one type that name the same local
+    /// or parameter (`conv<<<g, b>>>(dst, src, w, h, w)`: the kernel's `pitch == imageW`). One
+    /// call reads both, so they are equal unless something between the two reads changes the
+    /// variable: an argument assigning it, or a call reaching it through its address (a
+    /// variable whose address escapes is not taken).
+    fn shared_arguments(&self, b: &Body, args: &[usize]) -> Vec<Rel> {
+        let changes = |i: usize| {
+            (i..b.end[i]).any(|k| {
+                matches!(b.kind(k), NodeKind::Binary { op } if op == "=")
+                    || matches!(b.kind(k), NodeKind::CompoundAssign { .. })
+                    || matches!(b.kind(k), NodeKind::Unary { op, .. } if op == "++" || op == "--")
+            })
+        };
+        if args.iter().any(|a| changes(*a)) {
+            return Vec::new();
+        }
+        let var = |a: usize| match b.kind(b.strip(a)) {
+            NodeKind::DeclRef { decl_id, .. } if self.definitions(b, decl_id, None).is_some() => {
+                Some(decl_id.as_str())
+            }
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for (j, &aj) in args.iter().enumerate() {
+            let same = args[..j].iter().position(|&ai| {
+                var(ai).is_some()
+                    && var(ai) == var(aj)
+                    && b.ty(ai) == b.ty(aj)
+                    && self.int_range(b.ty(aj)).is_some()
+            });
+            if let Some(i) = same {
+                out.push(Rel::Bin("==", Box::new(Rel::Param(j)), Box::new(Rel::Param(i))));
+            }
+        }
+        out
+    }
+
     /// `(x & (x - 1)) == 0` for each argument passed as a bare variable `x` that only ever
     /// holds zero or a power of two ([`Self::power_of_two_or_zero`]: the strides of
     /// `for (s = size / 2; s > 0; s >>= 1)` in `for (size = 2048; …; size <<= 1)`), with the
@@ -1848,44 +1885,6 @@ impl Host<'_, '_> {
 /// Whether `v` is zero or a power of two.
 fn power_of_two_or_zero(v: i64) -> bool {
     v >= 0 && v & v.wrapping_sub(1) == 0
-}
-
-/// `Param(j) == Param(i)` for two integer arguments of one type that name the same variable
-/// (`conv<<<g, b>>>(dst, src, w, h, w)`: the kernel's `pitch == imageW`). One call reads both,
-/// so they are equal unless an argument changes the variable (then nothing is said).
-fn shared_arguments(b: &Body, args: &[usize], typedefs: &HashMap<String, String>) -> Vec<Rel> {
-    let changes = |i: usize| {
-        let (lo, hi) = (i, b.end[i]);
-        (lo..hi).any(|k| {
-            matches!(b.kind(k), NodeKind::Binary { op } if op == "=")
-                || matches!(b.kind(k), NodeKind::CompoundAssign { .. })
-                || matches!(b.kind(k), NodeKind::Unary { op, .. } if op == "++" || op == "--")
-        })
-    };
-    if args.iter().any(|a| changes(*a)) {
-        return Vec::new();
-    }
-    let var = |a: usize| match b.kind(b.strip(a)) {
-        NodeKind::DeclRef { decl_id, decl_kind, .. }
-            if matches!(decl_kind.as_str(), "VarDecl" | "ParmVarDecl") =>
-        {
-            Some(decl_id.as_str())
-        }
-        _ => None,
-    };
-    let mut out = Vec::new();
-    for (j, &aj) in args.iter().enumerate() {
-        let same = args[..j].iter().position(|&ai| {
-            var(ai).is_some()
-                && var(ai) == var(aj)
-                && b.ty(ai) == b.ty(aj)
-                && int_range(b.ty(aj), typedefs).is_some()
-        });
-        if let Some(i) = same {
-            out.push(Rel::Bin("==", Box::new(Rel::Param(j)), Box::new(Rel::Param(i))));
-        }
-    }
-    out
 }
 
 fn dominates(b: &Body, d: Option<usize>, at: usize) -> bool {
