@@ -563,6 +563,74 @@ pub fn memory_valued(body: &Block) -> HashSet<String> {
     }
 }
 
+/// A floor `L` (loop-invariant) that `x` keeps when it starts at or above it: `x`'s one change in
+/// the body is the top-level `x := x - 1`, and every iteration runs only with `x > L` at its
+/// start — a conjunct of the condition, or, for a condition flag `f` the body sets last from a
+/// local `g` (`g := x > L && …` as the short-circuit `while (j > 0 && a[j - 1] < v)` is lowered:
+/// `local g := x > L != 0; if (g) { …; g := … }; f := g`), computed after the decrement. Then
+/// `x > L` held when the iteration started (the first: when the condition held on entry), so
+/// `x >= L` after its decrement, and at the exit; and `x` never grows.
+pub fn decrement_floor(
+    body: &Block,
+    cond: &Expr,
+    x: &str,
+    assigned: &HashMap<String, usize>,
+) -> Option<Expr> {
+    if assigned.get(x) != Some(&1) {
+        return None;
+    }
+    let is_decrement = |s: &crate::kpl::Stmt| {
+        matches!(&s.kind, StmtKind::Assign { name, value: Expr::Binary(BinOp::Sub, a, b) }
+            if name == x && matches!(&**a, Expr::Var(v) if v == x) && matches!(&**b, Expr::Const(1)))
+    };
+    let at = body.stmts.iter().position(is_decrement)?;
+    let invariant = |e: &Expr| {
+        let mut ok = true;
+        e.for_each_var(&mut |v| ok &= !assigned.contains_key(v));
+        ok
+    };
+    // The floor of a condition: a conjunct `x > L`, through `c != 0`.
+    fn floor_of(c: &Expr, x: &str) -> Option<Expr> {
+        match c {
+            Expr::Binary(BinOp::Gt, a, l) if matches!(&**a, Expr::Var(v) if v == x) => Some((**l).clone()),
+            Expr::Binary(BinOp::And, a, b) => floor_of(a, x).or_else(|| floor_of(b, x)),
+            Expr::Binary(BinOp::Ne, a, z) if matches!(&**z, Expr::Const(0)) => floor_of(a, x),
+            _ => None,
+        }
+    }
+    if let Some(l) = floor_of(cond, x).filter(|l| invariant(l)) {
+        return Some(l);
+    }
+    let Expr::Var(f) = cond else { return None };
+    if assigned.get(f) != Some(&1) {
+        return None;
+    }
+    let last =
+        body.stmts.iter().rposition(|s| matches!(&s.kind, StmtKind::Assign { name, .. } if name == f))?;
+    let StmtKind::Assign { value: Expr::Var(g), .. } = &body.stmts[last].kind else { return None };
+    let decl = body.stmts[..last]
+        .iter()
+        .position(|s| matches!(&s.kind, StmtKind::Local { name, init: Some(_) } if name == g))?;
+    let StmtKind::Local { init: Some(p), .. } = &body.stmts[decl].kind else { return None };
+    if decl < at {
+        return None;
+    }
+    // Between the declaration and `f := g`, `g` changes only inside `if (g) { … }`, and nothing
+    // changes `x` (its one change is the decrement, before).
+    for s in &body.stmts[decl + 1..last] {
+        let mut changed = HashSet::default();
+        assigned_by(s, &mut changed);
+        if !changed.contains(g) {
+            continue;
+        }
+        match &s.kind {
+            StmtKind::If { cond: Expr::Var(c), els: None, .. } if c == g => {}
+            _ => return None,
+        }
+    }
+    floor_of(p, x).filter(|l| invariant(l))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,8 +26,8 @@ use crate::kpl::named;
 use crate::kpl::{AtomicOp, AtomicScope, BinOp, Block, Builtin, Expr, Kernel, Label, StmtKind, UnOp, Width};
 use crate::verify::launch::{Launch, ThreadIds};
 use crate::verify::loops::{
-    assigned_vars, carried_condition, induction_step, memory_valued, rotations, toggle, upper_bound,
-    Rotation, Toggle,
+    assigned_vars, carried_condition, decrement_floor, induction_step, memory_valued, rotations, toggle,
+    upper_bound, Rotation, Toggle,
 };
 use crate::verify::pow2::Pow2;
 use crate::verify::uniform::Uniformity;
@@ -496,6 +496,21 @@ impl<'a> SymExec<'a> {
         }
         let k = BV::new_const(format!("k{}_{}", self.theta, l.0), W);
         let entry = self.env.clone();
+        // Counters that keep a floor (`decrement_floor`): their entry value, the floor and
+        // whether the first iteration needs the floor exceeded (the condition on entry).
+        let entry_guard = self.eval_bool(cond);
+        let mut floors: Vec<(String, BV, BV)> = Vec::new();
+        {
+            let mut names: Vec<&String> = assigned.keys().collect();
+            names.sort();
+            for name in names {
+                if let (Some(x0), Some(l)) =
+                    (entry.get(name.as_str()), decrement_floor(body, cond, name, &assigned))
+                {
+                    floors.push((name.clone(), x0.clone(), self.eval(&l)));
+                }
+            }
+        }
         // Closed forms and havocs are functions of the iteration vector including this loop.
         self.loops.push((l, k.clone()));
         let assumed_before = self.assume.len();
@@ -664,6 +679,11 @@ impl<'a> SymExec<'a> {
             // The bound holds where the thread left the loop too.
             if let Some((_, x0, b)) = bounded.iter().find(|(n, ..)| n == name) {
                 self.assume.push(x0.bvule(b).implies(v.bvule(b)));
+            }
+            // A decremented counter leaves between its floor and its entry value.
+            if let Some((_, x0, l)) = floors.iter().find(|(n, ..)| n == name) {
+                let starts = Bool::and(&[&x0.bvsge(l), &entry_guard.implies(x0.bvsgt(l))]);
+                self.assume.push(starts.implies(Bool::and(&[&v.bvsge(l), &v.bvsle(x0)])));
             }
             self.env.insert(name.clone(), v);
         }
