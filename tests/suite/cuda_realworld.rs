@@ -512,15 +512,7 @@ const MODERN_REFUSALS: usize = 0;
 /// verifier its whole work budget); `modern_corpus_known_wrong_stay_wrong` (slow tier) fails when
 /// one comes out right, so it is taken off the list. Empty when issue #36 and the precision
 /// issue land.
-const MODERN_KNOWN_WRONG: [(&str, &str); 10] = [
-    (
-        "flash_attn_fwd.cu",
-        "the verifier's work budget runs out: a possible grid race (the classic front end too)",
-    ),
-    (
-        "flash_attn_fwd_raw_race.cu",
-        "the verifier's work budget runs out: a possible grid race beside the real race",
-    ),
+const MODERN_KNOWN_WRONG: [(&str, &str); 6] = [
     (
         "topk_warp_select.cu",
         "an index exchanged by a warp shuffle is unknown, so `p[best_e / 32]` may leave its array",
@@ -536,14 +528,6 @@ const MODERN_KNOWN_WRONG: [(&str, &str); 10] = [
     ("rope_smem_cache_race.cu", "the verifier's work budget runs out before the pairs are decided"),
     ("transpose_bf16_race.cu", "the verifier's work budget runs out before the pairs are decided"),
     ("transpose_tiled_ext.cu", "the verifier's work budget runs out before the pairs are decided"),
-    (
-        "bias_gelu_fused.cu",
-        "a grid-stride loop over packets (`y[p * VEC + k]`) under a symbolic grid: the verifier's work budget runs out (a `float4` spelling of the loop too)",
-    ),
-    (
-        "embedding_ext.cu",
-        "the host's `TORCH_CHECK(dim % 4 == 0)` is no fact (the stand-in macro does nothing), and even assumed, the rows `token * dim + d + k` are nonlinear: the work budget runs out",
-    ),
 ];
 
 fn modern_files() -> (PathBuf, Vec<PathBuf>) {
