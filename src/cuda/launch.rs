@@ -594,6 +594,14 @@ impl<'m> Body<'m> {
         }
     }
 
+    /// `v.x`, `v.y`, `v.z` of a variable `v` (through casts): its declaration and the field.
+    fn dim3_field(&self, n: usize) -> Option<(&'m str, usize)> {
+        let s = self.strip_int(n);
+        let NodeKind::Member { name, arrow: false, .. } = self.kind(s) else { return None };
+        let NodeKind::DeclRef { decl_id, .. } = self.kind(self.strip(self.child(s, 0)?)) else { return None };
+        Some((decl_id.as_str(), field_index(name)?))
+    }
+
     /// Whether lambda expression `l` is called right where it is written (`[&] { … }()`, the
     /// `AT_DISPATCH_*` macros): its body runs then, once, so the checks around it hold in it.
     fn invoked_here(&self, l: usize) -> bool {
@@ -1339,12 +1347,8 @@ impl Host<'_, '_> {
                 continue;
             }
             for (i, &a) in args.iter().enumerate() {
-                let s = b.strip_int(a);
-                let NodeKind::Member { name, arrow: false, .. } = b.kind(s) else { continue };
-                let Some(field) = field_index(name) else { continue };
-                let of_p = b.child(s, 0).is_some_and(
-                    |c| matches!(b.kind(b.strip(c)), NodeKind::DeclRef { decl_id, .. } if *decl_id == p.id),
-                );
+                let Some((base, field)) = b.dim3_field(a) else { continue };
+                let of_p = base == p.id;
                 let unchanged = matches!(self.definitions(b, &p.id, Some(field)), Some((VarKind::Dim3, defs)) if defs.iter().all(|d| d.at.is_none()));
                 if of_p && unchanged {
                     fields.push((j, field, i));
@@ -1633,9 +1637,12 @@ impl Host<'_, '_> {
         let s = b.strip_int(a);
         match b.kind(s) {
             NodeKind::DeclRef { decl_id, .. } => decl_id == id,
-            NodeKind::Member { name, arrow: false, .. } => {
-                let (Some(field), Some(base)) = (field_index(name), b.child(s, 0)) else { return false };
-                let NodeKind::DeclRef { decl_id: d, .. } = b.kind(b.strip(base)) else { return false };
+            NodeKind::Member { .. } => {
+                let Some((d, field)) = b.dim3_field(s) else { return false };
+                // A `dim3`'s items are its fields; another struct's constructor arguments are not.
+                if !b.vars.get(d).is_some_and(|v| is_dim3(b.ty(*v))) {
+                    return false;
+                }
                 let Some((init, at)) = self.only_init(b, d) else { return false };
                 let item = self.items(b, init).get(field).copied();
                 item.is_some_and(
@@ -1778,20 +1785,11 @@ impl Host<'_, '_> {
             }
             // A field of a `dim3` the launch passes as an argument too (`grid(dimsB.x / 16)`
             // with `k<<<grid, threads>>>(…, dimsB.x)`).
-            NodeKind::Member { name, arrow: false, .. } => {
-                let place = |m: usize| -> Option<(&str, &str)> {
-                    let NodeKind::Member { name, arrow: false, .. } = b.kind(m) else { return None };
-                    let NodeKind::DeclRef { decl_id, .. } = b.kind(b.strip(b.child(m, 0)?)) else {
-                        return None;
-                    };
-                    Some((name.as_str(), decl_id.as_str()))
-                };
-                let here = place(s).filter(|_| is_dim3(b.ty(b.child(s, 0).unwrap_or(s))));
-                let passed = here.and_then(|h| args.iter().position(|a| place(b.strip_int(*a)) == Some(h)));
+            NodeKind::Member { .. } => {
+                let here = b.dim3_field(s).filter(|_| b.child(s, 0).is_some_and(|c| is_dim3(b.ty(c))));
+                let passed = here.and_then(|h| args.iter().position(|a| b.dim3_field(*a) == Some(h)));
                 match (here, passed) {
-                    (Some((_, base)), Some(i))
-                        if self.field_settled_before(b, base, field_index(name)?, anchor) =>
-                    {
+                    (Some((base, field)), Some(i)) if self.field_settled_before(b, base, field, anchor) => {
                         Some(Rel::Param(i))
                     }
                     _ => self.int(b, n, 0).map(Rel::Const),

@@ -110,19 +110,8 @@ fn spine(t: &BV, kind: DeclKind, op: BinOp, out: &mut Vec<BV>, exact: &mut Vec<B
     }
     let args: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
     // The operation's own condition, on its operands as written (an n-ary node folds left).
-    let mut acc: Option<BV> = None;
+    fold(&args, op, 0, exact);
     for x in &args {
-        acc = Some(match acc {
-            None => x.clone(),
-            Some(a) => {
-                exact.extend(op_no_wrap(op, &a, x));
-                if op == BinOp::Add {
-                    a.bvadd(x)
-                } else {
-                    a.bvmul(x)
-                }
-            }
-        });
         spine(x, kind, op, out, exact);
     }
 }
