@@ -58,6 +58,11 @@ pub const WRAP_RLIMIT: u32 = 2_000_000;
 /// a few milliseconds' worth, deterministic under any load.
 pub const FIRST_ITERATION_RLIMIT: u32 = 300_000;
 
+/// z3's resource budget for a query with its nonlinear operations abstracted
+/// (`verify::abstraction`), tried before the query itself: a linear argument is found within
+/// it, and a query it does not refute costs at most this much more.
+pub const ABSTRACTION_RLIMIT: u32 = 2_000_000;
+
 /// Most variables one MaxSAT instance accepts (room below rustsat's limit for the objective
 /// encoding's auxiliary variables).
 pub const MAX_MAXSAT_VARS: u32 = 1 << 28;

@@ -908,6 +908,7 @@ impl Host<'_, '_> {
             let here = out.span(b.nodes[launch].range.as_ref());
             conds.extend(self.shared_arguments(b, a).into_iter().map(|r| (r, here)));
             conds.extend(self.power_of_two_arguments(b, a, out));
+            conds.extend(self.non_negative_arguments(b, a, out));
             conds.extend(self.caller_conds(b, launch, a, out));
             conds.truncate(paths::MAX_CONDS);
         }
@@ -1724,6 +1725,67 @@ impl Host<'_, '_> {
         found.into_iter().map(|(r, decl)| (r, out.span(b.nodes[decl].range.as_ref()))).collect()
     }
 
+    /// `Param(i) >= 0` for each signed argument passed as a local that only ever holds a
+    /// non-negative value: a tensor's size (`static_cast<int>(x.size(2))`, `numel()`,
+    /// `stride(k)`, `dim()` of a `Tensor`: PyTorch's sizes are never negative), a non-negative
+    /// constant, or `+ * / % >> << &` and `?:` of such values (signed overflow is undefined
+    /// behaviour). A size converted to a narrower type keeps its value: the fact assumes sizes
+    /// below the type's maximum, as the kernel's own index arithmetic does.
+    fn non_negative_arguments(&self, b: &Body, args: &[usize], out: &mut HostLaunches) -> Vec<(Rel, Span)> {
+        let mut found = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let NodeKind::DeclRef { decl_id, .. } = b.kind(b.strip_int(a)) else { continue };
+            let Some(&decl) = b.vars.get(decl_id.as_str()) else { continue };
+            let signed = self.int_range(b.ty(a)).is_some_and(|(lo, _)| lo < 0);
+            if !signed || !self.non_negative_var(b, decl_id, 0) {
+                continue;
+            }
+            let fact = Rel::Bin(">=", Box::new(Rel::Param(i)), Box::new(Rel::Const(0)));
+            found.push((fact, out.span(b.nodes[decl].range.as_ref())));
+        }
+        found
+    }
+
+    /// Whether local `id` of `b` is never negative: every definition is a non-negative value
+    /// ([`Host::non_negative_expr`]).
+    fn non_negative_var(&self, b: &Body, id: &str, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let Some((VarKind::Int, defs)) = self.definitions(b, id, None) else { return false };
+        !defs.is_empty()
+            && defs.iter().all(|d| match d.what {
+                DefValue::Expr(e) => self.non_negative_expr(b, e, depth),
+                _ => false,
+            })
+    }
+
+    /// Whether expression `e` is never negative (see [`Host::non_negative_arguments`]).
+    fn non_negative_expr(&self, b: &Body, e: usize, depth: usize) -> bool {
+        if let Some(v) = self.int(b, e, 0) {
+            return v >= 0;
+        }
+        let s = b.strip_int(e);
+        let side = |k: usize| b.child(s, k).is_some_and(|c| self.non_negative_expr(b, c, depth));
+        match b.kind(s) {
+            NodeKind::StaticCast | NodeKind::CStyleCast { .. } | NodeKind::FunctionalCast => side(0),
+            NodeKind::ImplicitCast { cast } if cast == "IntegralCast" => side(0),
+            NodeKind::DeclRef { decl_id, .. } => self.non_negative_var(b, decl_id, depth + 1),
+            NodeKind::Binary { op } => match op.as_str() {
+                "+" | "*" | "/" | "%" | ">>" | "<<" => side(0) && side(1),
+                "&" => side(0) || side(1),
+                _ => false,
+            },
+            NodeKind::Conditional => side(1) && side(2),
+            NodeKind::MemberCall { method: Some(m) } => {
+                const SIZES: [&str; 6] = ["size", "numel", "stride", "dim", "ndimension", "nbytes"];
+                let object = b.child(s, 0).and_then(|callee| b.child(callee, 0));
+                SIZES.contains(&m.as_str()) && object.is_some_and(|o| is_tensor(b.ty(o)))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether local `id` of `b` holds zero or a power of two whenever it is read: every
     /// definition is such a value, or keeps it one (`x <<= k`, `x >>= k`, `x *= 2`, `x /= 2`,
     /// `x = x * 2`); the invariant is inductive over the definitions, and a shift of a power of
@@ -1881,6 +1943,12 @@ impl Host<'_, '_> {
 /// that is the body of a loop that runs exactly once ([`Body::runs_once`]) counts as the loop
 /// statement when no `break`, `continue`, `return` or `goto` precedes the definition in it.
 /// Whether `v` is zero or a power of two.
+/// Whether `ty` is PyTorch's tensor (`at::Tensor`, `torch::Tensor`, a reference to one).
+fn is_tensor(ty: &str) -> bool {
+    let t = ty.trim_start_matches("const ").trim_end_matches(['&', ' ']);
+    matches!(t, "at::Tensor" | "torch::Tensor" | "Tensor" | "const at::Tensor" | "const torch::Tensor")
+}
+
 fn power_of_two_or_zero(v: i64) -> bool {
     v >= 0 && v & v.wrapping_sub(1) == 0
 }

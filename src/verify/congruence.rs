@@ -128,7 +128,7 @@ impl Residues {
             None => Residue::UNKNOWN,
         };
         let numeral = |i: usize| args.get(i).and_then(|a| a.as_bv()).and_then(|a| a.as_u64());
-        match decl.kind() {
+        match super::kind::of(&decl) {
             DeclKind::Badd => (0..args.len()).fold(Residue::exact(0), |acc, i| acc.add(arg(i))),
             DeclKind::Bmul => (0..args.len()).fold(Residue::exact(1), |acc, i| acc.mul(arg(i))),
             DeclKind::Bsub if args.len() == 2 => {

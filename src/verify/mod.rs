@@ -19,6 +19,7 @@
 //! standard library's seeded maps `check` printed other witnesses, and under `fix` other
 //! placements, from run to run.
 
+mod abstraction;
 pub mod atomics;
 mod bounds;
 mod budget;
@@ -26,6 +27,7 @@ pub mod cases;
 mod congruence;
 mod evaluate;
 mod grid;
+mod kind;
 pub mod launch;
 mod loops;
 mod named;
@@ -223,6 +225,9 @@ struct Mode {
     /// parameters for each probe and back cost more than the probes (z3 re-reads every parameter
     /// of the solver on each change: 45 % of the nested-loop family's time).
     probe_solver: std::cell::OnceCell<Solver>,
+    /// `base_facts` with their nonlinear operations abstracted, and a solver holding them under
+    /// the abstract attempt's resource budget, made on the first query (`abstraction.rs`).
+    abstract_solver: std::cell::OnceCell<(std::cell::RefCell<abstraction::Abstraction>, Solver)>,
     /// The launch facts and thread 1's facts alone (no second thread), for questions about one
     /// thread (`bounds.rs`).
     single_facts: Vec<Bool>,
@@ -501,6 +506,7 @@ fn make_mode(
         solver,
         base_facts,
         probe_solver: std::cell::OnceCell::new(),
+        abstract_solver: std::cell::OnceCell::new(),
         single_facts,
         single_solver: std::cell::OnceCell::new(),
         same_warp,

@@ -207,7 +207,7 @@ impl Ranges {
         let c = Dynamic::from_ast(cond);
         let Ok(decl) = c.safe_decl() else { return };
         let args = c.children();
-        if decl.kind() == DeclKind::And {
+        if super::kind::of(&decl) == DeclKind::And {
             if depth < MAX_DEPTH {
                 for a in args.iter().filter_map(|a| a.as_bool()) {
                     self.bound_by(&a, depth + 1);
@@ -215,7 +215,7 @@ impl Ranges {
             }
             return;
         }
-        let (signed, strict) = match decl.kind() {
+        let (signed, strict) = match super::kind::of(&decl) {
             DeclKind::Slt => (true, true),
             DeclKind::Sleq => (true, false),
             DeclKind::Ult => (false, true),
@@ -277,7 +277,7 @@ impl Ranges {
             Some(a) => this.eval(a, depth + 1),
             None => Interval::FULL,
         };
-        match decl.kind() {
+        match super::kind::of(&decl) {
             DeclKind::Badd => {
                 let (mut lo, mut hi) = (0u64, 0u64);
                 for i in 0..args.len() {

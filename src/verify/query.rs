@@ -6,7 +6,7 @@ use super::launch::Launch;
 use super::symbolic::{arbitrary_inputs, AccessSym, BlockSym, IndexInput, W};
 use super::{wrap, Mode, OracleStats, Outcome, ThreadWitness, Witness};
 use crate::kpl::{AtomicScope, Label};
-use crate::limits::{FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
+use crate::limits::{ABSTRACTION_RLIMIT, FIRST_ITERATION_RLIMIT, WRAP_RLIMIT};
 use z3::ast::{Bool, BV};
 use z3::{Params, SatResult};
 
@@ -46,9 +46,16 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     // Out-of-bounds accesses are their own finding (`bounds.rs` checks each access that has a
     // bound): a race that needs one is reported as that access.
     out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
-    out.extend(wrap::row_lemmas(&s1.index, &s2.index, 3));
-    out.extend(wrap::remainder_lemmas(&s1.index, &s2.index));
-    out.extend(wrap::quotient_remainder_lemmas(&s1.index, &s2.index));
+    // The lemmas read both the indices and their rests without shared summands
+    // (`wrap::without_common_summands`): a shared row base hides the row structure of the rest,
+    // and the rest alone loses what the shared terms say.
+    let rests = wrap::without_common_summands(&s1.index, &s2.index);
+    for (i1, i2) in std::iter::once((&s1.index, &s2.index)).chain(rests.as_ref().map(|(a, b)| (a, b))) {
+        out.extend(wrap::row_lemmas(i1, i2, 3));
+        out.extend(wrap::remainder_lemmas(i1, i2));
+        out.extend(wrap::quotient_remainder_lemmas(i1, i2));
+        out.extend(wrap::quotient_bound_lemmas(i1, i2, &[&s1.enabled, &s2.enabled, &s1.assume, &s2.assume]));
+    }
     out
 }
 
@@ -56,8 +63,12 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
 /// first element lies in the other (modulo 2^32: a range that wraps around is taken to overlap
 /// more, never less).
 fn overlap(s1: &AccessSym, s2: &AccessSym) -> Bool {
+    // Equal exactly when the rests without shared summands are: the solver does not see the
+    // shared terms' products at all.
+    let (i1, i2) = wrap::without_common_summands(&s1.index, &s2.index)
+        .unwrap_or_else(|| (s1.index.clone(), s2.index.clone()));
     if s1.width == 1 && s2.width == 1 {
-        return s1.index.eq(&s2.index);
+        return i1.eq(&i2);
     }
     // `index1 - index2` is one of `-(w1 - 1) ..= w2 - 1`: a disjunction of equalities with
     // constant offsets, which the solver decides like the single-element equality (the
@@ -66,8 +77,8 @@ fn overlap(s1: &AccessSym, s2: &AccessSym) -> Bool {
     let plus = |x: &BV, d: u32| x.bvadd(BV::from_u64(u64::from(d), W));
     // index1 in [index2, index2 + w2), or index2 in (index1, index1 + w1).
     let equal: Vec<Bool> = (0..s2.width)
-        .map(|d| s1.index.eq(plus(&s2.index, d)))
-        .chain((1..s1.width).map(|d| s2.index.eq(plus(&s1.index, d))))
+        .map(|d| i1.eq(plus(&i2, d)))
+        .chain((1..s1.width).map(|d| i2.eq(plus(&i1, d))))
         .collect();
     Bool::or(&equal.iter().collect::<Vec<_>>())
 }
@@ -182,6 +193,9 @@ pub(super) fn query_probing(
             return found;
         }
     }
+    if abstraction_refutes(mode, extra) {
+        return (Outcome::None, false);
+    }
     mode.solver.push();
     for e in extra {
         mode.solver.assert(e);
@@ -206,6 +220,30 @@ pub(super) fn query_probing(
     };
     mode.solver.pop(1);
     out
+}
+
+/// Whether the query of `mode` under `extra` is unsatisfiable with its nonlinear operations
+/// abstracted (`abstraction.rs`): a proof that the query is, under a small deterministic budget.
+/// Skipped (false) where there is nothing to abstract: the attempt would be the query itself.
+fn abstraction_refutes(mode: &Mode, extra: &[Bool]) -> bool {
+    let (abstraction, solver) = mode.abstract_solver.get_or_init(|| {
+        let a = super::abstraction::Abstraction::new(&mode.base_facts);
+        let solver = super::new_solver(&a.facts, mode.limits.timeout_ms, ABSTRACTION_RLIMIT);
+        (std::cell::RefCell::new(a), solver)
+    });
+    let mut abstraction = abstraction.borrow_mut();
+    let abstracted: Vec<Bool> = extra.iter().map(|e| abstraction.apply(e)).collect();
+    if !abstraction.changes_facts && abstracted.iter().zip(extra).all(|(a, e)| a.ast_eq(e)) {
+        return false;
+    }
+    let extra = abstracted;
+    solver.push();
+    for e in &extra {
+        solver.assert(e);
+    }
+    let refuted = solver.check() == SatResult::Unsat;
+    solver.pop(1);
+    refuted
 }
 
 /// The race witness a model gives (with the values of `starts` when given), and whether the

@@ -1310,7 +1310,7 @@ fn recombined(q: &BV, d: u64, r: &BV) -> Option<BV> {
         if !t.is_app() || t.num_children() != 2 {
             return None;
         }
-        let kind = t.safe_decl().ok()?.kind();
+        let kind = super::kind::of(&t.safe_decl().ok()?);
         if !kinds.contains(&kind) {
             return None;
         }
@@ -1380,7 +1380,7 @@ fn opaque_leaf(t: &impl Ast, skip_masked: bool) -> bool {
             return Walk::Stop;
         }
         let masked = skip_masked
-            && n.safe_decl().is_ok_and(|d| d.kind() == z3::DeclKind::Band)
+            && n.safe_decl().is_ok_and(|d| super::kind::of(&d) == z3::DeclKind::Band)
             && n.children().iter().any(|c| c.as_bv().is_some_and(|c| c.as_u64().is_some()));
         if masked {
             Walk::Skip
@@ -1475,7 +1475,7 @@ impl IndexInput {
 fn choose(cond: &Bool, v: &BV, old: &BV) -> BV {
     use z3::DeclKind;
     if let Ok(decl) = old.safe_decl() {
-        if decl.kind() == DeclKind::Ite {
+        if super::kind::of(&decl) == DeclKind::Ite {
             if let [oc, a, _] = old.children().as_slice() {
                 if let (Some(oc), Some(a)) = (oc.as_bool(), a.as_bv()) {
                     let (c, oc) = (flag_test(&cond.simplify()), flag_test(&oc.simplify()));
@@ -1495,7 +1495,7 @@ fn flag_test(c: &Bool) -> Bool {
     use z3::DeclKind;
     let Ok(decl) = c.safe_decl() else { return c.clone() };
     let parts = c.children();
-    match (decl.kind(), parts.as_slice()) {
+    match (super::kind::of(&decl), parts.as_slice()) {
         (DeclKind::Not, [x]) => match x.as_bool() {
             Some(x) => flag_test(&x).not().simplify(),
             None => c.clone(),
@@ -1505,7 +1505,7 @@ fn flag_test(c: &Bool) -> Bool {
                 return c.clone();
             };
             let Ok(ld) = l.safe_decl() else { return c.clone() };
-            match (ld.kind(), l.children().as_slice()) {
+            match (super::kind::of(&ld), l.children().as_slice()) {
                 (DeclKind::Ite, [d, a, b]) => {
                     let (Some(d), Some(a), Some(b)) =
                         (d.as_bool(), a.as_bv().and_then(|a| a.as_u64()), b.as_bv().and_then(|b| b.as_u64()))
@@ -1532,7 +1532,7 @@ fn below(t: &BV) -> Option<u64> {
     use z3::DeclKind;
     let decl = t.safe_decl().ok()?;
     let kids: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
-    match (decl.kind(), kids.as_slice()) {
+    match (super::kind::of(&decl), kids.as_slice()) {
         (DeclKind::Burem | DeclKind::BuremI, [_, c]) => c.as_u64().filter(|c| *c > 0),
         (DeclKind::Band, ks) => ks.iter().filter_map(|k| k.as_u64()).min().map(|m| m + 1),
         _ => None,

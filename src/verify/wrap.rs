@@ -32,6 +32,15 @@ use crate::verify::word::W;
 /// unsigned sum, while `tid + dx` with `int dx = -1` is the signed offset it means.
 pub fn op_no_wrap(op: BinOp, x: &BV, y: &BV) -> Option<Bool> {
     let zero = || BV::from_u64(0, W);
+    // The conditions of `+` and `*` are symmetric: built in one order of the operands (by their
+    // structural hash), `y * x` as the index lemmas read a simplified product gets the very
+    // term the no-wrap assumption asserted for `x * y`, which then costs the solver nothing.
+    let (x, y) = match op {
+        BinOp::Add | BinOp::Mul | BinOp::UAdd | BinOp::UMul if structural_hash(y) < structural_hash(x) => {
+            (y, x)
+        }
+        _ => (x, y),
+    };
     Some(match op {
         BinOp::UAdd => Bool::and(&[&x.bvadd_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
         BinOp::UMul => Bool::and(&[&x.bvmul_no_overflow(y, true), &x.bvsge(zero()), &y.bvsge(zero())]),
@@ -50,6 +59,14 @@ pub fn op_no_wrap(op: BinOp, x: &BV, y: &BV) -> Option<Bool> {
         BinOp::Shl => Bool::and(&[&x.bvshl(y).bvashr(y).eq(x), &y.bvult(BV::from_u64(u64::from(W), W))]),
         _ => return None,
     })
+}
+
+/// z3's structural hash of `t`: the same for the same term in every run.
+fn structural_hash(t: &BV) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    t.hash(&mut h);
+    h.finish()
 }
 
 /// The no-wrap facts of variables after `if (cond)`: a variable's fact from the branch where the
@@ -83,11 +100,18 @@ pub fn merge(
 /// exact: no `+` or `*` of the sum as written leaves the signed 32-bit range (the very terms the
 /// no-wrap assumption asserts, so they cost the solver nothing), nor does building `a` and `b`.
 /// Under them the three terms are the mathematical integers they denote and `t = a * n + b`.
+///
+/// `natural` are the hypotheses of a second reading, for rows of non-negative terms, that needs
+/// no new term to stay in range: every factor multiplied by `n` is non-negative, each product
+/// with `n` as written does not wrap, nor does their sum in the order of the index. Under them
+/// `a * n` (the sum of those products) is a number in `[0, 2^31)`, and `t ≡ a * n + b` modulo
+/// 2^32 for any `b` (a ring identity).
 struct Row {
     a: BV,
     n: BV,
     b: BV,
     exact: Vec<Bool>,
+    natural: Vec<Bool>,
 }
 
 /// The summands of `t` (nested additions flattened), with the no-wrap conditions of the
@@ -103,14 +127,27 @@ fn factors(t: &BV, out: &mut Vec<BV>, exact: &mut Vec<Bool>) {
 }
 
 fn spine(t: &BV, kind: DeclKind, op: BinOp, out: &mut Vec<BV>, exact: &mut Vec<Bool>) {
-    let is_op = t.safe_decl().is_ok_and(|d| d.kind() == kind);
+    let is_op = t.safe_decl().is_ok_and(|d| super::kind::of(&d) == kind);
     if !is_op {
         out.push(t.clone());
         return;
     }
     let args: Vec<BV> = t.children().iter().filter_map(|c| c.as_bv()).collect();
     // The operation's own condition, on its operands as written (an n-ary node folds left).
-    fold(&args, op, 0, exact);
+    // A simplified n-ary node of three operands may stand for any grouping of the source
+    // (`token * n * d` written `(token * n) * d`, simplified `token * d * n`): its value is
+    // exact when any grouping's steps are (each gives the mathematical result), so the
+    // condition is their disjunction, one of which the no-wrap assumption asserts.
+    if let [x, y, z] = &args[..] {
+        let grouping = |xs: [&BV; 3]| {
+            let mut c = Vec::new();
+            fold(&xs.map(|x| x.clone()), op, 0, &mut c);
+            Bool::and(&c.iter().collect::<Vec<_>>())
+        };
+        exact.push(Bool::or(&[&grouping([x, y, z]), &grouping([x, z, y]), &grouping([y, z, x])]));
+    } else {
+        fold(&args, op, 0, exact);
+    }
     for x in &args {
         spine(x, kind, op, out, exact);
     }
@@ -136,44 +173,52 @@ fn fold(xs: &[BV], op: BinOp, unit: u64, exact: &mut Vec<Bool>) -> BV {
 /// (`(y + 8 * i) * pitch` in `y * pitch + x + i * 8 * pitch`), `b` the sum of the others.
 fn rows_of(t: &BV) -> Vec<Row> {
     let mut out = Vec::new();
-    if !t.safe_decl().is_ok_and(|d| matches!(d.kind(), DeclKind::Badd | DeclKind::Bmul)) {
+    if !t.safe_decl().is_ok_and(|d| matches!(super::kind::of(&d), DeclKind::Badd | DeclKind::Bmul)) {
         return out;
     }
     let mut spine_exact = Vec::new();
     let mut terms = Vec::new();
     summands(t, &mut terms, &mut spine_exact);
-    let split: Vec<Vec<BV>> = terms
+    // Each term's factors, with the no-wrap conditions of its own products.
+    let split: Vec<(Vec<BV>, Vec<Bool>)> = terms
         .iter()
         .map(|x| {
-            let mut fs = Vec::new();
-            factors(x, &mut fs, &mut spine_exact);
-            fs
+            let (mut fs, mut product_exact) = (Vec::new(), Vec::new());
+            factors(x, &mut fs, &mut product_exact);
+            spine_exact.extend(product_exact.iter().cloned());
+            (fs, product_exact)
         })
         .collect();
     let mut rows_lengths: Vec<BV> = Vec::new();
-    for fs in split.iter().filter(|fs| fs.len() >= 2) {
+    for (fs, _) in split.iter().filter(|(fs, _)| fs.len() >= 2) {
         for f in fs {
             if !rows_lengths.iter().any(|n| n.ast_eq(f)) {
                 rows_lengths.push(f.clone());
             }
         }
     }
+    let zero = BV::from_u64(0, W);
     for n in rows_lengths {
         let mut exact = spine_exact.clone();
-        let (mut cofactors, mut rest) = (Vec::new(), Vec::new());
-        for (term, fs) in terms.iter().zip(&split) {
+        let mut natural = Vec::new();
+        let (mut cofactors, mut rest, mut products) = (Vec::new(), Vec::new(), Vec::new());
+        for (term, (fs, product_exact)) in terms.iter().zip(&split) {
             match fs.iter().position(|f| f.ast_eq(&n)) {
                 Some(k) => {
                     let others: Vec<BV> =
                         fs.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, f)| f.clone()).collect();
+                    natural.extend(others.iter().map(|f| f.bvsge(&zero)));
+                    natural.extend(product_exact.iter().cloned());
+                    products.push(term.clone());
                     cofactors.push(fold(&others, BinOp::Mul, 1, &mut exact));
                 }
                 None => rest.push(term.clone()),
             }
         }
+        fold(&products, BinOp::Add, 0, &mut natural);
         let a = fold(&cofactors, BinOp::Add, 0, &mut exact);
         let b = fold(&rest, BinOp::Add, 0, &mut exact);
-        out.push(Row { a, n, b, exact });
+        out.push(Row { a, n, b, exact, natural });
     }
     out
 }
@@ -223,11 +268,44 @@ pub fn row_lemmas(i1: &BV, i2: &BV, depth: u32) -> Vec<Bool> {
             hyp.extend(r1.exact.iter().cloned());
             hyp.extend(r2.exact.iter().cloned());
             let hyp = Bool::and(&hyp.iter().collect::<Vec<_>>());
-            out.push(hyp.implies(Bool::and(&[&r1.a.eq(&r2.a), &r1.b.eq(&r2.b)])));
+            let same_row = Bool::and(&[&r1.a.eq(&r2.a), &r1.b.eq(&r2.b)]);
+            out.push(hyp.implies(&same_row));
+            // The natural reading: `a1 * n + b1 ≡ a2 * n + b2` with both sides in `[0, 2^32)`
+            // (`a * n < 2^31`, `0 <= b < n < 2^31`) are equal numbers; it needs no new sum or
+            // product to stay in range, only the index's own terms and signs.
+            let natural_column = |b: &BV| Bool::and(&[&b.bvsge(&zero), &b.bvslt(n)]);
+            let mut hyp = vec![i1.eq(i2), n.bvsgt(&zero), natural_column(&r1.b), natural_column(&r2.b)];
+            hyp.extend(r1.natural.iter().cloned());
+            hyp.extend(r2.natural.iter().cloned());
+            out.push(Bool::and(&hyp.iter().collect::<Vec<_>>()).implies(&same_row));
             out.extend(row_lemmas(&r1.a, &r2.a, depth - 1));
         }
     }
     out
+}
+
+/// `i1` and `i2` without the summands they share (`blockIdx.x * n * d` of a row base both
+/// threads of a block add): `rest1 == rest2 + k` exactly when `i1 == i2 + k`, for every
+/// bit-vector value (addition modulo 2^32 cancels), so equalities and lemmas may read the rests.
+/// They spare the solver the shared term's products, and let the row facts see `h * d + i`,
+/// which a shared summand hides in each column. `None` when nothing is shared.
+pub fn without_common_summands(i1: &BV, i2: &BV) -> Option<(BV, BV)> {
+    let (mut t1, mut t2, mut ignored) = (Vec::new(), Vec::new(), Vec::new());
+    summands(i1, &mut t1, &mut ignored);
+    summands(i2, &mut t2, &mut ignored);
+    let mut shared = false;
+    t1.retain(|x| match t2.iter().position(|y| y.ast_eq(x)) {
+        Some(k) => {
+            t2.remove(k);
+            shared = true;
+            false
+        }
+        None => true,
+    });
+    let sum = |xs: &[BV]| {
+        xs.iter().skip(1).fold(xs.first().cloned().unwrap_or_else(|| BV::from_u64(0, W)), |a, x| a.bvadd(x))
+    };
+    shared.then(|| (sum(&t1), sum(&t2)))
 }
 
 /// A division or remainder node of an index term.
@@ -245,7 +323,7 @@ fn divisions(t: &BV) -> Vec<Division> {
     const MAX_DIVISIONS: usize = 16;
     let mut out = Vec::new();
     crate::verify::symbolic::walk_dag(t, &mut |n, _| {
-        let (quotient, signed) = match n.safe_decl().map(|d| d.kind()) {
+        let (quotient, signed) = match n.safe_decl().map(|d| super::kind::of(&d)) {
             Ok(DeclKind::Budiv | DeclKind::BudivI) => (true, false),
             Ok(DeclKind::Bsdiv | DeclKind::BsdivI) => (true, true),
             Ok(DeclKind::Burem | DeclKind::BuremI) => (false, false),
@@ -269,7 +347,7 @@ fn divisions(t: &BV) -> Vec<Division> {
 fn sum_remainders(ds: &[Division]) -> Vec<(&BV, BV, BV, &BV)> {
     let mut out = Vec::new();
     for d in ds.iter().filter(|d| !d.quotient && !d.signed) {
-        if !d.dividend.safe_decl().is_ok_and(|x| x.kind() == DeclKind::Badd) {
+        if !d.dividend.safe_decl().is_ok_and(|x| super::kind::of(&x) == DeclKind::Badd) {
             continue;
         }
         let sum: Vec<BV> = d.dividend.children().iter().filter_map(|c| c.as_bv()).collect();
@@ -337,6 +415,81 @@ pub fn quotient_remainder_lemmas(i1: &BV, i2: &BV) -> Vec<Bool> {
             if s1 == s2 && g1.ast_eq(&g2) && !x1.ast_eq(&x2) {
                 out.push(Bool::and(&[&q1.eq(&q2), &r1.eq(&r2)]).implies(x1.eq(&x2)));
             }
+        }
+    }
+    out
+}
+
+/// Redundant bounds on the quotients of two indices from the conditions their accesses run
+/// under: where a condition reads `x < n * g` (a rotary embedding's `p < n_heads * half`), the
+/// quotient `x / g` (`h = p / half`) is in `[0, n)`: for a signed `x >= 0`, `g > 0` and a product
+/// that does not leave the signed range (`x / g >= n` would give `x >= n * g`); unsigned, for
+/// `g != 0` and a product that does not wrap. Each fact states its own hypotheses, so it holds
+/// for every bit-vector value wherever the comparison sits in `conds`. With it, the row facts
+/// find `h < n_heads` as the column of `(token * n_heads + h) * head_dim + i`, and two blocks'
+/// tokens apart; the solver does not find the bound through a 32-bit divider by itself.
+pub fn quotient_bound_lemmas(i1: &BV, i2: &BV, conds: &[&Bool]) -> Vec<Bool> {
+    const MAX_COMPARISONS: usize = 64;
+    let quotients: Vec<Division> =
+        divisions(i1).into_iter().chain(divisions(i2)).filter(|d| d.quotient).collect();
+    if quotients.is_empty() {
+        return Vec::new();
+    }
+    // `(x, m, signed)` of each comparison `x < m` in the conditions.
+    let mut below: Vec<(BV, BV, bool)> = Vec::new();
+    for c in conds {
+        crate::verify::symbolic::walk_dag(*c, &mut |n, _| {
+            let flipped_signed = match n.safe_decl().map(|d| super::kind::of(&d)) {
+                Ok(DeclKind::Slt) => Some((false, true)),
+                Ok(DeclKind::Ult) => Some((false, false)),
+                Ok(DeclKind::Sgt) => Some((true, true)),
+                Ok(DeclKind::Ugt) => Some((true, false)),
+                _ => None,
+            };
+            if let Some((flipped, signed)) = flipped_signed {
+                let kids: Vec<BV> = n.children().iter().filter_map(|c| c.as_bv()).collect();
+                if let [l, r] = &kids[..] {
+                    let (x, m) = if flipped { (r, l) } else { (l, r) };
+                    below.push((x.clone(), m.clone(), signed));
+                }
+            }
+            if below.len() >= MAX_COMPARISONS {
+                crate::verify::symbolic::Walk::Stop
+            } else {
+                crate::verify::symbolic::Walk::Into
+            }
+        });
+    }
+    let zero = BV::from_u64(0, W);
+    let mut out = Vec::new();
+    for q in &quotients {
+        for (x, m, signed) in below.iter().filter(|(x, _, _)| x.ast_eq(&q.dividend)) {
+            let mut exact = Vec::new();
+            let mut fs = Vec::new();
+            factors(m, &mut fs, &mut exact);
+            let Some(k) = fs.iter().position(|f| f.ast_eq(&q.divisor)) else { continue };
+            fs.remove(k);
+            let g = &q.divisor;
+            let n = fold(&fs, BinOp::Mul, 1, &mut exact);
+            let product = if *signed { n.bvmul_no_overflow(g, true) } else { n.bvmul_no_overflow(g, false) };
+            // With `n, g >= 0` (sizes), `0 <= x < n * g` also says `g > 0`.
+            let positive = Bool::or(&[&g.bvsgt(&zero), &Bool::and(&[&g.bvsge(&zero), &n.bvsge(&zero)])]);
+            let (lt, hyp) = if *signed && q.signed {
+                (x.bvslt(m), vec![x.bvsge(&zero), positive, n.bvmul_no_underflow(g)])
+            } else if !*signed && !q.signed {
+                (x.bvult(m), vec![g.eq(&zero).not()])
+            } else {
+                continue;
+            };
+            let mut all = vec![lt, product];
+            all.extend(hyp);
+            all.extend(exact);
+            let bound = if q.signed {
+                Bool::and(&[&g.bvsgt(&zero), &q.node.bvsge(&zero), &q.node.bvslt(&n)])
+            } else {
+                q.node.bvult(&n)
+            };
+            out.push(Bool::and(&all.iter().collect::<Vec<_>>()).implies(bound));
         }
     }
     out
