@@ -50,6 +50,10 @@ impl Abstraction {
 
     /// `f` with every nonlinear operation replaced by its function.
     pub(super) fn apply(&mut self, f: &Bool) -> Bool {
+        // z3's normal form first: the no-wrap conditions were simplified when built and the
+        // indices were not, so one product may be spelled `(b·4 + y)·n` in one and `(y + b·4)·n`
+        // in the other; simplified, both are one term, and so one function application.
+        let f = &f.simplify();
         let mut found = Vec::new();
         self.collect(&Dynamic::from_ast(f), &mut found, &mut rustc_hash::FxHashSet::default());
         if found.is_empty() {

@@ -189,24 +189,37 @@ fn rows_of(t: &BV) -> Vec<Row> {
             (fs, product_exact)
         })
         .collect();
-    let mut rows_lengths: Vec<BV> = Vec::new();
+    // Row lengths: each factor of a product, and for a product of three factors each product of
+    // two (`row * (cols * 2)` of a byte offset `row * cols * 2 + 4 * i`), as factor lists in
+    // one order (by structural hash), so that both indices build the same term for one length.
+    let mut rows_lengths: Vec<Vec<BV>> = Vec::new();
     for (fs, _) in split.iter().filter(|(fs, _)| fs.len() >= 2) {
-        for f in fs {
-            if !rows_lengths.iter().any(|n| n.ast_eq(f)) {
-                rows_lengths.push(f.clone());
+        let mut candidates: Vec<Vec<BV>> = fs.iter().map(|f| vec![f.clone()]).collect();
+        if fs.len() == 3 {
+            for skip in 0..3 {
+                candidates.push(
+                    fs.iter().enumerate().filter(|(j, _)| *j != skip).map(|(_, f)| f.clone()).collect(),
+                );
+            }
+        }
+        for mut c in candidates {
+            c.sort_by_key(structural_hash);
+            let known =
+                rows_lengths.iter().any(|n| n.len() == c.len() && n.iter().zip(&c).all(|(x, y)| x.ast_eq(y)));
+            if !known {
+                rows_lengths.push(c);
             }
         }
     }
     let zero = BV::from_u64(0, W);
-    for n in rows_lengths {
+    for n_factors in rows_lengths {
         let mut exact = spine_exact.clone();
+        let n = fold(&n_factors, BinOp::Mul, 1, &mut exact);
         let mut natural = Vec::new();
         let (mut cofactors, mut rest, mut products) = (Vec::new(), Vec::new(), Vec::new());
         for (term, (fs, product_exact)) in terms.iter().zip(&split) {
-            match fs.iter().position(|f| f.ast_eq(&n)) {
-                Some(k) => {
-                    let others: Vec<BV> =
-                        fs.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, f)| f.clone()).collect();
+            match without_factors(fs, &n_factors) {
+                Some(others) => {
                     natural.extend(others.iter().map(|f| f.bvsge(&zero)));
                     natural.extend(product_exact.iter().cloned());
                     products.push(term.clone());
@@ -221,6 +234,16 @@ fn rows_of(t: &BV) -> Vec<Row> {
         out.push(Row { a, n, b, exact, natural });
     }
     out
+}
+
+/// `fs` without one occurrence of each of `n` (`None` unless it has them all).
+fn without_factors(fs: &[BV], n: &[BV]) -> Option<Vec<BV>> {
+    let mut rest = fs.to_vec();
+    for f in n {
+        let k = rest.iter().position(|x| x.ast_eq(f))?;
+        rest.remove(k);
+    }
+    Some(rest)
 }
 
 /// Redundant facts about two row-major indices `a1 * n + b1` and `a2 * n + b2` with the same row
