@@ -68,7 +68,11 @@ impl Interval {
 /// Interval evaluation of word terms, memoized per term (terms are shared DAGs).
 #[derive(Clone)]
 pub struct Ranges {
-    leaves: HashMap<Dynamic, Interval>,
+    /// The kernel's leaves, shared by every pair's narrowed ranges (a copy per pair made the
+    /// nested-loop scale family cubic in its phases).
+    leaves: std::rc::Rc<HashMap<Dynamic, Interval>>,
+    /// One pair's narrowed leaves, read before `leaves`.
+    narrow: HashMap<Dynamic, Interval>,
     memo: HashMap<Dynamic, Interval>,
     /// The indices' low bits, which no narrowing changes.
     residues: Residues,
@@ -105,7 +109,12 @@ impl Ranges {
                 leaf(&t.bid[i], below(grid[i]));
             }
         }
-        Ranges { leaves, memo: HashMap::default(), residues: Residues::default() }
+        Ranges {
+            leaves: std::rc::Rc::new(leaves),
+            narrow: HashMap::default(),
+            memo: HashMap::default(),
+            residues: Residues::default(),
+        }
     }
 
     /// Adds the iteration variables of `trace`'s loops: below `2^31` (the assumption every query
@@ -123,7 +132,7 @@ impl Ranges {
                 Some(&n) if n >= 1 => (n - 1).min(SIGN - 1),
                 _ => SIGN - 1,
             };
-            self.leaves.insert(Dynamic::from_ast(k), Interval::new(0, hi));
+            std::rc::Rc::make_mut(&mut self.leaves).insert(Dynamic::from_ast(k), Interval::new(0, hi));
         }
         self.memo.clear();
         self
@@ -182,15 +191,19 @@ impl Ranges {
     /// `j`'s product `k·blockDim.x` alone could wrap and the solver has to bit-blast it.
     fn narrowed(&self, s: [&AccessSym; 2], counters: [&[StridedCounter]; 2]) -> Ranges {
         // The memo is of the unnarrowed ranges: not cloned.
-        let mut r =
-            Ranges { leaves: self.leaves.clone(), memo: HashMap::default(), residues: Residues::default() };
+        let mut r = Ranges {
+            leaves: self.leaves.clone(),
+            narrow: HashMap::default(),
+            memo: HashMap::default(),
+            residues: Residues::default(),
+        };
         for (access, counters) in s.iter().zip(counters) {
             for c in
                 counters.iter().filter(|c| access.loops.iter().any(|(l, k)| *l == c.lp && k.ast_eq(&c.k)))
             {
                 let (start, step) = (r.of(&c.start), r.of(&c.step));
                 if start.non_negative() && step.non_negative() {
-                    r.leaves.insert(Dynamic::from_ast(&c.value), Interval::new(start.lo, SIGN - 1));
+                    r.narrow.insert(Dynamic::from_ast(&c.value), Interval::new(start.lo, SIGN - 1));
                     r.memo.clear();
                 }
             }
@@ -241,7 +254,7 @@ impl Ranges {
             return;
         }
         if now.lo <= hi {
-            self.leaves.insert(Dynamic::from_ast(&term), Interval::new(now.lo, now.hi.min(hi)));
+            self.narrow.insert(Dynamic::from_ast(&term), Interval::new(now.lo, now.hi.min(hi)));
             self.memo.clear();
         }
     }
@@ -255,7 +268,7 @@ impl Ranges {
     }
 
     fn eval(&mut self, t: &Dynamic, depth: u32) -> Interval {
-        if let Some(iv) = self.leaves.get(t).or_else(|| self.memo.get(t)) {
+        if let Some(iv) = self.narrow.get(t).or_else(|| self.leaves.get(t)).or_else(|| self.memo.get(t)) {
             return *iv;
         }
         let iv = if depth > MAX_DEPTH { Interval::FULL } else { self.compute(t, depth) };

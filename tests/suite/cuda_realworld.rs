@@ -797,7 +797,7 @@ fn ml_benchmarks_are_restored_by_fix() {
 /// Per set of `tests/cuda/heldout/` (README.md there), how many files the tool reports a false
 /// alarm on and how many it refuses (exit 2), at most: a ratchet, lowered as precision grows.
 /// The sets were written for measurement, never tuned against the tool's verdicts.
-const HELDOUT_RATCHET: [(&str, usize, usize); 3] = [("real", 5, 0), ("ml", 1, 0), ("graph", 4, 0)];
+const HELDOUT_RATCHET: [(&str, usize, usize); 3] = [("real", 5, 0), ("ml", 0, 0), ("graph", 4, 0)];
 
 /// The held-out measurement corpus: every file is checked; a missed finding, a crash or a hang
 /// fails, and so does any set with more false alarms or refusals than its ratchet allows. The
