@@ -48,16 +48,19 @@ impl Abstraction {
         a
     }
 
-    /// `f` with every nonlinear operation replaced by its function.
+    /// `f` with every nonlinear operation replaced by its function (`f` itself when it has none).
     pub(super) fn apply(&mut self, f: &Bool) -> Bool {
         // z3's normal form first: the no-wrap conditions were simplified when built and the
         // indices were not, so one product may be spelled `(b·4 + y)·n` in one and `(y + b·4)·n`
         // in the other; simplified, both are one term, and so one function application.
+        let original = f;
         let f = &f.simplify();
         let mut found = Vec::new();
         self.collect(&Dynamic::from_ast(f), &mut found, &mut rustc_hash::FxHashSet::default());
         if found.is_empty() {
-            return f.clone();
+            // Nothing to abstract: the assertion as given, so a query with nothing nonlinear is
+            // recognised as such and not asked twice.
+            return original.clone();
         }
         let pairs: Vec<(Dynamic, Dynamic)> =
             found.into_iter().filter_map(|n| self.memo.get(&n).map(|r| (n, r.clone()))).collect();
