@@ -17,7 +17,6 @@
 //! value.
 
 use rustc_hash::FxHashMap as HashMap;
-use std::hash::{Hash, Hasher};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, FuncDecl, Sort};
 
@@ -154,7 +153,7 @@ impl Abstraction {
             operands = leaves;
         }
         if commutative {
-            operands.sort_by_key(structural_hash);
+            operands.sort_by_key(super::wrap::structural_hash);
         }
         let predicate = matches!(kind, DeclKind::BsmulNoOvfl | DeclKind::BumulNoOvfl | DeclKind::BsmulNoUdfl);
         let f = self.functions.entry((kind, width)).or_insert_with(|| {
@@ -162,15 +161,12 @@ impl Abstraction {
             let range = if predicate { Sort::bool() } else { Sort::bitvector(width) };
             FuncDecl::new(function_name(kind, width), &[&bv, &bv], &range)
         });
+        if operands.len() < 2 {
+            return None;
+        }
         let mut it = operands.into_iter();
         let first = it.next()?;
-        let mut acc = first;
-        let mut any = false;
-        for x in it {
-            acc = f.apply(&[&acc as &dyn Ast, &x as &dyn Ast]);
-            any = true;
-        }
-        any.then_some(acc)
+        Some(it.fold(first, |acc, x| f.apply(&[&acc as &dyn Ast, &x as &dyn Ast])))
     }
 }
 
@@ -204,13 +200,6 @@ fn function_name(kind: DeclKind, width: u32) -> String {
     format!("abstract!{kind:?}!{width}")
 }
 
-/// z3's structural hash of `t`: the same for the same term in every run.
-fn structural_hash(t: &Dynamic) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    t.hash(&mut h);
-    h.finish()
-}
-
 /// Whether `n` (of operation `kind`) is one the solver bit-blasts into a large circuit: a
 /// product, quotient or remainder of two non-constant terms (any width), and the overflow
 /// predicates of such a product.
@@ -221,16 +210,10 @@ fn nonlinear(n: &Dynamic, kind: DeclKind) -> bool {
         DeclKind::Bmul | DeclKind::BsmulNoOvfl | DeclKind::BumulNoOvfl | DeclKind::BsmulNoUdfl => {
             kids.iter().filter(|k| !constant(k)).count() >= 2
         }
-        DeclKind::Bsdiv
-        | DeclKind::BsdivI
-        | DeclKind::Budiv
-        | DeclKind::BudivI
-        | DeclKind::Bsrem
-        | DeclKind::BsremI
-        | DeclKind::Burem
-        | DeclKind::BuremI
-        | DeclKind::Bsmod
-        | DeclKind::BsmodI => kids.len() == 2 && !constant(&kids[1]),
+        // `_i` spellings arrive as the plain operation (`operation`).
+        DeclKind::Bsdiv | DeclKind::Budiv | DeclKind::Bsrem | DeclKind::Burem | DeclKind::Bsmod => {
+            kids.len() == 2 && !constant(&kids[1])
+        }
         _ => false,
     }
 }

@@ -31,8 +31,17 @@ pub(super) fn undecided_reason(z3_reason: Option<String>, timeout_ms: u32, query
 /// other (in one block, or both of device scope: `between_blocks` says which) race only where
 /// they overlap without being the same elements.
 pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blocks: bool) -> Vec<Bool> {
-    let mut out =
-        vec![s1.enabled.clone(), s2.enabled.clone(), overlap(s1, s2), s1.assume.clone(), s2.assume.clone()];
+    // The indices without the summands they share (`wrap::without_common_summands`): equal
+    // exactly when the indices are, and the lemmas read them besides the indices.
+    let rests = wrap::without_common_summands(&s1.index, &s2.index);
+    let compared = rests.as_ref().map_or((&s1.index, &s2.index), |(a, b)| (a, b));
+    let mut out = vec![
+        s1.enabled.clone(),
+        s2.enabled.clone(),
+        overlap(compared, [s1.width, s2.width]),
+        s1.assume.clone(),
+        s2.assume.clone(),
+    ];
     let atomic_together = match (s1.atomic, s2.atomic) {
         (Some(a), Some(b)) => !between_blocks || (a == AtomicScope::Device && b == AtomicScope::Device),
         _ => false,
@@ -46,10 +55,8 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     // Out-of-bounds accesses are their own finding (`bounds.rs` checks each access that has a
     // bound): a race that needs one is reported as that access.
     out.extend(s1.in_bounds.iter().chain(&s2.in_bounds).cloned());
-    // The lemmas read both the indices and their rests without shared summands
-    // (`wrap::without_common_summands`): a shared row base hides the row structure of the rest,
-    // and the rest alone loses what the shared terms say.
-    let rests = wrap::without_common_summands(&s1.index, &s2.index);
+    // Both: a shared row base hides the row structure of the rest, and the rest alone loses
+    // what the shared terms say.
     for (i1, i2) in std::iter::once((&s1.index, &s2.index)).chain(rests.as_ref().map(|(a, b)| (a, b))) {
         out.extend(wrap::row_lemmas(i1, i2, 3));
         out.extend(wrap::remainder_lemmas(i1, i2));
@@ -59,16 +66,13 @@ pub(super) fn meeting(s1: &AccessSym, s2: &AccessSym, no_wrap: bool, between_blo
     out
 }
 
-/// Two accesses' element ranges overlap: `index` equality for single elements, else one range's
+/// Two accesses' element ranges overlap: index equality for single elements, else one range's
 /// first element lies in the other (modulo 2^32: a range that wraps around is taken to overlap
-/// more, never less).
-fn overlap(s1: &AccessSym, s2: &AccessSym) -> Bool {
-    // Equal exactly when the rests without shared summands are: the solver does not see the
-    // shared terms' products at all.
-    let (i1, i2) = wrap::without_common_summands(&s1.index, &s2.index)
-        .unwrap_or_else(|| (s1.index.clone(), s2.index.clone()));
-    if s1.width == 1 && s2.width == 1 {
-        return i1.eq(&i2);
+/// more, never less). `indices` may be the indices without their shared summands, which the
+/// solver then does not see at all.
+fn overlap((i1, i2): (&BV, &BV), [w1, w2]: [u32; 2]) -> Bool {
+    if w1 == 1 && w2 == 1 {
+        return i1.eq(i2);
     }
     // `index1 - index2` is one of `-(w1 - 1) ..= w2 - 1`: a disjunction of equalities with
     // constant offsets, which the solver decides like the single-element equality (the
@@ -76,10 +80,8 @@ fn overlap(s1: &AccessSym, s2: &AccessSym) -> Bool {
     // products of ids to bit-blast.
     let plus = |x: &BV, d: u32| x.bvadd(BV::from_u64(u64::from(d), W));
     // index1 in [index2, index2 + w2), or index2 in (index1, index1 + w1).
-    let equal: Vec<Bool> = (0..s2.width)
-        .map(|d| i1.eq(plus(&i2, d)))
-        .chain((1..s1.width).map(|d| i2.eq(plus(&i1, d))))
-        .collect();
+    let equal: Vec<Bool> =
+        (0..w2).map(|d| i1.eq(plus(i2, d))).chain((1..w1).map(|d| i2.eq(plus(i1, d)))).collect();
     Bool::or(&equal.iter().collect::<Vec<_>>())
 }
 

@@ -62,8 +62,8 @@ pub fn op_no_wrap(op: BinOp, x: &BV, y: &BV) -> Option<Bool> {
 }
 
 /// z3's structural hash of `t`: the same for the same term in every run.
-fn structural_hash(t: &BV) -> u64 {
-    use std::hash::{Hash, Hasher};
+pub(crate) fn structural_hash<T: std::hash::Hash>(t: &T) -> u64 {
+    use std::hash::Hasher;
     let mut h = rustc_hash::FxHasher::default();
     t.hash(&mut h);
     h.finish()
